@@ -1,0 +1,730 @@
+//! Binding expressions in layouts: state paths (`state.alarms`), boolean conditions
+//! (`!state.wifi`, `local.mode == 'edit'`) and text templates (`"{item.time|time} alarm"`).
+//! They are parsed when a layout loads, so a typo is reported with the file and line.
+
+use std::borrow::Cow;
+use std::fmt;
+
+use serde::{Deserialize, Deserializer};
+use serde_json::Value;
+
+/// Where a path starts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum PathRoot {
+    /// The app's data (persisted, checked by verifiers).
+    State,
+    /// Screen-local UI state (form fields, selected tab); dropped when the screen is popped.
+    Local,
+    /// The app's read-only content.
+    Content,
+    /// The current screen's parameters.
+    Params,
+    /// System settings and the clock (`system.dark_theme`, `system.time`).
+    System,
+    /// The current row of a list.
+    Item,
+    /// The current row's position (0-based).
+    Index,
+    /// The arguments of a layout module.
+    Arg,
+}
+
+impl PathRoot {
+    fn parse(name: &str) -> Option<PathRoot> {
+        Some(match name {
+            "state" => PathRoot::State,
+            "local" => PathRoot::Local,
+            "content" => PathRoot::Content,
+            "params" => PathRoot::Params,
+            "system" => PathRoot::System,
+            "item" => PathRoot::Item,
+            "index" => PathRoot::Index,
+            "arg" => PathRoot::Arg,
+            _ => return None,
+        })
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            PathRoot::State => "state",
+            PathRoot::Local => "local",
+            PathRoot::Content => "content",
+            PathRoot::Params => "params",
+            PathRoot::System => "system",
+            PathRoot::Item => "item",
+            PathRoot::Index => "index",
+            PathRoot::Arg => "arg",
+        }
+    }
+}
+
+/// A dotted path into one of the scope's roots; numeric segments index lists (0-based).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Path {
+    pub root: PathRoot,
+    pub segments: Vec<String>,
+}
+
+impl Path {
+    pub fn parse(text: &str) -> Result<Path, String> {
+        let text = text.trim();
+        let mut parts = text.split('.');
+        let head = parts.next().unwrap_or_default();
+        let root = PathRoot::parse(head).ok_or_else(|| {
+            format!("`{text}`: a path starts with state, local, content, params, system, item, index or arg")
+        })?;
+        let segments: Vec<String> = parts.map(str::to_owned).collect();
+        if segments.iter().any(|s| s.is_empty() || !s.chars().all(|c| c.is_alphanumeric() || c == '_')) {
+            return Err(format!("`{text}` is not a valid path"));
+        }
+        if root == PathRoot::Index && !segments.is_empty() {
+            return Err(format!("`{text}`: index has no fields"));
+        }
+        Ok(Path { root, segments })
+    }
+
+    /// The path below the root, dotted (`alarms.0.label`).
+    pub fn key(&self) -> String {
+        self.segments.join(".")
+    }
+}
+
+impl fmt::Display for Path {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.root.name())?;
+        for s in &self.segments {
+            write!(f, ".{s}")?;
+        }
+        Ok(())
+    }
+}
+
+impl<'de> Deserialize<'de> for Path {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(d)?;
+        Path::parse(&text).map_err(serde::de::Error::custom)
+    }
+}
+
+/// The values a binding can see while a view is built.
+#[derive(Clone, Copy)]
+pub struct Scope<'a> {
+    pub state: &'a Value,
+    pub local: &'a Value,
+    pub content: &'a Value,
+    pub params: &'a Value,
+    pub system: &'a Value,
+    pub item: Option<&'a Value>,
+    pub index: Option<usize>,
+    pub args: Option<&'a Value>,
+}
+
+impl<'a> Scope<'a> {
+    pub fn with_item(self, item: &'a Value, index: usize) -> Scope<'a> {
+        Scope { item: Some(item), index: Some(index), ..self }
+    }
+
+    pub fn with_args(self, args: &'a Value) -> Scope<'a> {
+        Scope { args: Some(args), ..self }
+    }
+
+    /// Looks a path up; `None` when any step is missing.
+    pub fn get(&self, path: &Path) -> Option<Cow<'a, Value>> {
+        let root: &'a Value = match path.root {
+            PathRoot::State => self.state,
+            PathRoot::Local => self.local,
+            PathRoot::Content => self.content,
+            PathRoot::Params => self.params,
+            PathRoot::System => self.system,
+            PathRoot::Item => self.item?,
+            PathRoot::Arg => self.args?,
+            PathRoot::Index => return self.index.map(|i| Cow::Owned(Value::from(i))),
+        };
+        lookup_path(root, &path.segments).map(Cow::Borrowed)
+    }
+}
+
+/// Follows dotted segments through objects and (0-based) lists.
+pub fn lookup_path<'v, S: AsRef<str>>(mut value: &'v Value, segments: &[S]) -> Option<&'v Value> {
+    for seg in segments {
+        let seg = seg.as_ref();
+        value = match value {
+            Value::Object(map) => map.get(seg)?,
+            Value::Array(list) => list.get(seg.parse::<usize>().ok()?)?,
+            _ => return None,
+        };
+    }
+    Some(value)
+}
+
+/// Lua-like truthiness extended to empty collections: null, false, 0, "", [] and {} are false.
+pub fn truthy(value: &Value) -> bool {
+    match value {
+        Value::Null => false,
+        Value::Bool(b) => *b,
+        Value::Number(n) => n.as_f64().is_some_and(|f| f != 0.0),
+        Value::String(s) => !s.is_empty(),
+        Value::Array(a) => !a.is_empty(),
+        Value::Object(o) => !o.is_empty(),
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum CmpOp {
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Filter {
+    Upper,
+    Lower,
+    Initials,
+    Len,
+    Time,
+    Duration,
+    Stopwatch,
+    Date,
+    Weekdays,
+    Round,
+}
+
+impl Filter {
+    fn parse(name: &str) -> Result<Filter, String> {
+        Ok(match name.trim() {
+            "upper" => Filter::Upper,
+            "lower" => Filter::Lower,
+            "initials" => Filter::Initials,
+            "len" => Filter::Len,
+            "time" => Filter::Time,
+            "duration" => Filter::Duration,
+            "stopwatch" => Filter::Stopwatch,
+            "date" => Filter::Date,
+            "weekdays" => Filter::Weekdays,
+            "round" => Filter::Round,
+            other => {
+                return Err(format!(
+                    "unknown filter `{other}` (upper, lower, initials, len, time, duration, stopwatch, date, weekdays, round)"
+                ))
+            }
+        })
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+enum Expr {
+    Path(Path),
+    Lit(Value),
+    Not(Box<Expr>),
+    Cmp(CmpOp, Box<Expr>, Box<Expr>),
+    And(Box<Expr>, Box<Expr>),
+    Or(Box<Expr>, Box<Expr>),
+    Cond(Box<Expr>, Box<Expr>, Box<Expr>),
+    Filter(Box<Expr>, Filter),
+}
+
+struct Parser<'t> {
+    text: &'t str,
+    pos: usize,
+}
+
+impl<'t> Parser<'t> {
+    fn new(text: &'t str) -> Self {
+        Parser { text, pos: 0 }
+    }
+
+    fn rest(&self) -> &'t str {
+        &self.text[self.pos..]
+    }
+
+    fn skip_ws(&mut self) {
+        while self.rest().starts_with(char::is_whitespace) {
+            self.pos += self.rest().chars().next().map_or(1, char::len_utf8);
+        }
+    }
+
+    fn eat(&mut self, token: &str) -> bool {
+        self.skip_ws();
+        if self.rest().starts_with(token) {
+            self.pos += token.len();
+            true
+        } else {
+            false
+        }
+    }
+
+    fn err(&self, what: &str) -> String {
+        format!("in `{}` at column {}: {what}", self.text, self.pos + 1)
+    }
+
+    fn full(mut self) -> Result<Expr, String> {
+        let expr = self.filtered()?;
+        self.skip_ws();
+        if !self.rest().is_empty() {
+            return Err(self.err("unexpected text"));
+        }
+        Ok(expr)
+    }
+
+    fn filtered(&mut self) -> Result<Expr, String> {
+        let mut expr = self.cond()?;
+        while self.eat("|") {
+            if self.rest().starts_with('|') {
+                return Err(self.err("`||` cannot follow a filter"));
+            }
+            self.skip_ws();
+            let start = self.pos;
+            while self.rest().starts_with(|c: char| c.is_alphanumeric() || c == '_') {
+                self.pos += 1;
+            }
+            let filter = Filter::parse(&self.text[start..self.pos]).map_err(|e| self.err(&e))?;
+            expr = Expr::Filter(Box::new(expr), filter);
+        }
+        Ok(expr)
+    }
+
+    fn cond(&mut self) -> Result<Expr, String> {
+        let test = self.or()?;
+        if self.eat("?") {
+            let yes = self.or()?;
+            if !self.eat(":") {
+                return Err(self.err("expected `:`"));
+            }
+            let no = self.or()?;
+            return Ok(Expr::Cond(Box::new(test), Box::new(yes), Box::new(no)));
+        }
+        Ok(test)
+    }
+
+    fn or(&mut self) -> Result<Expr, String> {
+        let mut left = self.and()?;
+        while self.eat("||") {
+            left = Expr::Or(Box::new(left), Box::new(self.and()?));
+        }
+        Ok(left)
+    }
+
+    fn and(&mut self) -> Result<Expr, String> {
+        let mut left = self.cmp()?;
+        while self.eat("&&") {
+            left = Expr::And(Box::new(left), Box::new(self.cmp()?));
+        }
+        Ok(left)
+    }
+
+    fn cmp(&mut self) -> Result<Expr, String> {
+        let left = self.unary()?;
+        let ops = [("==", CmpOp::Eq), ("!=", CmpOp::Ne), ("<=", CmpOp::Le), (">=", CmpOp::Ge), ("<", CmpOp::Lt), (">", CmpOp::Gt)];
+        for (token, op) in ops {
+            if self.eat(token) {
+                return Ok(Expr::Cmp(op, Box::new(left), Box::new(self.unary()?)));
+            }
+        }
+        Ok(left)
+    }
+
+    fn unary(&mut self) -> Result<Expr, String> {
+        if self.eat("!") {
+            return Ok(Expr::Not(Box::new(self.unary()?)));
+        }
+        if self.eat("(") {
+            let inner = self.cond()?;
+            if !self.eat(")") {
+                return Err(self.err("expected `)`"));
+            }
+            return Ok(inner);
+        }
+        self.skip_ws();
+        let rest = self.rest();
+        if let Some(quoted) = rest.strip_prefix('\'') {
+            let end = quoted.find('\'').ok_or_else(|| self.err("unterminated string"))?;
+            self.pos += end + 2;
+            return Ok(Expr::Lit(Value::String(quoted[..end].to_owned())));
+        }
+        let len = rest
+            .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.' || c == '-'))
+            .unwrap_or(rest.len());
+        let word = &rest[..len];
+        if word.is_empty() {
+            return Err(self.err("expected a path or a value"));
+        }
+        self.pos += len;
+        Ok(match word {
+            "true" => Expr::Lit(Value::Bool(true)),
+            "false" => Expr::Lit(Value::Bool(false)),
+            "null" => Expr::Lit(Value::Null),
+            _ => {
+                if let Ok(n) = word.parse::<i64>() {
+                    Expr::Lit(Value::from(n))
+                } else if let Ok(f) = word.parse::<f64>() {
+                    Expr::Lit(Value::from(f))
+                } else {
+                    Expr::Path(Path::parse(word).map_err(|e| self.err(&e))?)
+                }
+            }
+        })
+    }
+}
+
+fn as_f64(v: &Value) -> Option<f64> {
+    match v {
+        Value::Number(n) => n.as_f64(),
+        Value::String(s) => s.parse().ok(),
+        Value::Bool(b) => Some(f64::from(u8::from(*b))),
+        _ => None,
+    }
+}
+
+fn compare(op: CmpOp, a: &Value, b: &Value) -> bool {
+    let ordering = match (as_f64(a), as_f64(b)) {
+        (Some(x), Some(y)) if !matches!((a, b), (Value::String(_), Value::String(_))) => x.partial_cmp(&y),
+        _ => match (a, b) {
+            (Value::String(x), Value::String(y)) => Some(x.cmp(y)),
+            _ => None,
+        },
+    };
+    match op {
+        CmpOp::Eq => ordering == Some(std::cmp::Ordering::Equal) || (ordering.is_none() && a == b),
+        CmpOp::Ne => !(ordering == Some(std::cmp::Ordering::Equal) || (ordering.is_none() && a == b)),
+        CmpOp::Lt => ordering == Some(std::cmp::Ordering::Less),
+        CmpOp::Le => matches!(ordering, Some(std::cmp::Ordering::Less | std::cmp::Ordering::Equal)),
+        CmpOp::Gt => ordering == Some(std::cmp::Ordering::Greater),
+        CmpOp::Ge => matches!(ordering, Some(std::cmp::Ordering::Greater | std::cmp::Ordering::Equal)),
+    }
+}
+
+impl Expr {
+    fn eval<'a>(&self, scope: &Scope<'a>) -> Cow<'a, Value> {
+        match self {
+            Expr::Path(p) => scope.get(p).unwrap_or(Cow::Owned(Value::Null)),
+            Expr::Lit(v) => Cow::Owned(v.clone()),
+            Expr::Not(e) => Cow::Owned(Value::Bool(!truthy(&e.eval(scope)))),
+            Expr::Cmp(op, a, b) => Cow::Owned(Value::Bool(compare(*op, &a.eval(scope), &b.eval(scope)))),
+            Expr::And(a, b) => Cow::Owned(Value::Bool(truthy(&a.eval(scope)) && truthy(&b.eval(scope)))),
+            Expr::Or(a, b) => Cow::Owned(Value::Bool(truthy(&a.eval(scope)) || truthy(&b.eval(scope)))),
+            Expr::Cond(c, a, b) => {
+                if truthy(&c.eval(scope)) {
+                    a.eval(scope)
+                } else {
+                    b.eval(scope)
+                }
+            }
+            Expr::Filter(e, f) => Cow::Owned(apply_filter(*f, &e.eval(scope))),
+        }
+    }
+
+    fn paths<'s>(&'s self, out: &mut Vec<&'s Path>) {
+        match self {
+            Expr::Path(p) => out.push(p),
+            Expr::Lit(_) => {}
+            Expr::Not(e) | Expr::Filter(e, _) => e.paths(out),
+            Expr::Cmp(_, a, b) | Expr::And(a, b) | Expr::Or(a, b) => {
+                a.paths(out);
+                b.paths(out);
+            }
+            Expr::Cond(c, a, b) => {
+                c.paths(out);
+                a.paths(out);
+                b.paths(out);
+            }
+        }
+    }
+}
+
+const WEEKDAYS: [&str; 7] = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"];
+const MONTHS: [&str; 12] = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+
+/// Day of week (0 = Monday) of a proleptic Gregorian date.
+pub(crate) fn weekday(year: i64, month: u32, day: u32) -> usize {
+    // Sakamoto's method, shifted so that Monday is 0.
+    let t = [0, 3, 2, 5, 0, 3, 5, 1, 4, 6, 2, 4];
+    let y = if month < 3 { year - 1 } else { year };
+    let sunday_based = (y + y / 4 - y / 100 + y / 400 + t[(month - 1) as usize] + i64::from(day)) % 7;
+    ((sunday_based + 6) % 7) as usize
+}
+
+fn parse_date(text: &str) -> Option<(i64, u32, u32)> {
+    let mut it = text.split('-');
+    let y = it.next()?.parse().ok()?;
+    let m: u32 = it.next()?.parse().ok()?;
+    let d: u32 = it.next()?.parse().ok()?;
+    ((1..=12).contains(&m) && (1..=31).contains(&d)).then_some((y, m, d))
+}
+
+fn apply_filter(filter: Filter, value: &Value) -> Value {
+    let text = || display(value).into_owned();
+    match filter {
+        Filter::Upper => Value::String(text().to_uppercase()),
+        Filter::Lower => Value::String(text().to_lowercase()),
+        Filter::Initials => Value::String(
+            text().split_whitespace().filter_map(|w| w.chars().next()).take(2).flat_map(char::to_uppercase).collect(),
+        ),
+        Filter::Len => Value::from(match value {
+            Value::Array(a) => a.len(),
+            Value::Object(o) => o.len(),
+            Value::String(s) => s.chars().count(),
+            _ => 0,
+        }),
+        Filter::Time => {
+            let minutes = as_f64(value).unwrap_or(0.0) as i64;
+            Value::String(format!("{:02}:{:02}", minutes.div_euclid(60) % 24, minutes.rem_euclid(60)))
+        }
+        Filter::Duration => {
+            let secs = (as_f64(value).unwrap_or(0.0) / 1000.0).ceil().max(0.0) as i64;
+            Value::String(if secs >= 3600 {
+                format!("{}:{:02}:{:02}", secs / 3600, secs / 60 % 60, secs % 60)
+            } else {
+                format!("{:02}:{:02}", secs / 60, secs % 60)
+            })
+        }
+        Filter::Stopwatch => {
+            let ms = as_f64(value).unwrap_or(0.0).max(0.0) as i64;
+            Value::String(format!("{:02}:{:02}.{:02}", ms / 60_000, ms / 1000 % 60, ms / 10 % 100))
+        }
+        Filter::Date => match parse_date(&text()) {
+            Some((y, m, d)) => {
+                Value::String(format!("{}, {} {d}, {y}", WEEKDAYS[weekday(y, m, d)], MONTHS[(m - 1) as usize]))
+            }
+            None => Value::String(text()),
+        },
+        Filter::Weekdays => match value {
+            Value::Array(days) if days.len() == 7 && days.iter().all(|d| as_f64(d).is_some_and(|n| n != 0.0)) => {
+                Value::String("Every day".into())
+            }
+            Value::Array(days) if days.is_empty() => Value::String("Once".into()),
+            Value::Array(days) => Value::String(
+                days.iter()
+                    .filter_map(|d| as_f64(d).and_then(|n| WEEKDAYS.get(n as usize)))
+                    .copied()
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            ),
+            _ => Value::String("Once".into()),
+        },
+        Filter::Round => Value::from(as_f64(value).unwrap_or(0.0).round() as i64),
+    }
+}
+
+/// How a value reads in text: strings as is, whole numbers without a fraction.
+pub(crate) fn display(value: &Value) -> Cow<'_, str> {
+    match value {
+        Value::Null => Cow::Borrowed(""),
+        Value::String(s) => Cow::Borrowed(s),
+        Value::Bool(b) => Cow::Borrowed(if *b { "true" } else { "false" }),
+        Value::Number(n) => match (n.as_i64(), n.as_f64()) {
+            (Some(i), _) => Cow::Owned(i.to_string()),
+            (None, Some(f)) if f.fract() == 0.0 && f.abs() < 1e15 => Cow::Owned(format!("{}", f as i64)),
+            (None, Some(f)) => Cow::Owned(format!("{}", (f * 100.0).round() / 100.0)),
+            _ => Cow::Owned(n.to_string()),
+        },
+        other => Cow::Owned(other.to_string()),
+    }
+}
+
+/// A condition: `true`, `false`, or an expression string.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BoolExpr(Expr);
+
+impl BoolExpr {
+    pub fn constant(value: bool) -> BoolExpr {
+        BoolExpr(Expr::Lit(Value::Bool(value)))
+    }
+
+    pub fn parse(text: &str) -> Result<BoolExpr, String> {
+        Parser::new(text).full().map(BoolExpr)
+    }
+
+    pub fn eval(&self, scope: &Scope<'_>) -> bool {
+        truthy(&self.0.eval(scope))
+    }
+
+    pub fn paths(&self) -> Vec<&Path> {
+        let mut out = Vec::new();
+        self.0.paths(&mut out);
+        out
+    }
+}
+
+impl<'de> Deserialize<'de> for BoolExpr {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum Raw {
+            Bool(bool),
+            Text(String),
+        }
+        match Raw::deserialize(d)? {
+            Raw::Bool(b) => Ok(BoolExpr::constant(b)),
+            Raw::Text(t) => BoolExpr::parse(&t).map_err(serde::de::Error::custom),
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+enum Piece {
+    Lit(String),
+    Expr(Expr),
+}
+
+/// Text with `{expression}` holes; `{{` and `}}` are literal braces.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Template {
+    pieces: Vec<Piece>,
+}
+
+impl Template {
+    pub fn literal(text: &str) -> Template {
+        Template { pieces: vec![Piece::Lit(text.to_owned())] }
+    }
+
+    pub fn parse(text: &str) -> Result<Template, String> {
+        let mut pieces = Vec::new();
+        let mut lit = String::new();
+        let mut chars = text.char_indices().peekable();
+        while let Some((i, c)) = chars.next() {
+            match c {
+                '{' if chars.peek().map(|p| p.1) == Some('{') => {
+                    chars.next();
+                    lit.push('{');
+                }
+                '}' if chars.peek().map(|p| p.1) == Some('}') => {
+                    chars.next();
+                    lit.push('}');
+                }
+                '{' => {
+                    let close = text[i..].find('}').ok_or_else(|| format!("in `{text}`: `{{` without `}}`"))?;
+                    let inner = &text[i + 1..i + close];
+                    if !lit.is_empty() {
+                        pieces.push(Piece::Lit(std::mem::take(&mut lit)));
+                    }
+                    pieces.push(Piece::Expr(Parser::new(inner).full()?));
+                    while chars.peek().is_some_and(|p| p.0 <= i + close) {
+                        chars.next();
+                    }
+                }
+                '}' => return Err(format!("in `{text}`: `}}` without `{{` (write `}}}}` for a brace)")),
+                _ => lit.push(c),
+            }
+        }
+        if !lit.is_empty() || pieces.is_empty() {
+            pieces.push(Piece::Lit(lit));
+        }
+        Ok(Template { pieces })
+    }
+
+    /// The path, when the template is exactly one path (`"{state.alarms}"`).
+    pub fn as_path(&self) -> Option<&Path> {
+        match self.pieces.as_slice() {
+            [Piece::Expr(Expr::Path(p))] => Some(p),
+            _ => None,
+        }
+    }
+
+    pub fn is_constant(&self) -> bool {
+        self.pieces.iter().all(|p| matches!(p, Piece::Lit(_)))
+    }
+
+    pub fn render(&self, scope: &Scope<'_>) -> String {
+        if let [Piece::Lit(s)] = self.pieces.as_slice() {
+            return s.clone();
+        }
+        let mut out = String::new();
+        for piece in &self.pieces {
+            match piece {
+                Piece::Lit(s) => out.push_str(s),
+                Piece::Expr(e) => out.push_str(&display(&e.eval(scope))),
+            }
+        }
+        out
+    }
+
+    /// Evaluates a template that is one expression to its value (a list, a number);
+    /// other templates give their text.
+    pub fn value<'a>(&self, scope: &Scope<'a>) -> Cow<'a, Value> {
+        match self.pieces.as_slice() {
+            [Piece::Expr(e)] => e.eval(scope),
+            _ => Cow::Owned(Value::String(self.render(scope))),
+        }
+    }
+
+    pub fn paths(&self) -> Vec<&Path> {
+        let mut out = Vec::new();
+        for piece in &self.pieces {
+            if let Piece::Expr(e) = piece {
+                e.paths(&mut out);
+            }
+        }
+        out
+    }
+}
+
+impl<'de> Deserialize<'de> for Template {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum Raw {
+            Text(String),
+            Int(i64),
+            Float(f64),
+            Bool(bool),
+        }
+        match Raw::deserialize(d)? {
+            Raw::Text(t) => Template::parse(&t).map_err(serde::de::Error::custom),
+            Raw::Int(i) => Ok(Template::literal(&i.to_string())),
+            Raw::Float(f) => Ok(Template::literal(&f.to_string())),
+            Raw::Bool(b) => Ok(Template::literal(if b { "true" } else { "false" })),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn with_scope(f: impl FnOnce(Scope<'_>)) {
+        let state = json!({"wifi": true, "alarms": [{"time": 405, "label": "Gym"}], "name": "Ada Lovelace", "n": 3});
+        let local = json!({"mode": "edit"});
+        let null = Value::Null;
+        f(Scope { state: &state, local: &local, content: &null, params: &null, system: &null, item: None, index: None, args: None });
+    }
+
+    #[test]
+    fn templates_render_paths_and_filters() {
+        with_scope(|s| {
+            let t = Template::parse("{state.alarms.0.label} at {state.alarms.0.time|time}").unwrap();
+            assert_eq!(t.render(&s), "Gym at 06:45");
+            assert_eq!(Template::parse("{state.name|initials}").unwrap().render(&s), "AL");
+            assert_eq!(Template::parse("{state.wifi ? 'On' : 'Off'}").unwrap().render(&s), "On");
+            assert_eq!(Template::parse("{state.alarms|len} alarm(s) {{x}}").unwrap().render(&s), "1 alarm(s) {x}");
+        });
+    }
+
+    #[test]
+    fn conditions() {
+        with_scope(|s| {
+            assert!(BoolExpr::parse("state.wifi && local.mode == 'edit'").unwrap().eval(&s));
+            assert!(!BoolExpr::parse("!state.alarms").unwrap().eval(&s));
+            assert!(BoolExpr::parse("state.n > 2").unwrap().eval(&s));
+            assert!(BoolExpr::parse("(state.n >= 4) || state.missing == null").unwrap().eval(&s));
+        });
+    }
+
+    #[test]
+    fn errors_say_where() {
+        assert!(Template::parse("{state.x").unwrap_err().contains("without"));
+        assert!(Template::parse("{stat.x}").unwrap_err().contains("a path starts with"));
+        assert!(Template::parse("{state.x|shout}").unwrap_err().contains("unknown filter"));
+        assert!(BoolExpr::parse("state.a ==").unwrap_err().contains("column"));
+    }
+
+    #[test]
+    fn weekday_is_right() {
+        assert_eq!(weekday(2026, 11, 30), 0); // a Monday
+        assert_eq!(weekday(2024, 2, 29), 3); // a Thursday
+    }
+}

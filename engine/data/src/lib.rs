@@ -1,0 +1,24 @@
+//! The data PhoneWorld reads and writes: canonical actions, app bundles (manifest, RON screen
+//! layouts, read-only content), reusable layout modules, binding expressions and the UI element
+//! type of observations. Nothing here runs scripts or draws pixels.
+
+mod action;
+mod bundle;
+mod error;
+mod expr;
+mod manifest;
+mod node;
+mod rng;
+mod ron_util;
+mod ui_element;
+mod vtime;
+
+pub use action::{Action, FinishStatus, Key};
+pub use bundle::{line_of, AppBundle, LayoutModule, LayoutModules, Screen, ScriptSource};
+pub use error::{DataError, Problem};
+pub use expr::{lookup_path, truthy, BoolExpr, Path, PathRoot, Scope, Template};
+pub use manifest::Manifest;
+pub use rng::Rng;
+pub use node::{Node, NodeKind, Props, Spacing, TabItem};
+pub use ui_element::{BBox, UiElement};
+pub use vtime::{civil_from_days, days_from_civil, days_in_month, CivilTime};

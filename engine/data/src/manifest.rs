@@ -1,0 +1,41 @@
+//! `app.ron`: what an app is called, where it starts and what it ships.
+
+use std::collections::BTreeMap;
+
+use serde::Deserialize;
+
+/// An app's manifest.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Manifest {
+    /// Package name, e.g. `com.phoneworld.clock`.
+    pub package: String,
+    /// Launcher label.
+    pub label: String,
+    /// Material icon name for the launcher.
+    pub icon: String,
+    /// Launcher icon background (`#RRGGBB`).
+    #[serde(default = "default_icon_color")]
+    pub color: String,
+    /// The screen an app opens on.
+    pub entry: String,
+    /// Lua files, loaded in order into the app's environment.
+    #[serde(default)]
+    pub scripts: Vec<String>,
+    /// Read-only content: name → file (RON or JSON) inside the app folder.
+    #[serde(default)]
+    pub content: BTreeMap<String, String>,
+    /// The app's data when it is installed.
+    #[serde(default)]
+    pub state: BTreeMap<String, serde_json::Value>,
+    /// Deep links: URI prefix (`clock://alarm`) → screen.
+    #[serde(default)]
+    pub deep_links: BTreeMap<String, String>,
+    /// Handler run when the app starts for the first time in a session (optional).
+    #[serde(default)]
+    pub on_launch: Option<String>,
+}
+
+fn default_icon_color() -> String {
+    "#1A73E8".to_owned()
+}

@@ -1,0 +1,175 @@
+//! The widgets a screen layout is written in. Every widget takes the same property set
+//! ([`Props`]); which properties a widget reads is documented in `docs/app-format.md`, and
+//! `phoneworld check` reports properties a widget ignores.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Deserializer};
+
+use crate::expr::{BoolExpr, Path, Template};
+
+macro_rules! node_kinds {
+    ($($kind:ident),* $(,)?) => {
+        /// What a node is; the variant name is the widget name in RON.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum NodeKind { $($kind),* }
+
+        #[derive(Deserialize)]
+        enum RawNode { $($kind(Box<Props>)),* }
+
+        impl From<RawNode> for Node {
+            fn from(raw: RawNode) -> Node {
+                match raw { $(RawNode::$kind(props) => Node { kind: NodeKind::$kind, props }),* }
+            }
+        }
+
+        impl NodeKind {
+            pub const ALL: &'static [NodeKind] = &[$(NodeKind::$kind),*];
+            pub fn name(self) -> &'static str {
+                match self { $(NodeKind::$kind => stringify!($kind)),* }
+            }
+        }
+    };
+}
+
+node_kinds!(
+    Column, Row, Stack, Scroll, List, Grid, Card, Spacer, Divider, Text, Icon, Avatar, Image, Button, IconButton,
+    Fab, Chip, TextField, Switch, Checkbox, Radio, Slider, Progress, Tabs, BottomNav, TopBar, TimePicker,
+    DatePicker, Use,
+);
+
+/// One widget with its properties and children.
+#[derive(Debug, Clone)]
+pub struct Node {
+    pub kind: NodeKind,
+    pub props: Box<Props>,
+}
+
+impl<'de> Deserialize<'de> for Node {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        RawNode::deserialize(d).map(Node::from)
+    }
+}
+
+impl Node {
+    /// Visits this node and every node below it (list rows, empty states, children).
+    pub fn walk<'n>(&'n self, f: &mut dyn FnMut(&'n Node)) {
+        f(self);
+        for child in &self.props.children {
+            child.walk(f);
+        }
+        if let Some(row) = &self.props.row {
+            row.walk(f);
+        }
+        if let Some(empty) = &self.props.empty {
+            empty.walk(f);
+        }
+    }
+}
+
+/// Padding or margin in dp: one number for all sides, `(horizontal, vertical)`, or
+/// `(left, top, right, bottom)`.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Spacing {
+    pub left: f32,
+    pub top: f32,
+    pub right: f32,
+    pub bottom: f32,
+}
+
+impl<'de> Deserialize<'de> for Spacing {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum Raw {
+            All(f32),
+            Two((f32, f32)),
+            Four((f32, f32, f32, f32)),
+        }
+        Ok(match Raw::deserialize(d)? {
+            Raw::All(a) => Spacing { left: a, top: a, right: a, bottom: a },
+            Raw::Two((h, v)) => Spacing { left: h, top: v, right: h, bottom: v },
+            Raw::Four((left, top, right, bottom)) => Spacing { left, top, right, bottom },
+        })
+    }
+}
+
+/// One tab of `Tabs` or one destination of `BottomNav`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TabItem {
+    pub text: Template,
+    #[serde(default)]
+    pub icon: Option<String>,
+}
+
+/// The properties every widget accepts (each reads the ones that concern it).
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Props {
+    // Identity and accessibility.
+    pub id: Option<String>,
+    pub content_desc: Option<Template>,
+    pub visible: Option<BoolExpr>,
+    pub enabled: Option<BoolExpr>,
+
+    // Box model (dp).
+    pub width: Option<f32>,
+    pub height: Option<f32>,
+    pub min_height: Option<f32>,
+    pub grow: Option<f32>,
+    pub padding: Option<Spacing>,
+    pub margin: Option<Spacing>,
+    pub gap: Option<f32>,
+    pub align: Option<String>,
+    pub justify: Option<String>,
+    pub background: Option<String>,
+    pub border: Option<String>,
+    pub corner: Option<f32>,
+
+    // Text and icons.
+    pub text: Option<Template>,
+    pub title: Option<Template>,
+    pub label: Option<Template>,
+    pub hint: Option<Template>,
+    pub error: Option<Template>,
+    pub icon: Option<Template>,
+    pub size: Option<f32>,
+    pub weight: Option<String>,
+    pub color: Option<String>,
+    pub max_lines: Option<usize>,
+    pub text_align: Option<String>,
+    pub variant: Option<String>,
+
+    // Events: names of Lua handlers.
+    pub on_tap: Option<String>,
+    pub on_long_press: Option<String>,
+    pub on_change: Option<String>,
+    pub on_submit: Option<String>,
+    pub on_scroll_end: Option<String>,
+
+    // Inputs: the state path an input reads and writes.
+    pub value: Option<Path>,
+    pub option: Option<serde_json::Value>,
+    pub selected: Option<BoolExpr>,
+    pub min: Option<f64>,
+    pub max: Option<f64>,
+    pub step: Option<f64>,
+    pub progress: Option<Template>,
+    pub multiline: bool,
+    pub password: bool,
+    pub keyboard: Option<String>,
+    pub back: bool,
+
+    // Collections.
+    pub items: Option<Template>,
+    pub row: Option<Box<Node>>,
+    pub empty: Option<Box<Node>>,
+    pub columns: Option<usize>,
+    pub tabs: Vec<TabItem>,
+    pub children: Vec<Node>,
+
+    // Layout modules.
+    pub module: Option<String>,
+    pub args: BTreeMap<String, Template>,
+}

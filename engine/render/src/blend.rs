@@ -1,0 +1,127 @@
+//! Integer pixel blending into the RGBA8 frame buffer: spans and coverage masks.
+//! All shapes and glyphs end up here, so clipping is one rectangle intersection.
+
+use crate::color::{Color, IRect};
+
+/// x / 255 rounded, exact for x in 0..=255*255.
+#[inline(always)]
+fn div255(x: u32) -> u32 {
+    (x + 128 + ((x + 128) >> 8)) >> 8
+}
+
+#[inline(always)]
+fn blend_px(px: &mut [u8], c: Color, a: u32) {
+    let ia = 255 - a;
+    px[0] = div255(c.r as u32 * a + px[0] as u32 * ia) as u8;
+    px[1] = div255(c.g as u32 * a + px[1] as u32 * ia) as u8;
+    px[2] = div255(c.b as u32 * a + px[2] as u32 * ia) as u8;
+}
+
+/// An 8-bit coverage mask of `w`×`h` whose top-left is at (x, y) in the frame.
+#[derive(Clone, Copy)]
+pub(crate) struct Coverage<'a> {
+    pub(crate) x: i32,
+    pub(crate) y: i32,
+    pub(crate) w: usize,
+    pub(crate) h: usize,
+    pub(crate) data: &'a [u8],
+}
+
+/// The frame's pixels plus its size: the only target the blend routines write to.
+pub(crate) struct Canvas<'a> {
+    pub(crate) pixels: &'a mut [u8],
+    pub(crate) width: i32,
+    pub(crate) height: i32,
+}
+
+impl Canvas<'_> {
+    pub(crate) fn bounds(&self) -> IRect {
+        IRect { x0: 0, y0: 0, x1: self.width, y1: self.height }
+    }
+
+    /// Fills the whole buffer with an opaque color at memcpy speed (one row, then doubling copies).
+    pub(crate) fn clear(&mut self, c: Color) {
+        let rgba = [c.r, c.g, c.b, 255];
+        let row = (self.width as usize * 4).min(self.pixels.len());
+        for px in self.pixels[..row].chunks_exact_mut(4) {
+            px.copy_from_slice(&rgba);
+        }
+        let mut filled = row;
+        while filled < self.pixels.len() {
+            let n = filled.min(self.pixels.len() - filled);
+            self.pixels.copy_within(0..n, filled);
+            filled += n;
+        }
+    }
+
+    /// Fills an integer rectangle (already clipped by the caller or here against `clip`).
+    pub(crate) fn fill_rect(&mut self, r: IRect, clip: IRect, c: Color) {
+        let r = r.intersect(clip).intersect(self.bounds());
+        if r.is_empty() || c.a == 0 {
+            return;
+        }
+        let stride = self.width as usize * 4;
+        let (x0, x1) = (r.x0 as usize * 4, r.x1 as usize * 4);
+        let (y0, y1) = (r.y0 as usize, r.y1 as usize);
+        if c.a == 255 {
+            // Fill one row, then memcpy it to the others.
+            let first = y0 * stride + x0..y0 * stride + x1;
+            let rgba = [c.r, c.g, c.b, 255];
+            for px in self.pixels[first.clone()].chunks_exact_mut(4) {
+                px.copy_from_slice(&rgba);
+            }
+            for y in y0 + 1..y1 {
+                self.pixels.copy_within(first.clone(), y * stride + x0);
+            }
+            return;
+        }
+        for y in y0..y1 {
+            for px in self.pixels[y * stride + x0..y * stride + x1].chunks_exact_mut(4) {
+                blend_px(px, c, c.a as u32);
+            }
+        }
+    }
+
+    /// Blends `c` through an 8-bit coverage mask.
+    pub(crate) fn blit_coverage(&mut self, m: Coverage<'_>, clip: IRect, c: Color) {
+        let Coverage { x, y, w, h, data: coverage } = m;
+        let dst = IRect { x0: x, y0: y, x1: x + w as i32, y1: y + h as i32 }.intersect(clip).intersect(self.bounds());
+        if dst.is_empty() || c.a == 0 {
+            return;
+        }
+        let stride = self.width as usize * 4;
+        let cols = dst.width() as usize;
+        let mx0 = (dst.x0 - x) as usize;
+        let opaque = c.a == 255;
+        let rgb = [c.r, c.g, c.b];
+        for row in dst.y0..dst.y1 {
+            let my = (row - y) as usize;
+            let cov = &coverage[my * w + mx0..my * w + mx0 + cols];
+            let start = row as usize * stride + dst.x0 as usize * 4;
+            let span = &mut self.pixels[start..start + cols * 4];
+            for (px, &k) in span.chunks_exact_mut(4).zip(cov) {
+                if k == 0 {
+                    continue;
+                }
+                let a = if opaque { k as u32 } else { div255(k as u32 * c.a as u32) };
+                if a == 255 {
+                    px[..3].copy_from_slice(&rgb);
+                } else {
+                    blend_px(px, c, a);
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn div255_is_rounded_division() {
+        for x in 0..=255 * 255u32 {
+            assert_eq!(div255(x), (x as f64 / 255.0).round() as u32, "{x}");
+        }
+    }
+}

@@ -1,0 +1,90 @@
+//! phoneworld-render: rasterizes a display list into an opaque RGBA frame. Shapes are
+//! anti-aliased coverage from tiny-skia, glyphs come from the shared cache of
+//! `phoneworld-text`, and one integer blend loop applies both, so output is bit-exact.
+
+mod blend;
+mod color;
+mod frame;
+mod shapes;
+
+pub use color::{Color, Rect};
+pub use frame::Frame;
+
+use blend::{Canvas, Coverage};
+use color::IRect;
+use phoneworld_text::{glyph_bitmap, TextLayout};
+use std::sync::Arc;
+
+/// One drawing operation. Rectangle edges and stroke widths snap to whole pixels.
+#[derive(Clone, PartialEq, Debug)]
+pub enum DrawCmd {
+    /// Filled rectangle, optional rounded corners.
+    Fill { rect: Rect, color: Color, radius: f32 },
+    /// Outline of a rectangle (stroke inside the rect), optional rounded corners.
+    Stroke { rect: Rect, color: Color, width: f32, radius: f32 },
+    /// Filled circle.
+    Circle { cx: f32, cy: f32, r: f32, color: Color },
+    /// Outline of a circle; the stroke lies inside radius `r` (like `Stroke`).
+    Ring { cx: f32, cy: f32, r: f32, color: Color, width: f32 },
+    /// Laid-out text (or an icon) whose box's top-left is at (x, y).
+    Text { x: f32, y: f32, layout: Arc<TextLayout>, color: Color },
+    /// Everything until the matching PopClip is clipped to this rectangle.
+    PushClip(Rect),
+    PopClip,
+}
+
+/// Draws the commands in order onto a frame cleared to `background` (drawn opaque).
+pub fn render(cmds: &[DrawCmd], frame: &mut Frame, background: Color) {
+    let len = frame.width as usize * frame.height as usize * 4;
+    frame.pixels.resize(len, 255);
+    let mut cv = Canvas { pixels: &mut frame.pixels, width: frame.width as i32, height: frame.height as i32 };
+    cv.clear(background);
+    let mut clips: Vec<IRect> = Vec::new();
+    for cmd in cmds {
+        let clip = clips.last().copied().unwrap_or_else(|| cv.bounds());
+        match cmd {
+            DrawCmd::Fill { rect, color, radius } => shapes::fill(&mut cv, *rect, *radius, clip, *color),
+            DrawCmd::Stroke { rect, color, width, radius } => {
+                shapes::stroke(&mut cv, *rect, *width, *radius, clip, *color)
+            }
+            DrawCmd::Circle { cx, cy, r, color } => shapes::circle(&mut cv, *cx, *cy, *r, clip, *color),
+            DrawCmd::Ring { cx, cy, r, color, width } => {
+                shapes::ring(&mut cv, *cx, *cy, *r, *width, clip, *color)
+            }
+            DrawCmd::Text { x, y, layout, color } => draw_text(&mut cv, *x, *y, layout, clip, *color),
+            DrawCmd::PushClip(r) => clips.push(clip.intersect(IRect::snap(*r))),
+            DrawCmd::PopClip => {
+                clips.pop();
+            }
+        }
+    }
+}
+
+fn draw_text(cv: &mut Canvas<'_>, x: f32, y: f32, layout: &TextLayout, clip: IRect, c: Color) {
+    let (x, y) = (x.round(), y.round());
+    let bx = IRect::snap(Rect::new(x, y, layout.width, layout.height));
+    // Glyph ink may overhang the box a little (italics, descenders); cull with a margin.
+    let margin = layout.line_height as i32;
+    let cull = IRect { x0: bx.x0 - margin, y0: bx.y0 - margin, x1: bx.x1 + margin, y1: bx.y1 + margin };
+    if cull.intersect(clip).is_empty() {
+        return;
+    }
+    for g in &layout.glyphs {
+        let bm = glyph_bitmap(g.face, g.glyph, g.size_px);
+        let gx = (x + g.x) as i32 + bm.left;
+        let gy = (y + g.baseline) as i32 - bm.top;
+        let m = Coverage { x: gx, y: gy, w: bm.width, h: bm.height, data: &bm.coverage };
+        cv.blit_coverage(m, clip, c);
+    }
+    for p in &layout.placeholders {
+        let r = IRect::snap(Rect::new(x + p.x, y + p.y, p.w, p.h));
+        let t = ((p.h / 12.0).round() as i32).max(1);
+        cv.fill_rect(IRect { y1: r.y0 + t, ..r }, clip, c);
+        cv.fill_rect(IRect { y0: r.y1 - t, ..r }, clip, c);
+        cv.fill_rect(IRect { x1: r.x0 + t, ..r }, clip, c);
+        cv.fill_rect(IRect { x0: r.x1 - t, ..r }, clip, c);
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,41 @@
+//! What a handler works on, and what it asks the phone to do.
+
+use std::sync::Arc;
+
+use phoneworld_data::Rng;
+use serde_json::Value;
+
+/// Something a handler asks of the phone, applied in order after the handler succeeds.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Effect {
+    Push { screen: String, params: Value },
+    Replace { screen: String, params: Value },
+    Pop,
+    Home,
+    OpenApp { app: String, screen: Option<String>, params: Value },
+    DeepLink { uri: String },
+    Toast { text: String },
+    /// `ui.snackbar{...}`, `ui.dialog{...}`, `ui.sheet{...}`, `ui.notify{...}`: the table as given.
+    Snackbar(Value),
+    Dialog(Value),
+    Sheet(Value),
+    Notify(Value),
+    TimerAfter { id: u64, ms: u64, handler: String, args: Value },
+    TimerCancel { id: u64 },
+}
+
+/// The working copies a handler reads and writes. The phone builds one per event and keeps it
+/// only if the handler returns without error.
+#[derive(Debug, Clone)]
+pub struct EventCtx {
+    pub app: String,
+    pub state: Value,
+    pub local: Value,
+    pub system: Value,
+    pub content: Arc<Value>,
+    pub clipboard: String,
+    pub now_ms: i64,
+    pub rng: Rng,
+    pub next_timer_id: u64,
+    pub effects: Vec<Effect>,
+}

@@ -1,0 +1,15 @@
+//! phoneworld-text: bundled fonts, text measurement and line breaking, Material icons and a
+//! process-wide glyph coverage cache. Everything is in device pixels and deterministic.
+
+mod cache;
+mod fonts;
+mod icons;
+mod layout;
+
+pub use cache::{glyph_bitmap, GlyphBitmap};
+pub use fonts::{FontFace, Weight};
+pub use icons::{icon_codepoint, icon_exists};
+pub use layout::{layout_icon, layout_text, line_height, PlacedGlyph, Placeholder, TextLayout, TextStyle};
+
+#[cfg(test)]
+mod tests;

@@ -23,7 +23,7 @@ pub struct Screen {
 }
 
 #[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(rename = "Screen", deny_unknown_fields)]
 struct RawScreen {
     #[serde(default)]
     title: String,
@@ -43,7 +43,7 @@ pub struct LayoutModule {
 }
 
 #[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(rename = "Module", deny_unknown_fields)]
 struct RawModule {
     #[serde(default)]
     params: Vec<String>,

@@ -6,7 +6,7 @@ use serde::Deserialize;
 
 /// An app's manifest.
 #[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(rename = "App", deny_unknown_fields)]
 pub struct Manifest {
     /// Package name, e.g. `com.phoneworld.clock`.
     pub package: String,

@@ -1,1 +1,13 @@
-//! phoneworld-layout
+//! Layout of a resolved view tree: taffy flexbox with text measured by the bundled fonts,
+//! then a flat list of placed nodes (for hit-testing and the accessibility tree) and a
+//! display list (for the renderer).
+
+mod engine;
+mod paint;
+mod placed;
+mod view;
+
+pub use engine::Layouter;
+pub use paint::paint;
+pub use placed::{Placed, PlacedTree};
+pub use view::{A11y, Align, BoxStyle, Content, Direction, Justify, Paint, TextSpec, ViewNode};

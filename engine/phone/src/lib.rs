@@ -1,1 +1,35 @@
-//! phoneworld-phone
+//! The mock phone. A [`Device`] owns one store (all mutable state), runs app handlers in its
+//! sandboxed Lua host, composes and lays out the screen, and answers observations: frames,
+//! UI elements, uiautomator XML, state and hashes. [`Catalog`] holds the installed apps,
+//! shared by every device of a process.
+
+mod builder;
+mod catalog;
+mod check;
+mod compose;
+mod device;
+mod error;
+mod events;
+mod interaction;
+mod kit;
+mod monkey;
+mod observe;
+mod shell;
+mod snapshot;
+mod step;
+mod store;
+mod theme;
+mod trajectory;
+mod valuepath;
+mod widgets;
+
+pub use catalog::{app_dirs, project_root, Catalog, InstalledApp};
+pub use check::check_app;
+pub use device::{Device, DeviceConfig, StepResult};
+pub use error::PhoneError;
+pub use monkey::{monkey_action, Monkey};
+pub use phoneworld_script::{ScriptError, ScriptLimits};
+pub use trajectory::{Observation, TrajectoryWriter};
+pub use store::{Focus, Foreground, Notification, Overlay, ScreenEntry, Session, Store, EPOCH_START_MS};
+
+pub(crate) use widgets::inputs::value_text as widgets_value_text;

@@ -5,6 +5,7 @@
 mod blend;
 mod color;
 mod frame;
+mod mask_cache;
 mod shapes;
 
 pub use color::{Color, Rect};

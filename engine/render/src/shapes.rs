@@ -1,59 +1,36 @@
-//! Anti-aliased shapes: tiny-skia rasterizes coverage into a small mask covering only the
-//! clipped region that needs it (only the corners of rounded rects), and our blend loop applies
-//! it. Rectangle edges are snapped to whole pixels, so straight parts are plain fills.
+//! Anti-aliased shapes. Rectangle edges are snapped to whole pixels, so only the corners of
+//! rounded rects need coverage; circles and corners come from cached tiny-skia masks and our
+//! blend loop applies them (clipping is an intersection in the blit).
 
 use crate::blend::{Canvas, Coverage};
 use crate::color::{Color, IRect, Rect};
-use tiny_skia::{FillRule, Mask, PathBuilder, Transform};
+use crate::mask_cache::{mask_size, rasterize_window, shape_mask, ShapeKey, MAX_CACHED_SIDE};
 
-/// Cubic Bézier control distance for a quarter circle.
-const KAPPA: f32 = 0.552_284_8;
-
-/// Adds a rounded rect, shifted by (dx, dy) into mask-local coordinates.
-fn push_rrect(pb: &mut PathBuilder, r: IRect, radius: f32, dx: f32, dy: f32) {
-    let (x0, y0, x1, y1) = (r.x0 as f32 + dx, r.y0 as f32 + dy, r.x1 as f32 + dx, r.y1 as f32 + dy);
-    let rad = radius.min((x1 - x0) / 2.0).min((y1 - y0) / 2.0).max(0.0);
-    let k = rad * (1.0 - KAPPA);
-    pb.move_to(x0 + rad, y0);
-    pb.line_to(x1 - rad, y0);
-    pb.cubic_to(x1 - k, y0, x1, y0 + k, x1, y0 + rad);
-    pb.line_to(x1, y1 - rad);
-    pb.cubic_to(x1, y1 - k, x1 - k, y1, x1 - rad, y1);
-    pb.line_to(x0 + rad, y1);
-    pb.cubic_to(x0 + k, y1, x0, y1 - k, x0, y1 - rad);
-    pb.line_to(x0, y0 + rad);
-    pb.cubic_to(x0, y0 + k, x0 + k, y0, x0 + rad, y0);
-    pb.close();
-}
-
-/// Rasterizes the path made by `build` restricted to `region` (∩ clip) and blends `c` through
-/// the coverage. `build` gets the offset into mask-local coordinates: building the path there
-/// avoids tiny-skia's costly path transform.
-fn fill_path_in(
-    cv: &mut Canvas<'_>,
-    build: impl Fn(&mut PathBuilder, f32, f32),
-    rule: FillRule,
-    region: IRect,
-    clip: IRect,
-    c: Color,
-) {
-    let reg = region.intersect(clip).intersect(cv.bounds());
-    if reg.is_empty() {
+/// Blends the key's mask with its top-left at (x, y), limited to `region` ∩ clip. Small masks
+/// come from the cache; big ones are rasterized only where visible.
+fn draw_mask(cv: &mut Canvas<'_>, key: ShapeKey, x: i32, y: i32, region: IRect, clip: IRect, c: Color) {
+    let (w, h) = mask_size(key);
+    let full = IRect { x0: x, y0: y, x1: x + w as i32, y1: y + h as i32 };
+    let vis = full.intersect(region).intersect(clip).intersect(cv.bounds());
+    if vis.is_empty() {
         return;
     }
-    let mut pb = PathBuilder::new();
-    build(&mut pb, -reg.x0 as f32, -reg.y0 as f32);
-    let Some(path) = pb.finish() else { return };
-    let Some(mut mask) = Mask::new(reg.width() as u32, reg.height() as u32) else { return };
-    mask.fill_path(&path, rule, true, Transform::identity());
-    let (w, h) = (reg.width() as usize, reg.height() as usize);
-    cv.blit_coverage(Coverage { x: reg.x0, y: reg.y0, w, h, data: mask.data() }, clip, c);
+    if w.max(h) <= MAX_CACHED_SIDE as usize {
+        let m = shape_mask(key);
+        cv.blit_coverage(Coverage { x, y, w: m.w, h: m.h, data: &m.data }, vis, c);
+    } else {
+        let (vw, vh) = (vis.width() as usize, vis.height() as usize);
+        let m = rasterize_window(key, vis.x0 - x, vis.y0 - y, vw, vh);
+        cv.blit_coverage(Coverage { x: vis.x0, y: vis.y0, w: vw, h: vh, data: &m.data }, vis, c);
+    }
 }
 
 /// Splits `r` into four corner squares of side `k` (clamped so they never overlap) and the
-/// cross-shaped rest, which is a plain fill because rectangle edges are on pixel boundaries.
+/// cross-shaped rest, which is a plain fill.
 struct Corners {
+    /// Top-left, top-right, bottom-left, bottom-right.
     corners: [IRect; 4],
+    /// Top strip, full-width middle, bottom strip.
     cross: [IRect; 3],
 }
 
@@ -77,21 +54,35 @@ fn corners(r: IRect, k: i32) -> Corners {
     }
 }
 
+/// Side of the corner squares: the arc, or the stroke if it is wider.
+fn corner_size(radius: f32, sw: i32) -> i32 {
+    (radius.ceil() as i32).max(sw)
+}
+
+/// Draws the four corners of `r` from one small canonical rounded-rect mask: its corners are
+/// identical to the real rect's, whatever the real size (mask side ≤ 2k+2).
+fn draw_corners(cv: &mut Canvas<'_>, r: IRect, parts: &Corners, radius: f32, sw: i32, clip: IRect, c: Color) {
+    let k = corner_size(radius, sw);
+    let (w, h) = (r.width().min(2 * k + 2), r.height().min(2 * k + 2));
+    let key = ShapeKey::RoundRect { w, h, radius: radius.to_bits(), sw };
+    let origins = [(r.x0, r.y0), (r.x1 - w, r.y0), (r.x0, r.y1 - h), (r.x1 - w, r.y1 - h)];
+    for (corner, (x, y)) in parts.corners.iter().zip(origins) {
+        draw_mask(cv, key, x, y, *corner, clip, c);
+    }
+}
+
 pub(crate) fn fill(cv: &mut Canvas<'_>, rect: Rect, radius: f32, clip: IRect, c: Color) {
     let r = IRect::snap(rect);
-    let radius = radius.min(r.width() as f32 / 2.0).min(r.height() as f32 / 2.0);
     if r.is_empty() || r.intersect(clip).is_empty() {
         return;
     }
+    let radius = radius.min(r.width() as f32 / 2.0).min(r.height() as f32 / 2.0);
     if radius < 0.5 {
         cv.fill_rect(r, clip, c);
         return;
     }
-    let parts = corners(r, radius.ceil() as i32);
-    for corner in parts.corners {
-        let build = |pb: &mut PathBuilder, dx, dy| push_rrect(pb, r, radius, dx, dy);
-        fill_path_in(cv, build, FillRule::Winding, corner, clip, c);
-    }
+    let parts = corners(r, corner_size(radius, 0));
+    draw_corners(cv, r, &parts, radius, 0, clip, c);
     for part in parts.cross {
         cv.fill_rect(part, clip, c);
     }
@@ -109,57 +100,39 @@ pub(crate) fn stroke(cv: &mut Canvas<'_>, rect: Rect, width: f32, radius: f32, c
         return;
     }
     let radius = radius.min(r.width() as f32 / 2.0).min(r.height() as f32 / 2.0);
-    let inner = IRect { x0: r.x0 + sw, y0: r.y0 + sw, x1: r.x1 - sw, y1: r.y1 - sw };
-    let parts = corners(r, (radius.ceil() as i32).max(sw));
+    let parts = corners(r, corner_size(radius, sw));
     if radius >= 0.5 {
-        let build = |pb: &mut PathBuilder, dx, dy| {
-            push_rrect(pb, r, radius, dx, dy);
-            push_rrect(pb, inner, (radius - sw as f32).max(0.0), dx, dy);
-        };
-        for corner in parts.corners {
-            fill_path_in(cv, build, FillRule::EvenOdd, corner, clip, c);
-        }
+        draw_corners(cv, r, &parts, radius, sw, clip, c);
     } else {
         for corner in parts.corners {
             cv.fill_rect(corner, clip, c);
         }
     }
     let [top, mid, bottom] = parts.cross;
-    cv.fill_rect(IRect { y1: inner.y0, ..top }, clip, c);
-    cv.fill_rect(IRect { y0: inner.y1, ..bottom }, clip, c);
-    cv.fill_rect(IRect { x1: inner.x0, ..mid }, clip, c);
-    cv.fill_rect(IRect { x0: inner.x1, ..mid }, clip, c);
+    cv.fill_rect(IRect { y1: r.y0 + sw, ..top }, clip, c);
+    cv.fill_rect(IRect { y0: r.y1 - sw, ..bottom }, clip, c);
+    cv.fill_rect(IRect { x1: r.x0 + sw, ..mid }, clip, c);
+    cv.fill_rect(IRect { x0: r.x1 - sw, ..mid }, clip, c);
 }
 
-fn circle_bounds(cx: f32, cy: f32, r: f32) -> IRect {
-    IRect {
-        x0: (cx - r).floor() as i32,
-        y0: (cy - r).floor() as i32,
-        x1: (cx + r).ceil() as i32,
-        y1: (cy + r).ceil() as i32,
-    }
+/// Filled circle, or a ring down to radius `inner` when `inner > 0`.
+fn disc(cv: &mut Canvas<'_>, cx: f32, cy: f32, r: f32, inner: f32, clip: IRect, c: Color) {
+    let (x0, y0) = ((cx - r).floor(), (cy - r).floor());
+    // The mask is keyed by the centre's offset inside it, so equal circles share it.
+    let key = ShapeKey::Circle { r: r.to_bits(), cx: (cx - x0).to_bits(), cy: (cy - y0).to_bits(), inner: inner.to_bits() };
+    draw_mask(cv, key, x0 as i32, y0 as i32, cv.bounds(), clip, c);
 }
 
 pub(crate) fn circle(cv: &mut Canvas<'_>, cx: f32, cy: f32, r: f32, clip: IRect, c: Color) {
-    if r <= 0.0 {
-        return;
+    if r > 0.0 && r.is_finite() {
+        disc(cv, cx, cy, r, 0.0, clip, c);
     }
-    let build = |pb: &mut PathBuilder, dx, dy| pb.push_circle(cx + dx, cy + dy, r);
-    fill_path_in(cv, build, FillRule::Winding, circle_bounds(cx, cy, r), clip, c);
 }
 
 /// Ring whose outer edge is the circle of radius `r` (the stroke lies inside, like `stroke`).
 pub(crate) fn ring(cv: &mut Canvas<'_>, cx: f32, cy: f32, r: f32, width: f32, clip: IRect, c: Color) {
-    if r <= 0.0 || width <= 0.0 {
+    if !(r > 0.0 && r.is_finite() && width > 0.0) {
         return;
     }
-    if width >= r {
-        circle(cv, cx, cy, r, clip, c);
-        return;
-    }
-    let build = |pb: &mut PathBuilder, dx, dy| {
-        pb.push_circle(cx + dx, cy + dy, r);
-        pb.push_circle(cx + dx, cy + dy, r - width);
-    };
-    fill_path_in(cv, build, FillRule::EvenOdd, circle_bounds(cx, cy, r), clip, c);
+    disc(cv, cx, cy, r, (r - width).max(0.0), clip, c);
 }

@@ -265,3 +265,26 @@ fn render_speed() {
     render(&cmds, &mut f, BG);
     std::fs::write(std::env::temp_dir().join("phoneworld_render_speed.png"), f.to_png()).unwrap();
 }
+
+#[test]
+fn big_clipped_circle_matches_small_cached_logic() {
+    // A huge circle is rasterized only where visible; its edge still lands where expected.
+    let mut f = Frame::new(200, 200);
+    let cmds = [
+        DrawCmd::PushClip(Rect::new(0.0, 0.0, 200.0, 100.0)),
+        DrawCmd::Circle { cx: 100.0, cy: 1100.0, r: 1050.0, color: RED },
+        DrawCmd::PopClip,
+    ];
+    render(&cmds, &mut f, BG);
+    assert_eq!(px(&f, 100, 49), bg(BG));
+    assert_eq!(px(&f, 100, 51), bg(RED));
+    assert_eq!(px(&f, 100, 99), bg(RED));
+    assert_eq!(px(&f, 100, 100), bg(BG));
+    // Huge rounded rect: corners are rasterized directly too.
+    let mut g = Frame::new(1200, 1200);
+    render(&[DrawCmd::Fill { rect: Rect::new(0.0, 0.0, 1200.0, 1200.0), color: RED, radius: 600.0 }], &mut g, BG);
+    assert_eq!(px(&g, 600, 600), bg(RED));
+    assert_eq!(px(&g, 600, 1), bg(RED));
+    assert_eq!(px(&g, 5, 5), bg(BG));
+    assert_eq!(px(&g, 1194, 1194), bg(BG));
+}

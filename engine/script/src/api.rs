@@ -21,8 +21,21 @@ pub(crate) fn to_lua(lua: &Lua, value: &Value) -> mlua::Result<LuaValue> {
 }
 
 pub(crate) fn from_lua(lua: &Lua, value: LuaValue) -> mlua::Result<Value> {
-    lua.from_value_with(value, DeserializeOptions::new().deny_recursive_tables(true))
-        .map_err(|e| mlua::Error::runtime(format!("cannot store this value: {e}")))
+    let mut value = lua
+        .from_value_with(value, DeserializeOptions::new().deny_recursive_tables(true))
+        .map_err(|e| mlua::Error::runtime(format!("cannot store this value: {e}")))?;
+    empty_tables_as_lists(&mut value);
+    Ok(value)
+}
+
+/// Lua cannot tell `{}` the list from `{}` the map; stored data almost always means a list.
+fn empty_tables_as_lists(value: &mut Value) {
+    match value {
+        Value::Object(map) if map.is_empty() => *value = Value::Array(Vec::new()),
+        Value::Object(map) => map.values_mut().for_each(empty_tables_as_lists),
+        Value::Array(list) => list.iter_mut().for_each(empty_tables_as_lists),
+        _ => {}
+    }
 }
 
 type Which = fn(&mut EventCtx) -> &mut Value;

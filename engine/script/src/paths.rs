@@ -7,6 +7,15 @@ fn index(seg: &str, len: usize) -> Option<usize> {
     (n >= 1 && n <= len).then(|| n - 1)
 }
 
+/// Nothing and empty lists (an empty Lua table) become maps when a named field is set.
+fn become_map_for(value: &mut Value, seg: &str) {
+    let named = seg.parse::<usize>().is_err();
+    let empty_list = matches!(value, Value::Array(l) if l.is_empty());
+    if value.is_null() || (named && empty_list) {
+        *value = Value::Object(serde_json::Map::new());
+    }
+}
+
 /// Reads a path (`""` is the whole value); `None` when a step is missing.
 pub fn get_lua_path<'v>(root: &'v Value, path: &str) -> Option<&'v Value> {
     let mut value = root;
@@ -30,9 +39,7 @@ pub fn set_lua_path(root: &mut Value, path: &str, new: Value) -> Result<(), Stri
     };
     let mut value = root;
     for seg in parents {
-        if value.is_null() {
-            *value = Value::Object(serde_json::Map::new());
-        }
+        become_map_for(value, seg);
         value = match value {
             Value::Object(map) => map.entry((*seg).to_owned()).or_insert(Value::Null),
             Value::Array(list) => {
@@ -43,9 +50,7 @@ pub fn set_lua_path(root: &mut Value, path: &str, new: Value) -> Result<(), Stri
             _ => return Err(format!("`{path}`: `{seg}` is inside a value that is not a table")),
         };
     }
-    if value.is_null() {
-        *value = Value::Object(serde_json::Map::new());
-    }
+    become_map_for(value, last);
     match value {
         Value::Object(map) => {
             // An empty Lua table written over a list stays a list.

@@ -115,6 +115,12 @@ fn deterministic() {
 #[test]
 #[ignore]
 fn layout_speed() {
+    let t0 = std::time::Instant::now();
+    layout_text("a", style(40.0), None, None);
+    let roboto = t0.elapsed();
+    let t0 = std::time::Instant::now();
+    layout_text("你", style(40.0), None, None);
+    println!("first use: Roboto {roboto:?}, CJK fallback {:?}", t0.elapsed());
     let texts: Vec<String> =
         (0..40).map(|i| format!("Notification {i}: the quick brown fox jumps")).collect();
     let glyphs: usize = texts.iter().map(|t| t.chars().count()).sum();

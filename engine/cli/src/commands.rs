@@ -1,0 +1,242 @@
+//! The subcommands. Each prints a human summary, or one JSON object with `--json`.
+
+use std::io::{BufRead, IsTerminal};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use anyhow::{bail, Context, Result};
+use phoneworld_data::{Action, LayoutModules};
+use phoneworld_phone::{check_app, project_root, Catalog, Device, DeviceConfig, Monkey, TrajectoryWriter};
+use serde_json::{json, Value};
+
+fn catalog(apps_dirs: &[PathBuf]) -> Result<Arc<Catalog>> {
+    Catalog::load_default(apps_dirs).context("loading apps")
+}
+
+fn parse_size(size: Option<&str>) -> Result<(u32, u32)> {
+    let Some(size) = size else { return Ok((1080, 2400)) };
+    let (w, h) = size.split_once(['x', 'X']).with_context(|| format!("--size `{size}`: expected WIDTHxHEIGHT"))?;
+    Ok((w.trim().parse().with_context(|| format!("--size `{size}`: bad width"))?, h.trim().parse().with_context(|| format!("--size `{size}`: bad height"))?))
+}
+
+fn device(catalog: Arc<Catalog>, seed: u64, size: Option<&str>) -> Result<Device> {
+    let (width, height) = parse_size(size)?;
+    Ok(Device::new(catalog, DeviceConfig { width, height, seed, ..DeviceConfig::default() })?)
+}
+
+pub(crate) fn apps(apps_dirs: &[PathBuf], as_json: bool) -> Result<ExitCode> {
+    let catalog = catalog(apps_dirs)?;
+    let apps: Vec<Value> = catalog
+        .apps
+        .iter()
+        .map(|a| json!({ "package": a.package(), "label": a.label(), "screens": a.bundle.screens.keys().collect::<Vec<_>>() }))
+        .collect();
+    if as_json {
+        println!("{}", json!({ "apps": apps, "count": apps.len(), "layout_modules": catalog.modules.modules.len() }));
+    } else {
+        for a in &catalog.apps {
+            println!("{:<28} {:<12} {} screens: {}", a.package(), a.label(), a.bundle.screens.len(), a.bundle.screens.keys().cloned().collect::<Vec<_>>().join(", "));
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+#[allow(clippy::too_many_arguments, reason = "one argument per command-line option")]
+pub(crate) fn render(apps_dirs: &[PathBuf], app: Option<&str>, seed: u64, size: Option<&str>, dark: bool, out: &Path, xml: Option<&Path>, as_json: bool) -> Result<ExitCode> {
+    let catalog = catalog(apps_dirs)?;
+    let mut device = device(catalog, seed, size)?;
+    if dark {
+        if let Value::Object(map) = &mut device.store_mut().system {
+            map.insert("dark_theme".into(), Value::Bool(true));
+        }
+    }
+    if let Some(app) = app {
+        let result = device.step(&Action::OpenApp { app: app.to_owned() });
+        if let Some(note) = result.note {
+            bail!("--app {app}: {note}");
+        }
+        if let Some(err) = result.script_errors.first() {
+            bail!("--app {app}: {err}");
+        }
+    }
+    let frame = device.frame();
+    std::fs::write(out, frame.to_png()).with_context(|| format!("writing {}", out.display()))?;
+    if let Some(xml) = xml {
+        std::fs::write(xml, device.ui_xml()).with_context(|| format!("writing {}", xml.display()))?;
+    }
+    let (package, screen) = device.foreground();
+    if as_json {
+        println!(
+            "{}",
+            json!({ "frame_hash": frame.hash(), "state_hash": device.state_hash(), "width": frame.width, "height": frame.height, "package": package, "screen": screen, "out": out })
+        );
+    } else {
+        println!("wrote {} ({}x{}, {package}/{screen})", out.display(), frame.width, frame.height);
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn read_actions(path: &Path) -> Result<Vec<Action>> {
+    let file = std::fs::File::open(path).with_context(|| format!("opening {}", path.display()))?;
+    let mut actions = Vec::new();
+    for (i, line) in std::io::BufReader::new(file).lines().enumerate() {
+        let line = line.with_context(|| format!("{}:{}: cannot read", path.display(), i + 1))?;
+        if line.trim().is_empty() || line.trim_start().starts_with('#') {
+            continue;
+        }
+        actions.push(Action::from_json(&line).with_context(|| format!("{}:{}", path.display(), i + 1))?);
+    }
+    Ok(actions)
+}
+
+fn progress(done: u64, total: u64) {
+    if std::io::stderr().is_terminal() && (done % 50 == 0 || done == total) {
+        eprint!("\r{done}/{total} steps");
+        if done == total {
+            eprintln!();
+        }
+    }
+}
+
+/// Plays actions on a device, optionally writing the trajectory; returns per-step JSON.
+fn play(device: &mut Device, actions: impl Iterator<Item = Action>, total: u64, mut writer: Option<&mut TrajectoryWriter>) -> Result<Vec<Value>> {
+    let mut steps = Vec::new();
+    for (i, action) in actions.enumerate() {
+        let before = match writer.as_deref_mut() {
+            Some(w) => Some(w.observe(device)?),
+            None => None,
+        };
+        let result = device.step(&action);
+        if let (Some(w), Some(before)) = (writer.as_deref_mut(), &before) {
+            w.record(&action, before, &result)?;
+        }
+        steps.push(json!({
+            "step": result.step,
+            "action": action.to_json(),
+            "ok": result.ok,
+            "note": result.note,
+            "script_errors": result.script_errors,
+            "package": result.package,
+            "screen": result.screen,
+            "state_hash": device.state_hash(),
+            "frame_hash": device.frame_hash(),
+        }));
+        progress(i as u64 + 1, total);
+    }
+    Ok(steps)
+}
+
+fn episode_json(device: &Device, kind: &str, seed: u64, extra: Value) -> Value {
+    let cfg = device.config();
+    let mut v = json!({
+        "kind": kind,
+        "seed": seed,
+        "apps_hash": device.catalog().hash,
+        "device": { "width": cfg.width, "height": cfg.height, "density": cfg.density },
+        "final_state_hash": device.state_hash(),
+    });
+    if let (Value::Object(a), Value::Object(b)) = (&mut v, extra) {
+        a.extend(b);
+    }
+    v
+}
+
+pub(crate) fn run(apps_dirs: &[PathBuf], actions: &Path, seed: u64, size: Option<&str>, out_dir: Option<&Path>, as_json: bool) -> Result<ExitCode> {
+    let actions = read_actions(actions)?;
+    let catalog = catalog(apps_dirs)?;
+    let mut device = device(catalog, seed, size)?;
+    let mut writer = out_dir.map(|d| TrajectoryWriter::create(d, true)).transpose().context("creating --out-dir")?;
+    let total = actions.len() as u64;
+    let steps = play(&mut device, actions.into_iter(), total, writer.as_mut())?;
+    let noops: Vec<Value> = steps.iter().filter(|s| s["ok"] == json!(false)).map(|s| json!({ "step": s["step"], "note": s["note"] })).collect();
+    if let Some(w) = writer {
+        w.finish(&episode_json(&device, "run", seed, json!({ "steps": total })))?;
+    }
+    let frame_hash = device.frame_hash();
+    if as_json {
+        println!("{}", json!({ "steps": steps, "noops": noops, "state_hash": device.state_hash(), "frame_hash": frame_hash }));
+    } else {
+        for s in &steps {
+            let note = s["note"].as_str().map(|n| format!("  (no-op: {n})")).unwrap_or_default();
+            println!("{:>4} {:<10} {}/{}{note}", s["step"], s["action"]["type"].as_str().unwrap_or(""), s["package"].as_str().unwrap_or(""), s["screen"].as_str().unwrap_or(""));
+        }
+        println!("state {}\nframe {frame_hash}", device.state_hash());
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+pub(crate) fn monkey(apps_dirs: &[PathBuf], app: Option<&str>, seed: u64, steps: u64, size: Option<&str>, out_dir: Option<&Path>, as_json: bool) -> Result<ExitCode> {
+    let catalog = catalog(apps_dirs)?;
+    let package = match app {
+        Some(name) => Some(catalog.find(name).with_context(|| format!("--app {name}: no such app"))?.package().to_owned()),
+        None => None,
+    };
+    let mut device = device(catalog, seed, size)?;
+    let mut writer = out_dir.map(|d| TrajectoryWriter::create(d, true)).transpose().context("creating --out-dir")?;
+    let mut monkey = Monkey::new(seed, package.clone());
+    let mut screens = std::collections::BTreeSet::new();
+    let mut errors = Vec::new();
+    let mut noops = 0u64;
+    for i in 0..steps {
+        let (pkg, screen) = device.foreground();
+        screens.insert(format!("{pkg}/{screen}"));
+        let action = monkey.next_action(&mut device);
+        let before = match writer.as_mut() {
+            Some(w) => Some(w.observe(&mut device)?),
+            None => None,
+        };
+        let result = device.step(&action);
+        if let (Some(w), Some(before)) = (writer.as_mut(), &before) {
+            w.record(&action, before, &result)?;
+        }
+        noops += u64::from(!result.ok);
+        for e in result.script_errors {
+            errors.push(json!({ "step": result.step, "app": e.app, "file": e.file, "line": e.line, "message": e.message }));
+        }
+        progress(i + 1, steps);
+    }
+    let (pkg, screen) = device.foreground();
+    screens.insert(format!("{pkg}/{screen}"));
+    let frame_hash = device.frame_hash();
+    if let Some(w) = writer {
+        w.finish(&episode_json(&device, "monkey", seed, json!({ "steps": steps, "app": package })))?;
+    }
+    if as_json {
+        println!(
+            "{}",
+            json!({ "steps": steps, "seed": seed, "state_hash": device.state_hash(), "frame_hash": frame_hash, "screens_visited": screens, "noops": noops, "script_errors": errors })
+        );
+    } else {
+        println!("{steps} steps, {} screens visited, {noops} no-ops, {} script errors", screens.len(), errors.len());
+        for s in &screens {
+            println!("  {s}");
+        }
+        for e in &errors {
+            println!("  error at step {}: {}:{}: {}", e["step"], e["file"].as_str().unwrap_or(""), e["line"], e["message"].as_str().unwrap_or(""));
+        }
+        println!("state {}\nframe {frame_hash}", device.state_hash());
+    }
+    Ok(if errors.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+pub(crate) fn check(app_dir: &Path, as_json: bool) -> Result<ExitCode> {
+    let root = project_root();
+    let (modules, module_errors) = LayoutModules::load(&[root.join("layouts")]);
+    let mut problems: Vec<phoneworld_data::Problem> = module_errors.iter().map(phoneworld_data::Problem::from).collect();
+    if !app_dir.join("app.ron").is_file() {
+        bail!("{}: not an app folder (no app.ron)", app_dir.display());
+    }
+    problems.extend(check_app(app_dir, &modules));
+    if as_json {
+        println!("{}", json!({ "app": app_dir, "ok": problems.is_empty(), "problems": problems }));
+    } else if problems.is_empty() {
+        println!("{}: ok", app_dir.display());
+    } else {
+        for p in &problems {
+            println!("{p}");
+        }
+        println!("{} problem(s)", problems.len());
+    }
+    Ok(if problems.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}

@@ -1,0 +1,91 @@
+//! The laid-out tree, flattened in pre-order with absolute pixel boxes.
+
+use std::sync::Arc;
+
+use phoneworld_render::Color;
+use phoneworld_text::TextLayout;
+
+use crate::view::{A11y, Paint};
+
+/// One node after layout.
+#[derive(Debug, Clone)]
+pub struct Placed {
+    pub x: f32,
+    pub y: f32,
+    pub w: f32,
+    pub h: f32,
+    pub parent: Option<usize>,
+    /// The visible region (x1, y1, x2, y2) this node is clipped to, if any.
+    pub clip: Option<[f32; 4]>,
+    pub depth: usize,
+    /// Height of the content (for scroll containers, the scrollable extent).
+    pub content_height: f32,
+    /// The scroll offset actually applied (clamped to the content).
+    pub scroll_y: f32,
+    pub scrollable: bool,
+    pub text: Option<Arc<TextLayout>>,
+    pub text_color: Option<Color>,
+    pub text_align: u8,
+    pub padding: [f32; 4],
+    pub paint: Paint,
+    pub a11y: Option<A11y>,
+    pub hit: Option<u32>,
+}
+
+impl Placed {
+    /// The part of the box that is on screen: (x1, y1, x2, y2), empty when clipped away.
+    pub fn visible_rect(&self) -> [f32; 4] {
+        let r = [self.x, self.y, self.x + self.w, self.y + self.h];
+        match self.clip {
+            None => r,
+            Some(c) => [r[0].max(c[0]), r[1].max(c[1]), r[2].min(c[2]).max(r[0].max(c[0])), r[3].min(c[3]).max(r[1].max(c[1]))],
+        }
+    }
+
+    pub fn is_visible(&self) -> bool {
+        let [x1, y1, x2, y2] = self.visible_rect();
+        x2 - x1 >= 1.0 && y2 - y1 >= 1.0
+    }
+
+    pub fn contains(&self, px: f32, py: f32) -> bool {
+        let [x1, y1, x2, y2] = self.visible_rect();
+        px >= x1 && px < x2 && py >= y1 && py < y2
+    }
+}
+
+/// A laid-out tree.
+#[derive(Debug, Clone, Default)]
+pub struct PlacedTree {
+    pub nodes: Vec<Placed>,
+}
+
+impl PlacedTree {
+    /// The topmost node with an interaction under the point: later nodes in pre-order are
+    /// drawn over earlier ones, and children over parents.
+    pub fn hit_test(&self, x: f32, y: f32) -> Option<usize> {
+        (0..self.nodes.len()).rev().find(|&i| self.nodes[i].hit.is_some() && self.nodes[i].contains(x, y))
+    }
+
+    /// The innermost scroll container under the point.
+    pub fn scroll_at(&self, x: f32, y: f32) -> Option<usize> {
+        (0..self.nodes.len()).rev().find(|&i| self.nodes[i].scrollable && self.nodes[i].contains(x, y))
+    }
+
+    /// Whether `node` lies inside `ancestor`.
+    pub fn is_within(&self, mut node: usize, ancestor: usize) -> bool {
+        loop {
+            if node == ancestor {
+                return true;
+            }
+            match self.nodes[node].parent {
+                Some(p) => node = p,
+                None => return false,
+            }
+        }
+    }
+
+    /// Children of a node, in order.
+    pub fn children(&self, index: usize) -> impl Iterator<Item = usize> + '_ {
+        ((index + 1)..self.nodes.len()).filter(move |&i| self.nodes[i].parent == Some(index))
+    }
+}

@@ -1,0 +1,194 @@
+//! The view tree: what the phone builds from a screen layout and the state, in device pixels.
+//! Widgets are already broken down into boxes, text and icons; a node that means something to
+//! an accessibility service carries [`A11y`].
+
+use std::hash::{Hash, Hasher};
+
+use phoneworld_render::Color;
+use phoneworld_text::Weight;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Direction {
+    #[default]
+    Column,
+    Row,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Align {
+    Start,
+    Center,
+    End,
+    Stretch,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Justify {
+    #[default]
+    Start,
+    Center,
+    End,
+    SpaceBetween,
+    SpaceAround,
+}
+
+/// Box model in pixels.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct BoxStyle {
+    pub direction: Direction,
+    pub width: Option<f32>,
+    pub height: Option<f32>,
+    pub min_width: Option<f32>,
+    pub min_height: Option<f32>,
+    pub grow: f32,
+    /// Whether the node may shrink below its content size along the parent's main axis.
+    pub shrink: bool,
+    /// left, top, right, bottom.
+    pub padding: [f32; 4],
+    pub margin: [f32; 4],
+    pub gap: f32,
+    pub align_items: Option<Align>,
+    pub align_self: Option<Align>,
+    pub justify: Justify,
+    /// Absolutely positioned inside the parent: insets left, top, right, bottom.
+    pub absolute: Option<[Option<f32>; 4]>,
+    /// A vertical scroll container: its children may extend below it.
+    pub scroll: bool,
+}
+
+/// How a node's box is painted.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Paint {
+    pub background: Option<Color>,
+    pub border: Option<(Color, f32)>,
+    pub radius: f32,
+    /// Paint as a circle inscribed in the box.
+    pub circle: bool,
+    /// Clip children to the box.
+    pub clip: bool,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct TextSpec {
+    pub text: String,
+    pub size_px: f32,
+    pub weight: Weight,
+    pub color: Color,
+    pub max_lines: Option<usize>,
+    /// 0 = start, 1 = center, 2 = end.
+    pub align: u8,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Content {
+    None,
+    Text(TextSpec),
+    Icon { name: String, size_px: f32, color: Color },
+}
+
+/// Accessibility facts of a node (Android's AccessibilityNodeInfo, abridged).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct A11y {
+    pub class_name: &'static str,
+    pub package: String,
+    pub text: String,
+    pub content_desc: String,
+    pub hint: String,
+    pub resource_id: String,
+    pub clickable: bool,
+    pub long_clickable: bool,
+    pub checkable: bool,
+    pub checked: bool,
+    pub editable: bool,
+    pub focusable: bool,
+    pub focused: bool,
+    pub scrollable: bool,
+    pub selected: bool,
+    pub enabled: bool,
+    pub password: bool,
+}
+
+/// One node of the view tree.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ViewNode {
+    pub style: BoxStyle,
+    pub paint: Paint,
+    pub content: Content,
+    pub children: Vec<ViewNode>,
+    /// Vertical scroll offset in pixels, for scroll containers.
+    pub scroll_y: f32,
+    pub a11y: Option<A11y>,
+    /// What a touch on this node does: an index into the phone's interaction table.
+    pub hit: Option<u32>,
+}
+
+impl Default for ViewNode {
+    fn default() -> Self {
+        ViewNode {
+            style: BoxStyle { shrink: true, ..BoxStyle::default() },
+            paint: Paint::default(),
+            content: Content::None,
+            children: Vec::new(),
+            scroll_y: 0.0,
+            a11y: None,
+            hit: None,
+        }
+    }
+}
+
+fn hash_f32<H: Hasher>(value: f32, state: &mut H) {
+    value.to_bits().hash(state);
+}
+
+impl ViewNode {
+    /// A hash of everything that affects layout and pixels, for caching by content.
+    pub fn content_hash(&self) -> u64 {
+        // A fixed-key hasher, so the value never depends on the process.
+        let mut hasher = Fnv(0xcbf2_9ce4_8422_2325);
+        self.hash_into(&mut hasher);
+        hasher.0
+    }
+
+    fn hash_into<H: Hasher>(&self, h: &mut H) {
+        let s = &self.style;
+        (s.direction, s.justify, s.align_items, s.align_self, s.shrink, s.scroll).hash(h);
+        for v in [s.width, s.height, s.min_width, s.min_height] {
+            v.map(f32::to_bits).hash(h);
+        }
+        hash_f32(s.grow, h);
+        for v in s.padding.iter().chain(s.margin.iter()) {
+            hash_f32(*v, h);
+        }
+        hash_f32(s.gap, h);
+        s.absolute.map(|a| a.map(|v| v.map(f32::to_bits))).hash(h);
+        let p = &self.paint;
+        (p.background, p.border.map(|(c, w)| (c, w.to_bits())), p.radius.to_bits(), p.circle, p.clip).hash(h);
+        match &self.content {
+            Content::None => 0u8.hash(h),
+            Content::Text(t) => {
+                (1u8, &t.text, t.size_px.to_bits(), t.weight, t.color, t.max_lines, t.align).hash(h);
+            }
+            Content::Icon { name, size_px, color } => (2u8, name, size_px.to_bits(), color).hash(h),
+        }
+        hash_f32(self.scroll_y, h);
+        self.children.len().hash(h);
+        for child in &self.children {
+            child.hash_into(h);
+        }
+    }
+}
+
+/// FNV-1a: small, fast and the same in every process.
+struct Fnv(u64);
+
+impl Hasher for Fnv {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.0 ^= u64::from(*b);
+            self.0 = self.0.wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+}

@@ -1,0 +1,276 @@
+//! Building the view tree of an app screen from its RON layout and the store: bindings are
+//! evaluated, widgets are broken down into boxes, text and icons, and every interactive node
+//! gets a [`Hit`].
+
+use phoneworld_data::{LayoutModules, Node, NodeKind, Path, PathRoot, Scope};
+use phoneworld_layout::{A11y, Align, Direction, Justify, ViewNode};
+use phoneworld_render::Color;
+use phoneworld_text::Weight;
+use serde_json::Value;
+
+use crate::interaction::{Hit, Interaction, Target, TargetRoot};
+use crate::kit;
+use crate::store::{Focus, ScreenEntry};
+use crate::theme::{Metrics, Theme};
+use crate::widgets;
+
+/// Everything a screen build reads, and the hit table it fills.
+pub(crate) struct Builder<'a> {
+    pub(crate) theme: Theme,
+    pub(crate) m: Metrics,
+    pub(crate) app: &'a str,
+    pub(crate) modules: &'a LayoutModules,
+    pub(crate) entry: &'a ScreenEntry,
+    pub(crate) focus: Option<&'a Focus>,
+    pub(crate) hits: &'a mut Vec<Hit>,
+    /// Problems met while building (unknown module, bad color): shown, never fatal.
+    pub(crate) problems: Vec<String>,
+}
+
+/// Where in the tree a node is being built.
+#[derive(Clone)]
+pub(crate) struct At<'s> {
+    pub(crate) scope: Scope<'s>,
+    /// Stable key of the node on its screen (for scroll offsets, focus, widget state).
+    pub(crate) key: String,
+    /// The concrete path of `item` when the current list iterates a state or local path.
+    pub(crate) item_path: Option<String>,
+}
+
+impl<'s> At<'s> {
+    pub(crate) fn child(&self, i: usize) -> At<'s> {
+        At { scope: self.scope, key: format!("{}.{i}", self.key), item_path: self.item_path.clone() }
+    }
+}
+
+impl<'a> Builder<'a> {
+    pub(crate) fn hit(&mut self, hit: Hit) -> u32 {
+        self.hits.push(hit);
+        (self.hits.len() - 1) as u32
+    }
+
+    pub(crate) fn color(&mut self, name: Option<&str>, fallback: Color) -> Color {
+        match name {
+            None => fallback,
+            Some(n) => self.theme.color(n).unwrap_or_else(|| {
+                self.problems.push(format!("unknown color `{n}`"));
+                fallback
+            }),
+        }
+    }
+
+    pub(crate) fn a11y(&self, class_name: &'static str) -> A11y {
+        kit::a11y(class_name, self.app)
+    }
+
+    /// A text leaf.
+    pub(crate) fn text(&self, text: String, size_sp: f32, weight: Weight, color: Color) -> ViewNode {
+        kit::text(&self.m, text, size_sp, weight, color)
+    }
+
+    /// An icon leaf.
+    pub(crate) fn icon(&self, name: &str, size_dp: f32, color: Color) -> ViewNode {
+        kit::icon(&self.m, name, size_dp, color)
+    }
+
+    /// The concrete target of an input's `value` path.
+    pub(crate) fn target(&mut self, path: &Path, at: &At<'_>) -> Option<Target> {
+        let (root, mut segments) = match path.root {
+            PathRoot::State => (TargetRoot::State, Vec::new()),
+            PathRoot::Local => (TargetRoot::Local, Vec::new()),
+            PathRoot::System => (TargetRoot::System, Vec::new()),
+            PathRoot::Item => match &at.item_path {
+                Some(base) => {
+                    let t = Target::parse(base)?;
+                    (t.root, t.segments)
+                }
+                None => {
+                    self.problems.push(format!("`{path}`: this list's items are not stored in state or local"));
+                    return None;
+                }
+            },
+            _ => {
+                self.problems.push(format!("`{path}`: an input can only write to state, local, system or item"));
+                return None;
+            }
+        };
+        segments.extend(path.segments.iter().cloned());
+        Some(Target { root, segments })
+    }
+
+    /// The event table a handler receives for a node.
+    pub(crate) fn event(&self, node: &Node, at: &At<'_>, value: Option<Value>) -> Value {
+        let mut ev = serde_json::Map::new();
+        if let Some(item) = at.scope.item {
+            ev.insert("item".into(), item.clone());
+        }
+        if let Some(index) = at.scope.index {
+            ev.insert("index".into(), Value::from(index + 1));
+        }
+        if let Some(id) = &node.props.id {
+            ev.insert("id".into(), Value::String(id.clone()));
+        }
+        ev.insert("params".into(), self.entry.params.clone());
+        if let Some(v) = value {
+            ev.insert("value".into(), v);
+        }
+        Value::Object(ev)
+    }
+
+    /// Resolves a handler name; `$name` takes it from the module argument `name`.
+    pub(crate) fn handler(&self, name: Option<&String>, at: &At<'_>) -> Option<String> {
+        let name = name?;
+        match name.strip_prefix('$') {
+            Some(arg) => at
+                .scope
+                .args
+                .and_then(|a| a.get(arg))
+                .and_then(Value::as_str)
+                .filter(|s| !s.is_empty())
+                .map(str::to_owned),
+            None => Some(name.clone()),
+        }
+    }
+
+    pub(crate) fn handler_hit(&self, handler: Option<String>, node: &Node, at: &At<'_>) -> Option<Interaction> {
+        handler.map(|handler| Interaction::Handler { app: self.app.to_owned(), handler, event: self.event(node, at, None) })
+    }
+
+    /// Builds one node, or nothing when it is not visible.
+    pub(crate) fn node(&mut self, node: &Node, at: &At<'_>) -> Option<ViewNode> {
+        let p = &node.props;
+        if let Some(visible) = &p.visible {
+            if !visible.eval(&at.scope) {
+                return None;
+            }
+        }
+        let enabled = p.enabled.as_ref().is_none_or(|e| e.eval(&at.scope));
+        let mut view = match node.kind {
+            NodeKind::Use => return self.use_module(node, at),
+            _ => widgets::build(self, node, at, enabled)?,
+        };
+        self.apply_common(node, at, enabled, &mut view);
+        Some(view)
+    }
+
+    fn use_module(&mut self, node: &Node, at: &At<'_>) -> Option<ViewNode> {
+        let name = node.props.module.as_deref().unwrap_or_default();
+        let Some(module) = self.modules.get(name) else {
+            self.problems.push(format!("unknown layout module `{name}`"));
+            return Some(self.text(format!("[missing module {name}]"), 14.0, Weight::Regular, self.theme.error));
+        };
+        let args: serde_json::Map<String, Value> =
+            node.props.args.iter().map(|(k, t)| (k.clone(), t.value(&at.scope).into_owned())).collect();
+        let args = Value::Object(args);
+        let inner = At { scope: at.scope.with_args(&args), key: at.key.clone(), item_path: at.item_path.clone() };
+        // The module's root may itself reference `arg.*`; `args` lives for this call.
+        let root = module.root.clone();
+        let mut view = self.node(&root, &inner)?;
+        self.apply_common(node, at, true, &mut view);
+        Some(view)
+    }
+
+    /// Properties every widget shares: box model, paint, identity, taps.
+    fn apply_common(&mut self, node: &Node, at: &At<'_>, enabled: bool, view: &mut ViewNode) {
+        let p = &node.props;
+        let m = self.m;
+        let s = &mut view.style;
+        if let Some(w) = p.width {
+            s.width = Some(m.dp(w));
+        }
+        if let Some(h) = p.height {
+            s.height = Some(m.dp(h));
+        }
+        if let Some(h) = p.min_height {
+            s.min_height = Some(m.dp(h));
+        }
+        if let Some(g) = p.grow {
+            s.grow = g;
+        }
+        if let Some(pad) = p.padding {
+            s.padding = [m.dp(pad.left), m.dp(pad.top), m.dp(pad.right), m.dp(pad.bottom)];
+        }
+        if let Some(mar) = p.margin {
+            s.margin = [m.dp(mar.left), m.dp(mar.top), m.dp(mar.right), m.dp(mar.bottom)];
+        }
+        if let Some(gap) = p.gap {
+            s.gap = m.dp(gap);
+        }
+        if let Some(a) = p.align.as_deref() {
+            s.align_items = Some(parse_align(a));
+        }
+        if let Some(j) = p.justify.as_deref() {
+            s.justify = match j {
+                "center" => Justify::Center,
+                "end" => Justify::End,
+                "space_between" => Justify::SpaceBetween,
+                "space_around" => Justify::SpaceAround,
+                _ => Justify::Start,
+            };
+        }
+        if let Some(bg) = p.background.as_deref() {
+            let c = self.color(Some(bg), Color::rgba(0, 0, 0, 0));
+            view.paint.background = Some(c);
+        }
+        if let Some(b) = p.border.as_deref() {
+            let c = self.color(Some(b), self.theme.outline);
+            view.paint.border = Some((c, m.dp(1.0)));
+        }
+        if let Some(r) = p.corner {
+            view.paint.radius = m.dp(r);
+        }
+        // Identity and taps apply to every widget that did not handle them itself.
+        let a11y = view.a11y.get_or_insert_with(|| A11y {
+            class_name: "android.view.ViewGroup",
+            package: self.app.to_owned(),
+            enabled: true,
+            ..A11y::default()
+        });
+        if let Some(id) = &p.id {
+            a11y.resource_id = format!("{}:id/{id}", self.app);
+        }
+        if let Some(desc) = &p.content_desc {
+            a11y.content_desc = desc.render(&at.scope);
+        }
+        if !enabled {
+            a11y.enabled = false;
+            view.hit = None;
+            return;
+        }
+        if view.hit.is_none() {
+            let tap = self.handler_hit(self.handler(p.on_tap.as_ref(), at), node, at);
+            let long = self.handler_hit(self.handler(p.on_long_press.as_ref(), at), node, at);
+            if tap.is_some() || long.is_some() {
+                let a11y = view.a11y.as_mut().expect("set above");
+                a11y.clickable = tap.is_some();
+                a11y.long_clickable = long.is_some();
+                a11y.focusable = true;
+                if view.style.min_height.is_none() && view.style.height.is_none() {
+                    view.style.min_height = Some(m.dp(48.0));
+                }
+                view.hit = Some(self.hit(Hit { tap, long_press: long, scroll: None }));
+            }
+        }
+    }
+
+    /// Children of a container, each at its own key.
+    pub(crate) fn children(&mut self, nodes: &[Node], at: &At<'_>) -> Vec<ViewNode> {
+        nodes.iter().enumerate().filter_map(|(i, n)| self.node(n, &at.child(i))).collect()
+    }
+}
+
+pub(crate) fn parse_align(a: &str) -> Align {
+    match a {
+        "center" => Align::Center,
+        "end" => Align::End,
+        "stretch" => Align::Stretch,
+        _ => Align::Start,
+    }
+}
+
+/// A flex container.
+pub(crate) fn container(direction: Direction) -> ViewNode {
+    let mut v = ViewNode::default();
+    v.style.direction = direction;
+    v
+}

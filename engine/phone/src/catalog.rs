@@ -1,0 +1,122 @@
+//! The installed apps and layout modules, loaded once and shared (read-only) by every device
+//! in the process: bundles, compiled scripts and content are never copied per device.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use phoneworld_data::{AppBundle, DataError, LayoutModules};
+use phoneworld_script::{Program, ScriptError};
+use serde_json::Value;
+
+use crate::PhoneError;
+
+/// One installed app.
+#[derive(Debug)]
+pub struct InstalledApp {
+    pub bundle: AppBundle,
+    pub program: Program,
+    pub content: Arc<Value>,
+}
+
+impl InstalledApp {
+    pub fn package(&self) -> &str {
+        &self.bundle.manifest.package
+    }
+
+    pub fn label(&self) -> &str {
+        &self.bundle.manifest.label
+    }
+}
+
+/// Every installed app, in launcher order (by label), and the layout modules.
+#[derive(Debug)]
+pub struct Catalog {
+    pub apps: Vec<InstalledApp>,
+    pub modules: LayoutModules,
+    /// blake3 over every app bundle and module: snapshots only restore onto the same catalog.
+    pub hash: String,
+}
+
+/// The repository's root folder: `PHONEWORLD_ROOT` when set, else where this crate was built.
+pub fn project_root() -> PathBuf {
+    // The one place the environment is read, so a relocated install can point at its data.
+    match std::env::var_os("PHONEWORLD_ROOT") {
+        Some(root) => PathBuf::from(root),
+        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../.."),
+    }
+}
+
+/// The app folders inside a folder of apps (those with an `app.ron`), sorted by name.
+pub fn app_dirs(dir: &Path) -> Vec<PathBuf> {
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map(|rd| rd.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.join("app.ron").is_file()).collect())
+        .unwrap_or_default();
+    dirs.sort();
+    dirs
+}
+
+impl Catalog {
+    /// The bundled apps and layouts, plus extra app folders.
+    pub fn load_default(extra_app_dirs: &[PathBuf]) -> Result<Arc<Catalog>, PhoneError> {
+        let root = project_root();
+        let mut dirs = vec![root.join("apps")];
+        dirs.extend(extra_app_dirs.iter().cloned());
+        Catalog::load(&dirs, &[root.join("layouts")])
+    }
+
+    /// Loads every app under the given folders (a folder may also be one app itself).
+    pub fn load(app_roots: &[PathBuf], layout_dirs: &[PathBuf]) -> Result<Arc<Catalog>, PhoneError> {
+        let (modules, errors) = LayoutModules::load(layout_dirs);
+        if let Some(err) = errors.into_iter().next() {
+            return Err(PhoneError::Data(err));
+        }
+        let mut apps: Vec<InstalledApp> = Vec::new();
+        for root in app_roots {
+            let dirs = if root.join("app.ron").is_file() { vec![root.clone()] } else { app_dirs(root) };
+            if !root.is_dir() {
+                return Err(PhoneError::Data(DataError::Invalid {
+                    path: root.clone(),
+                    field: "apps-dir".into(),
+                    message: "not a folder".into(),
+                }));
+            }
+            for dir in dirs {
+                let bundle = AppBundle::load(&dir)?;
+                let program = Program::compile(&bundle)?;
+                let content = Arc::new(bundle.content.clone());
+                // A later folder overrides an app of the same package.
+                apps.retain(|a| a.package() != bundle.manifest.package);
+                apps.push(InstalledApp { bundle, program, content });
+            }
+        }
+        apps.sort_by(|a, b| a.label().to_lowercase().cmp(&b.label().to_lowercase()).then(a.package().cmp(b.package())));
+        let mut hasher = blake3::Hasher::new();
+        for app in &apps {
+            hasher.update(app.bundle.hash.as_bytes());
+        }
+        hasher.update(modules.hash().as_bytes());
+        Ok(Arc::new(Catalog { apps, modules, hash: hasher.finalize().to_hex().to_string() }))
+    }
+
+    pub fn get(&self, package: &str) -> Option<&InstalledApp> {
+        self.apps.iter().find(|a| a.package() == package)
+    }
+
+    /// Finds an app by package or label (case-insensitive).
+    pub fn find(&self, name: &str) -> Option<&InstalledApp> {
+        let lower = name.trim().to_lowercase();
+        self.get(name.trim()).or_else(|| self.apps.iter().find(|a| a.label().to_lowercase() == lower))
+    }
+}
+
+impl From<ScriptError> for PhoneError {
+    fn from(err: ScriptError) -> Self {
+        PhoneError::Script(err)
+    }
+}
+
+impl From<DataError> for PhoneError {
+    fn from(err: DataError) -> Self {
+        PhoneError::Data(err)
+    }
+}

@@ -1,0 +1,209 @@
+//! `phoneworld check`: everything wrong with an app bundle, each with file and line.
+
+use std::path::Path;
+
+use phoneworld_data::{line_of, AppBundle, BoolExpr, LayoutModules, Node, NodeKind, Path as BindPath, PathRoot, Problem, Template};
+use phoneworld_script::{Program, ScriptHost, ScriptLimits};
+
+use crate::theme::Theme;
+
+fn problem(file: &Path, source: &str, needle: &str, message: String) -> Problem {
+    Problem { file: file.display().to_string(), line: line_of(source, needle), message }
+}
+
+struct Checker<'a> {
+    bundle: &'a AppBundle,
+    modules: &'a LayoutModules,
+    handlers: Option<Vec<String>>,
+    problems: Vec<Problem>,
+}
+
+impl Checker<'_> {
+    fn check_handler(&mut self, file: &Path, source: &str, name: &str) {
+        if name.starts_with('$') {
+            return;
+        }
+        if let Some(handlers) = &self.handlers {
+            if !handlers.iter().any(|h| h == name) {
+                let scripts: Vec<&str> = self.bundle.scripts.iter().map(|s| s.name.as_str()).collect();
+                self.problems.push(problem(
+                    file,
+                    source,
+                    &format!("\"{name}\""),
+                    format!("handler `{name}` is not defined in {}", if scripts.is_empty() { "any script".to_owned() } else { scripts.join(", ") }),
+                ));
+            }
+        }
+    }
+
+    fn check_path(&mut self, file: &Path, source: &str, path: &BindPath) {
+        let first = path.segments.first().map(String::as_str);
+        let known = match (path.root, first) {
+            (PathRoot::State, Some(key)) => self.bundle.manifest.state.contains_key(key),
+            (PathRoot::Content, Some(key)) => self.bundle.content.get(key).is_some(),
+            _ => true,
+        };
+        if !known {
+            let what = if path.root == PathRoot::State { "initial state" } else { "content" };
+            self.problems.push(problem(file, source, &path.to_string(), format!("`{path}`: no `{}` in the app's {what}", first.unwrap_or(""))));
+        }
+    }
+
+    fn check_template(&mut self, file: &Path, source: &str, t: &Template) {
+        for p in t.paths() {
+            self.check_path(file, source, p);
+        }
+    }
+
+    fn check_cond(&mut self, file: &Path, source: &str, c: &BoolExpr) {
+        for p in c.paths() {
+            self.check_path(file, source, p);
+        }
+    }
+
+    fn check_node(&mut self, file: &Path, source: &str, node: &Node, in_module: bool) {
+        let p = &node.props;
+        if node.kind == NodeKind::Use {
+            match p.module.as_deref() {
+                None => self.problems.push(problem(file, source, "Use(", "`Use` needs `module`".into())),
+                Some(name) => match self.modules.get(name) {
+                    None => self.problems.push(problem(file, source, &format!("\"{name}\""), format!("no layout module `{name}` in layouts/"))),
+                    Some(module) => {
+                        for arg in p.args.keys() {
+                            if !module.params.is_empty() && !module.params.contains(arg) {
+                                self.problems.push(problem(
+                                    file,
+                                    source,
+                                    &format!("\"{arg}\""),
+                                    format!("module `{name}` has no parameter `{arg}` (it takes: {})", module.params.join(", ")),
+                                ));
+                            }
+                        }
+                        for (key, value) in &p.args {
+                            if key.starts_with("on_") {
+                                if let Some(name) = value_literal(value) {
+                                    self.check_handler(file, source, &name);
+                                }
+                            }
+                        }
+                    }
+                },
+            }
+        }
+        for handler in [&p.on_tap, &p.on_long_press, &p.on_change, &p.on_submit, &p.on_scroll_end].into_iter().flatten() {
+            if !in_module {
+                self.check_handler(file, source, handler);
+            }
+        }
+        if let Some(value) = &p.value {
+            if !matches!(value.root, PathRoot::State | PathRoot::Local | PathRoot::System | PathRoot::Item) {
+                self.problems.push(problem(file, source, &value.to_string(), format!("`value: \"{value}\"`: an input writes to state, local, system or item")));
+            }
+            if !in_module {
+                self.check_path(file, source, value);
+            }
+        }
+        if !in_module {
+            for t in [&p.text, &p.title, &p.label, &p.hint, &p.error, &p.icon, &p.content_desc, &p.items, &p.progress].into_iter().flatten() {
+                self.check_template(file, source, t);
+            }
+            for c in [&p.visible, &p.enabled, &p.selected].into_iter().flatten() {
+                self.check_cond(file, source, c);
+            }
+        }
+        if let Some(icon) = p.icon.as_ref().filter(|t| t.is_constant()) {
+            let name = icon.render(&empty_scope());
+            if !phoneworld_text::icon_exists(&name) {
+                self.problems.push(problem(file, source, &format!("\"{name}\""), format!("no icon `{name}` in the bundled icon font")));
+            }
+        }
+        for tab in &p.tabs {
+            if let Some(icon) = &tab.icon {
+                if !phoneworld_text::icon_exists(icon) {
+                    self.problems.push(problem(file, source, &format!("\"{icon}\""), format!("no icon `{icon}` in the bundled icon font")));
+                }
+            }
+        }
+        for color in [&p.background, &p.color, &p.border].into_iter().flatten() {
+            if Theme::get(false).color(color).is_none() {
+                self.problems.push(problem(
+                    file,
+                    source,
+                    &format!("\"{color}\""),
+                    format!("`{color}` is not a color: use #RRGGBB, #AARRGGBB or a role ({})", Theme::ROLES.join(", ")),
+                ));
+            }
+        }
+        if matches!(node.kind, NodeKind::List) && (p.items.is_none() || p.row.is_none()) {
+            self.problems.push(problem(file, source, "List(", "`List` needs `items` and `row`".into()));
+        }
+        if matches!(node.kind, NodeKind::TextField | NodeKind::Switch | NodeKind::Checkbox | NodeKind::Radio | NodeKind::Slider | NodeKind::TimePicker | NodeKind::DatePicker) && p.value.is_none() {
+            self.problems.push(problem(file, source, &format!("{}(", node.kind.name()), format!("`{}` needs `value` (the state path it edits)", node.kind.name())));
+        }
+        for child in &p.children {
+            self.check_node(file, source, child, in_module);
+        }
+        if let Some(row) = &p.row {
+            self.check_node(file, source, row, in_module);
+        }
+        if let Some(empty) = &p.empty {
+            self.check_node(file, source, empty, in_module);
+        }
+    }
+}
+
+fn value_literal(t: &Template) -> Option<String> {
+    t.is_constant().then(|| t.render(&empty_scope()))
+}
+
+fn empty_scope() -> phoneworld_data::Scope<'static> {
+    static NULL: serde_json::Value = serde_json::Value::Null;
+    phoneworld_data::Scope { state: &NULL, local: &NULL, content: &NULL, params: &NULL, system: &NULL, item: None, index: None, args: None }
+}
+
+/// Checks one app folder against the layout modules; returns every problem found (empty
+/// when the app is fine).
+pub fn check_app(dir: &Path, modules: &LayoutModules) -> Vec<Problem> {
+    let (bundle, errors) = AppBundle::load_all(dir);
+    let mut problems: Vec<Problem> = errors.iter().map(Problem::from).collect();
+    let Some(bundle) = bundle else { return problems };
+    let handlers = match Program::compile(&bundle) {
+        Err(e) => {
+            problems.push(Problem { file: dir.join(&e.file).display().to_string(), line: e.line.map(|l| l as usize), message: e.message });
+            None
+        }
+        Ok(program) => match ScriptHost::new(ScriptLimits::default()).and_then(|mut host| {
+            host.ensure_loaded(&program)?;
+            Ok(host.handler_names(program.app()))
+        }) {
+            Ok(names) => Some(names),
+            Err(e) => {
+                problems.push(Problem { file: dir.join(&e.file).display().to_string(), line: e.line.map(|l| l as usize), message: e.message });
+                None
+            }
+        },
+    };
+    let mut checker = Checker { bundle: &bundle, modules, handlers, problems };
+    let manifest_file = dir.join("app.ron");
+    let manifest_src = std::fs::read_to_string(&manifest_file).unwrap_or_default();
+    if let Some(h) = &bundle.manifest.on_launch {
+        checker.check_handler(&manifest_file, &manifest_src, h);
+    }
+    if !phoneworld_text::icon_exists(&bundle.manifest.icon) {
+        let icon = bundle.manifest.icon.clone();
+        checker.problems.push(problem(&manifest_file, &manifest_src, &format!("\"{icon}\""), format!("no icon `{icon}` in the bundled icon font")));
+    }
+    for screen in bundle.screens.values() {
+        if let Some(h) = &screen.on_enter {
+            checker.check_handler(&screen.file, &screen.source, h);
+        }
+        checker.check_node(&screen.file, &screen.source, &screen.root, false);
+    }
+    for module in modules.modules.values() {
+        checker.check_node(&module.file, &module.source, &module.root, true);
+    }
+    let mut problems = checker.problems;
+    problems.sort();
+    problems.dedup();
+    problems
+}

@@ -1,0 +1,157 @@
+//! Composing the whole screen: status bar, the foreground (launcher, recents or the app's top
+//! screen), the keyboard, the navigation bar, and the overlays on top.
+
+use phoneworld_data::{CivilTime, Scope};
+use phoneworld_layout::{Direction, ViewNode};
+use phoneworld_text::Weight;
+use serde_json::Value;
+
+use crate::builder::{container, At, Builder};
+use crate::catalog::Catalog;
+use crate::interaction::Hit;
+use crate::kit;
+use crate::shell::{self, Shell};
+use crate::store::{Foreground, Store};
+use crate::theme::{Metrics, Theme};
+
+/// The composed screen: the view tree, what each interactive node does, and problems met.
+#[derive(Debug, Clone)]
+pub(crate) struct Composed {
+    pub(crate) root: ViewNode,
+    pub(crate) hits: Vec<Hit>,
+    pub(crate) problems: Vec<String>,
+}
+
+/// Pixel heights of the system bars.
+pub(crate) fn bar_heights(m: &Metrics) -> (f32, f32) {
+    (m.dp(28.0), m.dp(48.0))
+}
+
+/// System settings plus the clock, as layouts see them under `system.*`.
+pub(crate) fn system_scope(store: &Store) -> Value {
+    let mut system = store.system.clone();
+    let now = CivilTime::from_ms(store.session.clock_ms);
+    if let Value::Object(map) = &mut system {
+        map.insert("time".into(), Value::String(now.time_string()));
+        map.insert("date".into(), Value::String(now.date_string()));
+        map.insert("minutes".into(), Value::from(now.hour * 60 + now.minute));
+        map.insert("now".into(), Value::from(store.session.clock_ms));
+    }
+    system
+}
+
+pub(crate) fn metrics(store: &Store, px_per_dp: f32) -> Metrics {
+    let font_scale = store.system.get("font_scale").and_then(Value::as_f64).unwrap_or(1.0).clamp(0.5, 2.0) as f32;
+    Metrics { px_per_dp, font_scale }
+}
+
+pub(crate) fn compose(store: &Store, catalog: &Catalog, width: f32, height: f32, px_per_dp: f32) -> Composed {
+    let dark = store.system.get("dark_theme").and_then(Value::as_bool).unwrap_or(false);
+    let theme = Theme::get(dark);
+    let m = metrics(store, px_per_dp);
+    let (status_h, nav_h) = bar_heights(&m);
+    let mut hits = Vec::new();
+    let mut problems = Vec::new();
+    let mut root = container(Direction::Column);
+    root.style.width = Some(width);
+    root.style.height = Some(height);
+    root.paint.background = Some(theme.background);
+    root.paint.clip = true;
+
+    let mut sh = Shell { theme, m, store, catalog, hits: &mut hits, width };
+    root.children.push(shell::status_bar(&mut sh, status_h));
+    let content = match &store.session.foreground {
+        Foreground::Home => shell::launcher(&mut sh),
+        Foreground::Recents => shell::recents(&mut sh),
+        Foreground::App(package) => {
+            let (view, mut found) = app_screen(store, catalog, package, theme, m, sh.hits);
+            problems.append(&mut found);
+            view
+        }
+    };
+    root.children.push(content);
+    let keyboard_up = match (&store.session.focus, store.foreground_app()) {
+        (Some(focus), Some(app)) => focus.app == app,
+        _ => false,
+    };
+    if keyboard_up {
+        let focus = store.session.focus.as_ref().expect("checked");
+        root.children.push(shell::keyboard(&mut sh, focus.symbols, focus.shift));
+    }
+    root.children.push(shell::nav_bar(&mut sh, nav_h));
+
+    let keyboard_h = if keyboard_up { m.dp(shell::keyboard::KEYBOARD_DP) } else { 0.0 };
+    let now = store.session.clock_ms;
+    if let Some(snackbar) = store.session.snackbar.as_ref().filter(|s| s.until_ms > now) {
+        root.children.push(shell::transient(&mut sh, snackbar, true, nav_h + keyboard_h));
+    }
+    if let Some(toast) = store.session.toast.as_ref().filter(|s| s.until_ms > now) {
+        root.children.push(shell::transient(&mut sh, toast, false, nav_h + keyboard_h));
+    }
+    if let Some(overlay) = &store.session.overlay {
+        root.children.push(shell::dialog_or_sheet(&mut sh, overlay, nav_h));
+    }
+    if store.session.shade_open {
+        root.children.push(shell::shade(&mut sh, nav_h));
+    }
+    root.a11y = Some(kit::a11y("android.widget.FrameLayout", store.foreground_app().unwrap_or(shell::LAUNCHER)));
+    Composed { root, hits, problems }
+}
+
+/// The top screen of an app, built from its layout and the store.
+fn app_screen(
+    store: &Store,
+    catalog: &Catalog,
+    package: &str,
+    theme: Theme,
+    m: Metrics,
+    hits: &mut Vec<Hit>,
+) -> (ViewNode, Vec<String>) {
+    let mut frame = container(Direction::Column);
+    frame.style.grow = 1.0;
+    frame.paint.background = Some(theme.background);
+    frame.paint.clip = true;
+    let Some(app) = catalog.get(package) else {
+        frame.children.push(kit::text(&m, format!("{package} is not installed"), 16.0, Weight::Regular, theme.error));
+        return (frame, vec![format!("{package} is not installed")]);
+    };
+    let Some(entry) = store.top(package) else { return (frame, Vec::new()) };
+    let Some(screen) = app.bundle.screens.get(&entry.screen) else {
+        frame.children.push(kit::text(&m, format!("no screen `{}`", entry.screen), 16.0, Weight::Regular, theme.error));
+        return (frame, vec![format!("{package}: no screen `{}`", entry.screen)]);
+    };
+    let null = Value::Null;
+    let state = store.apps.get(package).unwrap_or(&null);
+    let system = system_scope(store);
+    let scope = Scope {
+        state,
+        local: &entry.local,
+        content: &app.content,
+        params: &entry.params,
+        system: &system,
+        item: None,
+        index: None,
+        args: None,
+    };
+    let mut builder = Builder {
+        theme,
+        m,
+        app: package,
+        modules: &catalog.modules,
+        entry,
+        focus: store.session.focus.as_ref(),
+        hits,
+        problems: Vec::new(),
+    };
+    let at = At { scope, key: "0".into(), item_path: None };
+    if let Some(mut view) = builder.node(&screen.root, &at) {
+        view.style.grow = view.style.grow.max(1.0);
+        frame.children.push(view);
+    }
+    let problems = builder.problems;
+    let mut a = kit::a11y("android.widget.FrameLayout", package);
+    a.resource_id = "android:id/content".into();
+    frame.a11y = Some(a);
+    frame.paint.background = Some(theme.background);
+    (frame, problems)
+}

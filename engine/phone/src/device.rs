@@ -1,0 +1,221 @@
+//! The device: the store, the installed apps, the Lua host, and cached view, layout and frame.
+
+use std::sync::Arc;
+
+use phoneworld_layout::{Layouter, PlacedTree};
+use phoneworld_render::{Frame, DrawCmd};
+use phoneworld_script::{ScriptError, ScriptHost, ScriptLimits};
+use serde::Serialize;
+
+use crate::catalog::Catalog;
+use crate::compose::{compose, Composed};
+use crate::shell::LAUNCHER;
+use crate::store::{Foreground, Store};
+use crate::PhoneError;
+
+/// How a device is built.
+#[derive(Debug, Clone, Copy)]
+pub struct DeviceConfig {
+    pub width: u32,
+    pub height: u32,
+    /// Dots per inch; 420 like a current Pixel (2.625 px per dp).
+    pub density: u32,
+    /// Virtual ms every action costs at least.
+    pub action_cost_ms: u64,
+    pub seed: u64,
+    pub limits: ScriptLimits,
+}
+
+impl Default for DeviceConfig {
+    fn default() -> Self {
+        DeviceConfig { width: 1080, height: 2400, density: 420, action_cost_ms: 500, seed: 0, limits: ScriptLimits::default() }
+    }
+}
+
+impl DeviceConfig {
+    pub fn px_per_dp(&self) -> f32 {
+        self.density as f32 / 160.0
+    }
+}
+
+/// What one step did.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct StepResult {
+    pub step: u64,
+    pub action: String,
+    /// False when the action was a no-op; `note` says why.
+    pub ok: bool,
+    pub note: Option<String>,
+    pub script_errors: Vec<ScriptError>,
+    pub package: String,
+    pub screen: String,
+    pub clock_ms: i64,
+}
+
+/// The composed and laid-out screen of the current store.
+#[derive(Debug)]
+pub(crate) struct View {
+    pub(crate) composed: Composed,
+    pub(crate) placed: PlacedTree,
+    pub(crate) hash: u64,
+}
+
+/// A mock phone.
+pub struct Device {
+    pub(crate) catalog: Arc<Catalog>,
+    pub(crate) config: DeviceConfig,
+    pub(crate) store: Store,
+    pub(crate) scripts: Option<ScriptHost>,
+    pub(crate) view: Option<View>,
+    /// The previous view, kept so an unchanged tree reuses its layout.
+    stale: Option<View>,
+    layouter: Layouter,
+    frame: Option<(u64, Arc<Frame>)>,
+    display_list: Vec<DrawCmd>,
+}
+
+impl std::fmt::Debug for Device {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Device").field("config", &self.config).field("foreground", &self.store.session.foreground).finish()
+    }
+}
+
+impl Device {
+    /// A fresh device with every app of the catalog installed, on the home screen.
+    pub fn new(catalog: Arc<Catalog>, config: DeviceConfig) -> Result<Device, PhoneError> {
+        if config.width < 200 || config.height < 300 || config.width > 8192 || config.height > 8192 {
+            return Err(PhoneError::Config(format!("unsupported screen size {}x{}", config.width, config.height)));
+        }
+        if config.density < 80 || config.density > 1000 {
+            return Err(PhoneError::Config(format!("unsupported density {}", config.density)));
+        }
+        let mut store = Store::new(config.seed);
+        for app in &catalog.apps {
+            store.apps.insert(app.package().to_owned(), app.bundle.initial_state());
+        }
+        Ok(Device::from_store(catalog, config, store))
+    }
+
+    pub(crate) fn from_store(catalog: Arc<Catalog>, config: DeviceConfig, store: Store) -> Device {
+        Device {
+            catalog,
+            config,
+            store,
+            scripts: None,
+            view: None,
+            stale: None,
+            layouter: Layouter::new(),
+            frame: None,
+            display_list: Vec::new(),
+        }
+    }
+
+    pub fn config(&self) -> &DeviceConfig {
+        &self.config
+    }
+
+    pub fn catalog(&self) -> &Arc<Catalog> {
+        &self.catalog
+    }
+
+    /// The store (read-only): app data, system settings, session.
+    pub fn store(&self) -> &Store {
+        &self.store
+    }
+
+    /// Changes the store directly (task setup, tests); the view is rebuilt.
+    pub fn store_mut(&mut self) -> &mut Store {
+        self.invalidate();
+        &mut self.store
+    }
+
+    /// The Lua host, created on first use so idle devices cost no Lua state.
+    pub(crate) fn scripts(&mut self) -> Result<&mut ScriptHost, ScriptError> {
+        if self.scripts.is_none() {
+            self.scripts = Some(ScriptHost::new(self.config.limits)?);
+        }
+        Ok(self.scripts.as_mut().expect("just created"))
+    }
+
+    /// The current screen, composed and laid out (cached until the store changes).
+    pub(crate) fn view(&mut self) -> &View {
+        if self.view.is_none() {
+            let (w, h) = (self.config.width as f32, self.config.height as f32);
+            let composed = compose(&self.store, &self.catalog, w, h, self.config.px_per_dp());
+            let hash = composed.root.content_hash();
+            let placed = match self.stale.take() {
+                Some(old) if old.hash == hash => old.placed,
+                _ => self.layouter.layout(&composed.root, 0.0, 0.0, w, h),
+            };
+            self.view = Some(View { composed, placed, hash });
+        }
+        self.view.as_ref().expect("just built")
+    }
+
+    /// Forgets the composed view (the store changed).
+    pub(crate) fn invalidate(&mut self) {
+        // Keep the old layout around for reuse when the new tree hashes the same.
+        if let Some(view) = self.view.take() {
+            self.stale = Some(view);
+        }
+    }
+
+    /// The foreground package and screen id (`com.phoneworld.launcher` / `home` or `recents`).
+    pub fn foreground(&self) -> (String, String) {
+        match &self.store.session.foreground {
+            Foreground::Home => (LAUNCHER.to_owned(), "home".to_owned()),
+            Foreground::Recents => (LAUNCHER.to_owned(), "recents".to_owned()),
+            Foreground::App(p) => (p.clone(), self.store.top(p).map(|e| e.screen.clone()).unwrap_or_default()),
+        }
+    }
+
+    /// The full-resolution RGBA frame (cached by the content of the screen).
+    pub fn frame(&mut self) -> Arc<Frame> {
+        let hash = self.view().hash;
+        if let Some((cached, frame)) = &self.frame {
+            if *cached == hash {
+                return Arc::clone(frame);
+            }
+        }
+        let (w, h) = (self.config.width, self.config.height);
+        // Reuse the old buffer when nobody else holds it.
+        let mut frame = match self.frame.take() {
+            Some((_, arc)) => Arc::try_unwrap(arc).unwrap_or_else(|_| Frame::new(w, h)),
+            None => Frame::new(w, h),
+        };
+        let view = self.view.as_ref().expect("built above");
+        let background = view.composed.root.paint.background.unwrap_or(phoneworld_render::Color::BLACK);
+        self.display_list.clear();
+        phoneworld_layout::paint(&view.placed, &mut self.display_list);
+        phoneworld_render::render(&self.display_list, &mut frame, background);
+        let frame = Arc::new(frame);
+        self.frame = Some((hash, Arc::clone(&frame)));
+        frame
+    }
+
+    /// blake3 of the frame.
+    pub fn frame_hash(&mut self) -> String {
+        self.frame().hash()
+    }
+
+    /// The whole store as JSON.
+    pub fn state_json(&self) -> serde_json::Value {
+        serde_json::to_value(&self.store).unwrap_or(serde_json::Value::Null)
+    }
+
+    /// blake3 of the store's canonical JSON (maps are sorted).
+    pub fn state_hash(&self) -> String {
+        let bytes = serde_json::to_vec(&self.store).unwrap_or_default();
+        blake3::hash(&bytes).to_hex().to_string()
+    }
+
+    /// Problems met while building the current screen (unknown module or color, bad path).
+    pub fn view_problems(&mut self) -> Vec<String> {
+        self.view().composed.problems.clone()
+    }
+
+    /// A copy of this device that continues independently.
+    pub fn fork(&self) -> Device {
+        Device::from_store(Arc::clone(&self.catalog), self.config, self.store.clone())
+    }
+}

@@ -1,0 +1,13 @@
+/// Errors of the phone crate: loading apps, restoring snapshots.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum PhoneError {
+    #[error(transparent)]
+    Data(phoneworld_data::DataError),
+    #[error("script error: {0}")]
+    Script(phoneworld_script::ScriptError),
+    #[error("snapshot: {0}")]
+    Snapshot(String),
+    #[error("configuration: {0}")]
+    Config(String),
+}

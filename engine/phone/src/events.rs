@@ -1,0 +1,334 @@
+//! Running app handlers against the store, committing what they changed, and carrying out
+//! the effects they asked for (navigation, dialogs, notifications, timers).
+
+use phoneworld_script::{Effect, EventCtx, ScriptError};
+use serde_json::{json, Value};
+
+use crate::device::Device;
+use crate::interaction::{Target, TargetRoot};
+use crate::store::{Choice, Foreground, Notification, Overlay, ScreenEntry, Timer, Transient};
+use crate::valuepath;
+
+/// What a step collects on the way: a note when it did nothing, and script errors.
+#[derive(Debug, Default)]
+pub(crate) struct Outcome {
+    pub(crate) note: Option<String>,
+    pub(crate) errors: Vec<ScriptError>,
+}
+
+impl Outcome {
+    pub(crate) fn noop(&mut self, why: impl Into<String>) {
+        if self.note.is_none() {
+            self.note = Some(why.into());
+        }
+    }
+}
+
+/// Handlers may open screens whose `on_enter` runs handlers; this bounds the chain.
+const MAX_DEPTH: usize = 8;
+
+fn empty_map() -> Value {
+    Value::Object(serde_json::Map::new())
+}
+
+fn text_of(v: &Value, key: &str) -> String {
+    v.get(key).map(|x| match x {
+        Value::String(s) => s.clone(),
+        Value::Null => String::new(),
+        other => other.to_string(),
+    })
+    .unwrap_or_default()
+}
+
+fn choices(v: &Value, key: &str) -> Vec<Choice> {
+    let Some(Value::Array(list)) = v.get(key) else { return Vec::new() };
+    list.iter()
+        .map(|c| Choice {
+            text: text_of(c, "text"),
+            icon: text_of(c, "icon"),
+            handler: c.get("handler").and_then(Value::as_str).map(str::to_owned),
+            args: c.get("args").cloned().unwrap_or(Value::Null),
+        })
+        .collect()
+}
+
+impl Device {
+    /// Runs `handler` of `app` with `event`; on success commits its changes and effects.
+    pub(crate) fn run_handler(&mut self, app: &str, handler: &str, event: Value, out: &mut Outcome) {
+        self.run_handler_at(app, handler, event, out, 0);
+    }
+
+    fn run_handler_at(&mut self, app: &str, handler: &str, event: Value, out: &mut Outcome, depth: usize) {
+        let catalog = std::sync::Arc::clone(&self.catalog);
+        let Some(installed) = catalog.get(app) else {
+            out.noop(format!("app {app} is not installed"));
+            return;
+        };
+        if depth > MAX_DEPTH {
+            out.errors.push(ScriptError::new(app, installed.program.app(), None, format!("`{handler}`: handlers opened screens more than {MAX_DEPTH} deep")));
+            return;
+        }
+        let session = &self.store.session;
+        let ctx = EventCtx {
+            app: app.to_owned(),
+            state: self.store.apps.get(app).cloned().unwrap_or_else(empty_map),
+            local: self.store.top(app).map_or_else(empty_map, |e| e.local.clone()),
+            system: self.store.system.clone(),
+            content: std::sync::Arc::clone(&installed.content),
+            clipboard: session.clipboard.clone(),
+            now_ms: session.clock_ms,
+            rng: session.rng.clone(),
+            next_timer_id: session.next_timer_id,
+            effects: Vec::new(),
+        };
+        let result = match self.scripts() {
+            Ok(host) => host.call(&installed.program, handler, &event, ctx),
+            Err(err) => Err(err),
+        };
+        match result {
+            Ok(ctx) => {
+                self.store.apps.insert(app.to_owned(), ctx.state);
+                if let Some(entry) = self.store.top_mut(app) {
+                    entry.local = ctx.local;
+                }
+                self.store.system = ctx.system;
+                self.store.session.clipboard = ctx.clipboard;
+                self.store.session.rng = ctx.rng;
+                self.store.session.next_timer_id = ctx.next_timer_id;
+                for effect in ctx.effects {
+                    self.apply_effect(app, effect, out, depth);
+                }
+            }
+            Err(err) => out.errors.push(err),
+        }
+    }
+
+    fn screen_error(&self, app: &str, message: String, out: &mut Outcome) {
+        let file = self.catalog.get(app).map_or("main.lua".to_owned(), |a| a.bundle.scripts.first().map_or("main.lua".to_owned(), |s| s.name.clone()));
+        out.errors.push(ScriptError::new(app, &file, None, message));
+    }
+
+    fn has_screen(&self, app: &str, screen: &str) -> bool {
+        self.catalog.get(app).is_some_and(|a| a.bundle.screens.contains_key(screen))
+    }
+
+    /// Runs the `on_enter` handler of the app's top screen, if it has one.
+    fn enter_top(&mut self, app: &str, out: &mut Outcome, depth: usize) {
+        let Some(entry) = self.store.top(app) else { return };
+        let params = entry.params.clone();
+        let handler = self.catalog.get(app).and_then(|a| a.bundle.screens.get(&entry.screen)).and_then(|s| s.on_enter.clone());
+        if let Some(handler) = handler {
+            self.run_handler_at(app, &handler, json!({ "params": params }), out, depth + 1);
+        }
+    }
+
+    pub(crate) fn push_screen(&mut self, app: &str, screen: &str, params: Value, out: &mut Outcome, depth: usize) {
+        if !self.has_screen(app, screen) {
+            self.screen_error(app, format!("no screen `{screen}` to open"), out);
+            return;
+        }
+        self.store.session.focus = None;
+        self.store.session.tasks.entry(app.to_owned()).or_default().push(ScreenEntry::new(screen, params));
+        self.enter_top(app, out, depth);
+    }
+
+    /// Brings an app to the front, starting it on its entry screen if it is not running.
+    pub(crate) fn launch(&mut self, app: &str, out: &mut Outcome, depth: usize) {
+        let Some(installed) = self.catalog.get(app) else {
+            out.noop(format!("app {app} is not installed"));
+            return;
+        };
+        let entry = installed.bundle.manifest.entry.clone();
+        let on_launch = installed.bundle.manifest.on_launch.clone();
+        let session = &mut self.store.session;
+        session.focus = None;
+        session.overlay = None;
+        session.shade_open = false;
+        session.foreground = Foreground::App(app.to_owned());
+        session.recents.retain(|p| p != app);
+        session.recents.insert(0, app.to_owned());
+        if !session.tasks.get(app).is_some_and(|s| !s.is_empty()) {
+            session.tasks.insert(app.to_owned(), vec![ScreenEntry::new(&entry, Value::Null)]);
+            if let Some(handler) = on_launch {
+                self.run_handler_at(app, &handler, json!({}), out, depth + 1);
+            }
+            self.enter_top(app, out, depth);
+        }
+    }
+
+    pub(crate) fn go_home(&mut self) {
+        let session = &mut self.store.session;
+        session.foreground = Foreground::Home;
+        session.focus = None;
+        session.overlay = None;
+        session.shade_open = false;
+    }
+
+    /// Pops the app's top screen; at its root the phone goes home.
+    pub(crate) fn pop_screen(&mut self, app: &str) {
+        self.store.session.focus = None;
+        let stack = self.store.session.tasks.entry(app.to_owned()).or_default();
+        if stack.len() > 1 {
+            stack.pop();
+        } else if self.store.foreground_app() == Some(app) {
+            self.go_home();
+        }
+    }
+
+    /// Opens the app and screen a `scheme://path?a=1&b=2` link points at.
+    pub(crate) fn deep_link(&mut self, uri: &str, out: &mut Outcome, depth: usize) -> bool {
+        let (base, query) = uri.split_once('?').unwrap_or((uri, ""));
+        let mut best: Option<(String, String, usize)> = None;
+        for app in &self.catalog.apps {
+            for (prefix, screen) in &app.bundle.manifest.deep_links {
+                if base.starts_with(prefix.as_str()) && best.as_ref().is_none_or(|b| prefix.len() > b.2) {
+                    best = Some((app.package().to_owned(), screen.clone(), prefix.len()));
+                }
+            }
+        }
+        let Some((app, screen, prefix_len)) = best else { return false };
+        let mut params = serde_json::Map::new();
+        for pair in query.split('&').filter(|p| !p.is_empty()) {
+            let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
+            params.insert(k.to_owned(), Value::String(v.replace("%20", " ").replace('+', " ")));
+        }
+        let rest = base[prefix_len..].trim_matches('/');
+        if !rest.is_empty() {
+            params.insert("path".into(), Value::String(rest.to_owned()));
+        }
+        self.launch(&app, out, depth);
+        self.push_screen(&app, &screen, Value::Object(params), out, depth);
+        true
+    }
+
+    fn apply_effect(&mut self, app: &str, effect: Effect, out: &mut Outcome, depth: usize) {
+        let now = self.store.session.clock_ms;
+        match effect {
+            Effect::Push { screen, params } => self.push_screen(app, &screen, params, out, depth),
+            Effect::Replace { screen, params } => {
+                if self.has_screen(app, &screen) {
+                    if let Some(stack) = self.store.session.tasks.get_mut(app) {
+                        stack.pop();
+                    }
+                    self.push_screen(app, &screen, params, out, depth);
+                } else {
+                    self.screen_error(app, format!("no screen `{screen}` to open"), out);
+                }
+            }
+            Effect::Pop => self.pop_screen(app),
+            Effect::Home => self.go_home(),
+            Effect::OpenApp { app: target, screen, params } => match self.catalog.find(&target).map(|a| a.package().to_owned()) {
+                Some(package) => {
+                    self.launch(&package, out, depth);
+                    if let Some(screen) = screen {
+                        self.push_screen(&package, &screen, params, out, depth);
+                    }
+                }
+                None => self.screen_error(app, format!("nav.open_app: no app `{target}`"), out),
+            },
+            Effect::DeepLink { uri } => {
+                if !self.deep_link(&uri, out, depth) {
+                    self.screen_error(app, format!("nav.deep_link: no app handles `{uri}`"), out);
+                }
+            }
+            Effect::Toast { text } => {
+                self.store.session.toast = Some(Transient { app: app.to_owned(), text, action: None, until_ms: now + 2000 });
+            }
+            Effect::Snackbar(spec) => {
+                let action = spec.get("action").and_then(Value::as_str).map(|label| Choice {
+                    text: label.to_owned(),
+                    icon: String::new(),
+                    handler: spec.get("handler").and_then(Value::as_str).map(str::to_owned),
+                    args: spec.get("args").cloned().unwrap_or(Value::Null),
+                });
+                self.store.session.snackbar =
+                    Some(Transient { app: app.to_owned(), text: text_of(&spec, "text"), action, until_ms: now + 4000 });
+            }
+            Effect::Dialog(spec) => {
+                self.store.session.focus = None;
+                self.store.session.overlay = Some(Overlay::Dialog {
+                    app: app.to_owned(),
+                    title: text_of(&spec, "title"),
+                    text: text_of(&spec, "text"),
+                    buttons: choices(&spec, "buttons"),
+                });
+            }
+            Effect::Sheet(spec) => {
+                self.store.session.focus = None;
+                self.store.session.overlay =
+                    Some(Overlay::Sheet { app: app.to_owned(), title: text_of(&spec, "title"), options: choices(&spec, "options") });
+            }
+            Effect::Notify(spec) => {
+                let session = &mut self.store.session;
+                let id = session.next_notification_id;
+                session.next_notification_id += 1;
+                session.notifications.push(Notification {
+                    id,
+                    app: app.to_owned(),
+                    title: text_of(&spec, "title"),
+                    text: text_of(&spec, "text"),
+                    icon: text_of(&spec, "icon"),
+                    screen: spec.get("screen").and_then(Value::as_str).map(str::to_owned),
+                    params: spec.get("params").cloned().unwrap_or_else(empty_map),
+                    posted_ms: now,
+                });
+            }
+            Effect::TimerAfter { id, ms, handler, args } => {
+                let session = &mut self.store.session;
+                session.timers.push(Timer { id, app: app.to_owned(), due_ms: now + ms as i64, handler, args });
+                session.next_timer_id = session.next_timer_id.max(id + 1);
+            }
+            Effect::TimerCancel { id } => self.store.session.timers.retain(|t| t.id != id),
+        }
+    }
+
+    /// Writes an input's value into the store.
+    pub(crate) fn write_target(&mut self, app: &str, target: &Target, value: Value) -> Result<(), String> {
+        let root = match target.root {
+            TargetRoot::State => self.store.apps.entry(app.to_owned()).or_insert_with(empty_map),
+            TargetRoot::System => &mut self.store.system,
+            TargetRoot::Local => match self.store.top_mut(app) {
+                Some(entry) => &mut entry.local,
+                None => return Err(format!("{app} has no open screen")),
+            },
+        };
+        valuepath::set(root, &target.segments, value)
+    }
+
+    pub(crate) fn read_target(&self, app: &str, target: &Target) -> Value {
+        let root = match target.root {
+            TargetRoot::State => self.store.apps.get(app),
+            TargetRoot::System => Some(&self.store.system),
+            TargetRoot::Local => self.store.top(app).map(|e| &e.local),
+        };
+        root.and_then(|r| valuepath::get(r, &target.segments)).cloned().unwrap_or(Value::Null)
+    }
+
+    /// Advances the virtual clock, firing due timers in order and dropping expired toasts.
+    pub(crate) fn advance_clock(&mut self, ms: u64, out: &mut Outcome) {
+        let end = self.store.session.clock_ms + ms as i64;
+        loop {
+            let next = self
+                .store
+                .session
+                .timers
+                .iter()
+                .filter(|t| t.due_ms <= end)
+                .min_by_key(|t| (t.due_ms, t.id))
+                .map(|t| t.id);
+            let Some(id) = next else { break };
+            let pos = self.store.session.timers.iter().position(|t| t.id == id).expect("found above");
+            let timer = self.store.session.timers.remove(pos);
+            self.store.session.clock_ms = self.store.session.clock_ms.max(timer.due_ms);
+            self.run_handler(&timer.app, &timer.handler, json!({ "args": timer.args }), out);
+        }
+        let session = &mut self.store.session;
+        session.clock_ms = end;
+        if session.toast.as_ref().is_some_and(|t| t.until_ms <= end) {
+            session.toast = None;
+        }
+        if session.snackbar.as_ref().is_some_and(|t| t.until_ms <= end) {
+            session.snackbar = None;
+        }
+    }
+}

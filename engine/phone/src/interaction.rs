@@ -1,0 +1,106 @@
+//! What a touch on a node does. The view builder records one [`Hit`] per interactive node;
+//! the step loop carries it out.
+
+use serde_json::Value;
+
+/// Where an input writes: a root and 0-based segments.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Target {
+    pub(crate) root: TargetRoot,
+    pub(crate) segments: Vec<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum TargetRoot {
+    State,
+    Local,
+    System,
+}
+
+impl Target {
+    /// The layout-style path (`local.label`), for focus records.
+    pub(crate) fn to_path_string(&self) -> String {
+        let root = match self.root {
+            TargetRoot::State => "state",
+            TargetRoot::Local => "local",
+            TargetRoot::System => "system",
+        };
+        std::iter::once(root.to_owned()).chain(self.segments.iter().cloned()).collect::<Vec<_>>().join(".")
+    }
+
+    pub(crate) fn parse(path: &str) -> Option<Target> {
+        let mut parts = path.split('.');
+        let root = match parts.next()? {
+            "state" => TargetRoot::State,
+            "local" => TargetRoot::Local,
+            "system" => TargetRoot::System,
+            _ => return None,
+        };
+        Some(Target { root, segments: parts.map(str::to_owned).collect() })
+    }
+}
+
+/// A shell (system UI) action.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum SystemAction {
+    Back,
+    Home,
+    Recents,
+    Launch(String),
+    SwitchTo(String),
+    CloseTask(String),
+    ClearRecents,
+    LauncherPage(usize),
+    TypeChar(char),
+    Backspace,
+    Shift,
+    Symbols,
+    Enter,
+    Choice(usize),
+    DismissOverlay,
+    SnackbarAction,
+    Copy,
+    Paste,
+    Cut,
+    OpenNotification(u64),
+    ClearNotifications,
+    QuickToggle(&'static str),
+    CloseShade,
+}
+
+/// What a touch does.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Interaction {
+    /// Runs an app handler with an event table.
+    Handler { app: String, handler: String, event: Value },
+    /// Flips a boolean input, then runs its handler.
+    Toggle { app: String, target: Target, handler: Option<String>, event: Value },
+    /// Sets an input to a value, then runs its handler.
+    Set { app: String, target: Target, value: Value, handler: Option<String>, event: Value },
+    /// Sets a slider from the touch position along its track.
+    Slider { app: String, target: Target, min: f64, max: f64, step: f64, handler: Option<String>, event: Value },
+    /// Focuses a text field.
+    Focus { app: String, key: String, target: Target, multiline: bool, on_change: Option<String>, on_submit: Option<String>, event: Value },
+    /// Long press on a text field: the Copy / Paste menu.
+    TextMenu { app: String, key: String, target: Target },
+    /// Changes a composite widget's own UI state (picker field, shown month).
+    Widget { key: String, value: Value },
+    System(SystemAction),
+}
+
+/// A scroll container: where its offset is kept and who hears that it reached the end.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct ScrollInfo {
+    pub(crate) app: String,
+    pub(crate) key: String,
+    pub(crate) on_end: Option<String>,
+    pub(crate) event: Value,
+}
+
+/// The interactions of one node.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub(crate) struct Hit {
+    pub(crate) tap: Option<Interaction>,
+    pub(crate) long_press: Option<Interaction>,
+    pub(crate) scroll: Option<ScrollInfo>,
+}

@@ -1,0 +1,112 @@
+//! The status bar (clock, notification icons, connectivity, battery) and the 3-button
+//! navigation bar.
+
+use phoneworld_data::CivilTime;
+use phoneworld_layout::{Align, Direction, Justify, ViewNode};
+use phoneworld_text::Weight;
+
+use super::{Shell, SYSTEM_UI};
+use crate::builder::container;
+use crate::interaction::SystemAction;
+use crate::kit;
+
+pub(crate) fn status_bar(s: &mut Shell<'_>, height: f32) -> ViewNode {
+    let t = s.theme;
+    let m = s.m;
+    let mut bar = container(Direction::Row);
+    bar.style.height = Some(height);
+    bar.style.shrink = false;
+    bar.style.align_items = Some(Align::Center);
+    bar.style.padding = [m.dp(20.0), 0.0, m.dp(20.0), 0.0];
+    bar.style.gap = m.dp(6.0);
+    let now = CivilTime::from_ms(s.store.session.clock_ms);
+    let clock_text = format!("{}:{:02}", now.hour, now.minute);
+    let mut clock = kit::text(&m, clock_text.clone(), 14.0, Weight::Medium, t.on_surface);
+    let mut a = kit::a11y("android.widget.TextView", SYSTEM_UI);
+    a.text = clock_text;
+    a.resource_id = "com.android.systemui:id/clock".into();
+    clock.a11y = Some(a);
+    bar.children.push(clock);
+    // One icon per app with notifications, like Android.
+    let mut seen: Vec<&str> = Vec::new();
+    for n in &s.store.session.notifications {
+        if seen.contains(&n.app.as_str()) || seen.len() >= 4 {
+            continue;
+        }
+        seen.push(&n.app);
+        let name = s.catalog.get(&n.app).map_or("notifications", |a| a.bundle.manifest.icon.as_str());
+        let mut icon = kit::icon(&m, name, 16.0, t.on_surface_variant);
+        let mut a = kit::a11y("android.widget.ImageView", SYSTEM_UI);
+        a.content_desc = format!("{} notification: {}", s.catalog.get(&n.app).map_or(n.app.as_str(), |a| a.label()), n.title);
+        icon.a11y = Some(a);
+        bar.children.push(icon);
+    }
+    let mut spacer = ViewNode::default();
+    spacer.style.grow = 1.0;
+    bar.children.push(spacer);
+    let sys = &s.store.system;
+    let on = |k: &str| sys.get(k).and_then(serde_json::Value::as_bool).unwrap_or(false);
+    let mut indicators: Vec<(&str, String)> = Vec::new();
+    if on("airplane_mode") {
+        indicators.push(("airplane_mode_active", "Airplane mode on".into()));
+    } else {
+        if on("wifi") {
+            indicators.push(("wifi", "Wi-Fi signal full".into()));
+        }
+        indicators.push(("signal_cellular_4_bar", "Phone signal full".into()));
+    }
+    if on("bluetooth") {
+        indicators.push(("bluetooth", "Bluetooth on".into()));
+    }
+    let elapsed_min = (s.store.session.clock_ms - crate::store::EPOCH_START_MS).max(0) / 60_000;
+    let battery = 100 - (elapsed_min / 15).min(85);
+    indicators.push((if battery > 20 { "battery_full" } else { "battery_alert" }, format!("Battery {battery} percent")));
+    for (name, desc) in indicators {
+        let mut icon = kit::icon(&m, name, 16.0, t.on_surface);
+        let mut a = kit::a11y("android.widget.ImageView", SYSTEM_UI);
+        a.content_desc = desc;
+        icon.a11y = Some(a);
+        bar.children.push(icon);
+    }
+    let mut pct = kit::text(&m, format!("{battery}%"), 14.0, Weight::Medium, t.on_surface);
+    pct.a11y = None;
+    bar.children.push(pct);
+    let mut a = kit::a11y("android.widget.FrameLayout", SYSTEM_UI);
+    a.resource_id = "com.android.systemui:id/status_bar".into();
+    bar.a11y = Some(a);
+    bar
+}
+
+pub(crate) fn nav_bar(s: &mut Shell<'_>, height: f32) -> ViewNode {
+    let t = s.theme;
+    let m = s.m;
+    let mut bar = container(Direction::Row);
+    bar.style.height = Some(height);
+    bar.style.shrink = false;
+    bar.style.align_items = Some(Align::Center);
+    bar.style.justify = Justify::SpaceAround;
+    for (icon, desc, id, action) in [
+        ("arrow_back_ios_new", "Back", "back", SystemAction::Back),
+        ("radio_button_unchecked", "Home", "home", SystemAction::Home),
+        ("crop_square", "Overview", "recent_apps", SystemAction::Recents),
+    ] {
+        let mut button = container(Direction::Column);
+        button.style.width = Some(m.dp(96.0));
+        button.style.height = Some(height);
+        button.style.align_items = Some(Align::Center);
+        button.style.justify = Justify::Center;
+        button.children.push(kit::icon(&m, icon, 24.0, t.on_surface_variant));
+        let mut a = kit::a11y("android.widget.ImageView", SYSTEM_UI);
+        a.content_desc = desc.into();
+        a.resource_id = format!("com.android.systemui:id/{id}");
+        a.clickable = true;
+        a.long_clickable = false;
+        button.a11y = Some(a);
+        button.hit = Some(s.tap(action));
+        bar.children.push(button);
+    }
+    let mut a = kit::a11y("android.widget.FrameLayout", SYSTEM_UI);
+    a.resource_id = "com.android.systemui:id/navigation_bar_frame".into();
+    bar.a11y = Some(a);
+    bar
+}

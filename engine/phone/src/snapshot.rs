@@ -1,0 +1,90 @@
+//! Snapshots: a whole device to bytes and back. Layout: magic `PWSNAP01`, format version (u32
+//! LE), payload length (u64 LE), blake3 of the payload (32 bytes), payload (JSON of the store,
+//! the device config and the catalog hash). Every way bytes can be wrong is reported.
+
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+
+use crate::catalog::Catalog;
+use crate::device::{Device, DeviceConfig};
+use crate::store::Store;
+use crate::PhoneError;
+
+const MAGIC: &[u8; 8] = b"PWSNAP01";
+const VERSION: u32 = 1;
+const HEADER: usize = 8 + 4 + 8 + 32;
+
+#[derive(Serialize, Deserialize)]
+struct Payload {
+    catalog: String,
+    width: u32,
+    height: u32,
+    density: u32,
+    action_cost_ms: u64,
+    seed: u64,
+    store: Store,
+}
+
+impl Device {
+    pub fn snapshot(&self) -> Vec<u8> {
+        let payload = Payload {
+            catalog: self.catalog.hash.clone(),
+            width: self.config.width,
+            height: self.config.height,
+            density: self.config.density,
+            action_cost_ms: self.config.action_cost_ms,
+            seed: self.config.seed,
+            store: self.store.clone(),
+        };
+        let body = serde_json::to_vec(&payload).unwrap_or_default();
+        let mut out = Vec::with_capacity(HEADER + body.len());
+        out.extend_from_slice(MAGIC);
+        out.extend_from_slice(&VERSION.to_le_bytes());
+        out.extend_from_slice(&(body.len() as u64).to_le_bytes());
+        out.extend_from_slice(blake3::hash(&body).as_bytes());
+        out.extend_from_slice(&body);
+        out
+    }
+
+    /// Rebuilds a device from snapshot bytes; it continues exactly as the original would.
+    pub fn restore(catalog: Arc<Catalog>, bytes: &[u8], limits: phoneworld_script::ScriptLimits) -> Result<Device, PhoneError> {
+        let bad = |m: String| PhoneError::Snapshot(m);
+        if bytes.len() < HEADER {
+            return Err(bad(format!("truncated: {} bytes, the header alone is {HEADER}", bytes.len())));
+        }
+        if &bytes[..8] != MAGIC {
+            return Err(bad("not a PhoneWorld snapshot (bad magic at offset 0)".into()));
+        }
+        let version = u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes"));
+        if version != VERSION {
+            return Err(bad(format!("format version {version} at offset 8; this build reads version {VERSION}")));
+        }
+        let len = u64::from_le_bytes(bytes[12..20].try_into().expect("8 bytes")) as usize;
+        let body = &bytes[HEADER..];
+        if body.len() != len {
+            return Err(bad(format!("payload is {} bytes but the header (offset 12) says {len}: truncated or padded", body.len())));
+        }
+        if blake3::hash(body).as_bytes() != &bytes[20..52] {
+            return Err(bad("checksum mismatch (offset 20): the payload is corrupt".into()));
+        }
+        let payload: Payload = serde_json::from_slice(body)
+            .map_err(|e| bad(format!("payload at offset {} (line {}, column {}): {e}", HEADER + e.column().saturating_sub(1), e.line(), e.column())))?;
+        if payload.catalog != catalog.hash {
+            return Err(bad(format!(
+                "taken with other apps installed (catalog {}…, this phone has {}…)",
+                &payload.catalog[..12.min(payload.catalog.len())],
+                &catalog.hash[..12]
+            )));
+        }
+        let config = DeviceConfig {
+            width: payload.width,
+            height: payload.height,
+            density: payload.density,
+            action_cost_ms: payload.action_cost_ms,
+            seed: payload.seed,
+            limits,
+        };
+        Ok(Device::from_store(catalog, config, payload.store))
+    }
+}

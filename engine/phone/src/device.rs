@@ -160,6 +160,23 @@ impl Device {
         }
     }
 
+    /// Drops the cached view, layout and frame (benchmarks measure cold paths with this).
+    pub fn clear_caches(&mut self) {
+        self.view = None;
+        self.stale = None;
+        self.frame = None;
+    }
+
+    /// Drops only the cached frame: the next `frame()` renders again from the laid-out view.
+    pub fn clear_frame_cache(&mut self) {
+        self.frame = None;
+    }
+
+    /// Composes and lays out the current screen if needed (what a step costs up to UI elements).
+    pub fn prepare_view(&mut self) {
+        let _ = self.view();
+    }
+
     /// The foreground package and screen id (`com.phoneworld.launcher` / `home` or `recents`).
     pub fn foreground(&self) -> (String, String) {
         match &self.store.session.foreground {

@@ -11,7 +11,11 @@ use phoneworld_phone::{check_app, project_root, Catalog, Device, DeviceConfig, M
 use serde_json::{json, Value};
 
 fn catalog(apps_dirs: &[PathBuf]) -> Result<Arc<Catalog>> {
-    Catalog::load_default(apps_dirs).context("loading apps")
+    let catalog = Catalog::load_default(apps_dirs).context("loading apps")?;
+    for (dir, err) in &catalog.broken {
+        eprintln!("warning: {} is not installed: {err}", dir.display());
+    }
+    Ok(catalog)
 }
 
 fn parse_size(size: Option<&str>) -> Result<(u32, u32)> {
@@ -33,7 +37,8 @@ pub(crate) fn apps(apps_dirs: &[PathBuf], as_json: bool) -> Result<ExitCode> {
         .map(|a| json!({ "package": a.package(), "label": a.label(), "screens": a.bundle.screens.keys().collect::<Vec<_>>() }))
         .collect();
     if as_json {
-        println!("{}", json!({ "apps": apps, "count": apps.len(), "layout_modules": catalog.modules.modules.len() }));
+        let broken: Vec<Value> = catalog.broken.iter().map(|(dir, err)| json!({ "dir": dir, "error": err.to_string() })).collect();
+        println!("{}", json!({ "apps": apps, "count": apps.len(), "layout_modules": catalog.modules.modules.len(), "broken": broken }));
     } else {
         for a in &catalog.apps {
             println!("{:<28} {:<12} {} screens: {}", a.package(), a.label(), a.bundle.screens.len(), a.bundle.screens.keys().cloned().collect::<Vec<_>>().join(", "));

@@ -35,6 +35,9 @@ pub struct Catalog {
     pub modules: LayoutModules,
     /// blake3 over every app bundle and module: snapshots only restore onto the same catalog.
     pub hash: String,
+    /// Apps that could not be installed, each with the reason (file and line): a broken app
+    /// is left out, never takes the phone down.
+    pub broken: Vec<(PathBuf, PhoneError)>,
 }
 
 /// The repository's root folder: `PHONEWORLD_ROOT` when set, else where this crate was built.
@@ -71,8 +74,8 @@ impl Catalog {
             return Err(PhoneError::Data(err));
         }
         let mut apps: Vec<InstalledApp> = Vec::new();
+        let mut broken = Vec::new();
         for root in app_roots {
-            let dirs = if root.join("app.ron").is_file() { vec![root.clone()] } else { app_dirs(root) };
             if !root.is_dir() {
                 return Err(PhoneError::Data(DataError::Invalid {
                     path: root.clone(),
@@ -80,9 +83,19 @@ impl Catalog {
                     message: "not a folder".into(),
                 }));
             }
+            let dirs = if root.join("app.ron").is_file() { vec![root.clone()] } else { app_dirs(root) };
             for dir in dirs {
-                let bundle = AppBundle::load(&dir)?;
-                let program = Program::compile(&bundle)?;
+                let loaded = AppBundle::load(&dir).map_err(PhoneError::from).and_then(|bundle| {
+                    let program = Program::compile(&bundle)?;
+                    Ok((bundle, program))
+                });
+                let (bundle, program) = match loaded {
+                    Ok(ok) => ok,
+                    Err(err) => {
+                        broken.push((dir.clone(), err));
+                        continue;
+                    }
+                };
                 let content = Arc::new(bundle.content.clone());
                 // A later folder overrides an app of the same package.
                 apps.retain(|a| a.package() != bundle.manifest.package);
@@ -95,7 +108,7 @@ impl Catalog {
             hasher.update(app.bundle.hash.as_bytes());
         }
         hasher.update(modules.hash().as_bytes());
-        Ok(Arc::new(Catalog { apps, modules, hash: hasher.finalize().to_hex().to_string() }))
+        Ok(Arc::new(Catalog { apps, modules, hash: hasher.finalize().to_hex().to_string(), broken }))
     }
 
     pub fn get(&self, package: &str) -> Option<&InstalledApp> {

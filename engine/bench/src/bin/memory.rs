@@ -1,0 +1,22 @@
+//! Resident memory per device: RSS (`/proc/self/statm`) before and after creating 100 devices
+//! of the bundled catalog, each with every bundled app opened once (its Lua loaded, a view
+//! built; no frame is rendered). Target: ≤ 8 MiB per device. Prints one JSON object.
+//!
+//! `cargo run --release -p phoneworld-bench --bin memory [-- N]`
+
+use phoneworld_bench::{measure_memory, MIB};
+
+fn main() {
+    let n: usize = std::env::args().nth(1).and_then(|a| a.parse().ok()).unwrap_or(100);
+    let r = measure_memory(n);
+    let round = |v: f64| (v * 1000.0).round() / 1000.0;
+    let out = serde_json::json!({
+        "devices": r.devices,
+        "rss_before_mib": round(r.rss_before as f64 / MIB),
+        "rss_after_mib": round(r.rss_after as f64 / MIB),
+        "per_device_mib": round(r.per_device() / MIB),
+        "snapshot_bytes": r.snapshot_bytes,
+        "snapshot_kib": round(r.snapshot_bytes as f64 / 1024.0),
+    });
+    println!("{out}");
+}

@@ -217,8 +217,9 @@ fn date_picker() {
         h.tap("Clock settings");
         h.tap("Pause all alarms");
         wait(&mut h, 2500); // let the toast go
-        h.scroll_to("Next month", 3);
+        h.scroll_to("31 October 2025", 4);
         assert!(h.find("October 2025").is_some(), "the picker shows the month of the chosen date");
+        assert!(by_desc(&mut h, "22 October 2025").is_selected == Some(true), "a week from today is selected");
         assert_screen!(h, named("date_picker", dark).as_str());
     }
 }

@@ -181,24 +181,22 @@ pub fn open_every_app(device: &mut Device) {
     }
 }
 
-/// The median of `n` timings (ns) of `f`, after `warmup` untimed runs. `setup` runs before each
-/// timed call, untimed.
-pub fn median_ns<S, F>(n: usize, warmup: usize, mut setup: S, mut f: F) -> f64
-where
-    S: FnMut(),
-    F: FnMut(),
-{
-    for _ in 0..warmup {
-        setup();
-        f();
-    }
-    let mut times: Vec<u128> = Vec::with_capacity(n);
-    for _ in 0..n {
-        setup();
+/// The median of `n` timings (ns) of `f`, after `warmup` untimed runs.
+pub fn median_ns<F: FnMut()>(n: usize, warmup: usize, mut f: F) -> f64 {
+    median_timed(n, warmup, || {
         let t = Instant::now();
         f();
-        times.push(t.elapsed().as_nanos());
+        t.elapsed().as_nanos()
+    })
+}
+
+/// The median of `n` runs of `f`, which times itself (so it can do untimed setup first) and
+/// returns nanoseconds; after `warmup` runs whose times are dropped.
+pub fn median_timed<F: FnMut() -> u128>(n: usize, warmup: usize, mut f: F) -> f64 {
+    for _ in 0..warmup {
+        f();
     }
+    let mut times: Vec<u128> = (0..n).map(|_| f()).collect();
     median(&mut times)
 }
 

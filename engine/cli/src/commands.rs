@@ -96,7 +96,7 @@ fn read_actions(path: &Path) -> Result<Vec<Action>> {
 }
 
 fn progress(done: u64, total: u64) {
-    if std::io::stderr().is_terminal() && (done % 50 == 0 || done == total) {
+    if std::io::stderr().is_terminal() && (done.is_multiple_of(50) || done == total) {
         eprint!("\r{done}/{total} steps");
         if done == total {
             eprintln!();

@@ -86,7 +86,7 @@ impl CivilTime {
                 out.push(c);
                 continue;
             }
-            let hour12 = if self.hour % 12 == 0 { 12 } else { self.hour % 12 };
+            let hour12 = if self.hour.is_multiple_of(12) { 12 } else { self.hour % 12 };
             match chars.next() {
                 Some('Y') => out.push_str(&self.year.to_string()),
                 Some('y') => out.push_str(&format!("{:02}", self.year.rem_euclid(100))),

@@ -69,6 +69,12 @@ pub(crate) fn compose(store: &Store, catalog: &Catalog, width: f32, height: f32,
             view
         }
     };
+    let mut content = content;
+    if matches!(store.session.overlay, Some(crate::store::Overlay::Dialog { .. } | crate::store::Overlay::Sheet { .. })) || store.session.shade_open {
+        // A modal surface covers the screen: what is under it is not reachable, so it is
+        // left out of the accessibility tree (as a dialog window is the active one on Android).
+        shell::silence(&mut content);
+    }
     root.children.push(content);
     let keyboard_up = match (&store.session.focus, store.foreground_app()) {
         (Some(focus), Some(app)) => focus.app == app,

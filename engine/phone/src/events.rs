@@ -147,7 +147,7 @@ impl Device {
         session.foreground = Foreground::App(app.to_owned());
         session.recents.retain(|p| p != app);
         session.recents.insert(0, app.to_owned());
-        if !session.tasks.get(app).is_some_and(|s| !s.is_empty()) {
+        if session.tasks.get(app).is_none_or(|s| s.is_empty()) {
             session.tasks.insert(app.to_owned(), vec![ScreenEntry::new(&entry, Value::Null)]);
             if let Some(handler) = on_launch {
                 self.run_handler_at(app, &handler, json!({}), out, depth + 1);

@@ -173,7 +173,8 @@ fn nav_table(lua: &Lua) -> mlua::Result<Table> {
 fn ui_table(lua: &Lua) -> mlua::Result<Table> {
     let t = lua.create_table()?;
     t.set("toast", lua.create_function(|lua, text: String| push_effect(lua, Effect::Toast { text }))?)?;
-    let tabled: [(&str, fn(Value) -> Effect); 4] =
+    type MakeEffect = fn(Value) -> Effect;
+    let tabled: [(&str, MakeEffect); 4] =
         [("snackbar", Effect::Snackbar), ("dialog", Effect::Dialog), ("sheet", Effect::Sheet), ("notify", Effect::Notify)];
     for (name, make) in tabled {
         t.set(

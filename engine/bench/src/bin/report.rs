@@ -1,1 +1,306 @@
-fn main(){}
+//! `bench_report`: measures every performance target of PhoneWorld with `std::time::Instant`
+//! (median of N iterations, best median over R rounds, since the machine may be shared), runs
+//! a plain memcpy of a full frame in the same process for the ratios, and prints a table.
+//! This is the table the README quotes; the divan benches (`cargo bench -p phoneworld-bench`)
+//! are for developers.
+//!
+//! `cargo run --release -p phoneworld-bench --bin report [-- --rounds R --iters N]`
+//! (pin it to one core with `taskset -c 1` for steadier numbers; the engine is single-threaded).
+//!
+//! Which caches are warm in each measurement is said in its row's note:
+//! - the glyph and shape-mask caches are process-wide and warm everywhere (a warm-up runs first);
+//! - "step" rows: the view of the screen before the step is cached (the hit test uses it), the
+//!   view after it is built from scratch (compose, text shaping, layout, a11y), no frame;
+//! - "render" rows: the view is laid out (untimed), the frame cache is cold (the screen changed,
+//!   so `frame()` rasterizes everything into the previous frame's buffer);
+//! - "unchanged" rows: the view and the frame are cached; `frame()` checks the content hash
+//!   and returns the `Arc`.
+
+use std::hint::black_box;
+use std::sync::Arc;
+use std::time::Instant;
+
+use phoneworld_bench::{
+    busy_device, measure_memory, median_ns, median_timed, screen_stats, switch_actions, tab_actions, typical_catalog,
+    typical_device, FRAME_BYTES, MIB,
+};
+use phoneworld_phone::{Device, ScriptLimits};
+
+enum Target {
+    /// At most this many ns.
+    Ns(f64),
+    /// At most this many times the memcpy of a frame.
+    Memcpy(f64),
+    None,
+}
+
+struct Row {
+    name: &'static str,
+    ns: f64,
+    target: Target,
+    note: String,
+}
+
+fn fmt_ns(ns: f64) -> String {
+    if ns >= 1e6 {
+        format!("{:.3} ms", ns / 1e6)
+    } else if ns >= 1e3 {
+        format!("{:.1} µs", ns / 1e3)
+    } else {
+        format!("{ns:.0} ns")
+    }
+}
+
+fn arg(name: &str, default: usize) -> usize {
+    let args: Vec<String> = std::env::args().collect();
+    args.iter().position(|a| a == name).and_then(|i| args.get(i + 1)).and_then(|v| v.parse().ok()).unwrap_or(default)
+}
+
+/// Best (lowest) median over `rounds` rounds.
+fn best(rounds: usize, mut f: impl FnMut() -> f64) -> f64 {
+    (0..rounds).map(|_| f()).fold(f64::INFINITY, f64::min)
+}
+
+fn main() {
+    if std::env::args().any(|a| a == "--memory-child") {
+        let r = measure_memory(arg("--devices", 100));
+        println!("{} {} {} {}", r.devices, r.rss_before, r.rss_after, r.snapshot_bytes);
+        return;
+    }
+    // `--loop step|render N`: only that loop, N times, untimed; for `perf record`.
+    if let Some(kind) = std::env::args().skip_while(|a| a != "--loop").nth(1) {
+        let n = arg(&kind, 0).max(arg("--n", 2000));
+        let catalog = typical_catalog();
+        let mut d = typical_device(&catalog);
+        let tabs = tab_actions(&mut d);
+        for i in 0..n {
+            d.step(&tabs[i % 2]);
+            black_box(d.ui_elements());
+            if kind == "render" {
+                black_box(d.frame());
+            }
+        }
+        return;
+    }
+    let rounds = arg("--rounds", 5);
+    let iters = arg("--iters", 301);
+    let catalog = typical_catalog();
+    let mut rows: Vec<Row> = Vec::new();
+
+    // ------------------------------------------------------------------ memcpy of a frame
+    let src = vec![0x5au8; FRAME_BYTES];
+    let mut dst = vec![0u8; FRAME_BYTES];
+    let memcpy = best(rounds, || {
+        median_ns(iters, 5, || {
+            dst.copy_from_slice(black_box(&src));
+            black_box(&mut dst);
+        })
+    });
+    rows.push(Row { name: "memcpy of a 1080x2400 RGBA frame", ns: memcpy, target: Target::None, note: format!("{FRAME_BYTES} bytes, copy_from_slice") });
+
+    // ------------------------------------------------------------------ steps, no rendering
+    let mut d = typical_device(&catalog);
+    let stats = screen_stats(&mut d);
+    let tabs = tab_actions(&mut d);
+    let mut i = 0usize;
+    let step_tabs = best(rounds, || {
+        median_ns(iters * 4, 20, || {
+            d.step(&tabs[i % 2]);
+            black_box(d.ui_elements());
+            i += 1;
+        })
+    });
+    rows.push(Row {
+        name: "step (tab switch) → UI elements",
+        ns: step_tabs,
+        target: Target::Ns(100e3),
+        note: "alternate tab taps; Lua on_change; new view composed+laid out; no frame".into(),
+    });
+
+    // The same step, split: step() / prepare_view() (compose + layout) / ui_elements().
+    let mut parts = [Vec::new(), Vec::new(), Vec::new()];
+    let mut best_parts = [f64::INFINITY; 3];
+    for _ in 0..rounds {
+        for p in &mut parts {
+            p.clear();
+        }
+        for _ in 0..iters * 4 {
+            let t0 = Instant::now();
+            d.step(&tabs[i % 2]);
+            let t1 = Instant::now();
+            d.prepare_view();
+            let t2 = Instant::now();
+            black_box(d.ui_elements());
+            let t3 = Instant::now();
+            parts[0].push((t1 - t0).as_nanos());
+            parts[1].push((t2 - t1).as_nanos());
+            parts[2].push((t3 - t2).as_nanos());
+            i += 1;
+        }
+        for (b, p) in best_parts.iter_mut().zip(&mut parts) {
+            *b = b.min(phoneworld_bench::median(p));
+        }
+    }
+    rows.push(Row { name: "  of which step() (hit test, Lua, store)", ns: best_parts[0], target: Target::None, note: "view before the step cached".into() });
+    rows.push(Row { name: "  of which prepare_view() (compose+layout)", ns: best_parts[1], target: Target::None, note: "view cold".into() });
+    rows.push(Row { name: "  of which ui_elements()", ns: best_parts[2], target: Target::None, note: "view warm".into() });
+
+    let mut d2 = typical_device(&catalog);
+    let switches = switch_actions(&mut d2);
+    let mut k = 0usize;
+    let step_switch = best(rounds, || {
+        median_ns(iters * 4, 20, || {
+            d2.step(&switches[k % switches.len()]);
+            black_box(d2.ui_elements());
+            k += 1;
+        })
+    });
+    rows.push(Row {
+        name: "step (toggle a row switch) → UI elements",
+        ns: step_switch,
+        target: Target::Ns(100e3),
+        note: "taps the 10 switches in turn; Lua on_change; no frame".into(),
+    });
+
+    // ------------------------------------------------------------------ rendering
+    let render_changed = best(rounds, || {
+        median_timed(iters, 5, || {
+            d.step(&tabs[i % 2]);
+            d.prepare_view();
+            i += 1;
+            let t = Instant::now();
+            let f = d.frame();
+            let ns = t.elapsed().as_nanos();
+            black_box(&f);
+            ns
+        })
+    });
+    rows.push(Row {
+        name: "frame() of a changed screen (render)",
+        ns: render_changed,
+        target: Target::Ns(3e6),
+        note: "glyph+mask caches warm, view laid out (untimed), frame cache cold, buffer reused".into(),
+    });
+    rows.push(Row { name: "  same, as a multiple of memcpy", ns: render_changed, target: Target::Memcpy(6.0), note: String::new() });
+
+    let render_fresh = best(rounds, || {
+        median_timed(iters, 5, || {
+            d.clear_frame_cache();
+            let t = Instant::now();
+            let f = d.frame();
+            let ns = t.elapsed().as_nanos();
+            black_box(&f);
+            ns
+        })
+    });
+    rows.push(Row {
+        name: "frame() after clear_frame_cache()",
+        ns: render_fresh,
+        target: Target::None,
+        note: "as above but the 9.9 MB buffer is allocated anew (first frame of a device)".into(),
+    });
+
+    let _ = d.frame();
+    let unchanged = best(rounds, || {
+        median_ns(iters * 10, 20, || {
+            black_box(d.frame());
+        })
+    });
+    rows.push(Row {
+        name: "frame() of an unchanged screen",
+        ns: unchanged,
+        target: Target::Memcpy(1.5),
+        note: "view and frame cached: hash check + Arc clone".into(),
+    });
+    let unchanged_copy = best(rounds, || {
+        median_ns(iters, 5, || {
+            let f = d.frame();
+            dst.copy_from_slice(&f.pixels);
+            black_box(&mut dst);
+        })
+    });
+    rows.push(Row {
+        name: "frame() of an unchanged screen + copy out",
+        ns: unchanged_copy,
+        target: Target::Memcpy(1.5),
+        note: "as above, then the pixels copied into a caller's buffer".into(),
+    });
+
+    // ------------------------------------------------------------------ snapshots
+    let busy = busy_device(&catalog);
+    let snapshot_len = busy.snapshot().len();
+    let snap_restore = best(rounds, || {
+        median_ns(iters * 2, 10, || {
+            let bytes = busy.snapshot();
+            black_box(Device::restore(Arc::clone(&catalog), &bytes, ScriptLimits::default()).expect("restores"));
+        })
+    });
+    rows.push(Row {
+        name: "snapshot() + restore()",
+        ns: snap_restore,
+        target: Target::Ns(200e3),
+        note: format!("both apps open, 3 screens pushed; snapshot {snapshot_len} bytes ({:.1} KiB, target ≤ 64 KiB)", snapshot_len as f64 / 1024.0),
+    });
+    let snap_only = best(rounds, || median_ns(iters * 2, 10, || drop(black_box(busy.snapshot()))));
+    rows.push(Row { name: "  of which snapshot()", ns: snap_only, target: Target::None, note: String::new() });
+    let bytes = busy.snapshot();
+    let restore_view = best(rounds, || {
+        median_ns(iters, 5, || {
+            let mut r = Device::restore(Arc::clone(&catalog), &bytes, ScriptLimits::default()).expect("restores");
+            r.prepare_view();
+            black_box(r.ui_elements());
+        })
+    });
+    rows.push(Row {
+        name: "restore() + first UI elements",
+        ns: restore_view,
+        target: Target::None,
+        note: "restore is lazy: the first observation composes and lays out".into(),
+    });
+
+    // ------------------------------------------------------------------ memory (own process)
+    let memory = std::env::current_exe().ok().and_then(|exe| {
+        let out = std::process::Command::new(exe).arg("--memory-child").output().ok()?;
+        let text = String::from_utf8_lossy(&out.stdout).to_string();
+        let v: Vec<f64> = text.split_whitespace().filter_map(|s| s.parse().ok()).collect();
+        (v.len() == 4).then(|| (v[0], v[1], v[2], v[3]))
+    });
+
+    // ------------------------------------------------------------------ the table
+    println!("PhoneWorld bench_report — best median of {rounds} rounds × {iters}+ iterations, release, one thread");
+    println!(
+        "typical screen (fixture com.phoneworld.bench.typical): {} UI elements, {} glyphs of text",
+        stats.ui_elements, stats.glyphs
+    );
+    println!();
+    println!("{:<44} {:>11} {:>9} {:>15} {:>5}  {}", "measurement", "median", "×memcpy", "target", "ok", "warm caches / notes");
+    println!("{}", "-".repeat(130));
+    for r in &rows {
+        let ratio = r.ns / memcpy;
+        let (target, ok) = match r.target {
+            Target::Ns(t) => (format!("≤ {}", fmt_ns(t)), if r.ns <= t { "yes" } else { "NO" }),
+            Target::Memcpy(m) => (format!("≤ {m}× memcpy"), if ratio <= m { "yes" } else { "NO" }),
+            Target::None => (String::new(), ""),
+        };
+        println!("{:<44} {:>11} {:>9.3} {:>15} {:>5}  {}", r.name, fmt_ns(r.ns), ratio, target, ok, r.note);
+    }
+    let snap_ok = if snapshot_len <= 64 * 1024 { "yes" } else { "NO" };
+    println!("{:<44} {:>11} {:>9} {:>15} {:>5}  busy device", "snapshot size", format!("{:.1} KiB", snapshot_len as f64 / 1024.0), "", "≤ 64 KiB", snap_ok);
+    match memory {
+        Some((n, before, after, snap)) => {
+            let per = (after - before) / n / MIB;
+            let ok = if per <= 8.0 { "yes" } else { "NO" };
+            println!(
+                "{:<44} {:>11} {:>9} {:>15} {:>5}  {n} devices, every bundled app opened, no frame; RSS {:.1} → {:.1} MiB; snapshot {snap} B",
+                "memory per device (RSS)",
+                format!("{per:.3} MiB"),
+                "",
+                "≤ 8 MiB",
+                ok,
+                before / MIB,
+                after / MIB
+            );
+        }
+        None => println!("memory per device: the child process failed (run --bin memory)"),
+    }
+}

@@ -4,7 +4,7 @@
 use std::borrow::Cow;
 
 use phoneworld_data::{Node, NodeKind, PathRoot};
-use phoneworld_layout::{Direction, ViewNode};
+use phoneworld_layout::{Align, Direction, ViewNode};
 use serde_json::Value;
 
 use crate::builder::{container, At, Builder};
@@ -85,6 +85,9 @@ pub(super) fn grid(b: &mut Builder<'_>, node: &Node, at: &At<'_>) -> ViewNode {
     let columns = p.columns.unwrap_or(3).max(1);
     let cells = if p.row.is_some() { rows(b, node, at) } else { b.children(&p.children, at) };
     let mut v = container(Direction::Column);
+    // Cells share the grid's width, so the grid takes its parent's full width even when the
+    // parent centers its children (a centered grid of zero-width cells would vanish).
+    v.style.align_self = Some(Align::Stretch);
     let gap = b.m.dp(p.gap.unwrap_or(8.0));
     v.style.gap = gap;
     let mut cells = cells.into_iter().peekable();

@@ -1,9 +1,9 @@
 //! Running taffy over a view tree. Text leaves are measured with the bundled fonts, so
 //! wrapping shapes the layout.
 
-use std::sync::Arc;
+use phoneworld_text::TextStyle;
 
-use phoneworld_text::{layout_icon, layout_text, TextLayout, TextStyle};
+use crate::text_cache;
 use taffy::prelude::*;
 
 use crate::placed::{Placed, PlacedTree};
@@ -150,14 +150,9 @@ impl Layouter {
         let text = match &node.content {
             Content::Text(spec) => {
                 let inner_w = (w - node.style.padding[0] - node.style.padding[2]).max(1.0);
-                Some(Arc::new(layout_text(
-                    &spec.text,
-                    TextStyle { size_px: spec.size_px, weight: spec.weight },
-                    Some(inner_w + 0.5),
-                    spec.max_lines,
-                )))
+                Some(text_cache::text(&spec.text, TextStyle { size_px: spec.size_px, weight: spec.weight }, Some(inner_w + 0.5), spec.max_lines))
             }
-            Content::Icon { name, size_px, .. } => Some(Arc::new(layout_icon(name, *size_px))),
+            Content::Icon { name, size_px, .. } => Some(text_cache::icon(name, *size_px)),
             Content::None => None,
         };
         let index = out.nodes.len();
@@ -214,8 +209,7 @@ fn measure(known: Size<Option<f32>>, avail: Size<AvailableSpace>, ctx: Option<&m
                 AvailableSpace::MinContent => Some(0.0),
                 AvailableSpace::MaxContent => None,
             });
-            let laid: TextLayout =
-                layout_text(&spec.text, TextStyle { size_px: spec.size_px, weight: spec.weight }, max_width.map(|w| w + 0.5), spec.max_lines);
+            let laid = text_cache::text(&spec.text, TextStyle { size_px: spec.size_px, weight: spec.weight }, max_width.map(|w| w + 0.5), spec.max_lines);
             Size { width: known.width.unwrap_or(laid.width.ceil()), height: known.height.unwrap_or(laid.height.ceil()) }
         }
     }

@@ -5,6 +5,7 @@
 mod engine;
 mod paint;
 mod placed;
+mod text_cache;
 mod view;
 
 pub use engine::Layouter;

@@ -210,6 +210,15 @@ impl Device {
         frame
     }
 
+    /// The frame downscaled to `width` x `height` (box filter; deterministic).
+    pub fn frame_scaled(&mut self, width: u32, height: u32) -> Frame {
+        let frame = self.frame();
+        if frame.width == width && frame.height == height {
+            return (*frame).clone();
+        }
+        frame.downscale(width, height)
+    }
+
     /// blake3 of the frame.
     pub fn frame_hash(&mut self) -> String {
         self.frame().hash()

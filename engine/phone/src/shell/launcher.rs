@@ -42,7 +42,6 @@ fn app_cell(s: &mut Shell<'_>, index: usize) -> ViewNode {
     a.text = label.clone();
     a.content_desc = label;
     a.clickable = true;
-    a.long_clickable = true;
     cell.a11y = Some(a);
     cell.hit = Some(s.tap(SystemAction::Launch(package)));
     cell

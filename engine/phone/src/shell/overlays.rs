@@ -22,6 +22,8 @@ fn button(s: &mut Shell<'_>, package: &str, text: &str, action: SystemAction) ->
     let m = s.m;
     let mut b = container(Direction::Row);
     b.style.min_height = Some(m.dp(48.0));
+    b.style.min_width = Some(m.dp(48.0));
+    b.style.justify = Justify::Center;
     b.style.padding = [m.dp(12.0), 0.0, m.dp(12.0), 0.0];
     b.style.align_items = Some(Align::Center);
     b.children.push(kit::text(&m, text.into(), 14.0, Weight::Medium, s.theme.primary));

@@ -12,6 +12,7 @@ use crate::builder::{container, At, Builder};
 fn target_around(b: &Builder<'_>, pill: ViewNode) -> ViewNode {
     let mut outer = container(Direction::Column);
     outer.style.min_height = Some(b.m.dp(48.0));
+    outer.style.min_width = Some(b.m.dp(48.0));
     outer.style.justify = Justify::Center;
     outer.style.shrink = false;
     outer.children.push(pill);

@@ -329,7 +329,6 @@ fn keyboard_typing_into_alarm_label_is_saved() {
 }
 
 #[test]
-#[ignore = "engine bug: focusing a text field does not scroll it above the keyboard (step.rs Interaction::Focus sets focus only; the keyboard then covers/clips the field)"]
 fn focused_field_stays_visible_above_the_keyboard() {
     let mut h = Harness::new(1);
     new_alarm(&mut h);

@@ -109,11 +109,22 @@ pub fn switch_actions(device: &mut Device) -> Vec<Action> {
 #[derive(Debug, Clone, Copy)]
 pub struct ScreenStats {
     pub ui_elements: usize,
+    /// Non-blank characters of the texts shown.
     pub glyphs: usize,
+    /// The same with spaces (the text layout places a glyph for each).
+    pub chars: usize,
 }
 
 pub fn screen_stats(device: &mut Device) -> ScreenStats {
     let elements = device.ui_elements();
+    let shown = |e: &UiElement| -> String {
+        match (&e.text, e.class_name.as_deref()) {
+            (Some(t), _) => t.clone(),
+            (None, Some("android.widget.LinearLayout")) => e.content_description.clone().unwrap_or_default(),
+            _ => String::new(),
+        }
+    };
+    let chars = elements.iter().map(|e| shown(e).chars().count()).sum();
     let glyphs = elements
         .iter()
         .map(|e| {
@@ -126,7 +137,7 @@ pub fn screen_stats(device: &mut Device) -> ScreenStats {
             shown.chars().filter(|c| !c.is_whitespace()).count()
         })
         .sum();
-    ScreenStats { ui_elements: elements.len(), glyphs }
+    ScreenStats { ui_elements: elements.len(), glyphs, chars }
 }
 
 /// A device with both bundled apps open and screens pushed: Settings › Network & internet and

@@ -34,6 +34,10 @@ pub fn paint(tree: &PlacedTree, out: &mut Vec<DrawCmd>) {
             if let Some((color, width)) = p.border {
                 out.push(DrawCmd::Ring { cx, cy, r, color, width });
             }
+            if let Some((fraction, color)) = p.arc {
+                let width = p.border.map_or(r / 6.0, |(_, w)| w);
+                out.push(DrawCmd::Arc { cx, cy, r, color, width, start_deg: 0.0, sweep_deg: 360.0 * fraction.clamp(0.0, 1.0) });
+            }
         } else {
             if let Some(color) = p.background {
                 out.push(DrawCmd::Fill { rect, color, radius: p.radius });

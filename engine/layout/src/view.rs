@@ -66,6 +66,8 @@ pub struct Paint {
     pub circle: bool,
     /// Clip children to the box.
     pub clip: bool,
+    /// A progress arc over a circle: the fraction of a turn and its color (stroke = border width).
+    pub arc: Option<(f32, Color)>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -163,6 +165,7 @@ impl ViewNode {
         s.absolute.map(|a| a.map(|v| v.map(f32::to_bits))).hash(h);
         let p = &self.paint;
         (p.background, p.border.map(|(c, w)| (c, w.to_bits())), p.radius.to_bits(), p.circle, p.clip).hash(h);
+        p.arc.map(|(f, c)| (f.to_bits(), c)).hash(h);
         match &self.content {
             Content::None => 0u8.hash(h),
             Content::Text(t) => {

@@ -219,7 +219,12 @@ impl<'a> Builder<'a> {
         if let Some(r) = p.corner {
             view.paint.radius = m.dp(r);
         }
-        // Identity and taps apply to every widget that did not handle them itself.
+        // Identity and taps apply to every widget that did not handle them itself; a
+        // decorative node (no facts, no id, no description, no handler) stays out of the tree.
+        let speaks = p.id.is_some() || p.content_desc.is_some() || p.on_tap.is_some() || p.on_long_press.is_some();
+        if view.a11y.is_none() && !speaks {
+            return;
+        }
         let a11y = view.a11y.get_or_insert_with(|| A11y {
             class_name: "android.view.ViewGroup",
             package: self.app.to_owned(),

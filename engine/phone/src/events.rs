@@ -132,6 +132,22 @@ impl Device {
         self.enter_top(app, out, depth);
     }
 
+    /// Shows `screen` on top of the app's stack: a screen already on top takes the new
+    /// parameters instead of being stacked twice (a notification for the screen you are on).
+    pub(crate) fn show_screen(&mut self, app: &str, screen: &str, params: Value, out: &mut Outcome, depth: usize) {
+        let on_top = self.store.top(app).is_some_and(|e| e.screen == screen);
+        if !on_top {
+            return self.push_screen(app, screen, params, out, depth);
+        }
+        let has_params = params.as_object().is_some_and(|m| !m.is_empty());
+        if has_params {
+            if let Some(entry) = self.store.top_mut(app) {
+                entry.params = params;
+            }
+            self.enter_top(app, out, depth);
+        }
+    }
+
     /// Brings an app to the front, starting it on its entry screen if it is not running.
     pub(crate) fn launch(&mut self, app: &str, out: &mut Outcome, depth: usize) {
         let Some(installed) = self.catalog.get(app) else {
@@ -197,7 +213,7 @@ impl Device {
             params.insert("path".into(), Value::String(rest.to_owned()));
         }
         self.launch(&app, out, depth);
-        self.push_screen(&app, &screen, Value::Object(params), out, depth);
+        self.show_screen(&app, &screen, Value::Object(params), out, depth);
         true
     }
 
@@ -221,7 +237,7 @@ impl Device {
                 Some(package) => {
                     self.launch(&package, out, depth);
                     if let Some(screen) = screen {
-                        self.push_screen(&package, &screen, params, out, depth);
+                        self.show_screen(&package, &screen, params, out, depth);
                     }
                 }
                 None => self.screen_error(app, format!("nav.open_app: no app `{target}`"), out),

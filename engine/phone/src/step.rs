@@ -28,6 +28,7 @@ impl Device {
         let cost = self.config.action_cost_ms.max(action.duration_ms());
         self.advance_clock(cost, &mut out);
         self.invalidate();
+        self.reveal_focus();
         let (package, screen) = self.foreground();
         StepResult {
             step: self.store.session.steps,
@@ -39,6 +40,46 @@ impl Device {
             screen,
             clock_ms: self.store.session.clock_ms,
         }
+    }
+
+    /// Scrolls the focused field into view above the keyboard (Android's adjustResize plus
+    /// requestRectangleOnScreen): the innermost scroll container around it moves just enough.
+    fn reveal_focus(&mut self) {
+        let Some(key) = self.store.session.focus.as_ref().map(|f| f.key.clone()) else { return };
+        let margin = 8.0 * self.config.px_per_dp();
+        let view = self.view();
+        let placed = &view.placed;
+        let hits = &view.composed.hits;
+        let field = placed.nodes.iter().position(|n| {
+            n.hit.is_some_and(|h| matches!(&hits[h as usize].tap, Some(Interaction::Focus { key: k, .. }) if *k == key))
+        });
+        let Some(field) = field else { return };
+        let mut ancestor = placed.nodes[field].parent;
+        while let Some(a) = ancestor {
+            if placed.nodes[a].scrollable {
+                break;
+            }
+            ancestor = placed.nodes[a].parent;
+        }
+        let Some(container) = ancestor else { return };
+        let (f, c) = (&placed.nodes[field], &placed.nodes[container]);
+        let delta = if f.y + f.h + margin > c.y + c.h {
+            (f.y + f.h + margin) - (c.y + c.h)
+        } else if f.y - margin < c.y {
+            (f.y - margin) - c.y
+        } else {
+            return;
+        };
+        let max = (c.content_height - c.h).max(0.0);
+        let next = (c.scroll_y + delta).clamp(0.0, max);
+        let Some(info) = c.hit.and_then(|h| hits[h as usize].scroll.clone()) else { return };
+        if (next - c.scroll_y).abs() < 0.5 {
+            return;
+        }
+        if let Some(entry) = self.store.top_mut(&info.app) {
+            entry.scroll.insert(info.key, next);
+        }
+        self.invalidate();
     }
 
     fn in_bounds(&self, x: f64, y: f64) -> bool {
@@ -404,7 +445,7 @@ impl Device {
                 session.shade_open = false;
                 self.launch(&n.app, out, 0);
                 if let Some(screen) = n.screen {
-                    self.push_screen(&n.app, &screen, n.params, out, 0);
+                    self.show_screen(&n.app, &screen, n.params, out, 0);
                 }
             }
             SystemAction::ClearNotifications => self.store.session.notifications.clear(),

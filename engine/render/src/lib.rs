@@ -2,6 +2,7 @@
 //! anti-aliased coverage from tiny-skia, glyphs come from the shared cache of
 //! `phoneworld-text`, and one integer blend loop applies both, so output is bit-exact.
 
+mod arc;
 mod blend;
 mod color;
 mod frame;
@@ -27,6 +28,9 @@ pub enum DrawCmd {
     Circle { cx: f32, cy: f32, r: f32, color: Color },
     /// Outline of a circle; the stroke lies inside radius `r` (like `Stroke`).
     Ring { cx: f32, cy: f32, r: f32, color: Color, width: f32 },
+    /// Part of a circle's outline, from `start_deg` (0 = 12 o'clock) clockwise over
+    /// `sweep_deg`; the stroke lies inside radius `r`.
+    Arc { cx: f32, cy: f32, r: f32, color: Color, width: f32, start_deg: f32, sweep_deg: f32 },
     /// Laid-out text (or an icon) whose box's top-left is at (x, y).
     Text { x: f32, y: f32, layout: Arc<TextLayout>, color: Color },
     /// Everything until the matching PopClip is clipped to this rectangle.
@@ -51,6 +55,9 @@ pub fn render(cmds: &[DrawCmd], frame: &mut Frame, background: Color) {
             DrawCmd::Circle { cx, cy, r, color } => shapes::circle(&mut cv, *cx, *cy, *r, clip, *color),
             DrawCmd::Ring { cx, cy, r, color, width } => {
                 shapes::ring(&mut cv, *cx, *cy, *r, *width, clip, *color)
+            }
+            DrawCmd::Arc { cx, cy, r, color, width, start_deg, sweep_deg } => {
+                arc::arc(&mut cv, *cx, *cy, *r, *width, *start_deg, *sweep_deg, clip, *color)
             }
             DrawCmd::Text { x, y, layout, color } => draw_text(&mut cv, *x, *y, layout, clip, *color),
             DrawCmd::PushClip(r) => clips.push(clip.intersect(IRect::snap(*r))),

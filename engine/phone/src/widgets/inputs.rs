@@ -60,7 +60,12 @@ pub(super) fn text_field(b: &mut Builder<'_>, node: &Node, at: &At<'_>, enabled:
         caret.style.height = Some(b.m.sp(20.0));
         caret.style.shrink = false;
         caret.paint.background = Some(t.primary);
-        line.children.push(caret);
+        // The caret sits after the text, or before the hint of an empty field.
+        if text.is_empty() {
+            line.children.insert(0, caret);
+        } else {
+            line.children.push(caret);
+        }
     }
     field.children.push(line);
 
@@ -352,8 +357,13 @@ pub(super) fn progress(b: &mut Builder<'_>, node: &Node, at: &At<'_>) -> ViewNod
         ring.paint.circle = true;
         ring.paint.border = Some((t.primary, b.m.dp(4.0)));
         if let Some(f) = fraction {
-            ring.paint.border = Some((t.primary, b.m.dp(4.0)));
-            ring.children.push(b.text(format!("{}%", (f.clamp(0.0, 1.0) * 100.0).round()), 12.0, Weight::Medium, t.on_surface));
+            // A track with the done part drawn over it.
+            ring.paint.border = Some((t.surface_variant, b.m.dp(4.0)));
+            ring.paint.arc = Some((f.clamp(0.0, 1.0) as f32, t.primary));
+        }
+        // An optional label in the middle (`text`), e.g. "{state.percent}%".
+        if let Some(label) = &p.text {
+            ring.children.push(b.text(label.render(&at.scope), 12.0, Weight::Medium, t.on_surface));
         }
         ring
     } else {

@@ -9,7 +9,7 @@ fn the_tutorial_app_counts_and_resets_after_confirming() {
     let catalog = Catalog::load(&[root.join("apps"), root.join("examples/tally")], &[root.join("layouts")]).unwrap();
     assert!(catalog.broken.is_empty(), "{:?}", catalog.broken);
     let mut device = Device::new(catalog, DeviceConfig::default()).unwrap();
-    let mut tap = |device: &mut Device, label: &str| {
+    let tap = |device: &mut Device, label: &str| {
         let e = device.ui_elements().into_iter().find(|e| e.text.as_deref() == Some(label)).unwrap_or_else(|| panic!("{label}"));
         let b = e.bbox_pixels.unwrap();
         let r = device.step(&Action::Tap { x: (b.x_min + b.x_max) / 2.0, y: (b.y_min + b.y_max) / 2.0 });

@@ -34,6 +34,15 @@ pub struct Manifest {
     /// Handler run when the app starts for the first time in a session (optional).
     #[serde(default)]
     pub on_launch: Option<String>,
+    /// Handler run once when the phone is created, with the seeded RNG (optional).
+    #[serde(default)]
+    pub on_install: Option<String>,
+    /// Handler that receives shared text or items; the app is then a share-sheet target.
+    #[serde(default)]
+    pub share: Option<String>,
+    /// For a mini-app: the package of the super-app that hosts it.
+    #[serde(default)]
+    pub mini_app_of: Option<String>,
 }
 
 fn default_icon_color() -> String {

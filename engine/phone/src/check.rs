@@ -186,7 +186,8 @@ pub fn check_app(dir: &Path, modules: &LayoutModules) -> Vec<Problem> {
     let mut checker = Checker { bundle: &bundle, modules, handlers, problems };
     let manifest_file = dir.join("app.ron");
     let manifest_src = std::fs::read_to_string(&manifest_file).unwrap_or_default();
-    if let Some(h) = &bundle.manifest.on_launch {
+    let manifest = &bundle.manifest;
+    for h in [&manifest.on_launch, &manifest.on_install, &manifest.share].into_iter().flatten() {
         checker.check_handler(&manifest_file, &manifest_src, h);
     }
     if !phoneworld_text::icon_exists(&bundle.manifest.icon) {

@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use crate::builder::{container, At, Builder};
 use crate::catalog::Catalog;
-use crate::interaction::Hit;
+use crate::interaction::{Hit, Interaction, SystemAction};
 use crate::kit;
 use crate::shell::{self, Shell};
 use crate::store::{Foreground, Store};
@@ -150,6 +150,10 @@ fn app_screen(
         problems: Vec::new(),
     };
     let at = At { scope, key: "0".into(), item_path: None };
+    if app.bundle.manifest.mini_app_of.is_some() {
+        let title = if screen.title.is_empty() { app.label().to_owned() } else { screen.title.clone() };
+        frame.children.push(mini_app_chrome(package, &title, theme, m, builder.hits));
+    }
     if let Some(mut view) = builder.node(&screen.root, &at) {
         view.style.grow = view.style.grow.max(1.0);
         frame.children.push(view);
@@ -160,4 +164,49 @@ fn app_screen(
     frame.a11y = Some(a);
     frame.paint.background = Some(theme.background);
     (frame, problems)
+}
+
+/// The host's chrome around a mini-app: its title and the capsule (··· menu, × close).
+fn mini_app_chrome(package: &str, title: &str, theme: Theme, m: Metrics, hits: &mut Vec<Hit>) -> ViewNode {
+    use phoneworld_layout::{Align, Justify};
+    let mut bar = container(Direction::Row);
+    bar.style.height = Some(m.dp(56.0));
+    bar.style.shrink = false;
+    bar.style.align_items = Some(Align::Center);
+    bar.style.padding = [m.dp(16.0), 0.0, m.dp(8.0), 0.0];
+    let mut name = kit::one_line(kit::text(&m, title.to_owned(), 18.0, Weight::Medium, theme.on_surface));
+    name.style.grow = 1.0;
+    let mut a = kit::a11y("android.widget.TextView", package);
+    a.text = title.to_owned();
+    a.resource_id = "com.phoneworld.miniapp:id/title".into();
+    name.a11y = Some(a);
+    bar.children.push(name);
+    let mut capsule = container(Direction::Row);
+    capsule.style.align_items = Some(Align::Center);
+    capsule.paint.border = Some((theme.outline_variant, m.dp(1.0)));
+    capsule.paint.radius = m.dp(24.0);
+    for (icon, desc, action) in [
+        ("more_horiz", "More", SystemAction::MiniAppMenu(package.to_owned())),
+        ("close", "Close mini-app", SystemAction::CloseMiniApp(package.to_owned())),
+    ] {
+        let mut button = container(Direction::Column);
+        button.style.width = Some(m.dp(48.0));
+        button.style.height = Some(m.dp(48.0));
+        button.style.align_items = Some(Align::Center);
+        button.style.justify = Justify::Center;
+        button.children.push(kit::icon(&m, icon, 22.0, theme.on_surface));
+        let mut a = kit::a11y("android.widget.ImageButton", package);
+        a.content_desc = desc.to_owned();
+        a.clickable = true;
+        button.a11y = Some(a);
+        hits.push(Hit { tap: Some(Interaction::System(action)), long_press: None, scroll: None });
+        button.hit = Some((hits.len() - 1) as u32);
+        capsule.children.push(button);
+    }
+    let mut a = kit::a11y("android.widget.LinearLayout", package);
+    a.resource_id = "com.phoneworld.miniapp:id/capsule".into();
+    capsule.a11y = Some(a);
+    bar.children.push(capsule);
+    bar.a11y = Some(kit::a11y("android.view.ViewGroup", package));
+    bar
 }

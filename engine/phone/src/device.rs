@@ -72,6 +72,8 @@ pub struct Device {
     layouter: Layouter,
     frame: Option<(u64, Arc<Frame>)>,
     display_list: Vec<DrawCmd>,
+    /// Errors of apps' install hooks (their data stays as the manifest gives it).
+    pub(crate) install_errors: Vec<ScriptError>,
 }
 
 impl std::fmt::Debug for Device {
@@ -93,7 +95,16 @@ impl Device {
         for app in &catalog.apps {
             store.apps.insert(app.package().to_owned(), app.bundle.initial_state());
         }
-        Ok(Device::from_store(catalog, config, store))
+        let mut device = Device::from_store(Arc::clone(&catalog), config, store);
+        // Install hooks generate each app's varied data from the seeded RNG, in catalog order.
+        let mut out = crate::events::Outcome::default();
+        for app in &catalog.apps {
+            if let Some(handler) = &app.bundle.manifest.on_install {
+                device.run_handler(app.package(), handler, serde_json::json!({}), &mut out);
+            }
+        }
+        device.install_errors = out.errors;
+        Ok(device)
     }
 
     pub(crate) fn from_store(catalog: Arc<Catalog>, config: DeviceConfig, store: Store) -> Device {
@@ -107,7 +118,13 @@ impl Device {
             layouter: Layouter::new(),
             frame: None,
             display_list: Vec::new(),
+            install_errors: Vec::new(),
         }
+    }
+
+    /// Script errors raised by apps' `on_install` hooks when the phone was created.
+    pub fn install_errors(&self) -> &[ScriptError] {
+        &self.install_errors
     }
 
     pub fn config(&self) -> &DeviceConfig {

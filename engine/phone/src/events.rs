@@ -80,6 +80,15 @@ impl Device {
             rng: session.rng.clone(),
             next_timer_id: session.next_timer_id,
             effects: Vec::new(),
+            host_profile: installed
+                .bundle
+                .manifest
+                .mini_app_of
+                .as_ref()
+                .and_then(|host| self.store.apps.get(host))
+                .and_then(|s| s.get("profile"))
+                .cloned()
+                .unwrap_or(Value::Null),
         };
         let result = match self.scripts() {
             Ok(host) => host.call(&installed.program, handler, &event, ctx),
@@ -287,6 +296,7 @@ impl Device {
                     screen: spec.get("screen").and_then(Value::as_str).map(str::to_owned),
                     params: spec.get("params").cloned().unwrap_or_else(empty_map),
                     posted_ms: now,
+                    actions: choices(&spec, "actions"),
                 });
             }
             Effect::TimerAfter { id, ms, handler, args } => {
@@ -295,7 +305,62 @@ impl Device {
                 session.next_timer_id = session.next_timer_id.max(id + 1);
             }
             Effect::TimerCancel { id } => self.store.session.timers.retain(|t| t.id != id),
+            Effect::Share(spec) => {
+                let targets: Vec<String> = self
+                    .catalog
+                    .apps
+                    .iter()
+                    .filter(|a| a.bundle.manifest.share.is_some() && a.bundle.manifest.mini_app_of.is_none() && a.package() != app)
+                    .map(|a| a.package().to_owned())
+                    .collect();
+                self.store.session.focus = None;
+                self.store.session.overlay = Some(Overlay::Share {
+                    app: app.to_owned(),
+                    text: text_of(&spec, "text"),
+                    item: spec.get("item").cloned().unwrap_or(Value::Null),
+                    targets,
+                });
+            }
+            Effect::OpenMiniApp { app: target, screen, params } => {
+                let found = self.catalog.find(&target).filter(|a| a.bundle.manifest.mini_app_of.as_deref() == Some(app));
+                match found.map(|a| a.package().to_owned()) {
+                    Some(package) => {
+                        self.launch(&package, out, depth);
+                        if let Some(screen) = screen {
+                            self.show_screen(&package, &screen, params, out, depth);
+                        }
+                    }
+                    None => self.screen_error(app, format!("host.open: `{target}` is not a mini-app of {app}"), out),
+                }
+            }
+            Effect::Pay(spec) => match self.host_of(app) {
+                Some(host) => {
+                    self.store.session.focus = None;
+                    self.store.session.overlay = Some(Overlay::Payment {
+                        app: app.to_owned(),
+                        host,
+                        amount: spec.get("amount").and_then(Value::as_f64).unwrap_or(0.0),
+                        merchant: text_of(&spec, "merchant"),
+                        note: text_of(&spec, "note"),
+                        handler: spec.get("handler").and_then(Value::as_str).map(str::to_owned),
+                        args: spec.get("args").cloned().unwrap_or_else(empty_map),
+                    });
+                }
+                None => self.screen_error(app, "host.pay is only available to mini-apps".into(), out),
+            },
+            Effect::ShareToChat(spec) => match self.host_of(app) {
+                Some(host) => {
+                    self.store.session.focus = None;
+                    self.store.session.overlay = Some(Overlay::ChatPicker { app: app.to_owned(), host, text: text_of(&spec, "text") });
+                }
+                None => self.screen_error(app, "host.share_to_chat is only available to mini-apps".into(), out),
+            },
         }
+    }
+
+    /// The super-app hosting a mini-app.
+    pub(crate) fn host_of(&self, app: &str) -> Option<String> {
+        self.catalog.get(app).and_then(|a| a.bundle.manifest.mini_app_of.clone())
     }
 
     /// Writes an input's value into the store.

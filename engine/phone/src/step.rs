@@ -251,7 +251,7 @@ impl Device {
             return;
         }
         if session.foreground == Foreground::Home && dx.abs() > dy.abs() && dx.abs() > 100.0 {
-            let pages = self.catalog.apps.len().div_ceil(APPS_PER_PAGE).max(1);
+            let pages = crate::shell::launcher_apps(&self.catalog).len().div_ceil(APPS_PER_PAGE).max(1);
             let page = session.launcher_page.min(pages - 1);
             let next = if dx < 0.0 { (page + 1).min(pages - 1) } else { page.saturating_sub(1) };
             if next == page {
@@ -422,6 +422,12 @@ impl Device {
                     Overlay::Dialog { app, buttons, .. } => (app, buttons.get(i).cloned()),
                     Overlay::Sheet { app, options, .. } => (app, options.get(i).cloned()),
                     Overlay::TextMenu { .. } => return,
+                    Overlay::Share { app, text, item, targets } => return self.share_to(&app, targets.get(i), text, item, out),
+                    Overlay::Payment { app, host, amount, merchant, note, handler, args } => {
+                        return self.settle_payment(&app, &host, i == 1, amount, &merchant, &note, handler, args, out)
+                    }
+                    Overlay::ChatPicker { app, host, text } => return self.send_to_chat(&app, &host, i, &text, out),
+                    Overlay::MiniAppMenu { app, host } => return self.mini_app_menu(&app, &host, i, out),
                 };
                 if let Some(handler) = choice.and_then(|c| c.handler.map(|h| (h, c.args))) {
                     let params = self.store.top(&app).map(|e| e.params.clone()).unwrap_or(Value::Null);
@@ -448,6 +454,28 @@ impl Device {
                     self.show_screen(&n.app, &screen, n.params, out, 0);
                 }
             }
+            SystemAction::NotificationAction(id, i) => {
+                let session = &mut self.store.session;
+                let Some(pos) = session.notifications.iter().position(|n| n.id == id) else {
+                    return out.noop("the notification is gone");
+                };
+                let n = session.notifications.remove(pos);
+                if let Some(handler) = n.actions.get(i).and_then(|a| a.handler.clone()) {
+                    let args = n.actions[i].args.clone();
+                    self.run_handler(&n.app, &handler, json!({ "args": args }), out);
+                }
+            }
+            SystemAction::MiniAppMenu(app) => {
+                let host = self.host_of(&app).unwrap_or_default();
+                self.store.session.overlay = Some(Overlay::MiniAppMenu { app, host });
+            }
+            SystemAction::CloseMiniApp(app) => {
+                let host = self.host_of(&app);
+                self.close_task(&app);
+                if let Some(host) = host {
+                    self.launch(&host, out, 0);
+                }
+            }
             SystemAction::ClearNotifications => self.store.session.notifications.clear(),
             SystemAction::QuickToggle(key) => {
                 let on = self.store.system.get(key).is_some_and(truthy);
@@ -456,6 +484,91 @@ impl Device {
                 }
             }
             SystemAction::CloseShade => self.store.session.shade_open = false,
+        }
+    }
+
+    /// Opens the chosen share target and hands it the shared text and item.
+    fn share_to(&mut self, from: &str, target: Option<&String>, text: String, item: Value, out: &mut Outcome) {
+        let Some(target) = target.cloned() else { return out.noop("no such share target") };
+        let Some(handler) = self.catalog.get(&target).and_then(|a| a.bundle.manifest.share.clone()) else { return };
+        self.launch(&target, out, 0);
+        self.run_handler(&target, &handler, json!({ "args": { "text": text, "item": item, "from": from } }), out);
+    }
+
+    /// Pays from the host's wallet (`wallet.balance`, `wallet.transactions`) and tells the
+    /// mini-app how it went.
+    #[allow(clippy::too_many_arguments, reason = "the fields of the payment sheet")]
+    fn settle_payment(&mut self, app: &str, host: &str, confirmed: bool, amount: f64, merchant: &str, note: &str, handler: Option<String>, args: Value, out: &mut Outcome) {
+        let balance = self.store.apps.get(host).and_then(|s| s.pointer("/wallet/balance")).and_then(Value::as_f64).unwrap_or(0.0);
+        let (paid, reason, transaction) = if !confirmed {
+            (false, "cancelled", Value::Null)
+        } else if balance + 1e-9 < amount {
+            (false, "insufficient balance", Value::Null)
+        } else {
+            let now = phoneworld_data::CivilTime::from_ms(self.store.session.clock_ms);
+            let count = self.store.apps.get(host).and_then(|s| s.pointer("/wallet/transactions")).and_then(Value::as_array).map_or(0, Vec::len);
+            let tx = json!({
+                "id": format!("T{:04}", count + 1),
+                "merchant": merchant,
+                "amount": amount,
+                "note": note,
+                "app": app,
+                "time": format!("{} {}", now.date_string(), now.time_string()),
+            });
+            let wallet = self.store.apps.entry(host.to_owned()).or_insert_with(|| json!({}));
+            let new_balance = ((balance - amount) * 100.0).round() / 100.0;
+            let _ = crate::valuepath::set(wallet, &["wallet".into(), "balance".into()], json!(new_balance));
+            let mut list = wallet.pointer("/wallet/transactions").and_then(Value::as_array).cloned().unwrap_or_default();
+            list.insert(0, tx.clone());
+            let _ = crate::valuepath::set(wallet, &["wallet".into(), "transactions".into()], Value::Array(list));
+            (true, "", tx)
+        };
+        if !paid && confirmed {
+            self.store.session.toast =
+                Some(crate::store::Transient { app: host.to_owned(), text: "Payment failed: insufficient balance".into(), action: None, until_ms: self.store.session.clock_ms + 2000 });
+        }
+        if let Some(handler) = handler {
+            let mut ev_args = match args {
+                Value::Object(map) => map,
+                _ => serde_json::Map::new(),
+            };
+            ev_args.insert("paid".into(), Value::Bool(paid));
+            ev_args.insert("reason".into(), Value::String(reason.into()));
+            ev_args.insert("transaction".into(), transaction);
+            self.run_handler(app, &handler, json!({ "args": ev_args }), out);
+        }
+    }
+
+    /// Sends a mini-app's message into the host chat picked (host `chats[i].messages`).
+    fn send_to_chat(&mut self, app: &str, host: &str, i: usize, text: &str, out: &mut Outcome) {
+        let now = phoneworld_data::CivilTime::from_ms(self.store.session.clock_ms);
+        let Some(chat) = self.store.apps.get_mut(host).and_then(|s| s.get_mut("chats")).and_then(Value::as_array_mut).and_then(|c| c.get_mut(i)) else {
+            return out.noop("no such chat");
+        };
+        let name = chat.get("name").and_then(Value::as_str).unwrap_or("chat").to_owned();
+        let message = json!({ "from": "me", "text": text, "time": now.time_string(), "via": app });
+        match chat.get_mut("messages").and_then(Value::as_array_mut) {
+            Some(list) => list.push(message),
+            None => {
+                if let Value::Object(map) = chat {
+                    map.insert("messages".into(), Value::Array(vec![message]));
+                }
+            }
+        }
+        self.store.session.toast =
+            Some(crate::store::Transient { app: host.to_owned(), text: format!("Sent to {name}"), action: None, until_ms: self.store.session.clock_ms + 2000 });
+    }
+
+    /// The capsule's ··· menu: share the mini-app to a chat, go back to the host, or restart it.
+    fn mini_app_menu(&mut self, app: &str, host: &str, i: usize, out: &mut Outcome) {
+        let label = self.catalog.get(app).map_or(app.to_owned(), |a| a.label().to_owned());
+        match i {
+            0 => self.store.session.overlay = Some(Overlay::ChatPicker { app: app.to_owned(), host: host.to_owned(), text: format!("Check out {label}") }),
+            1 => self.launch(host, out, 0),
+            _ => {
+                self.close_task(app);
+                self.launch(app, out, 0);
+            }
         }
     }
 

@@ -72,6 +72,9 @@ pub struct Notification {
     pub screen: Option<String>,
     pub params: Value,
     pub posted_ms: i64,
+    /// Action buttons (each runs a handler of the posting app).
+    #[serde(default)]
+    pub actions: Vec<Choice>,
 }
 
 /// A modal or transient surface over the app.
@@ -82,6 +85,14 @@ pub enum Overlay {
     Sheet { app: String, title: String, options: Vec<Choice> },
     /// Copy / Paste / Select all for a text field (long press).
     TextMenu { app: String, key: String, path: String, x: f32, y: f32 },
+    /// The share sheet: apps that receive shares.
+    Share { app: String, text: String, item: Value, targets: Vec<String> },
+    /// A super-app's payment sheet, raised by one of its mini-apps.
+    Payment { app: String, host: String, amount: f64, merchant: String, note: String, handler: Option<String>, args: Value },
+    /// A super-app's chat picker: where to send a mini-app's message.
+    ChatPicker { app: String, host: String, text: String },
+    /// The ··· menu of a mini-app's capsule.
+    MiniAppMenu { app: String, host: String },
 }
 
 /// A button of a dialog or an option of a sheet.

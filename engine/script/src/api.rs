@@ -174,8 +174,13 @@ fn ui_table(lua: &Lua) -> mlua::Result<Table> {
     let t = lua.create_table()?;
     t.set("toast", lua.create_function(|lua, text: String| push_effect(lua, Effect::Toast { text }))?)?;
     type MakeEffect = fn(Value) -> Effect;
-    let tabled: [(&str, MakeEffect); 4] =
-        [("snackbar", Effect::Snackbar), ("dialog", Effect::Dialog), ("sheet", Effect::Sheet), ("notify", Effect::Notify)];
+    let tabled: [(&str, MakeEffect); 5] = [
+        ("snackbar", Effect::Snackbar),
+        ("dialog", Effect::Dialog),
+        ("sheet", Effect::Sheet),
+        ("notify", Effect::Notify),
+        ("share", Effect::Share),
+    ];
     for (name, make) in tabled {
         t.set(
             name,
@@ -304,6 +309,37 @@ fn os_table(lua: &Lua) -> mlua::Result<Table> {
     Ok(t)
 }
 
+/// `host.*`: what a super-app offers its mini-apps, and how it opens them.
+fn host_table(lua: &Lua) -> mlua::Result<Table> {
+    let t = lua.create_table()?;
+    t.set(
+        "open",
+        lua.create_function(|lua, (app, screen, p): (String, Option<String>, Option<LuaValue>)| {
+            let params = params(lua, p)?;
+            push_effect(lua, Effect::OpenMiniApp { app, screen, params })
+        })?,
+    )?;
+    t.set(
+        "profile",
+        lua.create_function(|lua, ()| {
+            let profile = with_ctx(lua, |ctx| Ok(ctx.host_profile.clone()))?;
+            to_lua(lua, &profile)
+        })?,
+    )?;
+    type MakeEffect = fn(Value) -> Effect;
+    let tabled: [(&str, MakeEffect); 2] = [("pay", Effect::Pay), ("share_to_chat", Effect::ShareToChat)];
+    for (name, make) in tabled {
+        t.set(
+            name,
+            lua.create_function(move |lua, spec: Table| {
+                let value = from_lua(lua, LuaValue::Table(spec))?;
+                push_effect(lua, make(value))
+            })?,
+        )?;
+    }
+    Ok(t)
+}
+
 /// Installs the whole API into the globals shared by every app environment.
 pub(crate) fn install(lua: &Lua) -> mlua::Result<()> {
     let g = lua.globals();
@@ -324,6 +360,7 @@ pub(crate) fn install(lua: &Lua) -> mlua::Result<()> {
     g.set("clock", clock_table(lua)?)?;
     g.set("timer", timer_table(lua)?)?;
     g.set("clipboard", clipboard_table(lua)?)?;
+    g.set("host", host_table(lua)?)?;
     g.set("os", os_table(lua)?)?;
     let math: Table = g.get("math")?;
     install_random(lua, &math)?;

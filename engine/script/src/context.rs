@@ -22,6 +22,14 @@ pub enum Effect {
     Notify(Value),
     TimerAfter { id: u64, ms: u64, handler: String, args: Value },
     TimerCancel { id: u64 },
+    /// `ui.share{text=, item=}`: the share sheet.
+    Share(Value),
+    /// `host.open(package, screen, params)`: a super-app opens one of its mini-apps.
+    OpenMiniApp { app: String, screen: Option<String>, params: Value },
+    /// `host.pay{...}`: the host's payment sheet.
+    Pay(Value),
+    /// `host.share_to_chat{text=}`: the host's chat picker.
+    ShareToChat(Value),
 }
 
 /// The working copies a handler reads and writes. The phone builds one per event and keeps it
@@ -38,4 +46,6 @@ pub struct EventCtx {
     pub rng: Rng,
     pub next_timer_id: u64,
     pub effects: Vec<Effect>,
+    /// For a mini-app: the host's user profile (`host.profile()`); null otherwise.
+    pub host_profile: Value,
 }

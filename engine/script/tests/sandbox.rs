@@ -20,6 +20,7 @@ fn ctx() -> EventCtx {
         rng: Rng::new(1),
         next_timer_id: 1,
         effects: Vec::new(),
+        host_profile: Value::Null,
     }
 }
 

@@ -47,10 +47,16 @@ fn app_cell(s: &mut Shell<'_>, index: usize) -> ViewNode {
     cell
 }
 
+/// Indices (into the catalog) of the apps the launcher shows: mini-apps live in their host.
+pub(crate) fn launcher_apps(catalog: &crate::catalog::Catalog) -> Vec<usize> {
+    (0..catalog.apps.len()).filter(|&i| catalog.apps[i].bundle.manifest.mini_app_of.is_none()).collect()
+}
+
 pub(crate) fn launcher(s: &mut Shell<'_>) -> ViewNode {
     let m = s.m;
     let t = s.theme;
-    let pages = s.catalog.apps.len().div_ceil(APPS_PER_PAGE).max(1);
+    let shown = launcher_apps(s.catalog);
+    let pages = shown.len().div_ceil(APPS_PER_PAGE).max(1);
     let page = s.store.session.launcher_page.min(pages - 1);
     let mut home = container(Direction::Column);
     home.style.grow = 1.0;
@@ -69,8 +75,8 @@ pub(crate) fn launcher(s: &mut Shell<'_>) -> ViewNode {
     grid.style.grow = 1.0;
     grid.style.gap = m.dp(12.0);
     let start = page * APPS_PER_PAGE;
-    let end = (start + APPS_PER_PAGE).min(s.catalog.apps.len());
-    let indices: Vec<usize> = (start..end).collect();
+    let end = (start + APPS_PER_PAGE).min(shown.len());
+    let indices: Vec<usize> = shown[start..end].to_vec();
     for chunk in indices.chunks(COLUMNS) {
         let mut row = container(Direction::Row);
         for &i in chunk {

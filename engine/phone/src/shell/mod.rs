@@ -10,7 +10,7 @@ mod shade;
 
 pub(crate) use bars::{nav_bar, status_bar};
 pub(crate) use keyboard::keyboard;
-pub(crate) use launcher::{launcher, APPS_PER_PAGE};
+pub(crate) use launcher::{launcher, launcher_apps, APPS_PER_PAGE};
 pub(crate) use overlays::{dialog_or_sheet, transient};
 pub(crate) use recents::recents;
 pub(crate) use shade::shade;

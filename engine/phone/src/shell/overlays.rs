@@ -46,8 +46,65 @@ fn titled_text(s: &Shell<'_>, package: &str, text: &str, size: f32, weight: Weig
     v
 }
 
+fn choice(text: String, icon: &str) -> Choice {
+    Choice { text, icon: icon.to_owned(), handler: None, args: serde_json::Value::Null }
+}
+
+/// System surfaces (share sheet, payment, chat picker, mini-app menu) as plain sheets and
+/// dialogs: their choices are taken by index.
+fn as_plain(s: &Shell<'_>, overlay: &Overlay) -> Option<Overlay> {
+    let label = |pkg: &str| s.catalog.get(pkg).map_or(pkg.to_owned(), |a| a.label().to_owned());
+    Some(match overlay {
+        Overlay::Share { app, targets, .. } => Overlay::Sheet {
+            app: SYSTEM_UI.to_owned(),
+            title: format!("Share from {}", label(app)),
+            options: targets
+                .iter()
+                .map(|t| choice(label(t), s.catalog.get(t).map_or("share", |a| a.bundle.manifest.icon.as_str())))
+                .collect(),
+        },
+        Overlay::Payment { host, amount, merchant, note, .. } => {
+            let balance = s.store.apps.get(host).and_then(|v| v.pointer("/wallet/balance")).and_then(serde_json::Value::as_f64).unwrap_or(0.0);
+            let mut text = format!("Amount: {amount:.2}\nWallet balance: {balance:.2}");
+            if !note.is_empty() {
+                text = format!("{note}\n{text}");
+            }
+            Overlay::Dialog {
+                app: host.clone(),
+                title: format!("Pay {merchant}"),
+                text,
+                buttons: vec![choice("Cancel".into(), ""), choice("Pay".into(), "")],
+            }
+        }
+        Overlay::ChatPicker { host, .. } => {
+            let chats = s.store.apps.get(host).and_then(|v| v.get("chats")).and_then(serde_json::Value::as_array).cloned().unwrap_or_default();
+            Overlay::Sheet {
+                app: host.clone(),
+                title: "Send to".into(),
+                options: chats
+                    .iter()
+                    .map(|c| choice(c.get("name").and_then(serde_json::Value::as_str).unwrap_or("Chat").to_owned(), "chat"))
+                    .collect(),
+            }
+        }
+        Overlay::MiniAppMenu { app, host } => Overlay::Sheet {
+            app: host.clone(),
+            title: label(app),
+            options: vec![
+                choice("Share to a chat".into(), "share"),
+                choice(format!("Back to {}", label(host)), "home"),
+                choice("Restart mini-app".into(), "refresh"),
+            ],
+        },
+        _ => return None,
+    })
+}
+
 /// The modal overlay, if any, over everything but the navigation bar.
 pub(crate) fn dialog_or_sheet(s: &mut Shell<'_>, overlay: &Overlay, bottom_inset: f32) -> ViewNode {
+    if let Some(plain) = as_plain(s, overlay) {
+        return dialog_or_sheet(s, &plain, bottom_inset);
+    }
     let m = s.m;
     let t = s.theme;
     let mut root = scrim(s, bottom_inset);
@@ -153,6 +210,7 @@ pub(crate) fn dialog_or_sheet(s: &mut Shell<'_>, overlay: &Overlay, bottom_inset
             menu.a11y = Some(kit::a11y("android.widget.LinearLayout", app));
             root.children.push(menu);
         }
+        _ => {}
     }
     root.a11y = Some(kit::a11y("android.widget.FrameLayout", SYSTEM_UI));
     root

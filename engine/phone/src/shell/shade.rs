@@ -113,6 +113,27 @@ pub(crate) fn shade(s: &mut Shell<'_>, bottom_inset: f32) -> ViewNode {
             body.a11y = Some(a);
             texts.children.push(body);
         }
+        if !n.actions.is_empty() {
+            let mut buttons = container(Direction::Row);
+            buttons.style.gap = m.dp(8.0);
+            for (i, action) in n.actions.iter().enumerate() {
+                let mut b = container(Direction::Row);
+                b.style.min_height = Some(m.dp(48.0));
+                b.style.min_width = Some(m.dp(48.0));
+                b.style.align_items = Some(Align::Center);
+                b.style.justify = Justify::Center;
+                b.style.padding = [m.dp(8.0), 0.0, m.dp(8.0), 0.0];
+                b.children.push(kit::text(&m, action.text.clone(), 14.0, Weight::Medium, t.primary));
+                super::silence(&mut b);
+                let mut a = kit::a11y("android.widget.Button", SYSTEM_UI);
+                a.text = action.text.clone();
+                a.clickable = true;
+                b.a11y = Some(a);
+                b.hit = Some(s.tap(SystemAction::NotificationAction(n.id, i)));
+                buttons.children.push(b);
+            }
+            texts.children.push(buttons);
+        }
         card.children.push(texts);
         let mut a = kit::a11y("android.widget.FrameLayout", SYSTEM_UI);
         a.clickable = true;

@@ -332,7 +332,7 @@ impl<'t> Parser<'t> {
             return Ok(Expr::Not(Box::new(self.unary()?)));
         }
         if self.eat("(") {
-            let inner = self.cond()?;
+            let inner = self.filtered()?;
             if !self.eat(")") {
                 return Err(self.err("expected `)`"));
             }
@@ -701,6 +701,7 @@ mod tests {
             assert_eq!(Template::parse("{state.name|initials}").unwrap().render(&s), "AL");
             assert_eq!(Template::parse("{state.wifi ? 'On' : 'Off'}").unwrap().render(&s), "On");
             assert_eq!(Template::parse("{state.alarms|len} alarm(s) {{x}}").unwrap().render(&s), "1 alarm(s) {x}");
+            assert_eq!(Template::parse("{(state.alarms|len) == 1 ? 'alarm' : 'alarms'}").unwrap().render(&s), "alarm");
         });
     }
 

@@ -10,20 +10,34 @@ use crate::placed::{Placed, PlacedTree};
 use crate::view::{Align, Content, Direction, Justify, ViewNode};
 
 /// What taffy needs to measure a leaf.
+#[derive(Clone)]
 enum Measure {
     None,
-    Text { spec: crate::TextSpec },
+    /// `sizes` remembers the last few measurements of this node (taffy asks several times per
+    /// pass with the same width).
+    Text { spec: crate::TextSpec, sizes: Vec<(Option<u32>, Size<f32>)> },
     Icon { size: f32 },
 }
 
-/// Reusable layout machinery (one per device, so its allocations are reused).
+/// The previous layout's taffy node for a view node, with what it was given, so an
+/// unchanged node is not touched (taffy keeps its cached layout).
+struct Shadow {
+    id: NodeId,
+    style: Style,
+    measure: Measure,
+    children: Vec<Shadow>,
+}
+
+/// Layout machinery kept per device: a persistent taffy tree reconciled with each new view
+/// tree, so only nodes whose style or content changed are laid out again.
 pub struct Layouter {
     tree: TaffyTree<Measure>,
+    shadow: Option<Shadow>,
 }
 
 impl Default for Layouter {
     fn default() -> Self {
-        Layouter { tree: TaffyTree::new() }
+        Layouter { tree: TaffyTree::new(), shadow: None }
     }
 }
 
@@ -102,32 +116,81 @@ impl Layouter {
         Layouter::default()
     }
 
-    fn build(&mut self, node: &ViewNode) -> NodeId {
-        let style = taffy_style(node);
-        let measure = match &node.content {
+    fn measure_of(node: &ViewNode) -> Measure {
+        match &node.content {
             Content::None => Measure::None,
-            Content::Text(spec) => Measure::Text { spec: spec.clone() },
+            Content::Text(spec) => Measure::Text { spec: spec.clone(), sizes: Vec::new() },
             Content::Icon { size_px, .. } => Measure::Icon { size: *size_px },
-        };
-        if node.children.is_empty() {
-            return self.tree.new_leaf_with_context(style, measure).expect("taffy leaf");
         }
-        let children: Vec<NodeId> = node.children.iter().map(|c| self.build(c)).collect();
-        let id = self.tree.new_with_children(style, &children).expect("taffy node");
-        self.tree.set_node_context(id, Some(measure)).expect("taffy context");
-        id
+    }
+
+    /// Makes the taffy subtree match `node`, reusing `old` where it still fits.
+    fn sync(&mut self, node: &ViewNode, old: Option<Shadow>) -> Shadow {
+        let style = taffy_style(node);
+        let mut shadow = match old {
+            Some(mut old) => {
+                if old.style != style {
+                    let _ = self.tree.set_style(old.id, style.clone());
+                    old.style = style;
+                }
+                let same_content = match (&old.measure, &node.content) {
+                    (Measure::None, Content::None) => true,
+                    (Measure::Text { spec, .. }, Content::Text(new)) => spec == new,
+                    (Measure::Icon { size }, Content::Icon { size_px, .. }) => size == size_px,
+                    _ => false,
+                };
+                if !same_content {
+                    old.measure = Layouter::measure_of(node);
+                    let _ = self.tree.set_node_context(old.id, Some(old.measure.clone()));
+                }
+                old
+            }
+            None => {
+                let measure = Layouter::measure_of(node);
+                let id = self.tree.new_leaf_with_context(style.clone(), measure.clone()).expect("taffy leaf");
+                Shadow { id, style, measure, children: Vec::new() }
+            }
+        };
+        let mut old_children = std::mem::take(&mut shadow.children).into_iter();
+        let mut children = Vec::with_capacity(node.children.len());
+        let mut changed = false;
+        for child in &node.children {
+            let previous = old_children.next();
+            let previous_id = previous.as_ref().map(|p| p.id);
+            let synced = self.sync(child, previous);
+            changed |= previous_id != Some(synced.id);
+            children.push(synced);
+        }
+        for leftover in old_children {
+            changed = true;
+            self.remove(leftover);
+        }
+        if changed {
+            let ids: Vec<NodeId> = children.iter().map(|c| c.id).collect();
+            let _ = self.tree.set_children(shadow.id, &ids);
+        }
+        shadow.children = children;
+        shadow
+    }
+
+    fn remove(&mut self, shadow: Shadow) {
+        for child in shadow.children {
+            self.remove(child);
+        }
+        let _ = self.tree.remove(shadow.id);
     }
 
     /// Lays the tree out in a `width` x `height` box whose top-left is at (`x`, `y`).
     pub fn layout(&mut self, root: &ViewNode, x: f32, y: f32, width: f32, height: f32) -> PlacedTree {
-        self.tree.clear();
-        let root_id = self.build(root);
+        let old = self.shadow.take();
+        let shadow = self.sync(root, old);
         let available = Size { width: AvailableSpace::Definite(width), height: AvailableSpace::Definite(height) };
-        let _ = self.tree.compute_layout_with_measure(root_id, available, |known, avail, _id, ctx, _style| {
+        let _ = self.tree.compute_layout_with_measure(shadow.id, available, |known, avail, _id, ctx, _style| {
             measure(known, avail, ctx)
         });
-        let mut placed = PlacedTree::default();
-        self.collect(root, root_id, x, y, None, None, &mut placed);
+        let mut placed = PlacedTree { nodes: Vec::with_capacity(256) };
+        self.collect(root, &shadow, x, y, None, None, &mut placed);
+        self.shadow = Some(shadow);
         placed
     }
 
@@ -135,14 +198,14 @@ impl Layouter {
     fn collect(
         &self,
         node: &ViewNode,
-        id: NodeId,
+        shadow: &Shadow,
         parent_x: f32,
         parent_y: f32,
         parent: Option<usize>,
         clip: Option<[f32; 4]>,
         out: &mut PlacedTree,
     ) {
-        let Ok(layout) = self.tree.layout(id) else { return };
+        let Ok(layout) = self.tree.layout(shadow.id) else { return };
         let x = parent_x + layout.location.x;
         let y = parent_y + layout.location.y;
         let (w, h) = (layout.size.width, layout.size.height);
@@ -185,9 +248,8 @@ impl Layouter {
         let child_clip = if node.paint.clip || node.style.scroll { Some(intersect(clip, [x, y, x + w, y + h])) } else { clip };
         let scroll = if node.style.scroll { node.scroll_y.clamp(0.0, (content_height - h).max(0.0)) } else { 0.0 };
         out.nodes[index].scroll_y = scroll;
-        let children = self.tree.children(id).unwrap_or_default();
-        for (child, child_id) in node.children.iter().zip(children) {
-            self.collect(child, child_id, x, y - scroll, Some(index), child_clip, out);
+        for (child, child_shadow) in node.children.iter().zip(&shadow.children) {
+            self.collect(child, child_shadow, x, y - scroll, Some(index), child_clip, out);
         }
     }
 }
@@ -203,14 +265,26 @@ fn measure(known: Size<Option<f32>>, avail: Size<AvailableSpace>, ctx: Option<&m
     match ctx {
         None | Some(Measure::None) => Size::ZERO,
         Some(Measure::Icon { size }) => Size { width: known.width.unwrap_or(*size), height: known.height.unwrap_or(*size) },
-        Some(Measure::Text { spec }) => {
+        Some(Measure::Text { spec, sizes }) => {
             let max_width = known.width.or(match avail.width {
                 AvailableSpace::Definite(w) => Some(w),
                 AvailableSpace::MinContent => Some(0.0),
                 AvailableSpace::MaxContent => None,
             });
-            let laid = text_cache::text(&spec.text, TextStyle { size_px: spec.size_px, weight: spec.weight }, max_width.map(|w| w + 0.5), spec.max_lines);
-            Size { width: known.width.unwrap_or(laid.width.ceil()), height: known.height.unwrap_or(laid.height.ceil()) }
+            let width_key = max_width.map(|w| (w + 0.5).floor() as u32);
+            let size = match sizes.iter().find(|(k, _)| *k == width_key) {
+                Some((_, size)) => *size,
+                None => {
+                    let laid = text_cache::text(&spec.text, TextStyle { size_px: spec.size_px, weight: spec.weight }, max_width.map(|w| w + 0.5), spec.max_lines);
+                    let size = Size { width: laid.width.ceil(), height: laid.height.ceil() };
+                    if sizes.len() >= 4 {
+                        sizes.remove(0);
+                    }
+                    sizes.push((width_key, size));
+                    size
+                }
+            };
+            Size { width: known.width.unwrap_or(size.width), height: known.height.unwrap_or(size.height) }
         }
     }
 }

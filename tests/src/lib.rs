@@ -14,6 +14,16 @@ pub fn catalog() -> Arc<Catalog> {
     Arc::clone(CATALOG.get_or_init(|| Catalog::load_default(&[]).expect("bundled apps load")))
 }
 
+/// Only Settings and Clock: the phone's own apps, for tests whose expectations must not move
+/// when other apps are added.
+pub fn core_catalog() -> Arc<Catalog> {
+    static CATALOG: OnceLock<Arc<Catalog>> = OnceLock::new();
+    Arc::clone(CATALOG.get_or_init(|| {
+        let root = phoneworld_phone::project_root();
+        Catalog::load(&[root.join("apps/settings"), root.join("apps/clock")], &[root.join("layouts")]).expect("core apps load")
+    }))
+}
+
 /// The repository's `snapshots/` folder.
 pub fn snapshots_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../snapshots")

@@ -2,7 +2,7 @@
 //! across a snapshot and restore midway. And long monkey runs raise no script error.
 
 use phoneworld_phone::{Device, DeviceConfig, Monkey, ScriptLimits};
-use phoneworld_tests::catalog;
+use phoneworld_tests::core_catalog as catalog;
 
 /// Per-step (state hash, frame hash) of a monkey walk; with `restore_at`, the device is
 /// snapshotted and replaced by its restored copy at that step.

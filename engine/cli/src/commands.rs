@@ -10,7 +10,7 @@ use phoneworld_data::{Action, LayoutModules};
 use phoneworld_phone::{check_app, project_root, Catalog, Device, DeviceConfig, Monkey, TrajectoryWriter};
 use serde_json::{json, Value};
 
-fn catalog(apps_dirs: &[PathBuf]) -> Result<Arc<Catalog>> {
+pub(crate) fn catalog(apps_dirs: &[PathBuf]) -> Result<Arc<Catalog>> {
     let catalog = Catalog::load_default(apps_dirs).context("loading apps")?;
     for (dir, err) in &catalog.broken {
         eprintln!("warning: {} is not installed: {err}", dir.display());

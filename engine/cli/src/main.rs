@@ -1,6 +1,7 @@
 //! `phoneworld`: the command line of the mock phone.
 
 mod commands;
+mod task_commands;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -16,6 +17,9 @@ struct Cli {
     /// Add a folder of app bundles beside the bundled apps/ (repeatable).
     #[arg(long = "apps-dir", global = true)]
     apps_dir: Vec<PathBuf>,
+    /// Add a folder of task suites beside the bundled verifiers/ (repeatable).
+    #[arg(long = "suite-dir", global = true)]
+    suite_dir: Vec<PathBuf>,
     #[command(subcommand)]
     command: Command,
 }
@@ -74,6 +78,31 @@ enum Command {
     Check {
         app_dir: PathBuf,
     },
+    /// List the task templates of a suite.
+    Tasks {
+        #[arg(long, default_value = "phoneworld-v0")]
+        suite: String,
+    },
+    /// Run every template of a suite for N seeds with a built-in agent.
+    Eval {
+        #[arg(long, default_value = "phoneworld-v0")]
+        suite: String,
+        /// oracle (plays the reference solutions), noop, or random.
+        #[arg(long, default_value = "oracle")]
+        agent: String,
+        #[arg(long, default_value_t = 1)]
+        seeds: u64,
+        /// Write each episode's trajectory here.
+        #[arg(long = "out-dir")]
+        out_dir: Option<PathBuf>,
+    },
+    /// Prove every template: its solution passes, doing nothing and wrong variants fail.
+    Verify {
+        #[arg(long, default_value = "phoneworld-v0")]
+        suite: String,
+        #[arg(long, default_value_t = 5)]
+        seeds: u64,
+    },
 }
 
 fn main() -> ExitCode {
@@ -90,6 +119,11 @@ fn main() -> ExitCode {
             commands::monkey(&cli.apps_dir, app.as_deref(), *seed, *steps, size.as_deref(), out_dir.as_deref(), cli.json)
         }
         Command::Check { app_dir } => commands::check(app_dir, cli.json),
+        Command::Tasks { suite } => task_commands::tasks(&cli.apps_dir, &cli.suite_dir, suite, cli.json),
+        Command::Eval { suite, agent, seeds, out_dir } => {
+            task_commands::eval(&cli.apps_dir, &cli.suite_dir, suite, agent, *seeds, out_dir.as_deref(), cli.json)
+        }
+        Command::Verify { suite, seeds } => task_commands::verify(&cli.apps_dir, &cli.suite_dir, suite, *seeds, cli.json),
     };
     match result {
         Ok(code) => code,

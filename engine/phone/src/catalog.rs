@@ -43,10 +43,11 @@ pub struct Catalog {
 /// The repository's root folder: `PHONEWORLD_ROOT` when set, else where this crate was built.
 pub fn project_root() -> PathBuf {
     // The one place the environment is read, so a relocated install can point at its data.
-    match std::env::var_os("PHONEWORLD_ROOT") {
+    let root = match std::env::var_os("PHONEWORLD_ROOT") {
         Some(root) => PathBuf::from(root),
         None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../.."),
-    }
+    };
+    std::fs::canonicalize(&root).unwrap_or(root)
 }
 
 /// The app folders inside a folder of apps (those with an `app.ron`), sorted by name.

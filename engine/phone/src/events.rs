@@ -141,6 +141,20 @@ impl Device {
         self.enter_top(app, out, depth);
     }
 
+    /// Opens an app at a screen, as a deep link or a task's setup would.
+    pub fn open_screen(&mut self, app: &str, screen: &str, params: Value) -> Result<(), String> {
+        let mut out = Outcome::default();
+        let package = self.catalog.find(app).map(|a| a.package().to_owned()).ok_or_else(|| format!("no installed app `{app}`"))?;
+        self.launch(&package, &mut out, 0);
+        self.show_screen(&package, screen, params, &mut out, 0);
+        self.invalidate();
+        match (out.note, out.errors.first()) {
+            (Some(note), _) => Err(note),
+            (None, Some(err)) => Err(err.to_string()),
+            (None, None) => Ok(()),
+        }
+    }
+
     /// Shows `screen` on top of the app's stack: a screen already on top takes the new
     /// parameters instead of being stacked twice (a notification for the screen you are on).
     pub(crate) fn show_screen(&mut self, app: &str, screen: &str, params: Value, out: &mut Outcome, depth: usize) {

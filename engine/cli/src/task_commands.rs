@@ -1,0 +1,74 @@
+//! `tasks`, `eval`, `verify`: the task suite from the command line.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::{bail, Context, Result};
+use phoneworld_phone::project_root;
+use phoneworld_tasks::{evaluate, verify_suite, AgentKind, Instance, Suite};
+use serde_json::json;
+
+use crate::commands::catalog;
+
+fn load_suite(apps_dirs: &[PathBuf], suite_dirs: &[PathBuf], name: &str) -> Result<(std::sync::Arc<phoneworld_phone::Catalog>, Suite)> {
+    let catalog = catalog(apps_dirs)?;
+    let mut dirs = vec![project_root().join("verifiers")];
+    dirs.extend(suite_dirs.iter().cloned());
+    let suite = Suite::find(name, &dirs, &catalog).context("loading the suite")?;
+    Ok((catalog, suite))
+}
+
+pub(crate) fn tasks(apps_dirs: &[PathBuf], suite_dirs: &[PathBuf], name: &str, as_json: bool) -> Result<ExitCode> {
+    let (catalog, suite) = load_suite(apps_dirs, suite_dirs, name)?;
+    let mut rows = Vec::new();
+    for t in &suite.templates {
+        let example = Instance::new(t.clone(), 0, &catalog)?;
+        rows.push(json!({
+            "id": t.id, "category": t.category.name(), "apps": t.apps, "difficulty": t.difficulty,
+            "skills": t.skills, "max_steps": t.max_steps, "instruction": t.instruction, "example": example.instruction,
+        }));
+    }
+    if as_json {
+        println!("{}", json!({ "suite": suite.name, "suite_hash": suite.hash, "count": rows.len(), "tasks": rows }));
+    } else {
+        for r in &rows {
+            println!("{:<36} {:<9} {}", r["id"].as_str().unwrap_or(""), r["category"].as_str().unwrap_or(""), r["example"].as_str().unwrap_or(""));
+        }
+        println!("{} templates", rows.len());
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+pub(crate) fn eval(apps_dirs: &[PathBuf], suite_dirs: &[PathBuf], name: &str, agent: &str, seeds: u64, out_dir: Option<&Path>, as_json: bool) -> Result<ExitCode> {
+    let Some(agent) = AgentKind::parse(agent) else { bail!("--agent {agent}: expected oracle, noop or random") };
+    let (catalog, suite) = load_suite(apps_dirs, suite_dirs, name)?;
+    let report = evaluate(catalog, &suite, agent, seeds, out_dir)?;
+    if as_json {
+        println!("{}", serde_json::to_string(&report)?);
+    } else {
+        println!("suite {} ({} templates x {} seeds), agent {}", report.suite, suite.templates.len(), seeds, report.agent);
+        println!("{:<12} {:>9} {:>9}", "category", "episodes", "success");
+        for (category, v) in &report.by_category {
+            println!("{:<12} {:>9} {:>8.1}%", category, v["episodes"], v["success_rate"].as_f64().unwrap_or(0.0) * 100.0);
+        }
+        println!("{:<12} {:>9} {:>8.1}%", "all", report.episodes, report.success_rate * 100.0);
+        for f in report.failures.iter().take(20) {
+            println!("  failed {} seed {} at step {}: {}", f["template"].as_str().unwrap_or(""), f["seed"], f["step"], f["reason"].as_str().unwrap_or(""));
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+pub(crate) fn verify(apps_dirs: &[PathBuf], suite_dirs: &[PathBuf], name: &str, seeds: u64, as_json: bool) -> Result<ExitCode> {
+    let (catalog, suite) = load_suite(apps_dirs, suite_dirs, name)?;
+    let problems = verify_suite(catalog, &suite, seeds)?;
+    if as_json {
+        println!("{}", json!({ "suite": suite.name, "templates": suite.templates.len(), "seeds": seeds, "ok": problems.is_empty(), "problems": problems }));
+    } else {
+        for p in &problems {
+            println!("{} seed {}: {}", p.template, p.seed, p.problem);
+        }
+        println!("{} templates x {seeds} seeds: {} problem(s)", suite.templates.len(), problems.len());
+    }
+    Ok(if problems.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}

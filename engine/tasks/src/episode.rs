@@ -1,0 +1,236 @@
+//! One episode: a fresh phone, the task's setup, an agent's actions, and the verdict.
+
+use std::sync::Arc;
+
+use phoneworld_data::Action;
+use phoneworld_phone::{Catalog, Device, DeviceConfig, Monkey, TrajectoryWriter};
+use serde::Serialize;
+use serde_json::{json, Value};
+
+use crate::params::{fill, fill_json, instantiate, Params};
+use crate::solve::Oracle;
+use crate::template::{Setup, TaskTemplate};
+use crate::verify::{app_data, changed_paths, collateral, holds};
+use crate::TaskError;
+
+/// Who plays the episode.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AgentKind {
+    /// Plays the reference solution.
+    Oracle,
+    /// Does nothing.
+    Noop,
+    /// Seeded random taps, swipes, keys and typing for the step budget.
+    Random,
+}
+
+impl AgentKind {
+    pub fn parse(name: &str) -> Option<AgentKind> {
+        Some(match name {
+            "oracle" => AgentKind::Oracle,
+            "noop" => AgentKind::Noop,
+            "random" => AgentKind::Random,
+            _ => return None,
+        })
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            AgentKind::Oracle => "oracle",
+            AgentKind::Noop => "noop",
+            AgentKind::Random => "random",
+        }
+    }
+}
+
+/// A task instance ready to play: its parameters and instruction.
+#[derive(Debug, Clone)]
+pub struct Instance {
+    pub template: Arc<TaskTemplate>,
+    pub seed: u64,
+    pub params: Params,
+    pub instruction: String,
+}
+
+impl Instance {
+    pub fn new(template: Arc<TaskTemplate>, seed: u64, catalog: &Catalog) -> Result<Instance, TaskError> {
+        let params = instantiate(&template, seed, catalog)?;
+        let instruction = fill(&template.instruction, &params).map_err(|e| TaskError::template(&template.id, "instruction", &e))?;
+        Ok(Instance { template, seed, params, instruction })
+    }
+
+    /// A phone with the task's setup applied.
+    pub fn device(&self, catalog: Arc<Catalog>) -> Result<Device, TaskError> {
+        let mut device = Device::new(catalog, DeviceConfig { seed: self.seed, ..DeviceConfig::default() })
+            .map_err(|e| TaskError::Setup { task: self.template.id.clone(), message: e.to_string() })?;
+        let fail = |field: &str, m: String| TaskError::template(&self.template.id, field, &m);
+        for (i, step) in self.template.setup.iter().enumerate() {
+            let field = format!("setup[{i}]");
+            match step {
+                Setup::Set { app, path, value } | Setup::Insert { app, path, value, .. } => {
+                    let value = fill_json(value, &self.params).map_err(|e| fail(&field, e))?;
+                    let store = device.store_mut();
+                    let root = if app == "system" {
+                        &mut store.system
+                    } else {
+                        store.apps.get_mut(app).ok_or_else(|| fail(&field, format!("app `{app}` is not installed")))?
+                    };
+                    let segs: Vec<String> = path.split('.').filter(|s| !s.is_empty()).map(str::to_owned).collect();
+                    if let Setup::Insert { at, .. } = step {
+                        let list = phoneworld_data::lookup_path(root, &segs).and_then(Value::as_array).cloned().unwrap_or_default();
+                        let mut list = list;
+                        let at = at.unwrap_or(list.len()).min(list.len());
+                        list.insert(at, value);
+                        set_path(root, &segs, Value::Array(list)).map_err(|e| fail(&field, e))?;
+                    } else {
+                        set_path(root, &segs, value).map_err(|e| fail(&field, e))?;
+                    }
+                }
+                Setup::Open { app, screen, params } => {
+                    let r = device.step(&Action::OpenApp { app: app.clone() });
+                    if let Some(note) = r.note {
+                        return Err(fail(&field, note));
+                    }
+                    if let Some(screen) = screen {
+                        let params = fill_json(params, &self.params).map_err(|e| fail(&field, e))?;
+                        device.open_screen(app, screen, params).map_err(|e| fail(&field, e))?;
+                    }
+                }
+                Setup::Clipboard(text) => {
+                    let text = fill(text, &self.params).map_err(|e| fail(&field, e))?;
+                    device.store_mut().session.clipboard = text;
+                }
+            }
+        }
+        Ok(device)
+    }
+}
+
+fn set_path(root: &mut Value, segs: &[String], value: Value) -> Result<(), String> {
+    let mut v = root;
+    for s in segs {
+        if v.is_null() {
+            *v = json!({});
+        }
+        v = match v {
+            Value::Object(m) => m.entry(s.clone()).or_insert(Value::Null),
+            Value::Array(l) => {
+                let i: usize = s.parse().map_err(|_| format!("`{s}` is not a list position"))?;
+                l.get_mut(i).ok_or_else(|| format!("no element {i}"))?
+            }
+            _ => return Err(format!("`{s}` is inside a value that is not a map")),
+        };
+    }
+    *v = value;
+    Ok(())
+}
+
+/// The verdict of an episode.
+#[derive(Debug, Clone, Serialize)]
+pub struct EpisodeResult {
+    pub template: String,
+    pub category: String,
+    pub seed: u64,
+    pub instruction: String,
+    pub success: bool,
+    pub steps: u32,
+    /// Why it failed: the step where it went wrong and the reason.
+    pub failure: Option<Failure>,
+    pub subgoals: Vec<(String, bool)>,
+    pub collateral: Vec<String>,
+    pub state_hash: String,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Failure {
+    pub step: u32,
+    pub reason: String,
+}
+
+/// Checks success and collateral damage on a finished device.
+pub fn judge(instance: &Instance, device: &Device, baseline: &Value) -> (bool, Option<String>, Vec<String>, Vec<(String, bool)>) {
+    let t = &instance.template;
+    let mut reason = None;
+    for (i, check) in t.success.iter().enumerate() {
+        match holds(check, device, &instance.params) {
+            Ok(true) => {}
+            Ok(false) => {
+                reason = Some(format!("success[{i}] does not hold: {check:?}"));
+                break;
+            }
+            Err(e) => {
+                reason = Some(format!("success[{i}]: {e}"));
+                break;
+            }
+        }
+    }
+    let damage = collateral(&changed_paths(baseline, &app_data(device)), &t.allow);
+    if reason.is_none() && !damage.is_empty() {
+        reason = Some(format!("changed app data the task does not allow: {}", damage.join(", ")));
+    }
+    let subgoals = t.subgoals.iter().map(|g| (g.name.clone(), holds(&g.check, device, &instance.params).unwrap_or(false))).collect();
+    (reason.is_none(), reason, damage, subgoals)
+}
+
+/// Plays one episode with a built-in agent, optionally writing its trajectory.
+pub fn run_episode(catalog: Arc<Catalog>, instance: &Instance, agent: AgentKind, mut writer: Option<&mut TrajectoryWriter>) -> Result<EpisodeResult, TaskError> {
+    let mut device = instance.device(catalog)?;
+    let baseline = app_data(&device);
+    let mut oracle = Oracle::new(instance.template.solution.clone(), instance.params.clone());
+    let mut monkey = Monkey::new(instance.seed ^ 0x5eed, None);
+    let mut steps = 0u32;
+    let mut failure: Option<Failure> = None;
+    while steps < instance.template.max_steps {
+        let action = match agent {
+            AgentKind::Noop => break,
+            AgentKind::Random => monkey.next_action(&mut device),
+            AgentKind::Oracle => match oracle.next_action(&mut device) {
+                Ok(Some(a)) => a,
+                Ok(None) => break,
+                Err(reason) => {
+                    failure = Some(Failure { step: steps, reason });
+                    break;
+                }
+            },
+        };
+        let before = match writer.as_deref_mut() {
+            Some(w) => Some(w.observe(&mut device).map_err(|e| TaskError::Io(e.to_string()))?),
+            None => None,
+        };
+        let result = device.step(&action);
+        steps += 1;
+        if let (Some(w), Some(before)) = (writer.as_deref_mut(), &before) {
+            w.record(&action, before, &result).map_err(|e| TaskError::Io(e.to_string()))?;
+        }
+        if let Some(err) = result.script_errors.first() {
+            if failure.is_none() && agent == AgentKind::Oracle {
+                failure = Some(Failure { step: steps, reason: format!("script error: {err}") });
+            }
+        }
+        if matches!(action, Action::Finish { .. }) {
+            break;
+        }
+    }
+    if agent == AgentKind::Oracle && failure.is_none() && oracle.next_action(&mut device.fork()).ok().flatten().is_some() {
+        failure = Some(Failure { step: steps, reason: format!("step budget of {} ran out", instance.template.max_steps) });
+    }
+    let (success, reason, damage, subgoals) = judge(instance, &device, &baseline);
+    let failure = match (success, failure, reason) {
+        (true, _, _) => None,
+        (false, Some(f), _) => Some(f),
+        (false, None, Some(r)) => Some(Failure { step: steps, reason: r }),
+        (false, None, None) => None,
+    };
+    Ok(EpisodeResult {
+        template: instance.template.id.clone(),
+        category: instance.template.category.name().to_owned(),
+        seed: instance.seed,
+        instruction: instance.instruction.clone(),
+        success,
+        steps,
+        failure,
+        subgoals,
+        collateral: damage,
+        state_hash: device.state_hash(),
+    })
+}

@@ -1,0 +1,161 @@
+//! Running a suite: every template for N seeds with an agent (`eval`), and proving every
+//! template's verifier against its reference solution and wrong variants (`verify`).
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::sync::Arc;
+
+use phoneworld_phone::{Catalog, TrajectoryWriter};
+use serde::Serialize;
+use serde_json::{json, Value};
+
+use crate::episode::{judge, run_episode, AgentKind, EpisodeResult, Instance};
+use crate::solve::Oracle;
+use crate::suite::Suite;
+use crate::verify::app_data;
+use crate::TaskError;
+
+/// What `phoneworld eval --json` prints.
+#[derive(Debug, Clone, Serialize)]
+pub struct EvalReport {
+    pub suite: String,
+    pub suite_hash: String,
+    pub apps_hash: String,
+    pub agent: String,
+    pub seeds: u64,
+    pub episodes: usize,
+    pub success_rate: f64,
+    pub by_category: BTreeMap<String, Value>,
+    pub failures: Vec<Value>,
+    #[serde(skip)]
+    pub results: Vec<EpisodeResult>,
+}
+
+fn rate(results: &[&EpisodeResult]) -> f64 {
+    if results.is_empty() {
+        0.0
+    } else {
+        results.iter().filter(|r| r.success).count() as f64 / results.len() as f64
+    }
+}
+
+/// Plays every template of the suite for seeds `0..seeds`.
+pub fn evaluate(catalog: Arc<Catalog>, suite: &Suite, agent: AgentKind, seeds: u64, out_dir: Option<&Path>) -> Result<EvalReport, TaskError> {
+    let mut results = Vec::new();
+    for template in &suite.templates {
+        for seed in 0..seeds {
+            let instance = Instance::new(Arc::clone(template), seed, &catalog)?;
+            let mut writer = match out_dir {
+                Some(dir) => Some(TrajectoryWriter::create(&dir.join(format!("{}-{seed}", template.id)), true).map_err(|e| TaskError::Io(e.to_string()))?),
+                None => None,
+            };
+            let result = run_episode(Arc::clone(&catalog), &instance, agent, writer.as_mut())?;
+            if let Some(w) = writer {
+                let episode = json!({
+                    "suite": suite.name, "suite_hash": suite.hash, "apps_hash": catalog.hash,
+                    "task": template.id, "category": template.category.name(), "seed": seed,
+                    "params": instance.params, "instruction": instance.instruction,
+                    "device": { "width": 1080, "height": 2400, "density": 420 },
+                    "outcome": { "success": result.success, "steps": result.steps, "failure": result.failure, "subgoals": result.subgoals },
+                });
+                w.finish(&episode).map_err(|e| TaskError::Io(e.to_string()))?;
+            }
+            results.push(result);
+        }
+    }
+    let mut by_category = BTreeMap::new();
+    for category in ["app", "mini_app", "cross_app"] {
+        let of: Vec<&EpisodeResult> = results.iter().filter(|r| r.category == category).collect();
+        by_category.insert(category.to_owned(), json!({ "episodes": of.len(), "success_rate": rate(&of) }));
+    }
+    let all: Vec<&EpisodeResult> = results.iter().collect();
+    let failures = results
+        .iter()
+        .filter(|r| !r.success)
+        .map(|r| {
+            json!({
+                "template": r.template, "seed": r.seed,
+                "step": r.failure.as_ref().map(|f| f.step),
+                "reason": r.failure.as_ref().map(|f| f.reason.clone()),
+            })
+        })
+        .collect();
+    Ok(EvalReport {
+        suite: suite.name.clone(),
+        suite_hash: suite.hash.clone(),
+        apps_hash: catalog.hash.clone(),
+        agent: agent.name().to_owned(),
+        seeds,
+        episodes: results.len(),
+        success_rate: rate(&all),
+        by_category,
+        failures,
+        results,
+    })
+}
+
+/// One way a template fails to prove itself.
+#[derive(Debug, Clone, Serialize)]
+pub struct VerifyProblem {
+    pub template: String,
+    pub seed: u64,
+    pub problem: String,
+}
+
+/// For each template and seed: the reference solution passes; doing nothing fails; the
+/// solution of an instance with other parameters fails; an extra unrelated change fails.
+pub fn verify_suite(catalog: Arc<Catalog>, suite: &Suite, seeds: u64) -> Result<Vec<VerifyProblem>, TaskError> {
+    let mut problems = Vec::new();
+    for template in &suite.templates {
+        for seed in 0..seeds {
+            let mut report = |problem: String| problems.push(VerifyProblem { template: template.id.clone(), seed, problem });
+            let instance = Instance::new(Arc::clone(template), seed, &catalog)?;
+            let oracle = run_episode(Arc::clone(&catalog), &instance, AgentKind::Oracle, None)?;
+            if !oracle.success {
+                report(format!("the reference solution fails: {}", oracle.failure.map(|f| format!("step {}: {}", f.step, f.reason)).unwrap_or_default()));
+                continue;
+            }
+            let noop = run_episode(Arc::clone(&catalog), &instance, AgentKind::Noop, None)?;
+            if noop.success {
+                report("doing nothing passes: the initial state satisfies the verifier".into());
+            }
+            // Another instance's solution, played on this instance's phone.
+            let other = (1..=30).map(|k| Instance::new(Arc::clone(template), seed + 1000 * k, &catalog)).find_map(|i| match i {
+                Ok(i) if i.params != instance.params => Some(i),
+                _ => None,
+            });
+            if let Some(other) = other {
+                let mut device = instance.device(Arc::clone(&catalog))?;
+                let baseline = app_data(&device);
+                let mut wrong = Oracle::new(template.solution.clone(), other.params.clone());
+                for _ in 0..template.max_steps {
+                    match wrong.next_action(&mut device) {
+                        Ok(Some(action)) => {
+                            device.step(&action);
+                        }
+                        _ => break,
+                    }
+                }
+                if judge(&instance, &device, &baseline).0 {
+                    report(format!("the solution for other parameters ({:?}) also passes", other.params));
+                }
+            }
+            // The right solution plus a change the task does not allow.
+            let mut device = instance.device(Arc::clone(&catalog))?;
+            let baseline = app_data(&device);
+            let mut right = Oracle::new(template.solution.clone(), instance.params.clone());
+            while let Ok(Some(action)) = right.next_action(&mut device) {
+                device.step(&action);
+            }
+            let key = if template.allow.iter().any(|a| a == "system:bluetooth") { "airplane_mode" } else { "bluetooth" };
+            if let Value::Object(map) = &mut device.store_mut().system {
+                let on = map.get(key).and_then(Value::as_bool).unwrap_or(false);
+                map.insert(key.to_owned(), Value::Bool(!on));
+            }
+            if judge(&instance, &device, &baseline).0 {
+                report(format!("an unrelated change (system.{key}) still passes: the collateral check is too wide"));
+            }
+        }
+    }
+    Ok(problems)
+}

@@ -1,0 +1,42 @@
+//! Tasks: parameterized templates with seeded instances, setup, automatic verifiers
+//! (app data, answers, screens, collateral damage), reference solutions, and the eval loop.
+
+mod episode;
+mod eval;
+mod params;
+mod solve;
+mod suite;
+mod template;
+mod verify;
+
+use std::path::PathBuf;
+
+pub use episode::{judge, run_episode, AgentKind, EpisodeResult, Failure, Instance};
+pub use eval::{evaluate, verify_suite, EvalReport, VerifyProblem};
+pub use params::{fill, fill_json, instantiate, Params};
+pub use solve::{find, Oracle};
+pub use suite::{parse_template, Suite};
+pub use template::{Category, Check, ParamGen, Setup, Step, SubGoal, TaskTemplate};
+pub use verify::{app_data, changed_paths, collateral, holds, matches, normalize};
+
+/// A problem with a task file or a run: names the file and field where it can.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum TaskError {
+    #[error("{}:{line}:{col}: {message}", file.display())]
+    Syntax { file: PathBuf, line: usize, col: usize, message: String },
+    #[error("{}: field `{field}`: {message}", file.display())]
+    Field { file: PathBuf, field: String, message: String },
+    #[error("task `{task}`: field `{field}`: {message}")]
+    Template { task: String, field: String, message: String },
+    #[error("task `{task}`: setting up the phone: {message}")]
+    Setup { task: String, message: String },
+    #[error("{0}")]
+    Io(String),
+}
+
+impl TaskError {
+    pub(crate) fn template(task: &str, field: &str, message: &str) -> TaskError {
+        TaskError::Template { task: task.to_owned(), field: field.to_owned(), message: message.to_owned() }
+    }
+}

@@ -1,0 +1,634 @@
+-- Calendar: a month grid, a day agenda, event details, editing and invitations.
+-- Events live in state.events; screens derive their rows in on_enter.
+
+local MONTH_NAMES = { "January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December" }
+local MONTHS = { "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec" }
+local DAYS = { "Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun" }
+local STATUS_TEXT = { accepted = "Going", declined = "Not going", maybe = "Maybe", pending = "Not answered" }
+
+local function trim(s)
+  if type(s) ~= "string" then return "" end
+  return (s:gsub("^%s+", ""):gsub("%s+$", ""))
+end
+
+local function days_from_civil(y, m, d)
+  if m <= 2 then y = y - 1 end
+  local era = (y >= 0 and y or y - 399) // 400
+  local yoe = y - era * 400
+  local mp = (m + 9) % 12
+  local doy = (153 * mp + 2) // 5 + d - 1
+  local doe = yoe * 365 + yoe // 4 - yoe // 100 + doy
+  return era * 146097 + doe - 719468
+end
+
+local function civil_from_days(z)
+  z = z + 719468
+  local era = (z >= 0 and z or z - 146096) // 146097
+  local doe = z - era * 146097
+  local yoe = (doe - doe // 1460 + doe // 36524 - doe // 146096) // 365
+  local y = yoe + era * 400
+  local doy = doe - (365 * yoe + yoe // 4 - yoe // 100)
+  local mp = (5 * doy + 2) // 153
+  local d = doy - (153 * mp + 2) // 5 + 1
+  local m = mp < 10 and mp + 3 or mp - 9
+  if m <= 2 then y = y + 1 end
+  return y, m, d
+end
+
+local function parse_date(text)
+  if type(text) ~= "string" then return nil end
+  local y, m, d = text:match("^(%d%d%d%d)-(%d%d)-(%d%d)$")
+  if not y then return nil end
+  return tonumber(y), tonumber(m), tonumber(d)
+end
+
+local function day_number(text)
+  local y, m, d = parse_date(text)
+  if not y then return nil end
+  return days_from_civil(y, m, d)
+end
+
+local function fmt_date(y, m, d)
+  return string.format("%04d-%02d-%02d", y, m, d)
+end
+
+local function add_days(text, n)
+  local z = day_number(text)
+  if not z then return text end
+  return fmt_date(civil_from_days(z + n))
+end
+
+local function fmt_time(minutes)
+  minutes = math.floor(tonumber(minutes) or 0) % 1440
+  return string.format("%02d:%02d", minutes // 60, minutes % 60)
+end
+
+local function short_day(date)
+  local z = day_number(date)
+  if not z then return "" end
+  local y, m, d = civil_from_days(z)
+  return DAYS[((z + 3) % 7) + 1] .. ", " .. MONTHS[m] .. " " .. d
+end
+
+local function range_text(e)
+  return fmt_time(e.start) .. " – " .. fmt_time(e["end"])
+end
+
+local function people()
+  local list = content.get("people")
+  if type(list) ~= "table" then return {} end
+  return list
+end
+
+local function person_by_id(id)
+  id = tonumber(id)
+  for _, p in ipairs(people()) do
+    if p.id == id then return p end
+  end
+  return nil
+end
+
+local function events()
+  local list = state.get("events")
+  if type(list) ~= "table" then return {} end
+  return list
+end
+
+local function find_event(id)
+  id = tonumber(id)
+  if not id then return nil end
+  for i, e in ipairs(events()) do
+    if type(e) == "table" and tonumber(e.id) == id then return e, i end
+  end
+  return nil
+end
+
+local function events_on(date)
+  local list = {}
+  for _, e in ipairs(events()) do
+    if type(e) == "table" and e.date == date and e.status ~= "declined" then table.insert(list, e) end
+  end
+  table.sort(list, function(a, b)
+    if (tonumber(a.start) or 0) ~= (tonumber(b.start) or 0) then return (tonumber(a.start) or 0) < (tonumber(b.start) or 0) end
+    return (tonumber(a.id) or 0) < (tonumber(b.id) or 0)
+  end)
+  return list
+end
+
+local function badge_of(e)
+  if not e.organizer then return "" end
+  local p = person_by_id(e.organizer)
+  local status = STATUS_TEXT[e.status or "pending"] or ""
+  return "Invitation from " .. (p and p.first or "someone") .. " · " .. status
+end
+
+local function event_row(e)
+  return { id = e.id, title = trim(e.title) ~= "" and e.title or "(No title)", time = range_text(e), start_text = fmt_time(e.start), location = e.location or "", badge = badge_of(e) }
+end
+
+-- ---------------------------------------------------------------- install
+
+function seed_events(ev)
+  local today = clock.today()
+  local list = {}
+  for i, s in ipairs(content.get("events") or {}) do
+    table.insert(list, {
+      id = i, title = s.title or "", date = add_days(today, tonumber(s.day) or 0),
+      start = tonumber(s.start) or 540, ["end"] = tonumber(s["end"]) or 600,
+      location = s.location or "", notes = s.notes or "", invitees = s.invitees or {},
+      organizer = s.organizer, status = s.organizer and (s.status or "pending") or nil,
+    })
+  end
+  state.set("events", list)
+  state.set("next_id", #list + 1)
+end
+
+-- ---------------------------------------------------------------- month
+
+local function refresh_month()
+  local today = clock.today()
+  local selected = locals.get("selected")
+  if not parse_date(selected) then selected = today; locals.set("selected", selected) end
+  local y = tonumber(locals.get("year"))
+  local m = tonumber(locals.get("month"))
+  if not y or not m then
+    y, m = parse_date(selected)
+    locals.set("year", y)
+    locals.set("month", m)
+  end
+  local busy = {}
+  for _, e in ipairs(events()) do
+    if type(e) == "table" and e.date and e.status ~= "declined" then busy[e.date] = true end
+  end
+  local first = days_from_civil(y, m, 1)
+  local wd = (first + 3) % 7
+  local ny, nm = y, m + 1
+  if nm > 12 then ny, nm = y + 1, 1 end
+  local days_in = days_from_civil(ny, nm, 1) - first
+  local weeks = (wd + days_in + 6) // 7
+  local cells = {}
+  for k = 0, weeks * 7 - 1 do
+    local z = first - wd + k
+    local cy, cm, cd = civil_from_days(z)
+    local date = fmt_date(cy, cm, cd)
+    table.insert(cells, {
+      date = date, n = cd, inside = cm == m, today = date == today, selected = date == selected, busy = busy[date] == true,
+      label = DAYS[((z + 3) % 7) + 1] .. " " .. MONTH_NAMES[cm] .. " " .. cd .. (busy[date] and ", has events" or "") .. (date == today and ", today" or ""),
+    })
+  end
+  locals.set("cells", cells)
+  locals.set("month_name", MONTH_NAMES[m] .. " " .. y)
+  local rows = {}
+  for _, e in ipairs(events_on(selected)) do table.insert(rows, event_row(e)) end
+  locals.set("day_events", rows)
+  local pending = 0
+  for _, e in ipairs(events()) do
+    if e.organizer and (e.status == "pending" or e.status == nil) then pending = pending + 1 end
+  end
+  locals.set("pending", pending)
+  locals.set("pending_text", pending > 0 and (pending .. " pending") or "")
+end
+
+function month_enter(ev)
+  refresh_month()
+end
+
+local function shift_month(n)
+  local y = tonumber(locals.get("year")) or 2025
+  local m = (tonumber(locals.get("month")) or 1) + n
+  while m > 12 do m = m - 12; y = y + 1 end
+  while m < 1 do m = m + 12; y = y - 1 end
+  locals.set("year", y)
+  locals.set("month", m)
+  -- Keep the selection inside the shown month.
+  local today = clock.today()
+  local ty, tm = parse_date(today)
+  if ty == y and tm == m then locals.set("selected", today) else locals.set("selected", fmt_date(y, m, 1)) end
+  refresh_month()
+end
+
+function prev_month(ev) shift_month(-1) end
+function next_month(ev) shift_month(1) end
+
+function go_today(ev)
+  local y, m = parse_date(clock.today())
+  locals.set("year", y)
+  locals.set("month", m)
+  locals.set("selected", clock.today())
+  refresh_month()
+end
+
+function select_day(ev)
+  local date = ev.item and ev.item.date
+  if not parse_date(date) then return end
+  if locals.get("selected") == date then
+    nav.push("day", { date = date })
+    return
+  end
+  locals.set("selected", date)
+  local y, m = parse_date(date)
+  locals.set("year", y)
+  locals.set("month", m)
+  refresh_month()
+end
+
+function add_on_day(ev)
+  local date = ev.item and ev.item.date
+  if parse_date(date) then nav.push("edit", { date = date }) end
+end
+
+function open_day(ev)
+  nav.push("day", { date = locals.get("selected") or clock.today() })
+end
+
+function add_event(ev)
+  nav.push("edit", { date = locals.get("selected") or clock.today() })
+end
+
+function open_event(ev)
+  local id = ev.item and ev.item.id
+  if find_event(id) then nav.push("event", { id = id }) end
+end
+
+function open_invitations(ev)
+  nav.push("invitations")
+end
+
+-- ---------------------------------------------------------------- day
+
+local function refresh_day()
+  local date = locals.get("date")
+  local rows = {}
+  local busy = 0
+  for _, e in ipairs(events_on(date)) do
+    table.insert(rows, event_row(e))
+    busy = busy + math.max(0, (tonumber(e["end"]) or 0) - (tonumber(e.start) or 0))
+  end
+  locals.set("events", rows)
+  if #rows == 0 then
+    locals.set("summary", "No events")
+  else
+    locals.set("summary", #rows .. (#rows == 1 and " event" or " events") .. " · " .. (busy // 60) .. " h " .. (busy % 60) .. " min busy")
+  end
+end
+
+function day_enter(ev)
+  if locals.get("date") == nil then
+    local d = ev.params and ev.params.date
+    locals.set("date", parse_date(d) and d or clock.today())
+  end
+  refresh_day()
+end
+
+function prev_day(ev)
+  locals.set("date", add_days(locals.get("date") or clock.today(), -1))
+  refresh_day()
+end
+
+function next_day(ev)
+  locals.set("date", add_days(locals.get("date") or clock.today(), 1))
+  refresh_day()
+end
+
+function add_event_day(ev)
+  nav.push("edit", { date = locals.get("date") or clock.today() })
+end
+
+function event_menu(ev)
+  local e = find_event(ev.item and ev.item.id)
+  if not e then return end
+  ui.sheet{
+    title = e.title,
+    options = {
+      { text = "Edit", icon = "edit", handler = "menu_edit", args = { id = e.id } },
+      { text = "Duplicate", icon = "content_copy", handler = "menu_duplicate", args = { id = e.id } },
+      { text = "Delete", icon = "delete", handler = "menu_delete", args = { id = e.id } },
+    },
+  }
+end
+
+function menu_edit(ev)
+  local id = ev.args and ev.args.id
+  if find_event(id) then nav.push("edit", { id = id }) end
+end
+
+function menu_duplicate(ev)
+  local e = find_event(ev.args and ev.args.id)
+  if not e then return end
+  local copy = {}
+  for k, v in pairs(e) do copy[k] = v end
+  copy.id = tonumber(state.get("next_id")) or 100
+  copy.organizer = nil
+  copy.status = nil
+  copy.title = (e.title or "") .. " (copy)"
+  state.set("next_id", copy.id + 1)
+  state.insert("events", copy)
+  ui.toast("Event duplicated")
+  if locals.get("events") ~= nil then refresh_day() end
+end
+
+local function confirm_delete(e)
+  ui.dialog{
+    title = "Delete event?",
+    text = "“" .. (e.title or "") .. "” on " .. short_day(e.date) .. " will be deleted.",
+    buttons = { { text = "Cancel" }, { text = "Delete", handler = "delete_confirmed", args = { id = e.id } } },
+  }
+end
+
+function menu_delete(ev)
+  local e = find_event(ev.args and ev.args.id)
+  if e then confirm_delete(e) end
+end
+
+function delete_confirmed(ev)
+  local e, i = find_event(ev.args and ev.args.id)
+  if not e then return end
+  state.remove("events", i)
+  ui.snackbar{ text = "Event deleted", action = "Undo", handler = "undo_delete", args = { event = e } }
+  if ev.params and tonumber(ev.params.id) == tonumber(e.id) then
+    nav.pop()
+  elseif locals.get("events") ~= nil then
+    refresh_day()
+  end
+end
+
+function undo_delete(ev)
+  local e = ev.args and ev.args.event
+  if type(e) ~= "table" or find_event(e.id) then return end
+  state.insert("events", e)
+  if locals.get("events") ~= nil then refresh_day() end
+  if locals.get("cells") ~= nil then refresh_month() end
+end
+
+-- ---------------------------------------------------------------- event details
+
+local function load_event(id)
+  local e = find_event(id)
+  if not e then return nil end
+  local copy = {}
+  for k, v in pairs(e) do copy[k] = v end
+  copy.organizer = e.organizer or false
+  copy.status = e.status or ""
+  locals.set("e", copy)
+  locals.set("time", range_text(e))
+  local org = e.organizer and person_by_id(e.organizer) or nil
+  locals.set("organizer", org and org.name or "")
+  locals.set("status_text", STATUS_TEXT[e.status or "pending"] or "")
+  local guests = {}
+  if org then table.insert(guests, { id = org.id, name = org.name, email = org.email, role = "Organizer" }) end
+  for _, pid in ipairs(e.invitees or {}) do
+    local p = person_by_id(pid)
+    if p and (not org or p.id ~= org.id) then table.insert(guests, { id = p.id, name = p.name, email = p.email, role = p.email }) end
+  end
+  locals.set("guests", guests)
+  local n = #guests
+  locals.set("guest_text", n == 0 and "Guests" or ((n + 1) .. " guests (including you)"))
+  return e
+end
+
+function event_enter(ev)
+  if not load_event(ev.params and ev.params.id) then
+    nav.pop()
+  end
+end
+
+function edit_event(ev)
+  local id = ev.params and ev.params.id
+  if find_event(id) then nav.push("edit", { id = id }) end
+end
+
+function delete_event(ev)
+  local e = find_event(ev.params and ev.params.id)
+  if e then confirm_delete(e) end
+end
+
+function share_event(ev)
+  local e = find_event(ev.params and ev.params.id)
+  if not e then return end
+  local text = (e.title or "") .. "\n" .. short_day(e.date) .. ", " .. range_text(e)
+  if trim(e.location) ~= "" then text = text .. "\n" .. e.location end
+  ui.share{ text = text }
+end
+
+function copy_location(ev)
+  local e = find_event(ev.params and ev.params.id)
+  if e and trim(e.location) ~= "" then
+    clipboard.set(e.location)
+    ui.toast("Location copied")
+  end
+end
+
+function email_guest(ev)
+  local it = ev.item
+  if type(it) == "table" and trim(it.email) ~= "" then
+    local e = find_event(ev.params and ev.params.id)
+    nav.open_app("com.phoneworld.email", "compose", { to = it.email, subject = e and e.title or "" })
+  end
+end
+
+local function respond(id, status)
+  local e, i = find_event(id)
+  if not e or not e.organizer then return nil end
+  state.set("events." .. i .. ".status", status)
+  local p = person_by_id(e.organizer)
+  local who = p and p.first or "the organizer"
+  if status == "accepted" then ui.toast("Accepted. " .. who .. " will be notified")
+  elseif status == "declined" then ui.toast("Declined. " .. who .. " will be notified")
+  else ui.toast("Replied maybe") end
+  return e
+end
+
+function rsvp_accept(ev) respond(ev.params and ev.params.id, "accepted"); load_event(ev.params and ev.params.id) end
+function rsvp_decline(ev) respond(ev.params and ev.params.id, "declined"); load_event(ev.params and ev.params.id) end
+function rsvp_maybe(ev) respond(ev.params and ev.params.id, "maybe"); load_event(ev.params and ev.params.id) end
+
+-- ---------------------------------------------------------------- invitations
+
+local function refresh_invitations()
+  local pending, responded = {}, {}
+  local list = {}
+  for _, e in ipairs(events()) do
+    if type(e) == "table" and e.organizer then table.insert(list, e) end
+  end
+  table.sort(list, function(a, b)
+    local ka, kb = (day_number(a.date) or 0) * 1440 + (tonumber(a.start) or 0), (day_number(b.date) or 0) * 1440 + (tonumber(b.start) or 0)
+    return ka < kb
+  end)
+  for _, e in ipairs(list) do
+    local p = person_by_id(e.organizer)
+    local row = { id = e.id, title = e.title, when = short_day(e.date) .. ", " .. range_text(e), organizer = p and p.name or "Someone", status_text = STATUS_TEXT[e.status or "pending"] or "" }
+    if e.status == "pending" or e.status == nil then table.insert(pending, row) else table.insert(responded, row) end
+  end
+  locals.set("pending", pending)
+  locals.set("responded", responded)
+end
+
+function invitations_enter(ev)
+  refresh_invitations()
+end
+
+function accept_item(ev) respond(ev.item and ev.item.id, "accepted"); refresh_invitations() end
+function decline_item(ev) respond(ev.item and ev.item.id, "declined"); refresh_invitations() end
+function maybe_item(ev) respond(ev.item and ev.item.id, "maybe"); refresh_invitations() end
+
+-- ---------------------------------------------------------------- edit
+
+local function refresh_guests()
+  local ids = locals.get("invitees") or {}
+  local guests = {}
+  for _, pid in ipairs(ids) do
+    local p = person_by_id(pid)
+    if p then table.insert(guests, { id = p.id, name = p.name, email = p.email }) end
+  end
+  locals.set("guests", guests)
+  locals.set("guest_text", #guests == 0 and "No guests" or (#guests == 1 and "1 guest" or (#guests .. " guests")))
+end
+
+function edit_enter(ev)
+  if locals.get("loaded") then return end
+  local p = ev.params or {}
+  local e = p.id and find_event(p.id) or nil
+  if e then
+    locals.set("title", e.title or "")
+    locals.set("date", e.date)
+    locals.set("start", tonumber(e.start) or 540)
+    locals.set("end", tonumber(e["end"]) or 600)
+    locals.set("location", e.location or "")
+    locals.set("notes", e.notes or "")
+    local ids = {}
+    for _, id in ipairs(e.invitees or {}) do table.insert(ids, id) end
+    locals.set("invitees", ids)
+  else
+    locals.set("title", "")
+    locals.set("date", parse_date(p.date) and p.date or clock.today())
+    -- The next full hour, one hour long.
+    local start = math.min(((clock.minutes() // 60) + 1) * 60, 22 * 60)
+    locals.set("start", start)
+    locals.set("end", start + 60)
+    locals.set("location", "")
+    locals.set("notes", "")
+    locals.set("invitees", {})
+  end
+  locals.set("pick", "")
+  locals.set("pick_date", false)
+  locals.set("err_title", "")
+  locals.set("err_time", "")
+  locals.set("loaded", true)
+  refresh_guests()
+end
+
+local function check_times()
+  local s, e = tonumber(locals.get("start")) or 0, tonumber(locals.get("end")) or 0
+  if e <= s then
+    locals.set("err_time", "End time must be after the start time")
+    return false
+  end
+  locals.set("err_time", "")
+  return true
+end
+
+function title_changed(ev)
+  locals.set("err_title", "")
+end
+
+function toggle_date(ev)
+  locals.set("pick_date", not locals.get("pick_date"))
+  locals.set("pick", "")
+end
+
+function date_changed(ev)
+  locals.set("pick_date", false)
+end
+
+function pick_start(ev)
+  locals.set("pick", locals.get("pick") == "start" and "" or "start")
+  locals.set("pick_date", false)
+end
+
+function pick_end(ev)
+  locals.set("pick", locals.get("pick") == "end" and "" or "end")
+  locals.set("pick_date", false)
+end
+
+function time_changed(ev)
+  check_times()
+end
+
+function add_people(ev)
+  local chosen = {}
+  for _, id in ipairs(locals.get("invitees") or {}) do chosen[tonumber(id)] = true end
+  local options = {}
+  for _, p in ipairs(people()) do
+    if not chosen[p.id] then
+      table.insert(options, { text = p.name, icon = "person", handler = "guest_picked", args = { id = p.id } })
+    end
+  end
+  table.sort(options, function(a, b) return a.text < b.text end)
+  if #options == 0 then
+    ui.toast("Everyone is already invited")
+    return
+  end
+  ui.sheet{ title = "Invite people", options = options }
+end
+
+function guest_picked(ev)
+  local id = tonumber(ev.args and ev.args.id)
+  if not id or not person_by_id(id) then return end
+  local ids = locals.get("invitees") or {}
+  for _, x in ipairs(ids) do
+    if tonumber(x) == id then return end
+  end
+  table.insert(ids, id)
+  locals.set("invitees", ids)
+  refresh_guests()
+end
+
+function remove_guest(ev)
+  local id = tonumber(ev.item and ev.item.id)
+  local ids = locals.get("invitees") or {}
+  for k = #ids, 1, -1 do
+    if tonumber(ids[k]) == id then table.remove(ids, k) end
+  end
+  locals.set("invitees", ids)
+  refresh_guests()
+end
+
+function save_event(ev)
+  local title = trim(locals.get("title"))
+  local ok = true
+  if title == "" then
+    locals.set("err_title", "Add a title")
+    ok = false
+  end
+  if not check_times() then ok = false end
+  local date = locals.get("date")
+  if not parse_date(date) then
+    ui.toast("Pick a date")
+    ok = false
+  end
+  if not ok then return end
+  local fields = {
+    title = title, date = date, start = math.floor(tonumber(locals.get("start")) or 0), ["end"] = math.floor(tonumber(locals.get("end")) or 0),
+    location = trim(locals.get("location")), notes = trim(locals.get("notes")), invitees = locals.get("invitees") or {},
+  }
+  local id = ev.params and ev.params.id
+  local old, i = find_event(id)
+  if old then
+    fields.id = old.id
+    fields.organizer = old.organizer
+    fields.status = old.status
+    state.set("events." .. i, fields)
+    ui.toast("Event saved")
+    nav.pop()
+  else
+    fields.id = tonumber(state.get("next_id")) or 100
+    state.set("next_id", fields.id + 1)
+    state.insert("events", fields)
+    ui.toast("Event added on " .. short_day(date))
+    nav.replace("event", { id = fields.id })
+  end
+end
+
+function cancel_edit(ev)
+  nav.pop()
+end

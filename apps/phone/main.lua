@@ -1,0 +1,630 @@
+-- Phone: favorites, call log, contacts, keypad and the in-call screen.
+-- The call log lives in state.calls (newest first); the ongoing call in state.call.
+
+local MONTHS = { "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec" }
+local DAY_NAMES = { "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday" }
+local KIND_LABEL = { missed = "Missed call", outgoing = "Outgoing call", incoming = "Incoming call" }
+local KIND_ICON = { missed = "call_missed", outgoing = "call_made", incoming = "call_received" }
+
+local function trim(s)
+  if type(s) ~= "string" then return "" end
+  return (s:gsub("^%s+", ""):gsub("%s+$", ""))
+end
+
+local function digits(s)
+  if type(s) ~= "string" then return "" end
+  return (s:gsub("%D", ""))
+end
+
+local function days_from_civil(y, m, d)
+  if m <= 2 then y = y - 1 end
+  local era = (y >= 0 and y or y - 399) // 400
+  local yoe = y - era * 400
+  local mp = (m + 9) % 12
+  local doy = (153 * mp + 2) // 5 + d - 1
+  local doe = yoe * 365 + yoe // 4 - yoe // 100 + doy
+  return era * 146097 + doe - 719468
+end
+
+local function civil_from_days(z)
+  z = z + 719468
+  local era = (z >= 0 and z or z - 146096) // 146097
+  local doe = z - era * 146097
+  local yoe = (doe - doe // 1460 + doe // 36524 - doe // 146096) // 365
+  local y = yoe + era * 400
+  local doy = doe - (365 * yoe + yoe // 4 - yoe // 100)
+  local mp = (5 * doy + 2) // 153
+  local d = doy - (153 * mp + 2) // 5 + 1
+  local m = mp < 10 and mp + 3 or mp - 9
+  if m <= 2 then y = y + 1 end
+  return y, m, d
+end
+
+local function day_number(text)
+  if type(text) ~= "string" then return nil end
+  local y, m, d = text:match("^(%d%d%d%d)-(%d%d)-(%d%d)$")
+  if not y then return nil end
+  return days_from_civil(tonumber(y), tonumber(m), tonumber(d))
+end
+
+local function add_days(text, n)
+  local z = day_number(text)
+  if not z then return text end
+  local y, m, d = civil_from_days(z + n)
+  return string.format("%04d-%02d-%02d", y, m, d)
+end
+
+local function fmt_time(minutes)
+  minutes = math.floor(tonumber(minutes) or 0) % 1440
+  return string.format("%02d:%02d", minutes // 60, minutes % 60)
+end
+
+local function day_label(date)
+  local today = day_number(clock.today())
+  local z = day_number(date)
+  if not today or not z then return "" end
+  if z == today then return "Today" end
+  if today - z == 1 then return "Yesterday" end
+  local y, m, d = civil_from_days(z)
+  if today - z < 7 then return DAY_NAMES[((z + 3) % 7) + 1] end
+  return MONTHS[m] .. " " .. d
+end
+
+local function length_text(secs)
+  secs = math.floor(tonumber(secs) or 0)
+  if secs <= 0 then return "" end
+  if secs < 60 then return secs .. " sec" end
+  local m, s = secs // 60, secs % 60
+  if m >= 60 then return (m // 60) .. " hr " .. (m % 60) .. " min" end
+  return m .. " min " .. s .. " sec"
+end
+
+local function people()
+  local list = content.get("people")
+  if type(list) ~= "table" then return {} end
+  return list
+end
+
+local function person_by_id(id)
+  id = tonumber(id)
+  for _, p in ipairs(people()) do
+    if p.id == id then return p end
+  end
+  return nil
+end
+
+local function person_by_number(number)
+  local d = digits(number)
+  if #d < 3 then return nil end
+  for _, p in ipairs(people()) do
+    local pd = p.digits or digits(p.phone)
+    if pd == d or (#d >= 7 and pd:sub(-#d) == d) then return p end
+  end
+  return nil
+end
+
+local function calls()
+  local list = state.get("calls")
+  if type(list) ~= "table" then return {} end
+  return list
+end
+
+local function log_call(number, name, kind, secs)
+  local id = tonumber(state.get("next_call")) or 1
+  state.set("next_call", id + 1)
+  local person = person_by_number(number)
+  state.insert("calls", {
+    id = id, number = number, name = (person and person.name) or name or number, contact_id = person and person.id or nil,
+    kind = kind, date = clock.today(), t = clock.minutes(), secs = math.floor(secs or 0),
+  }, 1)
+end
+
+-- ---------------------------------------------------------------- install
+
+function seed_calls(ev)
+  local today = clock.today()
+  local list = {}
+  for i, c in ipairs(content.get("call_log") or {}) do
+    local p = c.person and person_by_id(c.person) or nil
+    local number = p and p.phone or c.number or ""
+    table.insert(list, {
+      id = i, number = number, name = p and p.name or number, contact_id = p and p.id or nil,
+      kind = c.kind or "incoming", date = add_days(today, -(tonumber(c.days_ago) or 0)), t = tonumber(c.t) or 0, secs = tonumber(c.secs) or 0,
+    })
+  end
+  table.sort(list, function(a, b)
+    local ka, kb = (day_number(a.date) or 0) * 1440 + a.t, (day_number(b.date) or 0) * 1440 + b.t
+    if ka ~= kb then return ka > kb end
+    return a.id < b.id
+  end)
+  state.set("calls", list)
+  state.set("next_call", #list + 1)
+end
+
+-- ---------------------------------------------------------------- home
+
+local function refresh_favorites()
+  local favs = {}
+  for _, p in ipairs(people()) do
+    if p.favorite then table.insert(favs, { id = p.id, name = p.name, first = p.first, phone = p.phone }) end
+  end
+  locals.set("favorites", favs)
+  -- Frequent: the people called most often.
+  local count, order = {}, {}
+  for _, c in ipairs(calls()) do
+    if c.contact_id then
+      if not count[c.contact_id] then table.insert(order, c.contact_id) end
+      count[c.contact_id] = (count[c.contact_id] or 0) + 1
+    end
+  end
+  table.sort(order, function(a, b)
+    if count[a] ~= count[b] then return count[a] > count[b] end
+    return a < b
+  end)
+  local freq = {}
+  for _, id in ipairs(order) do
+    local p = person_by_id(id)
+    if p and not p.favorite and #freq < 5 then table.insert(freq, { id = p.id, name = p.name, phone = p.phone, number = p.phone }) end
+  end
+  locals.set("frequent", freq)
+end
+
+local function refresh_recents()
+  local filter = locals.get("filter") or "all"
+  local rows = {}
+  local last_day = nil
+  for _, c in ipairs(calls()) do
+    if filter == "all" or c.kind == filter then
+      local label = KIND_LABEL[c.kind] or "Call"
+      local summary = label
+      if (tonumber(c.secs) or 0) > 0 then summary = summary .. " · " .. length_text(c.secs) end
+      local day = day_label(c.date)
+      local row = { id = c.id, name = c.name or c.number, number = c.number, summary = summary, when = fmt_time(c.t), day = "" }
+      if day ~= last_day then row.day = day; last_day = day end
+      table.insert(rows, row)
+    end
+  end
+  locals.set("recents", rows)
+end
+
+local function refresh_contacts()
+  local q = trim(locals.get("query")):lower()
+  local qd = digits(q)
+  local rows = {}
+  for _, p in ipairs(people()) do
+    if q == "" or (p.name or ""):lower():find(q, 1, true) or (#qd >= 2 and (p.digits or digits(p.phone)):find(qd, 1, true)) then
+      table.insert(rows, { id = p.id, name = p.name, phone = p.phone, number = p.phone })
+    end
+  end
+  table.sort(rows, function(a, b) return a.name < b.name end)
+  local last = nil
+  for _, r in ipairs(rows) do
+    local l = r.name:sub(1, 1):upper()
+    r.header = (l ~= last) and l or ""
+    last = l
+  end
+  locals.set("contacts", rows)
+end
+
+function home_enter(ev)
+  local p = ev.params or {}
+  if locals.get("tab") == nil then
+    locals.set("tab", tonumber(p.tab) or 1)
+    locals.set("filter", "all")
+    locals.set("query", "")
+  end
+  refresh_favorites()
+  refresh_recents()
+  refresh_contacts()
+end
+
+function tab_changed(ev)
+  refresh_recents()
+end
+
+function set_filter(ev)
+  local v = ev.item and ev.item.value
+  if type(v) ~= "string" then return end
+  locals.set("filter", v)
+  refresh_recents()
+end
+
+function filter_changed(ev)
+  refresh_contacts()
+end
+
+function open_contacts_tab(ev)
+  locals.set("tab", 2)
+end
+
+function home_menu(ev)
+  ui.sheet{
+    title = "Phone",
+    options = {
+      { text = "Clear call history", icon = "delete_sweep", handler = "clear_history" },
+      { text = "Call voicemail", icon = "voicemail", handler = "call_voicemail" },
+    },
+  }
+end
+
+function clear_history(ev)
+  ui.dialog{
+    title = "Clear call history?",
+    text = "All calls will be removed from Recents.",
+    buttons = { { text = "Cancel" }, { text = "Clear", handler = "clear_history_confirmed" } },
+  }
+end
+
+function clear_history_confirmed(ev)
+  state.set("calls", {})
+  refresh_recents()
+  refresh_favorites()
+  ui.toast("Call history cleared")
+end
+
+function call_voicemail(ev)
+  nav.push("in_call", { number = "*86", name = "Voicemail" })
+end
+
+local function start_call(number, name)
+  number = trim(number)
+  if number == "" then return end
+  nav.push("in_call", { number = number, name = name })
+end
+
+function call_favorite(ev)
+  local it = ev.item
+  if type(it) == "table" then start_call(it.phone, it.name) end
+end
+
+function favorite_menu(ev)
+  local it = ev.item
+  if type(it) ~= "table" then return end
+  ui.sheet{
+    title = it.name,
+    options = {
+      { text = "Call", icon = "call", handler = "menu_call", args = { number = it.phone, name = it.name } },
+      { text = "Send message", icon = "chat", handler = "menu_message", args = { number = it.phone, name = it.name } },
+      { text = "Call details", icon = "info", handler = "menu_details", args = { number = it.phone } },
+    },
+  }
+end
+
+function call_item(ev)
+  local it = ev.item
+  if type(it) ~= "table" then return end
+  start_call(it.number or it.phone, it.name)
+end
+
+function open_details(ev)
+  local it = ev.item
+  if type(it) ~= "table" then return end
+  local number = it.number or it.phone
+  if trim(number) ~= "" then nav.push("call_details", { number = number }) end
+end
+
+function call_menu(ev)
+  local it = ev.item
+  if type(it) ~= "table" then return end
+  ui.sheet{
+    title = it.name,
+    options = {
+      { text = "Call back", icon = "call", handler = "menu_call", args = { number = it.number, name = it.name } },
+      { text = "Send message", icon = "chat", handler = "menu_message", args = { number = it.number, name = it.name } },
+      { text = "Copy number", icon = "content_copy", handler = "menu_copy", args = { number = it.number } },
+      { text = "Delete", icon = "delete", handler = "menu_delete_call", args = { id = it.id } },
+    },
+  }
+end
+
+function menu_call(ev)
+  local a = ev.args or {}
+  start_call(a.number, a.name)
+end
+
+function menu_message(ev)
+  local a = ev.args or {}
+  if trim(a.number) ~= "" then nav.open_app("com.phoneworld.messages", "compose", { number = a.number, name = a.name }) end
+end
+
+function menu_details(ev)
+  local a = ev.args or {}
+  if trim(a.number) ~= "" then nav.push("call_details", { number = a.number }) end
+end
+
+function menu_copy(ev)
+  local a = ev.args or {}
+  if trim(a.number) ~= "" then
+    clipboard.set(a.number)
+    ui.toast("Number copied")
+  end
+end
+
+function menu_delete_call(ev)
+  local id = tonumber(ev.args and ev.args.id)
+  for i, c in ipairs(calls()) do
+    if tonumber(c.id) == id then
+      state.remove("calls", i)
+      ui.snackbar{ text = "Call deleted", action = "Undo", handler = "undo_delete_call", args = { call = c, pos = i } }
+      break
+    end
+  end
+  refresh_recents()
+end
+
+function undo_delete_call(ev)
+  local a = ev.args or {}
+  if type(a.call) ~= "table" then return end
+  local pos = math.min(tonumber(a.pos) or 1, #calls() + 1)
+  state.insert("calls", a.call, pos)
+  if locals.get("recents") ~= nil then refresh_recents() end
+end
+
+function open_keypad(ev)
+  nav.push("keypad")
+end
+
+-- ---------------------------------------------------------------- keypad
+
+local function refresh_match()
+  local p = person_by_number(locals.get("digits"))
+  locals.set("match", p and p.name or "")
+end
+
+function keypad_enter(ev)
+  if locals.get("digits") == nil then
+    local n = ev.params and ev.params.number
+    locals.set("digits", type(n) == "string" and n or "")
+  end
+  refresh_match()
+end
+
+function press_key(ev)
+  local d = ev.item and ev.item.d
+  if type(d) ~= "string" then return end
+  local cur = locals.get("digits") or ""
+  if #cur >= 20 then return end
+  locals.set("digits", cur .. d)
+  refresh_match()
+end
+
+function long_press_key(ev)
+  local d = ev.item and ev.item.d
+  local cur = locals.get("digits") or ""
+  if d == "0" and #cur < 20 then
+    locals.set("digits", cur .. "+")
+  elseif d == "1" and cur == "" then
+    nav.replace("in_call", { number = "*86", name = "Voicemail" })
+    return
+  else
+    press_key(ev)
+    return
+  end
+  refresh_match()
+end
+
+function backspace(ev)
+  local cur = locals.get("digits") or ""
+  locals.set("digits", cur:sub(1, -2))
+  refresh_match()
+end
+
+function clear_digits(ev)
+  locals.set("digits", "")
+  refresh_match()
+end
+
+function paste_number(ev)
+  local text = clipboard.get()
+  local cleaned = type(text) == "string" and text:gsub("[^%d%+%*#]", "") or ""
+  if cleaned == "" then
+    ui.toast("No number on the clipboard")
+    return
+  end
+  locals.set("digits", cleaned:sub(1, 20))
+  refresh_match()
+end
+
+function dial(ev)
+  local number = trim(locals.get("digits"))
+  if number == "" then
+    -- Like a real dialer: the call button recalls the last dialed number.
+    for _, c in ipairs(calls()) do
+      if c.kind == "outgoing" then
+        locals.set("digits", c.number)
+        refresh_match()
+        return
+      end
+    end
+    ui.toast("Enter a number")
+    return
+  end
+  local p = person_by_number(number)
+  nav.replace("in_call", { number = p and p.phone or number, name = p and p.name or number })
+end
+
+function add_number(ev)
+  local number = trim(locals.get("digits"))
+  if number == "" then number = trim(locals.get("number")) end
+  if number ~= "" then nav.open_app("com.phoneworld.contacts", "edit", { phone = number }) end
+end
+
+-- ---------------------------------------------------------------- in call
+
+local function get_call()
+  local c = state.get("call")
+  if type(c) ~= "table" then c = {} end
+  c.run = tonumber(c.run) or 0
+  return c
+end
+
+function call_enter(ev)
+  if locals.get("started") then return end
+  local p = ev.params or {}
+  local number = trim(p.number)
+  if number == "" then
+    nav.pop()
+    return
+  end
+  local person = person_by_number(number)
+  local c = get_call()
+  c.active = true
+  c.number = number
+  c.name = (person and person.name) or (trim(p.name) ~= "" and p.name) or number
+  c.status = "Calling…"
+  c.started = clock.now()
+  c.connected_at = 0
+  c.elapsed = 0
+  c.muted = false
+  c.speaker = false
+  c.hold = false
+  c.run = c.run + 1
+  state.set("call", c)
+  locals.set("started", true)
+  timer.after(3000, "call_connected", { run = c.run })
+end
+
+function call_connected(ev)
+  local c = get_call()
+  if not c.active or tonumber(ev.args and ev.args.run) ~= c.run then return end
+  c.status = c.hold and "On hold" or "Connected"
+  c.connected_at = clock.now()
+  c.elapsed = 0
+  state.set("call", c)
+  timer.after(1000, "call_tick", { run = c.run })
+end
+
+function call_tick(ev)
+  local c = get_call()
+  if not c.active or tonumber(ev.args and ev.args.run) ~= c.run then return end
+  c.elapsed = clock.now() - (tonumber(c.connected_at) or clock.now())
+  state.set("call", c)
+  if c.elapsed < 4 * 3600000 then timer.after(1000, "call_tick", { run = c.run }) end
+end
+
+function toggle_mute(ev)
+  local c = get_call()
+  if not c.active then return end
+  state.set("call.muted", not c.muted)
+end
+
+function toggle_speaker(ev)
+  local c = get_call()
+  if not c.active then return end
+  state.set("call.speaker", not c.speaker)
+end
+
+function toggle_hold(ev)
+  local c = get_call()
+  if not c.active then return end
+  c.hold = not c.hold
+  if (tonumber(c.connected_at) or 0) > 0 then c.status = c.hold and "On hold" or "Connected" end
+  state.set("call", c)
+end
+
+function call_keypad(ev)
+  ui.toast("Keypad tones are sent during the call")
+end
+
+function add_call(ev)
+  ui.toast("Conference calls are not supported by your carrier")
+end
+
+function record_call(ev)
+  ui.dialog{
+    title = "Record this call?",
+    text = "Both parties will hear that the call is being recorded.",
+    buttons = { { text = "Cancel" }, { text = "Record", handler = "record_confirmed" } },
+  }
+end
+
+function record_confirmed(ev)
+  ui.toast("Recording started")
+end
+
+function end_call(ev)
+  local c = get_call()
+  if not c.active then
+    nav.pop()
+    return
+  end
+  local secs = 0
+  if (tonumber(c.connected_at) or 0) > 0 then secs = (clock.now() - c.connected_at) / 1000 end
+  log_call(c.number, c.name, "outgoing", secs)
+  c.active = false
+  c.status = "Call ended"
+  c.run = c.run + 1
+  state.set("call", c)
+  ui.toast("Call ended" .. (secs >= 1 and (" · " .. length_text(secs)) or ""))
+  nav.pop()
+end
+
+-- ---------------------------------------------------------------- call details
+
+local function refresh_details(number)
+  local d = digits(number)
+  local person = person_by_number(number)
+  local hist = {}
+  for _, c in ipairs(calls()) do
+    if digits(c.number) == d then
+      table.insert(hist, {
+        id = c.id, icon = KIND_ICON[c.kind] or "call", label = KIND_LABEL[c.kind] or "Call",
+        when = day_label(c.date) .. ", " .. fmt_time(c.t), length = length_text(c.secs),
+      })
+    end
+  end
+  locals.set("history", hist)
+  locals.set("name", person and person.name or number)
+  locals.set("subtitle", person and ("Mobile " .. number) or number)
+  locals.set("number", number)
+  locals.set("contact_id", person and person.id or false)
+end
+
+function details_enter(ev)
+  local number = ev.params and ev.params.number
+  if trim(number) == "" then
+    nav.pop()
+    return
+  end
+  refresh_details(number)
+end
+
+function call_details_number(ev)
+  start_call(ev.params and ev.params.number, locals.get("name"))
+end
+
+function message_number(ev)
+  local number = ev.params and ev.params.number
+  if trim(number) ~= "" then nav.open_app("com.phoneworld.messages", "compose", { number = number, name = locals.get("name") }) end
+end
+
+function open_contact(ev)
+  local id = locals.get("contact_id")
+  if id then nav.open_app("com.phoneworld.contacts", "detail", { id = id }) end
+end
+
+function copy_number(ev)
+  local number = ev.params and ev.params.number
+  if trim(number) ~= "" then
+    clipboard.set(number)
+    ui.toast("Number copied")
+  end
+end
+
+function delete_history(ev)
+  ui.dialog{
+    title = "Delete call history?",
+    text = "Calls with " .. (locals.get("name") or "this number") .. " will be removed.",
+    buttons = { { text = "Cancel" }, { text = "Delete", handler = "delete_history_confirmed" } },
+  }
+end
+
+function delete_history_confirmed(ev)
+  local d = digits(ev.params and ev.params.number)
+  local list = calls()
+  for i = #list, 1, -1 do
+    if digits(list[i].number) == d then state.remove("calls", i) end
+  end
+  ui.toast("Call history deleted")
+  nav.pop()
+end

@@ -71,11 +71,18 @@ impl Catalog {
     /// Loads every app under the given folders (a folder may also be one app itself).
     pub fn load(app_roots: &[PathBuf], layout_dirs: &[PathBuf]) -> Result<Arc<Catalog>, PhoneError> {
         let (modules, errors) = LayoutModules::load(layout_dirs);
-        if let Some(err) = errors.into_iter().next() {
-            return Err(PhoneError::Data(err));
-        }
         let mut apps: Vec<InstalledApp> = Vec::new();
-        let mut broken = Vec::new();
+        // A broken module is reported; the screens that use it show a visible placeholder.
+        let mut broken: Vec<(PathBuf, PhoneError)> = errors
+            .into_iter()
+            .map(|err| {
+                let path = match &err {
+                    DataError::Io { path, .. } | DataError::Syntax { path, .. } | DataError::Invalid { path, .. } => path.clone(),
+                    _ => PathBuf::new(),
+                };
+                (path, PhoneError::Data(err))
+            })
+            .collect();
         for root in app_roots {
             if !root.is_dir() {
                 return Err(PhoneError::Data(DataError::Invalid {

@@ -1,0 +1,52 @@
+//! The bundled task suite proves itself, and malformed task files are reported clearly.
+
+use std::path::Path;
+
+use phoneworld_phone::project_root;
+use phoneworld_tasks::{evaluate, parse_template, verify_suite, AgentKind, Suite, TaskError};
+use phoneworld_tests::catalog;
+
+fn suite() -> Suite {
+    Suite::load(&project_root().join("verifiers/phoneworld-v0"), &catalog()).expect("the bundled suite loads")
+}
+
+#[test]
+fn every_template_passes_with_its_solution_and_fails_without() {
+    let suite = suite();
+    assert!(!suite.templates.is_empty());
+    let problems = verify_suite(catalog(), &suite, 5).unwrap();
+    assert!(problems.is_empty(), "{problems:#?}");
+}
+
+#[test]
+fn the_oracle_scores_one_and_doing_nothing_scores_zero() {
+    let suite = suite();
+    let oracle = evaluate(catalog(), &suite, AgentKind::Oracle, 2, None).unwrap();
+    assert_eq!(oracle.success_rate, 1.0, "{:#?}", oracle.failures);
+    let noop = evaluate(catalog(), &suite, AgentKind::Noop, 2, None).unwrap();
+    assert_eq!(noop.success_rate, 0.0);
+    assert_eq!(oracle.suite_hash, noop.suite_hash);
+    assert_eq!(oracle.apps_hash, catalog().hash);
+}
+
+fn parse_err(text: &str) -> String {
+    parse_template(Path::new("verifiers/x/broken.ron"), text).unwrap_err().to_string()
+}
+
+#[test]
+fn malformed_task_files_name_the_file_line_and_field() {
+    let err = parse_err("Task(\n  id: \"x\",\n  category: \"app\",\n  apps: [\"a\"],\n  instructions: \"typo\",\n)");
+    assert!(err.starts_with("verifiers/x/broken.ron:5:"), "{err}");
+    assert!(err.contains("instructions"), "{err}");
+    let err = parse_err("Task(id: \"x\", category: \"web\", apps: [], instruction: \"\", success: [], solution: [])");
+    assert!(err.contains("category `web`: expected app, mini_app or cross_app"), "{err}");
+    let err = parse_err("Task(id: \"x\", category: \"app\", apps: [], instruction: \"\", success: [Exists(app: \"a\")], solution: [])");
+    assert!(err.contains("verifiers/x/broken.ron:1:") && err.contains("path"), "{err}");
+    match Suite::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/tasks/bad"), &catalog()) {
+        Err(e @ TaskError::Field { .. }) => {
+            let text = e.to_string();
+            assert!(text.contains("unknown_app.ron: field `apps[0]`: `com.phoneworld.nowhere` is not installed"), "{text}");
+        }
+        other => panic!("expected a field error, got {other:?}"),
+    }
+}

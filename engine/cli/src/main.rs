@@ -82,6 +82,9 @@ enum Command {
     Tasks {
         #[arg(long, default_value = "phoneworld-v0")]
         suite: String,
+        /// Print the Markdown catalog (docs/tasks.md) instead.
+        #[arg(long)]
+        markdown: bool,
     },
     /// Run every template of a suite for N seeds with a built-in agent.
     Eval {
@@ -95,6 +98,24 @@ enum Command {
         /// Write each episode's trajectory here.
         #[arg(long = "out-dir")]
         out_dir: Option<PathBuf>,
+    },
+    /// Verifier-confirmed trajectories for fine-tuning, played by the oracle (with detours).
+    Rollouts {
+        #[arg(long, default_value = "phoneworld-v0")]
+        suite: String,
+        #[arg(long, default_value_t = 1)]
+        seeds: u64,
+        #[arg(long = "out-dir")]
+        out_dir: PathBuf,
+        /// Probability of a plausible wrong step (then Back) before each step.
+        #[arg(long, default_value_t = 0.0)]
+        detours: f64,
+        /// jpeg (quality 90) or png.
+        #[arg(long = "image-format", default_value = "jpeg")]
+        image_format: String,
+        /// Screenshot size, e.g. 540x1200 (default: the device size).
+        #[arg(long = "image-size")]
+        image_size: Option<String>,
     },
     /// Prove every template: its solution passes, doing nothing and wrong variants fail.
     Verify {
@@ -119,10 +140,21 @@ fn main() -> ExitCode {
             commands::monkey(&cli.apps_dir, app.as_deref(), *seed, *steps, size.as_deref(), out_dir.as_deref(), cli.json)
         }
         Command::Check { app_dir } => commands::check(app_dir, cli.json),
-        Command::Tasks { suite } => task_commands::tasks(&cli.apps_dir, &cli.suite_dir, suite, cli.json),
+        Command::Tasks { suite, markdown } => task_commands::tasks(&cli.apps_dir, &cli.suite_dir, suite, *markdown, cli.json),
         Command::Eval { suite, agent, seeds, out_dir } => {
             task_commands::eval(&cli.apps_dir, &cli.suite_dir, suite, agent, *seeds, out_dir.as_deref(), cli.json)
         }
+        Command::Rollouts { suite, seeds, out_dir, detours, image_format, image_size } => task_commands::rollouts(
+            &cli.apps_dir,
+            &cli.suite_dir,
+            suite,
+            *seeds,
+            out_dir,
+            *detours,
+            image_format,
+            image_size.as_deref(),
+            cli.json,
+        ),
         Command::Verify { suite, seeds } => task_commands::verify(&cli.apps_dir, &cli.suite_dir, suite, *seeds, cli.json),
     };
     match result {

@@ -18,8 +18,12 @@ fn load_suite(apps_dirs: &[PathBuf], suite_dirs: &[PathBuf], name: &str) -> Resu
     Ok((catalog, suite))
 }
 
-pub(crate) fn tasks(apps_dirs: &[PathBuf], suite_dirs: &[PathBuf], name: &str, as_json: bool) -> Result<ExitCode> {
+pub(crate) fn tasks(apps_dirs: &[PathBuf], suite_dirs: &[PathBuf], name: &str, markdown: bool, as_json: bool) -> Result<ExitCode> {
     let (catalog, suite) = load_suite(apps_dirs, suite_dirs, name)?;
+    if markdown {
+        print!("{}", phoneworld_tasks::catalog_markdown(catalog, &suite)?);
+        return Ok(ExitCode::SUCCESS);
+    }
     let mut rows = Vec::new();
     for t in &suite.templates {
         let example = Instance::new(t.clone(), 0, &catalog)?;
@@ -71,4 +75,45 @@ pub(crate) fn verify(apps_dirs: &[PathBuf], suite_dirs: &[PathBuf], name: &str, 
         println!("{} templates x {seeds} seeds: {} problem(s)", suite.templates.len(), problems.len());
     }
     Ok(if problems.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+#[allow(clippy::too_many_arguments, reason = "one argument per command-line option")]
+pub(crate) fn rollouts(
+    apps_dirs: &[PathBuf],
+    suite_dirs: &[PathBuf],
+    name: &str,
+    seeds: u64,
+    out_dir: &Path,
+    detours: f64,
+    image_format: &str,
+    image_size: Option<&str>,
+    as_json: bool,
+) -> Result<ExitCode> {
+    if !(0.0..=1.0).contains(&detours) {
+        bail!("--detours {detours}: a probability between 0 and 1");
+    }
+    let format = match image_format {
+        "jpeg" | "jpg" => phoneworld_phone::ImageFormat::Jpeg(90),
+        "png" => phoneworld_phone::ImageFormat::Png,
+        other => bail!("--image-format {other}: expected jpeg or png"),
+    };
+    let size = match image_size {
+        None => None,
+        Some(text) => {
+            let (w, h) = text.split_once(['x', 'X']).with_context(|| format!("--image-size `{text}`: expected WIDTHxHEIGHT"))?;
+            Some((w.trim().parse().context("--image-size width")?, h.trim().parse().context("--image-size height")?))
+        }
+    };
+    let (catalog, suite) = load_suite(apps_dirs, suite_dirs, name)?;
+    let options = phoneworld_phone::ImageOptions { format, size, xml: true };
+    let manifest = phoneworld_tasks::rollouts(catalog, &suite, seeds, out_dir, detours, options)?;
+    if as_json {
+        println!("{manifest}");
+    } else {
+        println!(
+            "{} of {} episodes kept ({} with detours), {} steps, in {}",
+            manifest["episodes"], manifest["attempted"], manifest["with_detours"], manifest["steps"], out_dir.display()
+        );
+    }
+    Ok(ExitCode::SUCCESS)
 }

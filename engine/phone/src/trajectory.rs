@@ -11,17 +11,46 @@ use serde_json::{json, Value};
 
 use crate::device::{Device, StepResult};
 
+/// How screenshots are written.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum ImageFormat {
+    Png,
+    /// JPEG at this quality (1-100).
+    Jpeg(u8),
+}
+
+/// What a trajectory stores per step besides the JSON line.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ImageOptions {
+    pub format: ImageFormat,
+    /// Downscale screenshots to this size; `None` keeps the device size.
+    pub size: Option<(u32, u32)>,
+    /// Also write the uiautomator XML.
+    pub xml: bool,
+}
+
+impl Default for ImageOptions {
+    fn default() -> Self {
+        ImageOptions { format: ImageFormat::Png, size: None, xml: true }
+    }
+}
+
 /// Writes one episode.
 pub struct TrajectoryWriter {
     dir: PathBuf,
     steps: BufWriter<File>,
     count: u64,
-    images: bool,
+    images: Option<ImageOptions>,
 }
 
 impl TrajectoryWriter {
-    /// Creates the folder; `images` = false skips PNG and XML files (hashes are still written).
+    /// Creates the folder; `images` = false skips image and XML files (hashes are still written).
     pub fn create(dir: &Path, images: bool) -> std::io::Result<TrajectoryWriter> {
+        TrajectoryWriter::with_images(dir, images.then(ImageOptions::default))
+    }
+
+    /// Creates the folder, writing screenshots as the options say.
+    pub fn with_images(dir: &Path, images: Option<ImageOptions>) -> std::io::Result<TrajectoryWriter> {
         std::fs::create_dir_all(dir)?;
         let steps = BufWriter::new(File::create(dir.join("steps.jsonl"))?);
         Ok(TrajectoryWriter { dir: dir.to_path_buf(), steps, count: 0, images })
@@ -50,14 +79,42 @@ impl TrajectoryWriter {
     pub fn observe(&mut self, device: &mut Device) -> std::io::Result<Observation> {
         let (package, screen) = device.foreground();
         let frame = device.frame();
-        let (image, xml) = if self.images {
-            let image = format!("step_{:05}.png", self.count);
-            std::fs::write(self.dir.join(&image), frame.to_png())?;
-            let xml = format!("step_{:05}.xml", self.count);
-            std::fs::write(self.dir.join(&xml), device.ui_xml())?;
-            (Some(image), Some(xml))
-        } else {
-            (None, None)
+        let (image, xml) = match self.images {
+            Some(options) => {
+                let scaled;
+                let shot = match options.size {
+                    Some((w, h)) if (w, h) != (frame.width, frame.height) => {
+                        scaled = frame.downscale(w, h);
+                        &scaled
+                    }
+                    _ => &*frame,
+                };
+                let image = match options.format {
+                    ImageFormat::Png => {
+                        let name = format!("step_{:05}.png", self.count);
+                        std::fs::write(self.dir.join(&name), shot.to_png())?;
+                        name
+                    }
+                    ImageFormat::Jpeg(quality) => {
+                        let name = format!("step_{:05}.jpg", self.count);
+                        let encoder = jpeg_encoder::Encoder::new_file(self.dir.join(&name), quality)
+                            .map_err(|e| std::io::Error::other(e.to_string()))?;
+                        encoder
+                            .encode(&shot.to_rgb(), shot.width as u16, shot.height as u16, jpeg_encoder::ColorType::Rgb)
+                            .map_err(|e| std::io::Error::other(e.to_string()))?;
+                        name
+                    }
+                };
+                let xml = if options.xml {
+                    let xml = format!("step_{:05}.xml", self.count);
+                    std::fs::write(self.dir.join(&xml), device.ui_xml())?;
+                    Some(xml)
+                } else {
+                    None
+                };
+                (Some(image), xml)
+            }
+            None => (None, None),
         };
         Ok(Observation {
             package,

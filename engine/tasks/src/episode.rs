@@ -173,25 +173,45 @@ pub fn judge(instance: &Instance, device: &Device, baseline: &Value) -> (bool, O
 }
 
 /// Plays one episode with a built-in agent, optionally writing its trajectory.
-pub fn run_episode(catalog: Arc<Catalog>, instance: &Instance, agent: AgentKind, mut writer: Option<&mut TrajectoryWriter>) -> Result<EpisodeResult, TaskError> {
-    let mut device = instance.device(catalog)?;
-    let baseline = app_data(&device);
+pub fn run_episode(catalog: Arc<Catalog>, instance: &Instance, agent: AgentKind, writer: Option<&mut TrajectoryWriter>) -> Result<EpisodeResult, TaskError> {
     let mut oracle = Oracle::new(instance.template.solution.clone(), instance.params.clone());
     let mut monkey = Monkey::new(instance.seed ^ 0x5eed, None);
+    let mut next = |device: &mut Device| -> Result<Option<Action>, String> {
+        match agent {
+            AgentKind::Noop => Ok(None),
+            AgentKind::Random => Ok(Some(monkey.next_action(device))),
+            AgentKind::Oracle => oracle.next_action(device),
+        }
+    };
+    play(catalog, instance, &mut next, agent == AgentKind::Oracle, writer)
+}
+
+/// Plays one episode with any agent (`next` returns the next action, `None` to stop, or why it
+/// cannot go on). `strict`: a script error or a leftover step counts as the agent's failure.
+pub fn play(
+    catalog: Arc<Catalog>,
+    instance: &Instance,
+    next: &mut dyn FnMut(&mut Device) -> Result<Option<Action>, String>,
+    strict: bool,
+    mut writer: Option<&mut TrajectoryWriter>,
+) -> Result<EpisodeResult, TaskError> {
+    let mut device = instance.device(catalog)?;
+    let baseline = app_data(&device);
     let mut steps = 0u32;
     let mut failure: Option<Failure> = None;
-    while steps < instance.template.max_steps {
-        let action = match agent {
-            AgentKind::Noop => break,
-            AgentKind::Random => monkey.next_action(&mut device),
-            AgentKind::Oracle => match oracle.next_action(&mut device) {
-                Ok(Some(a)) => a,
-                Ok(None) => break,
-                Err(reason) => {
-                    failure = Some(Failure { step: steps, reason });
-                    break;
-                }
-            },
+    let mut exhausted = false;
+    loop {
+        if steps >= instance.template.max_steps {
+            exhausted = true;
+            break;
+        }
+        let action = match next(&mut device) {
+            Ok(Some(a)) => a,
+            Ok(None) => break,
+            Err(reason) => {
+                failure = Some(Failure { step: steps, reason });
+                break;
+            }
         };
         let before = match writer.as_deref_mut() {
             Some(w) => Some(w.observe(&mut device).map_err(|e| TaskError::Io(e.to_string()))?),
@@ -203,7 +223,7 @@ pub fn run_episode(catalog: Arc<Catalog>, instance: &Instance, agent: AgentKind,
             w.record(&action, before, &result).map_err(|e| TaskError::Io(e.to_string()))?;
         }
         if let Some(err) = result.script_errors.first() {
-            if failure.is_none() && agent == AgentKind::Oracle {
+            if failure.is_none() && strict {
                 failure = Some(Failure { step: steps, reason: format!("script error: {err}") });
             }
         }
@@ -211,7 +231,7 @@ pub fn run_episode(catalog: Arc<Catalog>, instance: &Instance, agent: AgentKind,
             break;
         }
     }
-    if agent == AgentKind::Oracle && failure.is_none() && oracle.next_action(&mut device.fork()).ok().flatten().is_some() {
+    if strict && exhausted && failure.is_none() && next(&mut device.fork()).ok().flatten().is_some() {
         failure = Some(Failure { step: steps, reason: format!("step budget of {} ran out", instance.template.max_steps) });
     }
     let (success, reason, damage, subgoals) = judge(instance, &device, &baseline);

@@ -1,9 +1,11 @@
 //! Tasks: parameterized templates with seeded instances, setup, automatic verifiers
 //! (app data, answers, screens, collateral damage), reference solutions, and the eval loop.
 
+mod catalog;
 mod episode;
 mod eval;
 mod params;
+mod rollouts;
 mod solve;
 mod suite;
 mod template;
@@ -11,9 +13,11 @@ mod verify;
 
 use std::path::PathBuf;
 
-pub use episode::{judge, run_episode, AgentKind, EpisodeResult, Failure, Instance};
+pub use catalog::catalog_markdown;
+pub use episode::{judge, play, run_episode, AgentKind, EpisodeResult, Failure, Instance};
 pub use eval::{evaluate, verify_suite, EvalReport, VerifyProblem};
 pub use params::{fill, fill_json, instantiate, Params};
+pub use rollouts::rollouts;
 pub use solve::{find, Oracle};
 pub use suite::{parse_template, Suite};
 pub use template::{Category, Check, ParamGen, Setup, Step, SubGoal, TaskTemplate};

@@ -1,0 +1,93 @@
+//! Verifier-confirmed trajectories for supervised fine-tuning: the oracle plays every
+//! template and seed, now and then taking a plausible wrong step and recovering (Back), and
+//! only episodes whose verifier passes are kept.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use phoneworld_data::{Action, Key, Rng};
+use phoneworld_phone::{Catalog, Device, ImageOptions, TrajectoryWriter};
+use serde_json::{json, Value};
+
+use crate::episode::{play, Instance};
+use crate::solve::Oracle;
+use crate::suite::Suite;
+use crate::TaskError;
+
+/// A wrong but plausible tap: something clickable in the app that is not an input (toggling a
+/// switch would be a real change, not a detour), then Back.
+fn detour(device: &mut Device, rng: &mut Rng) -> Option<Action> {
+    let (package, _) = device.foreground();
+    let candidates: Vec<(f64, f64)> = device
+        .ui_elements()
+        .into_iter()
+        .filter(|e| e.is_clickable == Some(true) && e.is_checkable != Some(true) && e.is_editable != Some(true))
+        .filter(|e| e.package_name.as_deref() == Some(package.as_str()))
+        .filter_map(|e| e.bbox_pixels.map(|b| ((b.x_min + b.x_max) / 2.0, (b.y_min + b.y_max) / 2.0)))
+        .collect();
+    (!candidates.is_empty()).then(|| {
+        let (x, y) = candidates[rng.below(candidates.len())];
+        Action::Tap { x, y }
+    })
+}
+
+/// Writes kept episodes under `out_dir/<template>-<seed>/` and `out_dir/manifest.json`.
+pub fn rollouts(catalog: Arc<Catalog>, suite: &Suite, seeds: u64, out_dir: &Path, detours: f64, images: ImageOptions) -> Result<Value, TaskError> {
+    let io = |e: std::io::Error| TaskError::Io(e.to_string());
+    std::fs::create_dir_all(out_dir).map_err(io)?;
+    let (mut attempted, mut kept, mut steps_total, mut with_detours) = (0usize, 0usize, 0u64, 0usize);
+    let mut by_category = std::collections::BTreeMap::<String, usize>::new();
+    for template in &suite.templates {
+        for seed in 0..seeds {
+            attempted += 1;
+            let instance = Instance::new(Arc::clone(template), seed, &catalog)?;
+            let dir = out_dir.join(format!("{}-{seed}", template.id));
+            let mut writer = TrajectoryWriter::with_images(&dir, Some(images)).map_err(io)?;
+            let mut oracle = Oracle::new(template.solution.clone(), instance.params.clone());
+            let mut rng = Rng::new(seed.wrapping_mul(0x9E37_79B9) ^ template.id.len() as u64);
+            let mut pending_back = false;
+            let mut detoured = false;
+            let mut next = |device: &mut Device| -> Result<Option<Action>, String> {
+                if pending_back {
+                    pending_back = false;
+                    return Ok(Some(Action::Key { key: Key::Back }));
+                }
+                if detours > 0.0 && rng.next_f64() < detours {
+                    if let Some(wrong) = detour(device, &mut rng) {
+                        pending_back = true;
+                        detoured = true;
+                        return Ok(Some(wrong));
+                    }
+                }
+                oracle.next_action(device)
+            };
+            let result = play(Arc::clone(&catalog), &instance, &mut next, true, Some(&mut writer))?;
+            if result.success {
+                kept += 1;
+                steps_total += u64::from(result.steps);
+                with_detours += usize::from(detoured);
+                *by_category.entry(template.category.name().to_owned()).or_default() += 1;
+                let episode = json!({
+                    "suite": suite.name, "suite_hash": suite.hash, "apps_hash": catalog.hash,
+                    "task": template.id, "category": template.category.name(), "seed": seed,
+                    "params": instance.params, "instruction": instance.instruction,
+                    "device": { "width": 1080, "height": 2400, "density": 420 },
+                    "outcome": { "success": true, "steps": result.steps, "subgoals": result.subgoals, "detour": detoured },
+                });
+                writer.finish(&episode).map_err(io)?;
+            } else {
+                drop(writer);
+                std::fs::remove_dir_all(&dir).map_err(io)?;
+            }
+        }
+    }
+    let manifest = json!({
+        "suite": suite.name, "suite_hash": suite.hash, "apps_hash": catalog.hash,
+        "seeds": seeds, "detours": detours,
+        "attempted": attempted, "episodes": kept, "dropped": attempted - kept,
+        "with_detours": with_detours, "steps": steps_total, "by_category": by_category,
+        "images": { "format": match images.format { phoneworld_phone::ImageFormat::Png => "png".to_owned(), phoneworld_phone::ImageFormat::Jpeg(q) => format!("jpeg q{q}") }, "size": images.size },
+    });
+    std::fs::write(out_dir.join("manifest.json"), serde_json::to_vec_pretty(&manifest).unwrap_or_default()).map_err(io)?;
+    Ok(manifest)
+}

@@ -191,6 +191,7 @@ enum Filter {
     Date,
     Weekdays,
     Round,
+    Money,
 }
 
 impl Filter {
@@ -206,9 +207,10 @@ impl Filter {
             "date" => Filter::Date,
             "weekdays" => Filter::Weekdays,
             "round" => Filter::Round,
+            "money" => Filter::Money,
             other => {
                 return Err(format!(
-                    "unknown filter `{other}` (upper, lower, initials, len, time, duration, stopwatch, date, weekdays, round)"
+                    "unknown filter `{other}` (upper, lower, initials, len, time, duration, stopwatch, date, weekdays, round, money)"
                 ))
             }
         })
@@ -506,6 +508,7 @@ fn apply_filter(filter: Filter, value: &Value) -> Value {
             _ => Value::String("Once".into()),
         },
         Filter::Round => Value::from(as_f64(value).unwrap_or(0.0).round() as i64),
+        Filter::Money => Value::String(format!("{:.2}", as_f64(value).unwrap_or(0.0))),
     }
 }
 

@@ -49,14 +49,31 @@ impl<'a> Builder<'a> {
         (self.hits.len() - 1) as u32
     }
 
-    pub(crate) fn color(&mut self, name: Option<&str>, fallback: Color) -> Color {
-        match name {
-            None => fallback,
-            Some(n) => self.theme.color(n).unwrap_or_else(|| {
-                self.problems.push(format!("unknown color `{n}`"));
-                fallback
-            }),
+    /// A color property: a role, `#RRGGBB`, or a template giving one (`"{item.color}"`).
+    pub(crate) fn color(&mut self, name: Option<&str>, at: &At<'_>, fallback: Color) -> Color {
+        let Some(n) = name else { return fallback };
+        let rendered;
+        let n = if n.contains('{') {
+            match phoneworld_data::Template::parse(n) {
+                Ok(t) => {
+                    rendered = t.render(&at.scope);
+                    rendered.as_str()
+                }
+                Err(e) => {
+                    self.problems.push(e);
+                    return fallback;
+                }
+            }
+        } else {
+            n
+        };
+        if n.is_empty() {
+            return fallback;
         }
+        self.theme.color(n).unwrap_or_else(|| {
+            self.problems.push(format!("unknown color `{n}`"));
+            fallback
+        })
     }
 
     pub(crate) fn a11y(&self, class_name: &'static str) -> A11y {
@@ -209,11 +226,11 @@ impl<'a> Builder<'a> {
             };
         }
         if let Some(bg) = p.background.as_deref() {
-            let c = self.color(Some(bg), Color::rgba(0, 0, 0, 0));
+            let c = self.color(Some(bg), at, Color::rgba(0, 0, 0, 0));
             view.paint.background = Some(c);
         }
         if let Some(b) = p.border.as_deref() {
-            let c = self.color(Some(b), self.theme.outline);
+            let c = self.color(Some(b), at, self.theme.outline);
             view.paint.border = Some((c, m.dp(1.0)));
         }
         if let Some(r) = p.corner {

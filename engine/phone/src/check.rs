@@ -125,6 +125,12 @@ impl Checker<'_> {
             }
         }
         for color in [&p.background, &p.color, &p.border].into_iter().flatten() {
+            if color.contains('{') {
+                if let Err(e) = Template::parse(color) {
+                    self.problems.push(problem(file, source, color, e));
+                }
+                continue;
+            }
             if Theme::get(false).color(color).is_none() {
                 self.problems.push(problem(
                     file,

@@ -14,21 +14,40 @@ use crate::solve::Oracle;
 use crate::suite::Suite;
 use crate::TaskError;
 
-/// A wrong but plausible tap: something clickable in the app that is not an input (toggling a
-/// switch would be a real change, not a detour), then Back.
+/// What the agent sees, reduced to a fingerprint: equal fingerprints, same screen.
+fn fingerprint(device: &mut Device) -> String {
+    serde_json::to_string(&device.ui_elements()).unwrap_or_default()
+}
+
+/// A wrong but plausible tap that Back undoes: tried on a fork first, it must open something
+/// (a screen, a dialog, a sheet), change no app data, and Back must return to this very screen.
 fn detour(device: &mut Device, rng: &mut Rng) -> Option<Action> {
     let (package, _) = device.foreground();
-    let candidates: Vec<(f64, f64)> = device
+    let mut candidates: Vec<(f64, f64)> = device
         .ui_elements()
         .into_iter()
         .filter(|e| e.is_clickable == Some(true) && e.is_checkable != Some(true) && e.is_editable != Some(true))
         .filter(|e| e.package_name.as_deref() == Some(package.as_str()))
         .filter_map(|e| e.bbox_pixels.map(|b| ((b.x_min + b.x_max) / 2.0, (b.y_min + b.y_max) / 2.0)))
         .collect();
-    (!candidates.is_empty()).then(|| {
-        let (x, y) = candidates[rng.below(candidates.len())];
-        Action::Tap { x, y }
-    })
+    let here = fingerprint(device);
+    let data = crate::verify::app_data(device);
+    for _ in 0..4 {
+        if candidates.is_empty() {
+            return None;
+        }
+        let (x, y) = candidates.swap_remove(rng.below(candidates.len()));
+        let tap = Action::Tap { x, y };
+        let mut trial = device.fork();
+        trial.step(&tap);
+        let moved = fingerprint(&mut trial) != here;
+        let unchanged = crate::verify::app_data(&trial) == data;
+        trial.step(&Action::Key { key: Key::Back });
+        if moved && unchanged && crate::verify::app_data(&trial) == data && fingerprint(&mut trial) == here {
+            return Some(tap);
+        }
+    }
+    None
 }
 
 /// Writes kept episodes under `out_dir/<template>-<seed>/` and `out_dir/manifest.json`.
@@ -37,6 +56,7 @@ pub fn rollouts(catalog: Arc<Catalog>, suite: &Suite, seeds: u64, out_dir: &Path
     std::fs::create_dir_all(out_dir).map_err(io)?;
     let (mut attempted, mut kept, mut steps_total, mut with_detours) = (0usize, 0usize, 0u64, 0usize);
     let mut by_category = std::collections::BTreeMap::<String, usize>::new();
+    let mut drops = Vec::new();
     for template in &suite.templates {
         for seed in 0..seeds {
             attempted += 1;
@@ -78,6 +98,7 @@ pub fn rollouts(catalog: Arc<Catalog>, suite: &Suite, seeds: u64, out_dir: &Path
             } else {
                 drop(writer);
                 std::fs::remove_dir_all(&dir).map_err(io)?;
+                drops.push(json!({ "task": template.id, "seed": seed, "reason": result.failure.map(|f| format!("step {}: {}", f.step, f.reason)) }));
             }
         }
     }
@@ -85,7 +106,7 @@ pub fn rollouts(catalog: Arc<Catalog>, suite: &Suite, seeds: u64, out_dir: &Path
         "suite": suite.name, "suite_hash": suite.hash, "apps_hash": catalog.hash,
         "seeds": seeds, "detours": detours,
         "attempted": attempted, "episodes": kept, "dropped": attempted - kept,
-        "with_detours": with_detours, "steps": steps_total, "by_category": by_category,
+        "with_detours": with_detours, "steps": steps_total, "by_category": by_category, "drops": drops,
         "images": { "format": match images.format { phoneworld_phone::ImageFormat::Png => "png".to_owned(), phoneworld_phone::ImageFormat::Jpeg(q) => format!("jpeg q{q}") }, "size": images.size },
     });
     std::fs::write(out_dir.join("manifest.json"), serde_json::to_vec_pretty(&manifest).unwrap_or_default()).map_err(io)?;

@@ -73,7 +73,7 @@ fn weight(name: Option<&str>) -> Weight {
 pub(super) fn text(b: &mut Builder<'_>, node: &Node, at: &At<'_>) -> ViewNode {
     let p = &node.props;
     let text = p.text.as_ref().map(|t| t.render(&at.scope)).unwrap_or_default();
-    let color = b.color(p.color.as_deref(), b.theme.on_surface);
+    let color = b.color(p.color.as_deref(), at, b.theme.on_surface);
     let mut v = b.text(text.clone(), p.size.unwrap_or(16.0), weight(p.weight.as_deref()), color);
     if let Content::Text(spec) = &mut v.content {
         spec.max_lines = p.max_lines;
@@ -92,7 +92,7 @@ pub(super) fn text(b: &mut Builder<'_>, node: &Node, at: &At<'_>) -> ViewNode {
 pub(super) fn icon(b: &mut Builder<'_>, node: &Node, at: &At<'_>) -> ViewNode {
     let p = &node.props;
     let name = p.icon.as_ref().map(|t| t.render(&at.scope)).unwrap_or_default();
-    let color = b.color(p.color.as_deref(), b.theme.on_surface_variant);
+    let color = b.color(p.color.as_deref(), at, b.theme.on_surface_variant);
     let mut v = b.icon(&name, p.size.unwrap_or(24.0), color);
     // Decorative unless described or tappable (apply_common adds both).
     if p.content_desc.is_some() || p.on_tap.is_some() {
@@ -110,7 +110,7 @@ pub(super) fn avatar(b: &mut Builder<'_>, node: &Node, at: &At<'_>) -> ViewNode 
         name.split_whitespace().filter_map(|w| w.chars().next()).take(2).flat_map(char::to_uppercase).collect();
     let size = b.m.dp(p.size.unwrap_or(40.0));
     let bg = match p.background.as_deref() {
-        Some(c) => b.color(Some(c), b.theme.primary_container),
+        Some(c) => b.color(Some(c), at, b.theme.primary_container),
         None => avatar_color(&name),
     };
     let mut v = container(Direction::Column);

@@ -63,7 +63,7 @@ pub(super) fn button(b: &mut Builder<'_>, node: &Node, at: &At<'_>, enabled: boo
 pub(super) fn icon_button(b: &mut Builder<'_>, node: &Node, at: &At<'_>, enabled: bool) -> ViewNode {
     let p = &node.props;
     let name = p.icon.as_ref().map(|x| x.render(&at.scope)).unwrap_or_default();
-    let color = if enabled { b.color(p.color.as_deref(), b.theme.on_surface_variant) } else { b.theme.outline_variant };
+    let color = if enabled { b.color(p.color.as_deref(), at, b.theme.on_surface_variant) } else { b.theme.outline_variant };
     let mut v = container(Direction::Column);
     let size = b.m.dp(48.0);
     v.style.width = Some(size);

@@ -1,0 +1,518 @@
+-- Bank: PIN / fingerprint sign-in, accounts, seeded statements, transfers, payees and cards.
+
+-- ---------------------------------------------------------------- helpers
+
+local function round2(n) return math.floor((tonumber(n) or 0) * 100 + 0.5) / 100 end
+
+local function money(n)
+  n = tonumber(n) or 0
+  local s = string.format("%.2f", math.abs(n))
+  local int, frac = s:match("^(%d+)%.(%d+)$")
+  int = int:reverse():gsub("(%d%d%d)", "%1,"):reverse():gsub("^,", "")
+  return "$" .. int .. "." .. frac
+end
+
+local function signed(n)
+  n = tonumber(n) or 0
+  return (n >= 0 and "+" or "−") .. money(n)
+end
+
+local function trim(s)
+  if type(s) ~= "string" then return "" end
+  return (s:gsub("^%s+", ""):gsub("%s+$", ""))
+end
+
+local function days_from_civil(y, m, d)
+  if m <= 2 then y = y - 1 end
+  local era = (y >= 0 and y or y - 399) // 400
+  local yoe = y - era * 400
+  local mp = (m + 9) % 12
+  local doy = (153 * mp + 2) // 5 + d - 1
+  local doe = yoe * 365 + yoe // 4 - yoe // 100 + doy
+  return era * 146097 + doe - 719468
+end
+
+local function civil_from_days(z)
+  z = z + 719468
+  local era = (z >= 0 and z or z - 146096) // 146097
+  local doe = z - era * 146097
+  local yoe = (doe - doe // 1460 + doe // 36524 - doe // 146096) // 365
+  local y = yoe + era * 400
+  local doy = doe - (365 * yoe + yoe // 4 - yoe // 100)
+  local mp = (5 * doy + 2) // 153
+  local d = doy - (153 * mp + 2) // 5 + 1
+  local m = mp < 10 and mp + 3 or mp - 9
+  if m <= 2 then y = y + 1 end
+  return y, m, d
+end
+
+local function days_ago(n)
+  local y, m, d = tostring(clock.today()):match("^(%d+)-(%d+)-(%d+)$")
+  if not y then return clock.today() end
+  local y2, m2, d2 = civil_from_days(days_from_civil(tonumber(y), tonumber(m), tonumber(d)) - n)
+  return string.format("%04d-%02d-%02d", y2, m2, d2)
+end
+
+local function account(id)
+  for i, a in ipairs(state.get("accounts") or {}) do
+    if a.id == id then return a, i end
+  end
+  return nil
+end
+
+local function set_balance(id, balance)
+  local a, i = account(id)
+  if not a then return end
+  balance = round2(balance)
+  state.set("accounts." .. i .. ".balance", balance)
+  state.set("accounts." .. i .. ".balance_text", money(balance))
+  local total = 0
+  for _, acc in ipairs(state.get("accounts") or {}) do total = total + (tonumber(acc.balance) or 0) end
+  state.set("total_text", money(total))
+end
+
+local function new_tx(merchant, category, icon, amount, date, note)
+  local id = tonumber(state.get("next_tx")) or 1
+  state.set("next_tx", id + 1)
+  return {
+    id = id, merchant = merchant, category = category, icon = icon, amount = round2(amount),
+    amount_text = signed(amount), date = date, note = note or "",
+  }
+end
+
+local function require_signin()
+  if not state.get("signed_in") then
+    nav.replace("signin")
+    return false
+  end
+  return true
+end
+
+-- ---------------------------------------------------------------- install
+
+function seed_bank(ev)
+  local merchants = content.get("merchants") or {}
+  local chk, sav = {}, {}
+  local chk_balance = 1800 + math.random(0, 2400) + math.random(0, 99) / 100
+  local sav_balance = 6000 + math.random(0, 9000) + math.random(0, 99) / 100
+  local start_chk = chk_balance
+  -- 45 days of history, newest first.
+  for day = 0, 44 do
+    local date = days_ago(day)
+    local count = math.random(0, 2)
+    for _ = 1, count do
+      if #merchants > 0 then
+        local m = merchants[math.random(1, #merchants)]
+        local lo, hi = tonumber(m.min) or 5, tonumber(m.max) or 50
+        local amount = round2(lo + (hi - lo) * math.random(0, 100) / 100)
+        table.insert(chk, new_tx(m.name, m.category, m.icon, -amount, date, ""))
+        start_chk = start_chk + amount
+      end
+    end
+    if day % 14 == 3 then
+      local pay = 2450 + math.random(0, 6) * 25
+      table.insert(chk, new_tx("Acme Robotics Payroll", "Income", "payments", pay, date, "Salary"))
+      start_chk = start_chk - pay
+    end
+    if day % 30 == 1 then
+      table.insert(sav, new_tx("Interest earned", "Interest", "trending_up", round2(sav_balance * 0.0034), date, ""))
+    end
+    if day % 15 == 7 then
+      local amt = 100 * math.random(1, 4)
+      table.insert(chk, new_tx("To High-Yield Savings", "Transfer", "swap_horiz", -amt, date, "Auto-save"))
+      table.insert(sav, new_tx("From Everyday Checking", "Transfer", "swap_horiz", amt, date, "Auto-save"))
+    end
+  end
+  state.set("transactions", { chk = chk, sav = sav })
+  set_balance("chk", chk_balance)
+  set_balance("sav", sav_balance)
+end
+
+-- ---------------------------------------------------------------- sign in
+
+function signin_enter(ev)
+  if state.get("signed_in") then
+    nav.replace("home")
+    return
+  end
+  if locals.get("pin") == nil then locals.set("pin", "") end
+end
+
+function pin_key(ev)
+  local digit = type(ev.id) == "string" and ev.id:match("^pin_(%d)$")
+  if not digit then return end
+  local pin = locals.get("pin") or ""
+  if #pin >= 4 then return end
+  pin = pin .. digit
+  locals.set("pin", pin)
+  locals.set("error", "")
+  if #pin == 4 then pin_done(ev) end
+end
+
+function pin_delete(ev)
+  local pin = locals.get("pin") or ""
+  locals.set("pin", pin:sub(1, -2))
+end
+
+function pin_done(ev)
+  local pin = locals.get("pin") or ""
+  if #pin < 4 then
+    locals.set("error", "Enter all 4 digits")
+    return
+  end
+  if pin ~= state.get("pin") then
+    local tries = (tonumber(locals.get("tries")) or 0) + 1
+    locals.set("tries", tries)
+    locals.set("pin", "")
+    locals.set("error", "Incorrect PIN" .. (tries >= 3 and ". Use your fingerprint or reset your PIN." or ""))
+    return
+  end
+  state.set("signed_in", true)
+  nav.replace("home")
+end
+
+function biometric_signin(ev)
+  state.set("signed_in", true)
+  ui.toast("Fingerprint recognized")
+  nav.replace("home")
+end
+
+function forgot_pin(ev)
+  ui.dialog{
+    title = "Reset your PIN",
+    text = "Call us at 1-800-555-0199 or visit a branch with a photo ID to reset your PIN.",
+    buttons = { { text = "OK" } },
+  }
+end
+
+function sign_out(ev)
+  ui.dialog{
+    title = "Sign out?",
+    text = "You'll need your PIN or fingerprint to sign in again.",
+    buttons = { { text = "Cancel" }, { text = "Sign out", handler = "sign_out_confirmed" } },
+  }
+end
+
+function sign_out_confirmed(ev)
+  state.set("signed_in", false)
+  nav.replace("signin")
+end
+
+-- ---------------------------------------------------------------- home and accounts
+
+function home_enter(ev)
+  if not require_signin() then return end
+  local name = state.get("customer") or ""
+  locals.set("first_name", name:match("^(%S+)") or name)
+  local recent = {}
+  for i, t in ipairs((state.get("transactions") or {}).chk or {}) do
+    if i > 5 then break end
+    t.account = "chk"
+    table.insert(recent, t)
+  end
+  locals.set("recent", recent)
+end
+
+function open_account(ev)
+  if type(ev.item) == "table" and ev.item.id then nav.push("account", { id = ev.item.id }) end
+end
+function open_checking(ev) nav.push("account", { id = "chk" }) end
+function open_transfer(ev) nav.push("transfer", {}) end
+function open_payees(ev) nav.push("payees") end
+function open_cards(ev) nav.push("cards") end
+
+function open_transfer_from(ev)
+  nav.push("transfer", { from = ev.params and ev.params.id })
+end
+
+local function refresh_account()
+  local a = account(locals.get("id"))
+  if not a then return end
+  locals.set("a", a)
+  local filter = locals.get("filter") or "all"
+  local out, in_sum, out_sum = {}, 0, 0
+  for _, t in ipairs((state.get("transactions") or {})[a.id] or {}) do
+    local amt = tonumber(t.amount) or 0
+    if amt > 0 then in_sum = in_sum + amt else out_sum = out_sum - amt end
+    if filter == "all" or (filter == "in" and amt > 0) or (filter == "out" and amt < 0) then
+      t.account = a.id
+      table.insert(out, t)
+    end
+  end
+  locals.set("txs", out)
+  locals.set("in_text", money(in_sum))
+  locals.set("out_text", money(out_sum))
+end
+
+function account_enter(ev)
+  if not require_signin() then return end
+  local id = ev.params and ev.params.id
+  if not account(id) then
+    nav.pop()
+    return
+  end
+  locals.set("id", id)
+  if not locals.get("filter") then locals.set("filter", "all") end
+  locals.set("filters", {
+    { label = "All", value = "all" }, { label = "In", value = "in", icon = "south_west" }, { label = "Out", value = "out", icon = "north_east" },
+  })
+  refresh_account()
+end
+
+function pick_filter(ev)
+  if type(ev.item) == "table" then
+    locals.set("filter", ev.item.value)
+    refresh_account()
+  end
+end
+
+function show_transaction(ev)
+  local t = ev.item
+  if type(t) ~= "table" then return end
+  local lines = {
+    "Amount: " .. (t.amount_text or ""),
+    "Date: " .. (t.date or ""),
+    "Category: " .. (t.category or ""),
+    "Reference: TX" .. string.format("%06d", tonumber(t.id) or 0),
+  }
+  if t.note and t.note ~= "" then table.insert(lines, "Memo: " .. t.note) end
+  ui.dialog{ title = t.merchant or "Transaction", text = table.concat(lines, "\n"), buttons = { { text = "Close" } } }
+end
+
+-- ---------------------------------------------------------------- transfer
+
+local function refresh_targets()
+  local targets = {}
+  local from = locals.get("from") or "chk"
+  local other = from == "chk" and "sav" or "chk"
+  local oa = account(other)
+  if oa then table.insert(targets, { key = "acct:" .. other, name = oa.name, detail = "Your account · " .. oa.number }) end
+  for _, p in ipairs(state.get("payees") or {}) do
+    table.insert(targets, { key = "payee:" .. p.id, name = p.name, detail = p.bank .. " · " .. p.masked })
+  end
+  table.insert(targets, { key = "new", name = "New recipient", detail = "Enter name and account number" })
+  locals.set("targets", targets)
+  local chk, sav = account("chk"), account("sav")
+  locals.set("chk_text", chk and chk.balance_text or "")
+  locals.set("sav_text", sav and sav.balance_text or "")
+end
+
+function transfer_enter(ev)
+  if not require_signin() then return end
+  if not locals.get("loaded") then
+    local params = ev.params or {}
+    locals.set("from", (params.from == "sav") and "sav" or "chk")
+    local to = ""
+    if params.payee then to = "payee:" .. tostring(params.payee) end
+    locals.set("to", to)
+    locals.set("amount", "")
+    locals.set("memo", "")
+    locals.set("new_name", "")
+    locals.set("new_account", "")
+    locals.set("save_payee", true)
+    locals.set("err", {})
+    locals.set("loaded", true)
+  end
+  refresh_targets()
+end
+
+function from_changed(ev)
+  local to = locals.get("to") or ""
+  if to == "acct:" .. (locals.get("from") or "") then locals.set("to", "") end
+  refresh_targets()
+end
+
+function pick_target(ev)
+  if type(ev.item) == "table" and ev.item.key then locals.set("to", ev.item.key) end
+end
+
+function amount_changed(ev)
+  local err = locals.get("err") or {}
+  if err.amount then
+    err.amount = nil
+    locals.set("err", err)
+  end
+end
+
+local function set_amount(v)
+  locals.set("amount", tostring(v))
+  amount_changed()
+end
+function amt_20(ev) set_amount(20) end
+function amt_50(ev) set_amount(50) end
+function amt_100(ev) set_amount(100) end
+function amt_250(ev) set_amount(250) end
+
+local function parse_amount(text)
+  text = trim(text):gsub("[$,]", "")
+  if not text:match("^%d+%.?%d?%d?$") and not text:match("^%.%d%d?$") then return nil end
+  return tonumber(text)
+end
+
+function review_transfer(ev)
+  local from = locals.get("from") or "chk"
+  local a = account(from)
+  if not a then return end
+  local err = {}
+  local ok = true
+  local to = locals.get("to") or ""
+  local to_name, to_detail = nil, ""
+  if to == "" then
+    ui.toast("Choose who to send money to")
+    ok = false
+  elseif to == "new" then
+    local name = trim(locals.get("new_name"))
+    local acct = trim(locals.get("new_account")):gsub("%s", "")
+    if #name < 2 then err.new_name = "Enter the recipient's name"; ok = false end
+    if not acct:match("^%d+$") or #acct < 8 or #acct > 12 then err.new_account = "Account numbers have 8–12 digits"; ok = false end
+    to_name, to_detail = name, "•••• " .. acct:sub(-4)
+  else
+    for _, t in ipairs(locals.get("targets") or {}) do
+      if t.key == to then to_name, to_detail = t.name, t.detail end
+    end
+    if not to_name then ui.toast("Choose who to send money to"); ok = false end
+  end
+  local amount = parse_amount(locals.get("amount"))
+  if not amount or amount <= 0 then
+    err.amount = "Enter an amount greater than $0"
+    ok = false
+  elseif amount > (tonumber(a.balance) or 0) then
+    err.amount = "Amount is more than your available balance (" .. a.balance_text .. ")"
+    ok = false
+  elseif amount > 10000 then
+    err.amount = "Transfers are limited to $10,000 a day"
+    ok = false
+  end
+  locals.set("err", err)
+  if not ok then return end
+  ui.dialog{
+    title = "Send " .. money(amount) .. "?",
+    text = "From " .. a.name .. " (" .. a.number .. ")\nTo " .. to_name .. " (" .. to_detail .. ")" ..
+      (trim(locals.get("memo")) ~= "" and ("\nMemo: " .. trim(locals.get("memo"))) or ""),
+    buttons = {
+      { text = "Cancel" },
+      { text = "Send", handler = "transfer_confirmed", args = { from = from, to = to, amount = amount, name = to_name } },
+    },
+  }
+end
+
+function transfer_confirmed(ev)
+  local args = ev.args or {}
+  local a = account(args.from)
+  local amount = tonumber(args.amount)
+  if not a or not amount or amount <= 0 or amount > (tonumber(a.balance) or 0) then
+    ui.toast("Transfer failed: check the amount")
+    return
+  end
+  local memo = trim(locals.get("memo"))
+  local today = clock.today()
+  local txs = state.get("transactions") or {}
+  txs[a.id] = txs[a.id] or {}
+  table.insert(txs[a.id], 1, new_tx("To " .. tostring(args.name), "Transfer", "north_east", -amount, today, memo))
+  set_balance(a.id, (tonumber(a.balance) or 0) - amount)
+  local target = tostring(args.to or ""):match("^acct:(%a+)$")
+  if target then
+    local b = account(target)
+    if b then
+      txs[b.id] = txs[b.id] or {}
+      table.insert(txs[b.id], 1, new_tx("From " .. a.name, "Transfer", "south_west", amount, today, memo))
+      set_balance(b.id, (tonumber(b.balance) or 0) + amount)
+    end
+  end
+  state.set("transactions", txs)
+  if args.to == "new" and locals.get("save_payee") then
+    local acct = trim(locals.get("new_account")):gsub("%s", "")
+    local id = tonumber(state.get("next_payee")) or 1
+    state.insert("payees", { id = id, name = trim(locals.get("new_name")), bank = "Other bank", account = acct, masked = "•••• " .. acct:sub(-4) })
+    state.set("next_payee", id + 1)
+  end
+  ui.toast("Sent " .. money(amount) .. " to " .. tostring(args.name))
+  nav.pop()
+end
+
+-- ---------------------------------------------------------------- payees
+
+function pay_payee(ev)
+  if type(ev.item) == "table" and ev.item.id then nav.push("transfer", { payee = ev.item.id }) end
+end
+
+function delete_payee(ev)
+  local p = ev.item
+  if type(p) ~= "table" then return end
+  ui.dialog{
+    title = "Delete " .. (p.name or "payee") .. "?",
+    text = "You can add them again later.",
+    buttons = { { text = "Cancel" }, { text = "Delete", handler = "delete_payee_confirmed", args = { id = p.id } } },
+  }
+end
+
+function delete_payee_confirmed(ev)
+  local id = ev.args and ev.args.id
+  for i, p in ipairs(state.get("payees") or {}) do
+    if p.id == id then
+      state.remove("payees", i)
+      ui.snackbar{ text = "Payee deleted", action = "Undo", handler = "restore_payee", args = { payee = p, pos = i } }
+      return
+    end
+  end
+end
+
+function restore_payee(ev)
+  local args = ev.args or {}
+  if type(args.payee) ~= "table" then return end
+  for _, p in ipairs(state.get("payees") or {}) do
+    if p.id == args.payee.id then return end
+  end
+  local list = state.get("payees") or {}
+  state.insert("payees", args.payee, math.min(tonumber(args.pos) or 1, #list + 1))
+end
+
+function open_add_payee(ev) nav.push("add_payee") end
+
+function add_payee_enter(ev)
+  if not require_signin() then return end
+  if locals.get("err") == nil then locals.set("err", {}) end
+end
+
+function cancel_add_payee(ev) nav.pop() end
+
+function save_payee(ev)
+  local name, bank = trim(locals.get("name")), trim(locals.get("bank"))
+  local acct = trim(locals.get("account")):gsub("%s", "")
+  local confirm = trim(locals.get("confirm")):gsub("%s", "")
+  local err, ok = {}, true
+  if #name < 2 then err.name = "Enter a name"; ok = false end
+  if #bank < 2 then err.bank = "Enter the bank name"; ok = false end
+  if not acct:match("^%d+$") or #acct < 8 or #acct > 12 then err.account = "Use 8–12 digits"; ok = false end
+  if ok and confirm ~= acct then err.confirm = "Account numbers don't match"; ok = false end
+  if ok then
+    for _, p in ipairs(state.get("payees") or {}) do
+      if p.account == acct then err.account = "You already have this payee (" .. p.name .. ")"; ok = false end
+    end
+  end
+  locals.set("err", err)
+  if not ok then return end
+  local id = tonumber(state.get("next_payee")) or 1
+  state.insert("payees", { id = id, name = name, bank = bank, account = acct, masked = "•••• " .. acct:sub(-4) })
+  state.set("next_payee", id + 1)
+  ui.toast("Payee added")
+  nav.pop()
+end
+
+-- ---------------------------------------------------------------- cards
+
+function freeze_changed(ev)
+  local c = ev.item
+  if type(c) ~= "table" then return end
+  if ev.value then
+    ui.toast((c.name or "Card") .. " frozen")
+  else
+    ui.toast((c.name or "Card") .. " unfrozen")
+  end
+end
+
+function limit_changed(ev)
+  local c = ev.item
+  if type(c) ~= "table" then return end
+  -- the switch / slider already wrote the value; nothing else to store
+end

@@ -1,0 +1,661 @@
+-- Food: restaurants, menus, cart, checkout with tips, live order tracking on the virtual clock.
+
+local SERVICE_RATE = 0.05
+local MIN_ORDER = 10
+local STAGES = {
+  { title = "Order placed", icon = "receipt_long", sub = "The restaurant received your order" },
+  { title = "Preparing", icon = "restaurant", sub = "Your food is being prepared" },
+  { title = "On the way", icon = "delivery_dining", sub = "Your courier picked up the order" },
+  { title = "Delivered", icon = "home", sub = "Enjoy your meal!" },
+}
+local COURIERS = { { "Marco Reyes", "e-bike" }, { "Priya Nair", "scooter" }, { "Tom Okafor", "bike" }, { "Lena Fischer", "car" } }
+
+-- ---------------------------------------------------------------- helpers
+
+local function money(n) return string.format("$%.2f", tonumber(n) or 0) end
+local function round2(n) return math.floor((tonumber(n) or 0) * 100 + 0.5) / 100 end
+local function trim(s)
+  if type(s) ~= "string" then return "" end
+  return (s:gsub("^%s+", ""):gsub("%s+$", ""))
+end
+local function hhmm(minutes)
+  minutes = math.floor(tonumber(minutes) or 0) % 1440
+  return string.format("%02d:%02d", minutes // 60, minutes % 60)
+end
+
+local function restaurants() return content.get("restaurants") or {} end
+
+local function find_restaurant(id)
+  id = tonumber(id)
+  for _, r in ipairs(restaurants()) do
+    if r.id == id then return r end
+  end
+  return nil
+end
+
+local function find_dish(r, id)
+  id = tonumber(id)
+  for _, d in ipairs((r and r.menu) or {}) do
+    if d.id == id then return d end
+  end
+  return nil
+end
+
+local function cart()
+  local c = state.get("cart")
+  if type(c) ~= "table" then c = {} end
+  if type(c.lines) ~= "table" then c.lines = {} end
+  return c
+end
+
+local function update_count()
+  local n = 0
+  for _, l in ipairs(cart().lines) do n = n + (tonumber(l.qty) or 0) end
+  state.set("cart_count", n)
+end
+
+local function summary(tip_pct)
+  local c = cart()
+  local subtotal = 0
+  for _, l in ipairs(c.lines) do subtotal = subtotal + (tonumber(l.unit) or 0) * (tonumber(l.qty) or 0) end
+  subtotal = round2(subtotal)
+  local delivery = #c.lines > 0 and (tonumber(c.fee) or 0) or 0
+  local service = round2(subtotal * SERVICE_RATE)
+  local tip = round2(subtotal * (tonumber(tip_pct) or 0) / 100)
+  local total = round2(subtotal + delivery + service + tip)
+  return {
+    subtotal = money(subtotal),
+    delivery = delivery == 0 and "Free" or money(delivery),
+    service = money(service),
+    tip = tip > 0 and money(tip) or "",
+    total = money(total),
+    total_n = total,
+    below_min = subtotal < MIN_ORDER,
+  }
+end
+
+local function add_to_cart(r, d, option, extras, qty, note)
+  local c = cart()
+  if c.restaurant_id ~= 0 and c.restaurant_id ~= nil and c.restaurant_id ~= r.id and #c.lines > 0 then
+    return false
+  end
+  local unit = tonumber(d.price) or 0
+  local parts = {}
+  if type(option) == "string" and option ~= "" then
+    table.insert(parts, (option:gsub(" %(%+%$[%d%.]+%)", "")))
+    local extra = option:match("%+%$([%d%.]+)")
+    if extra then unit = unit + (tonumber(extra) or 0) end
+  end
+  for _, e in ipairs(extras or {}) do
+    if e.on then
+      table.insert(parts, e.label)
+      unit = unit + (tonumber(e.price) or 0)
+    end
+  end
+  note = trim(note)
+  if note ~= "" then table.insert(parts, "“" .. note .. "”") end
+  local options = table.concat(parts, " · ")
+  local key = tostring(d.id) .. "|" .. options
+  c.restaurant_id = r.id
+  c.restaurant = r.name
+  c.fee = r.fee
+  local found = false
+  for _, l in ipairs(c.lines) do
+    if l.key == key then
+      l.qty = (tonumber(l.qty) or 0) + qty
+      l.total_text = money(l.qty * l.unit)
+      found = true
+    end
+  end
+  if not found then
+    table.insert(c.lines, {
+      key = key, dish_id = d.id, name = d.name, options = options, unit = round2(unit),
+      unit_text = money(unit), qty = qty, total_text = money(unit * qty),
+    })
+  end
+  state.set("cart", c)
+  update_count()
+  return true
+end
+
+local function find_order(id)
+  id = tonumber(id)
+  for i, o in ipairs(state.get("orders") or {}) do
+    if o.id == id then return o, i end
+  end
+  return nil
+end
+
+-- ---------------------------------------------------------------- navigation
+
+function open_orders(ev) nav.push("orders") end
+function open_cart(ev) nav.push("cart") end
+
+function open_tracking(ev)
+  local id = tonumber(state.get("active_order")) or 0
+  if id > 0 then nav.push("tracking", { id = id }) end
+end
+
+function open_restaurant(ev)
+  if type(ev.item) == "table" and ev.item.id then nav.push("restaurant", { id = ev.item.id }) end
+end
+
+-- ---------------------------------------------------------------- home
+
+local SORTS = { recommended = "Recommended", rating = "Top rated", time = "Fastest", fee = "Lowest fee" }
+
+local function refresh_home()
+  local q = string.lower(trim(locals.get("query")))
+  local cuisine = locals.get("cuisine") or "All"
+  local list = {}
+  for i, r in ipairs(restaurants()) do
+    if cuisine == "All" or r.cuisine == cuisine then
+      local match = ""
+      local ok = q == ""
+      if not ok then
+        if string.lower(r.name):find(q, 1, true) or string.lower(r.cuisine):find(q, 1, true) then
+          ok = true
+        else
+          for _, d in ipairs(r.menu or {}) do
+            if string.lower(d.name):find(q, 1, true) then
+              ok = true
+              match = match == "" and d.name or match
+            end
+          end
+        end
+      end
+      if ok then
+        table.insert(list, {
+          id = r.id, name = r.name, cuisine = r.cuisine, icon = r.icon, rating = r.rating, time = r.time,
+          time_text = r.time_text, fee = r.fee, fee_text = r.fee_text, price_level = r.price_level, match = match, order = i,
+        })
+      end
+    end
+  end
+  local sort = locals.get("sort") or "recommended"
+  table.sort(list, function(a, b)
+    if sort == "rating" and a.rating ~= b.rating then return a.rating > b.rating end
+    if sort == "time" and a.time ~= b.time then return a.time < b.time end
+    if sort == "fee" and a.fee ~= b.fee then return a.fee < b.fee end
+    return a.order < b.order
+  end)
+  locals.set("restaurants", list)
+  locals.set("count", #list)
+  locals.set("sort_label", SORTS[sort] or "Sort")
+end
+
+function home_enter(ev)
+  if locals.get("cuisine") == nil then
+    locals.set("cuisine", "All")
+    locals.set("query", "")
+    locals.set("sort", "recommended")
+  end
+  local o = find_order(state.get("active_order"))
+  if o and (tonumber(o.stage) or 0) < 4 and o.status ~= "Cancelled" then
+    locals.set("active", { restaurant = o.restaurant, status = o.status })
+  else
+    locals.set("active", nil)
+  end
+  update_count()
+  refresh_home()
+end
+
+function search_changed(ev) refresh_home() end
+function search_cleared(ev)
+  locals.set("query", "")
+  refresh_home()
+end
+
+function pick_cuisine(ev)
+  if type(ev.item) ~= "table" then return end
+  locals.set("cuisine", ev.item.value)
+  refresh_home()
+end
+
+function choose_sort(ev)
+  local options = {}
+  for _, key in ipairs({ "recommended", "rating", "time", "fee" }) do
+    table.insert(options, {
+      text = SORTS[key],
+      icon = locals.get("sort") == key and "radio_button_checked" or "radio_button_unchecked",
+      handler = "sort_picked",
+      args = { value = key },
+    })
+  end
+  ui.sheet{ title = "Sort restaurants", options = options }
+end
+
+function sort_picked(ev)
+  local v = ev.args and ev.args.value
+  if type(v) == "string" and SORTS[v] then
+    locals.set("sort", v)
+    refresh_home()
+  end
+end
+
+-- ---------------------------------------------------------------- restaurant
+
+local function refresh_cart_total()
+  locals.set("cart_total", summary(0).subtotal)
+end
+
+function restaurant_enter(ev)
+  local r = find_restaurant(ev.params and ev.params.id)
+  if not r then
+    ui.toast("Restaurant not found")
+    nav.pop()
+    return
+  end
+  locals.set("r", r)
+  local fav = false
+  for _, f in ipairs(state.get("favorites") or {}) do
+    if f == r.id then fav = true end
+  end
+  locals.set("fav", fav)
+  refresh_cart_total()
+end
+
+function toggle_favorite(ev)
+  local r = locals.get("r")
+  if type(r) ~= "table" then return end
+  local favs = state.get("favorites") or {}
+  for i, f in ipairs(favs) do
+    if f == r.id then
+      state.remove("favorites", i)
+      locals.set("fav", false)
+      ui.toast("Removed from favorites")
+      return
+    end
+  end
+  state.insert("favorites", r.id)
+  locals.set("fav", true)
+  ui.toast("Added to favorites")
+end
+
+function open_dish(ev)
+  local r = locals.get("r")
+  if type(ev.item) ~= "table" or type(r) ~= "table" then return end
+  nav.push("dish", { restaurant = r.id, dish = ev.item.id, icon = r.icon })
+end
+
+local function conflict_dialog(r, d)
+  ui.dialog{
+    title = "Start a new cart?",
+    text = "Your cart has items from " .. (cart().restaurant or "another restaurant") .. ". Clear it and add " .. d.name .. "?",
+    buttons = {
+      { text = "Cancel" },
+      { text = "New cart", handler = "replace_cart", args = { restaurant = r.id, dish = d.id } },
+    },
+  }
+end
+
+function quick_add(ev)
+  local r = locals.get("r")
+  local d = ev.item
+  if type(r) ~= "table" or type(d) ~= "table" then return end
+  if d.options and #d.options > 0 then
+    nav.push("dish", { restaurant = r.id, dish = d.id, icon = r.icon })
+    return
+  end
+  if add_to_cart(r, d, "", {}, 1, "") then
+    ui.toast("Added " .. d.name)
+    refresh_cart_total()
+  else
+    conflict_dialog(r, d)
+  end
+end
+
+function replace_cart(ev)
+  local args = ev.args or {}
+  local r = find_restaurant(args.restaurant)
+  local d = find_dish(r, args.dish)
+  if not r or not d then return end
+  state.set("cart", { restaurant_id = r.id, restaurant = r.name, fee = r.fee, lines = {} })
+  local opts = d.options or {}
+  add_to_cart(r, d, opts[1] or "", {}, tonumber(args.qty) or 1, "")
+  ui.toast("Added " .. d.name)
+  if locals.get("r") then refresh_cart_total() end
+end
+
+-- ---------------------------------------------------------------- dish
+
+local function refresh_line_total()
+  local d = locals.get("d")
+  if type(d) ~= "table" then return end
+  local unit = tonumber(d.price) or 0
+  local extra = tostring(locals.get("option") or ""):match("%+%$([%d%.]+)")
+  if extra then unit = unit + (tonumber(extra) or 0) end
+  for _, e in ipairs(locals.get("extras") or {}) do
+    if e.on then unit = unit + (tonumber(e.price) or 0) end
+  end
+  locals.set("line_total", money(unit * (tonumber(locals.get("qty")) or 1)))
+end
+
+function dish_enter(ev)
+  local params = ev.params or {}
+  local r = find_restaurant(params.restaurant)
+  local d = find_dish(r, params.dish)
+  if not d then
+    nav.pop()
+    return
+  end
+  if not locals.get("loaded") then
+    locals.set("d", d)
+    locals.set("qty", 1)
+    locals.set("option", (d.options or {})[1] or "")
+    local extras = {}
+    for _, e in ipairs(d.extras or {}) do
+      table.insert(extras, { label = e.label, price = e.price, text = e.text, on = false })
+    end
+    locals.set("extras", extras)
+    locals.set("note", "")
+    locals.set("loaded", true)
+  end
+  refresh_line_total()
+end
+
+function pick_option(ev)
+  if type(ev.item) == "string" then
+    locals.set("option", ev.item)
+    refresh_line_total()
+  end
+end
+
+function toggle_extra(ev)
+  local i = tonumber(ev.index)
+  local extras = locals.get("extras") or {}
+  if not i or not extras[i] then return end
+  locals.set("extras." .. i .. ".on", not extras[i].on)
+  refresh_line_total()
+end
+
+function dish_minus(ev)
+  local q = tonumber(locals.get("qty")) or 1
+  if q > 1 then locals.set("qty", q - 1) end
+  refresh_line_total()
+end
+
+function dish_plus(ev)
+  local q = tonumber(locals.get("qty")) or 1
+  if q < 20 then locals.set("qty", q + 1) end
+  refresh_line_total()
+end
+
+function add_dish(ev)
+  local params = ev.params or {}
+  local r = find_restaurant(params.restaurant)
+  local d = locals.get("d")
+  if not r or type(d) ~= "table" then return end
+  if add_to_cart(r, d, locals.get("option"), locals.get("extras"), tonumber(locals.get("qty")) or 1, locals.get("note")) then
+    ui.toast("Added to cart")
+    nav.pop()
+  else
+    conflict_dialog(r, d)
+  end
+end
+
+-- ---------------------------------------------------------------- cart
+
+function cart_enter(ev)
+  update_count()
+  locals.set("sum", summary(0))
+end
+
+local function line_at(item)
+  if type(item) ~= "table" then return nil end
+  for i, l in ipairs(cart().lines) do
+    if l.key == item.key then return i, l end
+  end
+  return nil
+end
+
+local function set_line_qty(i, l, q)
+  state.set("cart.lines." .. i .. ".qty", q)
+  state.set("cart.lines." .. i .. ".total_text", money(q * (tonumber(l.unit) or 0)))
+  update_count()
+  locals.set("sum", summary(0))
+end
+
+function line_plus(ev)
+  local i, l = line_at(ev.item)
+  if i then set_line_qty(i, l, math.min(20, (tonumber(l.qty) or 1) + 1)) end
+end
+
+function line_minus(ev)
+  local i, l = line_at(ev.item)
+  if not i then return end
+  if (tonumber(l.qty) or 1) <= 1 then
+    line_remove(ev)
+  else
+    set_line_qty(i, l, (tonumber(l.qty) or 1) - 1)
+  end
+end
+
+function line_remove(ev)
+  local i, l = line_at(ev.item)
+  if not i then return end
+  state.remove("cart.lines", i)
+  if #cart().lines == 0 then
+    state.set("cart", { restaurant_id = 0, restaurant = "", fee = 0, lines = {} })
+  end
+  update_count()
+  locals.set("sum", summary(0))
+  ui.toast("Removed " .. (l.name or "item"))
+end
+
+function open_checkout(ev)
+  local s = summary(0)
+  if #cart().lines == 0 then return end
+  if s.below_min then
+    ui.toast("Minimum order is " .. money(MIN_ORDER))
+    return
+  end
+  nav.push("checkout")
+end
+
+-- ---------------------------------------------------------------- checkout
+
+function checkout_enter(ev)
+  if #cart().lines == 0 then
+    nav.pop()
+    return
+  end
+  if not locals.get("loaded") then
+    local a = state.get("address") or {}
+    locals.set("street", a.street or "")
+    locals.set("unit", a.unit or "")
+    locals.set("note", a.note or "")
+    locals.set("when", "asap")
+    locals.set("tip", 15)
+    locals.set("payment", "card")
+    locals.set("err", {})
+    locals.set("loaded", true)
+  end
+  local r = find_restaurant(cart().restaurant_id)
+  local t = r and r.time or 30
+  locals.set("eta", hhmm(clock.minutes() + t) .. "–" .. hhmm(clock.minutes() + t + 10))
+  locals.set("sum", summary(locals.get("tip")))
+end
+
+local function set_tip(p)
+  locals.set("tip", p)
+  locals.set("sum", summary(p))
+end
+function tip_0(ev) set_tip(0) end
+function tip_10(ev) set_tip(10) end
+function tip_15(ev) set_tip(15) end
+function tip_20(ev) set_tip(20) end
+
+local function stage_delay(stage, later)
+  -- ms until the next stage: placed → preparing → on the way → delivered.
+  if stage == 1 then return (later and 60 or 2) * 60000 end
+  if stage == 2 then return 12 * 60000 end
+  return 15 * 60000
+end
+
+function place_order(ev)
+  local c = cart()
+  if #c.lines == 0 then return end
+  local street = trim(locals.get("street"))
+  if #street < 5 or not street:find("%d") or not street:find("%a") then
+    locals.set("err", { street = "Enter a street and house number" })
+    ui.toast("Add a delivery address")
+    return
+  end
+  locals.set("err", {})
+  local s = summary(locals.get("tip"))
+  local id = tonumber(state.get("next_order")) or 5301
+  local names = {}
+  for _, l in ipairs(c.lines) do table.insert(names, l.qty .. "× " .. l.name) end
+  local courier = COURIERS[(id % #COURIERS) + 1]
+  local unit = trim(locals.get("unit"))
+  local later = locals.get("when") == "later"
+  local r = find_restaurant(c.restaurant_id)
+  local total_minutes = (r and r.time or 30) + (later and 60 or 0)
+  local order = {
+    id = id,
+    restaurant_id = c.restaurant_id,
+    restaurant = c.restaurant,
+    lines = c.lines,
+    summary = table.concat(names, ", "),
+    total = s.total_n,
+    total_text = s.total,
+    tip = locals.get("tip"),
+    payment = locals.get("payment") or "card",
+    address = street .. (unit ~= "" and (", " .. unit) or ""),
+    note = trim(locals.get("note")),
+    date = clock.today(),
+    time = hhmm(clock.minutes()),
+    placed_ms = clock.now(),
+    eta = hhmm(clock.minutes() + total_minutes),
+    stage = 1,
+    status = STAGES[1].title,
+    courier = courier[1],
+    vehicle = courier[2],
+    times = { hhmm(clock.minutes()) },
+  }
+  state.insert("orders", order, 1)
+  state.set("next_order", id + 1)
+  state.set("active_order", id)
+  state.set("address", { street = street, unit = unit, note = trim(locals.get("note")) })
+  state.set("cart", { restaurant_id = 0, restaurant = "", fee = 0, lines = {} })
+  state.set("cart_count", 0)
+  timer.after(stage_delay(1, later), "advance_order", { id = id, stage = 2 })
+  nav.replace("tracking", { id = id })
+end
+
+function advance_order(ev)
+  local args = ev.args or {}
+  local o, i = find_order(args.id)
+  local stage = tonumber(args.stage)
+  if not o or not stage or o.status == "Cancelled" then return end
+  if (tonumber(o.stage) or 1) >= stage then return end
+  local times = o.times or {}
+  times[stage] = hhmm(clock.minutes())
+  state.set("orders." .. i .. ".stage", stage)
+  state.set("orders." .. i .. ".status", STAGES[stage].title)
+  state.set("orders." .. i .. ".times", times)
+  if stage < 4 then
+    timer.after(stage_delay(stage), "advance_order", { id = o.id, stage = stage + 1 })
+  end
+  if stage == 3 then
+    ui.notify{ title = o.restaurant, text = o.courier .. " is on the way with your order", icon = "delivery_dining", screen = "tracking", params = { id = o.id } }
+  elseif stage == 4 then
+    state.set("active_order", 0)
+    ui.notify{
+      title = "Your order has arrived",
+      text = "Order #" .. o.id .. " from " .. o.restaurant .. " was delivered. Enjoy!",
+      icon = "delivery_dining",
+      screen = "tracking",
+      params = { id = o.id },
+    }
+  end
+  if locals.get("o") and locals.get("o").id == o.id then
+    tracking_enter({ params = { id = o.id } })
+  end
+end
+
+-- ---------------------------------------------------------------- tracking
+
+function tracking_enter(ev)
+  local o = find_order(ev.params and ev.params.id)
+  if not o then
+    ui.toast("Order not found")
+    nav.pop()
+    return
+  end
+  locals.set("o", o)
+  local stage = tonumber(o.stage) or 1
+  local steps = {}
+  if o.status == "Cancelled" then
+    steps = {
+      { title = "Order placed", subtitle = o.time, done = true, current = false, last = false, icon = "receipt_long" },
+      { title = "Cancelled", subtitle = "You were not charged", done = true, current = false, last = true, icon = "close" },
+    }
+    locals.set("eta_text", "This order was cancelled")
+    locals.set("progress", 0)
+  else
+    local times = o.times or {}
+    for k, st in ipairs(STAGES) do
+      local sub = st.sub
+      if times[k] and k <= stage then sub = times[k] .. " · " .. st.sub end
+      table.insert(steps, { title = st.title, subtitle = sub, done = k < stage or stage == 4, current = k == stage, last = k == 4, icon = st.icon })
+    end
+    if stage >= 4 then
+      locals.set("eta_text", "Delivered at " .. (times[4] or o.eta))
+    else
+      locals.set("eta_text", "Estimated arrival " .. o.eta)
+    end
+    locals.set("progress", ({ 0.1, 0.4, 0.75, 1.0 })[stage] or 0)
+  end
+  locals.set("steps", steps)
+end
+
+function call_courier(ev)
+  local o = locals.get("o")
+  if type(o) == "table" then ui.toast("Calling " .. (o.courier or "courier") .. "…") end
+end
+
+function cancel_order(ev)
+  local o = locals.get("o")
+  if type(o) ~= "table" then return end
+  ui.dialog{
+    title = "Cancel this order?",
+    text = "The restaurant hasn't started preparing it yet, so you won't be charged.",
+    buttons = { { text = "Keep order" }, { text = "Cancel order", handler = "cancel_confirmed", args = { id = o.id } } },
+  }
+end
+
+function cancel_confirmed(ev)
+  local o, i = find_order(ev.args and ev.args.id)
+  if not o or (tonumber(o.stage) or 1) > 1 then
+    ui.toast("Too late to cancel: the restaurant is preparing it")
+    return
+  end
+  state.set("orders." .. i .. ".status", "Cancelled")
+  state.set("active_order", 0)
+  tracking_enter({ params = { id = o.id } })
+end
+
+-- ---------------------------------------------------------------- orders
+
+function open_order(ev)
+  if type(ev.item) == "table" and ev.item.id then nav.push("tracking", { id = ev.item.id }) end
+end
+
+function reorder(ev)
+  local o = ev.item
+  if type(o) ~= "table" then return end
+  local r = find_restaurant(o.restaurant_id)
+  if not r then return end
+  local c = cart()
+  if #c.lines > 0 and c.restaurant_id ~= r.id then
+    ui.toast("Finish or clear your current cart first")
+    return
+  end
+  c.restaurant_id, c.restaurant, c.fee = r.id, r.name, r.fee
+  for _, l in ipairs(o.lines or {}) do table.insert(c.lines, l) end
+  state.set("cart", c)
+  update_count()
+  nav.push("cart")
+end

@@ -1,0 +1,202 @@
+-- Movies (Chatly mini-app): now showing, showtimes, seat map, pay with Chatly Pay, tickets.
+
+local FEE = 1.25
+local ROWS = { "A", "B", "C", "D", "E", "F" }
+
+local function money(n) return string.format("$%.2f", tonumber(n) or 0) end
+local function round2(n) return math.floor((tonumber(n) or 0) * 100 + 0.5) / 100 end
+
+local function find_movie(id)
+  for _, m in ipairs(content.get("movies") or {}) do
+    if m.id == tonumber(id) then return m end
+  end
+  return nil
+end
+
+local function days_from_civil(y, m, d)
+  if m <= 2 then y = y - 1 end
+  local era = (y >= 0 and y or y - 399) // 400
+  local yoe = y - era * 400
+  local mp = (m + 9) % 12
+  local doy = (153 * mp + 2) // 5 + d - 1
+  return era * 146097 + yoe * 365 + yoe // 4 - yoe // 100 + doy - 719468
+end
+
+local function civil_from_days(z)
+  z = z + 719468
+  local era = (z >= 0 and z or z - 146096) // 146097
+  local doe = z - era * 146097
+  local yoe = (doe - doe // 1460 + doe // 36524 - doe // 146096) // 365
+  local doy = doe - (365 * yoe + yoe // 4 - yoe // 100)
+  local mp = (5 * doy + 2) // 153
+  local d = doy - (153 * mp + 2) // 5 + 1
+  local m = mp < 10 and mp + 3 or mp - 9
+  local y = yoe + era * 400 + (m <= 2 and 1 or 0)
+  return y, m, d
+end
+
+local WD = { "Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed" }
+
+local function next_dates(n)
+  local y, m, d = tostring(clock.today()):match("^(%d+)-(%d+)-(%d+)$")
+  local out = {}
+  if not y then return out end
+  local base = days_from_civil(tonumber(y), tonumber(m), tonumber(d))
+  for i = 0, n - 1 do
+    local y2, m2, d2 = civil_from_days(base + i)
+    local label = i == 0 and "Today" or (WD[((base + i) % 7) + 1] .. " " .. d2)
+    table.insert(out, { date = string.format("%04d-%02d-%02d", y2, m2, d2), label = label })
+  end
+  return out
+end
+
+local function show_key(movie, date, time) return tostring(movie) .. "_" .. tostring(date):gsub("-", "") .. "_" .. tostring(time):gsub(":", "") end
+
+function now_enter(ev) end
+function open_tickets(ev) nav.push("tickets") end
+function open_movie(ev)
+  if type(ev.item) == "table" then nav.push("movie", { id = ev.item.id }) end
+end
+
+function movie_enter(ev)
+  local m = find_movie(ev.params and ev.params.id)
+  if not m then
+    nav.pop()
+    return
+  end
+  if locals.get("m") then return end
+  m.price_text = money(m.price)
+  locals.set("m", m)
+  local dates = next_dates(4)
+  locals.set("dates", dates)
+  locals.set("date", dates[1] and dates[1].date or clock.today())
+  locals.set("time", "")
+end
+
+function pick_date(ev)
+  if type(ev.item) == "table" then
+    locals.set("date", ev.item.date)
+  end
+end
+
+function pick_time(ev)
+  if type(ev.item) ~= "string" then return end
+  if locals.get("date") == clock.today() then
+    local h, mi = ev.item:match("^(%d+):(%d+)$")
+    if h and tonumber(h) * 60 + tonumber(mi) < clock.minutes() then
+      ui.toast("This showtime has already started")
+      return
+    end
+  end
+  locals.set("time", ev.item)
+end
+
+function choose_seats(ev)
+  local m = locals.get("m")
+  local time = locals.get("time")
+  if type(m) ~= "table" or not time or time == "" then
+    ui.toast("Pick a showtime first")
+    return
+  end
+  nav.push("seats", { id = m.id, title = m.title, date = locals.get("date"), time = time, price = m.price })
+end
+
+local function refresh_totals()
+  local params = locals.get("params") or {}
+  local count, codes = 0, {}
+  for _, s in ipairs(locals.get("seats") or {}) do
+    if s.picked then
+      count = count + 1
+      table.insert(codes, s.code)
+    end
+  end
+  local price = tonumber(params.price) or 0
+  local fee = count > 0 and FEE * count or 0
+  locals.set("count", count)
+  locals.set("picked_text", count > 0 and (table.concat(codes, ", ") .. " · " .. money(price * count)) or "None")
+  locals.set("fee_text", money(fee))
+  locals.set("total_text", money(price * count + fee))
+  locals.set("total", round2(price * count + fee))
+end
+
+function seats_enter(ev)
+  local params = ev.params or {}
+  if locals.get("seats") then return end
+  locals.set("params", params)
+  local key = show_key(params.id, params.date, params.time)
+  local sold = {}
+  for _, code in ipairs((state.get("sold") or {})[key] or {}) do sold[code] = true end
+  -- Other customers' seats: a fixed pattern per showtime.
+  local h = 0
+  for c in key:gmatch(".") do h = (h * 31 + c:byte()) % 1000003 end
+  local seats = {}
+  for r, row in ipairs(ROWS) do
+    for n = 1, 6 do
+      local code = row .. n
+      local taken = sold[code] or ((h + r * 7 + n * 13) % 5 == 0)
+      table.insert(seats, { code = code, sold = taken, picked = false })
+    end
+  end
+  locals.set("seats", seats)
+  refresh_totals()
+end
+
+function toggle_seat(ev)
+  local i = tonumber(ev.index)
+  local seats = locals.get("seats") or {}
+  if not i or not seats[i] or seats[i].sold then return end
+  if not seats[i].picked and (tonumber(locals.get("count")) or 0) >= 8 then
+    ui.toast("You can book up to 8 seats")
+    return
+  end
+  locals.set("seats." .. i .. ".picked", not seats[i].picked)
+  refresh_totals()
+end
+
+function pay_tickets(ev)
+  local params = locals.get("params") or {}
+  local count = tonumber(locals.get("count")) or 0
+  if count == 0 then return end
+  local codes = {}
+  for _, s in ipairs(locals.get("seats") or {}) do
+    if s.picked then table.insert(codes, s.code) end
+  end
+  host.pay{
+    amount = tonumber(locals.get("total")) or 0,
+    merchant = "Cinemax Plaza",
+    note = count .. " × " .. tostring(params.title) .. " " .. tostring(params.time),
+    handler = "tickets_paid",
+    args = { seats = codes },
+  }
+end
+
+function tickets_paid(ev)
+  local args = ev.args or {}
+  if not args.paid then
+    ui.toast(args.reason == "cancelled" and "Payment cancelled" or ("Payment failed: " .. tostring(args.reason)))
+    return
+  end
+  local params = locals.get("params") or {}
+  local seats = args.seats or {}
+  local key = show_key(params.id, params.date, params.time)
+  local sold = state.get("sold") or {}
+  sold[key] = sold[key] or {}
+  for _, c in ipairs(seats) do table.insert(sold[key], c) end
+  state.set("sold", sold)
+  local id = tonumber(state.get("next_ticket")) or 7001
+  state.set("next_ticket", id + 1)
+  local p = host.profile() or {}
+  state.insert("tickets", {
+    id = id, code = "CX" .. id, movie = params.id, title = params.title, date = params.date, time = params.time,
+    seats = table.concat(seats, ", "), hall = (tonumber(params.id) or 1) % 4 + 1,
+    total_text = locals.get("total_text"), holder = p.name or "You",
+  }, 1)
+  ui.toast("Enjoy the movie! Tickets saved")
+  nav.replace("tickets")
+end
+
+function share_ticket(ev)
+  local t = ev.item
+  if type(t) ~= "table" then return end
+  host.share_to_chat{ text = "🎬 " .. t.title .. " · " .. t.date .. " " .. t.time .. " · Hall " .. t.hall .. " · seats " .. t.seats }
+end

@@ -1,0 +1,685 @@
+-- Shop: catalog, search with filters and sort, product pages, cart, checkout and orders.
+-- Everything mutable lives in state (cart, orders, wishlist) or locals (forms, filters).
+
+local TAX_RATE = 0.08
+local FREE_SHIPPING = 50
+local STANDARD_SHIPPING = 5.99
+local EXPRESS_SHIPPING = 12
+
+-- ---------------------------------------------------------------- helpers
+
+local function money(n)
+  return string.format("$%.2f", tonumber(n) or 0)
+end
+
+local function round2(n)
+  return math.floor((tonumber(n) or 0) * 100 + 0.5) / 100
+end
+
+local function trim(s)
+  if type(s) ~= "string" then return "" end
+  return (s:gsub("^%s+", ""):gsub("%s+$", ""))
+end
+
+local function products()
+  return content.get("products") or {}
+end
+
+local function find_product(id)
+  id = tonumber(id)
+  for _, p in ipairs(products()) do
+    if p.id == id then return p end
+  end
+  return nil
+end
+
+local function cart()
+  local c = state.get("cart")
+  if type(c) ~= "table" then return {} end
+  return c
+end
+
+local function update_cart_count()
+  local n = 0
+  for _, line in ipairs(cart()) do n = n + (tonumber(line.qty) or 0) end
+  state.set("cart_count", n)
+end
+
+local function line_options(size, color)
+  local parts = {}
+  if type(size) == "string" and size ~= "" then table.insert(parts, "Size " .. size) end
+  if type(color) == "string" and color ~= "" then table.insert(parts, color) end
+  return table.concat(parts, " · ")
+end
+
+local function summary(lines, shipping_mode)
+  local subtotal, count = 0, 0
+  for _, line in ipairs(lines or {}) do
+    subtotal = subtotal + (tonumber(line.price) or 0) * (tonumber(line.qty) or 0)
+    count = count + (tonumber(line.qty) or 0)
+  end
+  subtotal = round2(subtotal)
+  local shipping = 0
+  if shipping_mode == "express" then
+    shipping = EXPRESS_SHIPPING
+  elseif subtotal < FREE_SHIPPING and subtotal > 0 then
+    shipping = STANDARD_SHIPPING
+  end
+  local tax = round2(subtotal * TAX_RATE)
+  local total = round2(subtotal + shipping + tax)
+  local hint = ""
+  if subtotal > 0 and subtotal < FREE_SHIPPING and shipping_mode ~= "express" then
+    hint = "Add " .. money(FREE_SHIPPING - subtotal) .. " more for free shipping"
+  end
+  return {
+    count = count,
+    subtotal_n = subtotal, shipping_n = shipping, tax_n = tax, total_n = total,
+    subtotal = money(subtotal),
+    shipping = shipping == 0 and "Free" or money(shipping),
+    tax = money(tax),
+    total = money(total),
+    free_hint = hint,
+  }
+end
+
+local function add_line(p, size, color, qty)
+  local key = tostring(p.id) .. "|" .. (size or "") .. "|" .. (color or "")
+  local lines = cart()
+  for i, line in ipairs(lines) do
+    if line.key == key then
+      local q = (tonumber(line.qty) or 0) + qty
+      state.set("cart." .. i .. ".qty", q)
+      state.set("cart." .. i .. ".total_text", money(q * (tonumber(line.price) or 0)))
+      update_cart_count()
+      return
+    end
+  end
+  state.insert("cart", {
+    key = key,
+    product_id = p.id,
+    name = p.name,
+    brand = p.brand,
+    icon = p.icon,
+    size = size or "",
+    color = color or "",
+    options = line_options(size, color),
+    price = p.price,
+    price_text = p.price_text,
+    qty = qty,
+    total_text = money(qty * p.price),
+  })
+  update_cart_count()
+end
+
+local function add_recent(q)
+  q = trim(q)
+  if q == "" then return end
+  local list = state.get("recent_searches") or {}
+  local out = { q }
+  for _, s in ipairs(list) do
+    if s ~= q and #out < 6 then table.insert(out, s) end
+  end
+  state.set("recent_searches", out)
+end
+
+-- ---------------------------------------------------------------- navigation
+
+function go_back(ev) nav.pop() end
+function go_home(ev) nav.home() end
+function open_cart(ev) nav.push("cart") end
+function open_orders(ev) nav.push("orders") end
+function open_search(ev) nav.push("search", {}) end
+function open_sale(ev) nav.push("search", { sale = true }) end
+
+function open_category(ev)
+  local c = ev.item
+  if type(c) ~= "table" or not c.id then return end
+  nav.push("search", { category = c.id })
+end
+
+function open_product(ev)
+  local p = ev.item
+  if type(p) ~= "table" or p.id == nil then return end
+  nav.push("product", { id = p.id })
+end
+
+-- ---------------------------------------------------------------- home
+
+function home_enter(ev)
+  local featured = {}
+  for _, p in ipairs(products()) do
+    if p.featured then table.insert(featured, p) end
+  end
+  locals.set("featured", featured)
+  update_cart_count()
+end
+
+-- ---------------------------------------------------------------- search
+
+local SORT_LABELS = {
+  relevance = "Relevance", price_asc = "Price ↑", price_desc = "Price ↓", rating = "Top rated", reviews = "Popular",
+}
+
+local function matches(p, q)
+  if q == "" then return true end
+  local hay = string.lower((p.name or "") .. " " .. (p.brand or "") .. " " .. (p.category or "") .. " " .. (p.description or ""))
+  for word in q:gmatch("%S+") do
+    if not hay:find(word, 1, true) then return false end
+  end
+  return true
+end
+
+local function refresh_results()
+  local q = string.lower(trim(locals.get("query")))
+  local category = locals.get("category") or "all"
+  local price = locals.get("price") or "any"
+  local rating = tonumber(locals.get("rating")) or 0
+  local sale_only = locals.get("sale") == true
+  local lo, hi = 0, math.huge
+  if price ~= "any" then
+    local a, b = tostring(price):match("^(%d+)%-(%d+)$")
+    lo, hi = tonumber(a) or 0, tonumber(b) or math.huge
+  end
+  local out = {}
+  for i, p in ipairs(products()) do
+    if (category == "all" or p.category == category)
+      and (p.price or 0) >= lo and (p.price or 0) < hi
+      and (p.rating or 0) >= rating
+      and (not sale_only or (p.old_price_text or "") ~= "")
+      and matches(p, q) then
+      local row = {}
+      for k, v in pairs(p) do row[k] = v end
+      row.order = i
+      table.insert(out, row)
+    end
+  end
+  local sort = locals.get("sort") or "relevance"
+  table.sort(out, function(a, b)
+    if sort == "price_asc" and a.price ~= b.price then return a.price < b.price end
+    if sort == "price_desc" and a.price ~= b.price then return a.price > b.price end
+    if sort == "rating" and a.rating ~= b.rating then return a.rating > b.rating end
+    if sort == "reviews" and a.reviews ~= b.reviews then return a.reviews > b.reviews end
+    return a.order < b.order
+  end)
+  local filters = 0
+  if category ~= "all" then filters = filters + 1 end
+  if price ~= "any" then filters = filters + 1 end
+  if rating > 0 then filters = filters + 1 end
+  if sale_only then filters = filters + 1 end
+  locals.set("results", out)
+  locals.set("count", #out)
+  locals.set("filter_count", filters)
+  locals.set("sort_label", SORT_LABELS[sort] or "Sort")
+end
+
+function search_enter(ev)
+  if not locals.get("loaded") then
+    local params = ev.params or {}
+    locals.set("query", type(params.query) == "string" and params.query or "")
+    locals.set("category", type(params.category) == "string" and params.category or "all")
+    locals.set("price", "any")
+    locals.set("rating", 0)
+    locals.set("sort", "relevance")
+    locals.set("sale", params.sale == true)
+    locals.set("show_filters", params.category ~= nil)
+    locals.set("loaded", true)
+  end
+  refresh_results()
+end
+
+function search_changed(ev) refresh_results() end
+
+function search_submitted(ev)
+  add_recent(locals.get("query"))
+  refresh_results()
+end
+
+function search_cleared(ev)
+  locals.set("query", "")
+  refresh_results()
+end
+
+function use_recent(ev)
+  if type(ev.item) ~= "string" then return end
+  locals.set("query", ev.item)
+  add_recent(ev.item)
+  refresh_results()
+end
+
+function toggle_filters(ev)
+  locals.set("show_filters", not locals.get("show_filters"))
+end
+
+function pick_category(ev)
+  if type(ev.item) ~= "table" then return end
+  locals.set("category", ev.item.value)
+  refresh_results()
+end
+
+function pick_price(ev)
+  if type(ev.item) ~= "table" then return end
+  locals.set("price", ev.item.value)
+  refresh_results()
+end
+
+function pick_rating(ev)
+  if type(ev.item) ~= "table" then return end
+  locals.set("rating", ev.item.value)
+  refresh_results()
+end
+
+function reset_filters(ev)
+  locals.set("category", "all")
+  locals.set("price", "any")
+  locals.set("rating", 0)
+  locals.set("sale", false)
+  refresh_results()
+end
+
+function choose_sort(ev)
+  local options = {}
+  for _, s in ipairs((content.get("filters") or {}).sorts or {}) do
+    local mark = (locals.get("sort") == s.value) and "radio_button_checked" or "radio_button_unchecked"
+    table.insert(options, { text = s.label, icon = mark, handler = "sort_picked", args = { value = s.value } })
+  end
+  ui.sheet{ title = "Sort by", options = options }
+end
+
+function sort_picked(ev)
+  local v = ev.args and ev.args.value
+  if type(v) ~= "string" then return end
+  locals.set("sort", v)
+  refresh_results()
+end
+
+-- ---------------------------------------------------------------- product
+
+local function in_wishlist(id)
+  for _, w in ipairs(state.get("wishlist") or {}) do
+    if w == id then return true end
+  end
+  return false
+end
+
+function product_enter(ev)
+  local params = ev.params or {}
+  local p = find_product(params.id)
+  if not p then
+    ui.toast("This product is no longer available")
+    nav.pop()
+    return
+  end
+  if not locals.get("loaded") then
+    locals.set("p", p)
+    locals.set("qty", 1)
+    locals.set("size", "")
+    local colors = p.colors or {}
+    locals.set("color", colors[1] or "")
+    locals.set("loaded", true)
+  end
+  locals.set("wished", in_wishlist(p.id))
+end
+
+function pick_size(ev)
+  if type(ev.item) ~= "string" then return end
+  locals.set("size", ev.item)
+  locals.set("size_error", "")
+end
+
+function pick_color(ev)
+  if type(ev.item) ~= "string" then return end
+  locals.set("color", ev.item)
+end
+
+function qty_minus(ev)
+  local q = tonumber(locals.get("qty")) or 1
+  if q > 1 then locals.set("qty", q - 1) end
+end
+
+function qty_plus(ev)
+  local q = tonumber(locals.get("qty")) or 1
+  if q < 10 then
+    locals.set("qty", q + 1)
+  else
+    ui.toast("Maximum 10 per order")
+  end
+end
+
+local function add_current()
+  local p = locals.get("p")
+  if type(p) ~= "table" then return false end
+  local sizes = p.sizes or {}
+  local size = locals.get("size") or ""
+  if #sizes > 0 and size == "" then
+    locals.set("size_error", "Choose a size")
+    ui.toast("Choose a size first")
+    return false
+  end
+  add_line(p, size, locals.get("color") or "", tonumber(locals.get("qty")) or 1)
+  return true
+end
+
+function add_to_cart(ev)
+  if add_current() then
+    ui.snackbar{ text = "Added to cart", action = "View cart", handler = "open_cart" }
+  end
+end
+
+function buy_now(ev)
+  if add_current() then nav.push("checkout") end
+end
+
+function toggle_wish(ev)
+  local p = locals.get("p")
+  if type(p) ~= "table" then return end
+  local list = state.get("wishlist") or {}
+  for i, w in ipairs(list) do
+    if w == p.id then
+      state.remove("wishlist", i)
+      locals.set("wished", false)
+      ui.toast("Removed from wishlist")
+      return
+    end
+  end
+  state.insert("wishlist", p.id)
+  locals.set("wished", true)
+  ui.toast("Saved to wishlist")
+end
+
+function share_product(ev)
+  local p = locals.get("p")
+  if type(p) ~= "table" then return end
+  ui.share{ text = p.name .. " by " .. p.brand .. " – " .. p.price_text .. " on Shop", item = { product = p.id } }
+end
+
+-- ---------------------------------------------------------------- cart
+
+function cart_enter(ev)
+  update_cart_count()
+  locals.set("sum", summary(cart(), "standard"))
+end
+
+local function line_index(item)
+  if type(item) ~= "table" then return nil end
+  for i, line in ipairs(cart()) do
+    if line.key == item.key then return i, line end
+  end
+  return nil
+end
+
+local function set_qty(i, line, q)
+  state.set("cart." .. i .. ".qty", q)
+  state.set("cart." .. i .. ".total_text", money(q * (tonumber(line.price) or 0)))
+  update_cart_count()
+  locals.set("sum", summary(cart(), "standard"))
+end
+
+function line_plus(ev)
+  local i, line = line_index(ev.item)
+  if not i then return end
+  local q = (tonumber(line.qty) or 1) + 1
+  if q > 10 then ui.toast("Maximum 10 per order") return end
+  set_qty(i, line, q)
+end
+
+function line_minus(ev)
+  local i, line = line_index(ev.item)
+  if not i then return end
+  local q = (tonumber(line.qty) or 1) - 1
+  if q < 1 then
+    line_remove(ev)
+    return
+  end
+  set_qty(i, line, q)
+end
+
+function line_remove(ev)
+  local i, line = line_index(ev.item)
+  if not i then return end
+  state.remove("cart", i)
+  update_cart_count()
+  locals.set("sum", summary(cart(), "standard"))
+  ui.snackbar{ text = "Removed " .. (line.name or "item"), action = "Undo", handler = "undo_remove", args = { line = line, pos = i } }
+end
+
+function undo_remove(ev)
+  local args = ev.args or {}
+  if type(args.line) ~= "table" then return end
+  if line_index(args.line) then return end
+  local pos = math.min(tonumber(args.pos) or 1, #cart() + 1)
+  state.insert("cart", args.line, pos)
+  update_cart_count()
+  locals.set("sum", summary(cart(), "standard"))
+end
+
+function open_line_product(ev)
+  if type(ev.item) == "table" and ev.item.product_id then
+    nav.push("product", { id = ev.item.product_id })
+  end
+end
+
+function clear_cart(ev)
+  ui.dialog{
+    title = "Empty cart?",
+    text = "All items will be removed from your cart.",
+    buttons = { { text = "Cancel" }, { text = "Empty", handler = "clear_cart_confirmed" } },
+  }
+end
+
+function clear_cart_confirmed(ev)
+  state.set("cart", {})
+  update_cart_count()
+  locals.set("sum", summary({}, "standard"))
+end
+
+function open_checkout(ev)
+  if #cart() == 0 then
+    ui.toast("Your cart is empty")
+    return
+  end
+  nav.push("checkout")
+end
+
+-- ---------------------------------------------------------------- checkout
+
+function checkout_enter(ev)
+  if #cart() == 0 then
+    nav.pop()
+    return
+  end
+  if not locals.get("loaded") then
+    local a = state.get("address") or {}
+    locals.set("name", a.name or "")
+    locals.set("street", a.street or "")
+    locals.set("city", a.city or "")
+    locals.set("zip", a.zip or "")
+    locals.set("phone", a.phone or "")
+    locals.set("save_address", true)
+    locals.set("shipping", "standard")
+    locals.set("payment", state.get("payment") or "card")
+    locals.set("err", {})
+    locals.set("loaded", true)
+  end
+  locals.set("sum", summary(cart(), locals.get("shipping")))
+end
+
+function shipping_changed(ev)
+  locals.set("sum", summary(cart(), locals.get("shipping")))
+end
+
+local PAYMENT_LABELS = { card = "Visa ending 4242", payflow = "PayFlow wallet", cod = "Cash on delivery" }
+
+local function validate_address()
+  local err = {}
+  local ok = true
+  local name, street, city = trim(locals.get("name")), trim(locals.get("street")), trim(locals.get("city"))
+  local zip, phone = trim(locals.get("zip")), trim(locals.get("phone"))
+  if #name < 2 then err.name = "Enter your full name"; ok = false end
+  if #street < 5 or not street:find("%d") then err.street = "Enter a street address with a number"; ok = false end
+  if #city < 2 then err.city = "Enter a city"; ok = false end
+  if not zip:match("^%d%d%d%d%d$") then err.zip = "5 digits"; ok = false end
+  local digits = phone:gsub("%D", "")
+  if #digits < 7 or #digits > 15 then err.phone = "Enter a valid phone number"; ok = false end
+  err.any = not ok
+  locals.set("err", err)
+  return ok, { name = name, street = street, city = city, zip = zip, phone = phone }
+end
+
+function place_order(ev)
+  local lines = cart()
+  if #lines == 0 then
+    ui.toast("Your cart is empty")
+    return
+  end
+  local ok, address = validate_address()
+  if not ok then
+    ui.toast("Check the highlighted fields")
+    return
+  end
+  local payment = locals.get("payment") or "card"
+  local sum = summary(lines, locals.get("shipping"))
+  local id = tonumber(state.get("next_order")) or 10421
+  local items, names = {}, {}
+  for _, line in ipairs(lines) do
+    table.insert(items, {
+      product_id = line.product_id, name = line.name, icon = line.icon, options = line.options,
+      qty = line.qty, price = line.price, total_text = line.total_text,
+    })
+    table.insert(names, line.name)
+  end
+  local express = locals.get("shipping") == "express"
+  local order = {
+    id = id,
+    date = clock.today(),
+    time = string.format("%02d:%02d", clock.minutes() // 60, clock.minutes() % 60),
+    items = items,
+    count = sum.count,
+    summary = table.concat(names, ", "),
+    subtotal_text = sum.subtotal, shipping_text = sum.shipping, tax_text = sum.tax,
+    total = sum.total_n, total_text = sum.total,
+    address = address,
+    payment = payment,
+    payment_label = PAYMENT_LABELS[payment] or payment,
+    shipping = express and "express" or "standard",
+    status = "Processing",
+    stage = 1,
+  }
+  state.insert("orders", order, 1)
+  state.set("next_order", id + 1)
+  state.set("cart", {})
+  state.set("cart_count", 0)
+  state.set("payment", payment)
+  if locals.get("save_address") then state.set("address", address) end
+  timer.after(2 * 3600000, "order_progress", { id = id, stage = 2 })
+  local eta = express and "tomorrow" or "in 3–5 days"
+  nav.replace("order_placed", { id = id, total = sum.total, eta = eta })
+end
+
+local function find_order(id)
+  id = tonumber(id)
+  for i, o in ipairs(state.get("orders") or {}) do
+    if o.id == id then return o, i end
+  end
+  return nil
+end
+
+local STAGES = { "Processing", "Shipped", "Out for delivery", "Delivered" }
+
+function order_progress(ev)
+  local args = ev.args or {}
+  local o, i = find_order(args.id)
+  local stage = tonumber(args.stage)
+  if not o or not stage or o.status == "Cancelled" then return end
+  if (tonumber(o.stage) or 1) >= stage then return end
+  state.set("orders." .. i .. ".stage", stage)
+  state.set("orders." .. i .. ".status", STAGES[stage] or "Delivered")
+  if stage < #STAGES then
+    local wait = stage == 2 and 20 * 3600000 or 3 * 3600000
+    timer.after(wait, "order_progress", { id = o.id, stage = stage + 1 })
+  end
+  if stage == 2 or stage == #STAGES then
+    ui.notify{
+      title = stage == 2 and "Your order has shipped" or "Delivered",
+      text = "Order #" .. o.id .. (stage == 2 and " is on its way." or " was delivered."),
+      icon = "local_shipping",
+      screen = "order_detail",
+      params = { id = o.id },
+    }
+  end
+end
+
+function view_placed_order(ev)
+  local id = ev.params and ev.params.id
+  nav.replace("order_detail", { id = id })
+end
+
+-- ---------------------------------------------------------------- orders
+
+function open_order(ev)
+  if type(ev.item) == "table" and ev.item.id then
+    nav.push("order_detail", { id = ev.item.id })
+  end
+end
+
+function order_enter(ev)
+  local o = find_order(ev.params and ev.params.id)
+  if not o then
+    ui.toast("Order not found")
+    nav.pop()
+    return
+  end
+  locals.set("o", o)
+  local stage = tonumber(o.stage) or 1
+  local steps = {}
+  if o.status == "Cancelled" then
+    steps = {
+      { title = "Order placed", subtitle = o.date .. " " .. (o.time or ""), done = true, current = false, last = false },
+      { title = "Cancelled", subtitle = "Refund issued to " .. (o.payment_label or "your payment method"), done = true, current = false, last = true },
+    }
+  else
+    local subs = { "We're preparing your items", "Handed to the carrier", "With your courier today", "Left at your door" }
+    for k, name in ipairs(STAGES) do
+      table.insert(steps, { title = name, subtitle = subs[k], done = k < stage or (k == stage and k == #STAGES), current = k == stage, last = k == #STAGES })
+    end
+  end
+  locals.set("steps", steps)
+end
+
+function buy_again(ev)
+  local o = locals.get("o")
+  if type(o) ~= "table" then return end
+  local added = 0
+  for _, item in ipairs(o.items or {}) do
+    local p = find_product(item.product_id)
+    if p then
+      local size, color = "", ""
+      local opts = item.options or ""
+      size = opts:match("Size ([^·]+)") or ""
+      size = trim(size)
+      color = trim(opts:match("· (.+)$") or (opts:find("Size") and "" or opts))
+      add_line(p, size, color, tonumber(item.qty) or 1)
+      added = added + 1
+    end
+  end
+  if added > 0 then
+    ui.snackbar{ text = "Items added to your cart", action = "View cart", handler = "open_cart" }
+  end
+end
+
+function cancel_order(ev)
+  local o = locals.get("o")
+  if type(o) ~= "table" then return end
+  ui.dialog{
+    title = "Cancel order #" .. o.id .. "?",
+    text = "You'll get a full refund of " .. (o.total_text or "") .. ".",
+    buttons = { { text = "Keep order" }, { text = "Cancel order", handler = "cancel_confirmed", args = { id = o.id } } },
+  }
+end
+
+function cancel_confirmed(ev)
+  local o, i = find_order(ev.args and ev.args.id)
+  if not o or o.status ~= "Processing" then return end
+  state.set("orders." .. i .. ".status", "Cancelled")
+  ui.toast("Order cancelled")
+  order_enter({ params = { id = o.id } })
+end

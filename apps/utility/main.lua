@@ -1,0 +1,157 @@
+-- Utilities (Chatly mini-app): bills, pay with Chatly Pay, payment history, account numbers.
+
+local IDS = { "electricity", "water", "gas", "internet" }
+
+local function money(n) return string.format("$%.2f", tonumber(n) or 0) end
+local function trim(s)
+  if type(s) ~= "string" then return "" end
+  return (s:gsub("^%s+", ""):gsub("%s+$", ""))
+end
+
+local function find_bill(id)
+  for _, b in ipairs(content.get("providers") or {}) do
+    if b.id == id then return b end
+  end
+  return nil
+end
+
+local function holder()
+  local p = host.profile() or {}
+  return tostring(p.name or "you")
+end
+
+local function days_between(a, b)
+  local function days(t)
+    local y, m, d = tostring(t):match("^(%d+)-(%d+)-(%d+)$")
+    if not y then return 0 end
+    y, m, d = tonumber(y), tonumber(m), tonumber(d)
+    if m <= 2 then y = y - 1 end
+    local era = y // 400
+    local yoe = y - era * 400
+    local doy = (153 * ((m + 9) % 12) + 2) // 5 + d - 1
+    return era * 146097 + yoe * 365 + yoe // 4 - yoe // 100 + doy
+  end
+  return days(b) - days(a)
+end
+
+function go_back(ev) nav.pop() end
+function open_history(ev) nav.push("history") end
+function open_accounts(ev) nav.push("accounts") end
+
+function bills_enter(ev)
+  locals.set("name", holder())
+  local paid = state.get("paid") or {}
+  local accounts = state.get("accounts") or {}
+  local out, due, count = {}, 0, 0
+  for _, b in ipairs(content.get("providers") or {}) do
+    local left = days_between(clock.today(), b.due)
+    local is_paid = paid[b.id] ~= nil
+    local text
+    if is_paid then
+      text = "Paid"
+    elseif left < 0 then
+      text = "Overdue by " .. (-left) .. " days"
+    elseif left == 0 then
+      text = "Due today"
+    else
+      text = "Due in " .. left .. " days"
+    end
+    if not is_paid then
+      due = due + b.amount
+      count = count + 1
+    end
+    table.insert(out, {
+      id = b.id, name = b.name, provider = b.provider, icon = b.icon, amount_text = money(b.amount),
+      paid = is_paid, soon = left <= 5, state_text = text, account = accounts[b.id] or "",
+    })
+  end
+  locals.set("bills", out)
+  locals.set("due_text", money(due))
+  locals.set("due_count", count)
+end
+
+function open_bill(ev)
+  if type(ev.item) == "table" then nav.push("bill", { id = ev.item.id }) end
+end
+
+function bill_enter(ev)
+  local b = find_bill(ev.params and ev.params.id)
+  if not b then
+    nav.pop()
+    return
+  end
+  b.amount_text = money(b.amount)
+  locals.set("b", b)
+  locals.set("name", holder())
+  locals.set("account", (state.get("accounts") or {})[b.id] or "")
+  locals.set("paid", (state.get("paid") or {})[b.id])
+  locals.set("prev_text", money(b.prev))
+  local diff = (tonumber(b.amount) or 0) - (tonumber(b.prev) or 0)
+  if math.abs(diff) < 0.005 then
+    locals.set("change_text", "Same as last period")
+  else
+    locals.set("change_text", (diff > 0 and "Up " or "Down ") .. money(math.abs(diff)) .. " from last period")
+  end
+end
+
+function pay_bill(ev)
+  local b = locals.get("b")
+  if type(b) ~= "table" then return end
+  if (state.get("paid") or {})[b.id] then
+    ui.toast("This bill is already paid")
+    return
+  end
+  local account = (state.get("accounts") or {})[b.id] or ""
+  if account == "" then
+    ui.dialog{
+      title = "Account number needed",
+      text = "Add your " .. b.provider .. " account number before paying.",
+      buttons = { { text = "Cancel" }, { text = "Add now", handler = "open_accounts" } },
+    }
+    return
+  end
+  host.pay{ amount = b.amount, merchant = b.provider, note = b.name .. " bill · " .. account, handler = "bill_paid", args = { id = b.id } }
+end
+
+function bill_paid(ev)
+  local args = ev.args or {}
+  if not args.paid then
+    ui.toast(args.reason == "cancelled" and "Payment cancelled" or ("Payment failed: " .. tostring(args.reason)))
+    return
+  end
+  local b = find_bill(args.id)
+  if not b then return end
+  local tx = type(args.transaction) == "table" and args.transaction or {}
+  local record = { date = clock.today(), ref = tx.id or "", amount = b.amount }
+  state.set("paid." .. b.id, record)
+  local id = tonumber(state.get("next_payment")) or 1
+  state.set("next_payment", id + 1)
+  state.insert("payments", { id = id, bill = b.id, provider = b.provider, amount = b.amount, amount_text = money(b.amount), date = clock.today(), ref = tx.id or "", icon = b.icon }, 1)
+  locals.set("paid", record)
+  ui.toast(b.name .. " bill paid")
+end
+
+function accounts_enter(ev)
+  if locals.get("loaded") then return end
+  local a = state.get("accounts") or {}
+  for _, id in ipairs(IDS) do locals.set(id, a[id] or "") end
+  locals.set("err", {})
+  locals.set("loaded", true)
+end
+
+function save_accounts(ev)
+  local err, ok, values = {}, true, {}
+  for _, id in ipairs(IDS) do
+    local v = string.upper(trim(locals.get(id)))
+    if v ~= "" and (not v:match("^[%u%d%-]+$") or #v < 5 or #v > 16 or not v:find("%d")) then
+      err[id] = "5–16 letters, digits or dashes"
+      ok = false
+    end
+    values[id] = v
+  end
+  locals.set("err", err)
+  if not ok then return end
+  state.set("accounts", values)
+  ui.toast("Account numbers saved")
+  nav.pop()
+end

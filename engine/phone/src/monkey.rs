@@ -30,8 +30,9 @@ impl Monkey {
 pub fn monkey_action(rng: &mut Rng, app: Option<&str>, device: &mut Device) -> Action {
     let (w, h) = (f64::from(device.config.width), f64::from(device.config.height));
     if let Some(app) = app {
+        // Wandering off is part of the walk, but it comes back to its app soon.
         let away = device.store.foreground_app() != Some(app);
-        if away && rng.below(4) == 0 {
+        if away && rng.below(3) != 0 {
             return Action::OpenApp { app: app.to_owned() };
         }
     }

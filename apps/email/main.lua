@@ -397,6 +397,9 @@ function pick_folder(ev)
   if not FOLDER_NAMES[id] then return end
   state.set("folder", id)
   nav.pop()
+  -- The inbox below derives its rows in on_enter, which does not run again when a screen is
+  -- popped back into view: open it afresh so it shows the chosen folder.
+  nav.replace("inbox")
 end
 
 -- ---------------------------------------------------------------- read

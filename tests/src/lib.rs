@@ -144,7 +144,7 @@ impl Harness {
     }
 
     pub fn app_state(&self, package: &str) -> Value {
-        self.device.store().apps.get(package).cloned().unwrap_or(Value::Null)
+        self.device.store().apps.get(package).map_or(Value::Null, |a| (**a).clone())
     }
 
     pub fn system(&self, key: &str) -> Value {

@@ -44,7 +44,7 @@ fn assert_stopped_and_alive(app: &str, button: &str, message: &str, line: u32) {
     assert_eq!(err.file, "main.lua");
     assert!(err.message.contains(message), "{err}");
     assert_eq!(err.line, Some(line), "{err}");
-    assert_eq!(device.store().apps[&package], before, "a failed event changes nothing");
+    assert_eq!(*device.store().apps[&package], *before, "a failed event changes nothing");
     let result = tap_label(&mut device, "Count");
     assert!(result.script_errors.is_empty(), "{result:?}");
     assert_eq!(device.store().apps[&package]["count"], 1);

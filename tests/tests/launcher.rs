@@ -30,7 +30,7 @@ fn many_apps(n: usize) -> PathBuf {
 #[test]
 fn apps_beyond_one_page_go_to_a_second_page() {
     let root = project_root();
-    let catalog = Catalog::load(&[root.join("apps"), many_apps(22)], &[root.join("layouts")]).unwrap();
+    let catalog = Catalog::load(&[root.join("apps/settings"), root.join("apps/clock"), many_apps(22)], &[root.join("layouts")]).unwrap();
     assert_eq!(catalog.apps.len(), 24);
     let mut h = Harness { device: Device::new(catalog, DeviceConfig::default()).unwrap(), results: Vec::new() };
     assert!(h.find("App 00").is_some());

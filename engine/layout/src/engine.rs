@@ -101,7 +101,9 @@ fn taffy_style(node: &ViewNode) -> Style {
         style.scrollbar_width = 0.0;
         // A scroll container takes the room it is given, not the height of its content.
         style.min_size.height = Dimension::Length(0.0);
-        style.flex_basis = Dimension::Length(0.0);
+        if s.height.is_none() {
+            style.flex_basis = Dimension::Length(0.0);
+        }
     }
     if let Some([l, t, r, b]) = s.absolute {
         style.position = Position::Absolute;

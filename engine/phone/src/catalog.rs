@@ -38,6 +38,9 @@ pub struct Catalog {
     /// Apps that could not be installed, each with the reason (file and line): a broken app
     /// is left out, never takes the phone down.
     pub broken: Vec<(PathBuf, PhoneError)>,
+    /// Freshly installed stores by seed (install hooks already run), shared by the devices
+    /// and snapshots of this catalog. Bounded; a miss only costs running the hooks again.
+    pub(crate) baselines: std::sync::Mutex<std::collections::VecDeque<(u64, Arc<crate::device::Baseline>)>>,
 }
 
 /// The repository's root folder: `PHONEWORLD_ROOT` when set, else where this crate was built.
@@ -116,7 +119,7 @@ impl Catalog {
             hasher.update(app.bundle.hash.as_bytes());
         }
         hasher.update(modules.hash().as_bytes());
-        Ok(Arc::new(Catalog { apps, modules, hash: hasher.finalize().to_hex().to_string(), broken }))
+        Ok(Arc::new(Catalog { apps, modules, hash: hasher.finalize().to_hex().to_string(), broken, baselines: Default::default() }))
     }
 
     pub fn get(&self, package: &str) -> Option<&InstalledApp> {

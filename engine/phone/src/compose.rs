@@ -127,7 +127,7 @@ fn app_screen(
         return (frame, vec![format!("{package}: no screen `{}`", entry.screen)]);
     };
     let null = Value::Null;
-    let state = store.apps.get(package).unwrap_or(&null);
+    let state = store.apps.get(package).map_or(&null, |a| &**a);
     let system = system_scope(store);
     let scope = Scope {
         state,

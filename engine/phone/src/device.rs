@@ -52,6 +52,13 @@ pub struct StepResult {
     pub clock_ms: i64,
 }
 
+/// A freshly installed phone's store for one seed, and what its install hooks reported.
+#[derive(Debug)]
+pub struct Baseline {
+    pub(crate) store: Store,
+    pub(crate) errors: Vec<ScriptError>,
+}
+
 /// The composed and laid-out screen of the current store.
 #[derive(Debug)]
 pub(crate) struct View {
@@ -91,11 +98,25 @@ impl Device {
         if config.density < 80 || config.density > 1000 {
             return Err(PhoneError::Config(format!("unsupported density {}", config.density)));
         }
-        let mut store = Store::new(config.seed);
-        for app in &catalog.apps {
-            store.apps.insert(app.package().to_owned(), app.bundle.initial_state());
+        let baseline = Device::baseline(&catalog, config.seed);
+        let mut device = Device::from_store(catalog, config, baseline.store.clone());
+        device.install_errors = baseline.errors.clone();
+        Ok(device)
+    }
+
+    /// The store of a freshly installed phone for this seed, cached in the catalog.
+    pub(crate) fn baseline(catalog: &Arc<Catalog>, seed: u64) -> Arc<Baseline> {
+        const KEEP: usize = 32;
+        if let Ok(cache) = catalog.baselines.lock() {
+            if let Some((_, b)) = cache.iter().find(|(s, _)| *s == seed) {
+                return Arc::clone(b);
+            }
         }
-        let mut device = Device::from_store(Arc::clone(&catalog), config, store);
+        let mut store = Store::new(seed);
+        for app in &catalog.apps {
+            store.apps.insert(app.package().to_owned(), Arc::new(app.bundle.initial_state()));
+        }
+        let mut device = Device::from_store(Arc::clone(catalog), DeviceConfig { seed, ..DeviceConfig::default() }, store);
         // Install hooks generate each app's varied data from the seeded RNG, in catalog order.
         let mut out = crate::events::Outcome::default();
         for app in &catalog.apps {
@@ -103,8 +124,14 @@ impl Device {
                 device.run_handler(app.package(), handler, serde_json::json!({}), &mut out);
             }
         }
-        device.install_errors = out.errors;
-        Ok(device)
+        let baseline = Arc::new(Baseline { store: device.store, errors: out.errors });
+        if let Ok(mut cache) = catalog.baselines.lock() {
+            if cache.len() >= KEEP {
+                cache.pop_front();
+            }
+            cache.push_back((seed, Arc::clone(&baseline)));
+        }
+        baseline
     }
 
     pub(crate) fn from_store(catalog: Arc<Catalog>, config: DeviceConfig, store: Store) -> Device {

@@ -71,7 +71,7 @@ impl Device {
         let session = &self.store.session;
         let ctx = EventCtx {
             app: app.to_owned(),
-            state: self.store.apps.get(app).cloned().unwrap_or_else(empty_map),
+            state: self.store.apps.get(app).map_or_else(empty_map, |a| (**a).clone()),
             local: self.store.top(app).map_or_else(empty_map, |e| e.local.clone()),
             system: self.store.system.clone(),
             content: std::sync::Arc::clone(&installed.content),
@@ -96,7 +96,7 @@ impl Device {
         };
         match result {
             Ok(ctx) => {
-                self.store.apps.insert(app.to_owned(), ctx.state);
+                self.store.apps.insert(app.to_owned(), std::sync::Arc::new(ctx.state));
                 if let Some(entry) = self.store.top_mut(app) {
                     entry.local = ctx.local;
                 }
@@ -203,12 +203,14 @@ impl Device {
         session.shade_open = false;
     }
 
-    /// Pops the app's top screen; at its root the phone goes home.
-    pub(crate) fn pop_screen(&mut self, app: &str) {
+    /// Pops the app's top screen (the screen shown again runs its `on_enter`); at its root
+    /// the phone goes home.
+    pub(crate) fn pop_screen(&mut self, app: &str, out: &mut Outcome, depth: usize) {
         self.store.session.focus = None;
         let stack = self.store.session.tasks.entry(app.to_owned()).or_default();
         if stack.len() > 1 {
             stack.pop();
+            self.enter_top(app, out, depth);
         } else if self.store.foreground_app() == Some(app) {
             self.go_home();
         }
@@ -254,7 +256,7 @@ impl Device {
                     self.screen_error(app, format!("no screen `{screen}` to open"), out);
                 }
             }
-            Effect::Pop => self.pop_screen(app),
+            Effect::Pop => self.pop_screen(app, out, depth),
             Effect::Home => self.go_home(),
             Effect::OpenApp { app: target, screen, params } => match self.catalog.find(&target).map(|a| a.package().to_owned()) {
                 Some(package) => {
@@ -294,6 +296,7 @@ impl Device {
             }
             Effect::Sheet(spec) => {
                 self.store.session.focus = None;
+                self.store.session.sheet_scroll = 0.0;
                 self.store.session.overlay =
                     Some(Overlay::Sheet { app: app.to_owned(), title: text_of(&spec, "title"), options: choices(&spec, "options") });
             }
@@ -380,7 +383,7 @@ impl Device {
     /// Writes an input's value into the store.
     pub(crate) fn write_target(&mut self, app: &str, target: &Target, value: Value) -> Result<(), String> {
         let root = match target.root {
-            TargetRoot::State => self.store.apps.entry(app.to_owned()).or_insert_with(empty_map),
+            TargetRoot::State => self.store.app_mut(app),
             TargetRoot::System => &mut self.store.system,
             TargetRoot::Local => match self.store.top_mut(app) {
                 Some(entry) => &mut entry.local,
@@ -392,7 +395,7 @@ impl Device {
 
     pub(crate) fn read_target(&self, app: &str, target: &Target) -> Value {
         let root = match target.root {
-            TargetRoot::State => self.store.apps.get(app),
+            TargetRoot::State => self.store.apps.get(app).map(|a| &**a),
             TargetRoot::System => Some(&self.store.system),
             TargetRoot::Local => self.store.top(app).map(|e| &e.local),
         };

@@ -25,7 +25,7 @@ mod widgets;
 
 pub use catalog::{app_dirs, project_root, Catalog, InstalledApp};
 pub use check::check_app;
-pub use device::{Device, DeviceConfig, StepResult};
+pub use device::{Baseline, Device, DeviceConfig, StepResult};
 pub use error::PhoneError;
 pub use monkey::{monkey_action, Monkey};
 pub use phoneworld_script::{ScriptError, ScriptLimits};

@@ -8,11 +8,11 @@ use serde::{Deserialize, Serialize};
 
 use crate::catalog::Catalog;
 use crate::device::{Device, DeviceConfig};
-use crate::store::Store;
 use crate::PhoneError;
 
 const MAGIC: &[u8; 8] = b"PWSNAP01";
-const VERSION: u32 = 1;
+/// Version 2 stores only the app data that differs from a fresh install of the same seed.
+const VERSION: u32 = 2;
 const HEADER: usize = 8 + 4 + 8 + 32;
 
 #[derive(Serialize, Deserialize)]
@@ -23,11 +23,22 @@ struct Payload {
     density: u32,
     action_cost_ms: u64,
     seed: u64,
-    store: Store,
+    /// App data that differs from a fresh install with this seed (by package).
+    apps: std::collections::BTreeMap<String, serde_json::Value>,
+    system: serde_json::Value,
+    session: crate::store::Session,
 }
 
 impl Device {
     pub fn snapshot(&self) -> Vec<u8> {
+        let baseline = Device::baseline(&self.catalog, self.config.seed);
+        let apps = self
+            .store
+            .apps
+            .iter()
+            .filter(|(package, data)| baseline.store.apps.get(*package).is_none_or(|b| !Arc::ptr_eq(b, data) && **b != ***data))
+            .map(|(k, v)| (k.clone(), (**v).clone()))
+            .collect();
         let payload = Payload {
             catalog: self.catalog.hash.clone(),
             width: self.config.width,
@@ -35,7 +46,9 @@ impl Device {
             density: self.config.density,
             action_cost_ms: self.config.action_cost_ms,
             seed: self.config.seed,
-            store: self.store.clone(),
+            apps,
+            system: self.store.system.clone(),
+            session: self.store.session.clone(),
         };
         let body = serde_json::to_vec(&payload).unwrap_or_default();
         let mut out = Vec::with_capacity(HEADER + body.len());
@@ -85,6 +98,10 @@ impl Device {
             seed: payload.seed,
             limits,
         };
-        Ok(Device::from_store(catalog, config, payload.store))
+        let mut store = Device::baseline(&catalog, payload.seed).store.clone();
+        store.apps.extend(payload.apps.into_iter().map(|(k, v)| (k, Arc::new(v))));
+        store.system = payload.system;
+        store.session = payload.session;
+        Ok(Device::from_store(catalog, config, store))
     }
 }

@@ -281,6 +281,10 @@ impl Device {
             self.store.session.recents_scroll = next;
             return;
         }
+        if info.key == "sheet" {
+            self.store.session.sheet_scroll = next;
+            return;
+        }
         if let Some(entry) = self.store.top_mut(&info.app) {
             entry.scroll.insert(info.key.clone(), next);
         }
@@ -364,7 +368,7 @@ impl Device {
                     match session.foreground.clone() {
                         Foreground::Home => out.noop("already on the home screen"),
                         Foreground::Recents => self.go_home(),
-                        Foreground::App(app) => self.pop_screen(&app),
+                        Foreground::App(app) => self.pop_screen(&app, out, 0),
                     }
                 }
             }
@@ -515,7 +519,7 @@ impl Device {
                 "app": app,
                 "time": format!("{} {}", now.date_string(), now.time_string()),
             });
-            let wallet = self.store.apps.entry(host.to_owned()).or_insert_with(|| json!({}));
+            let wallet = self.store.app_mut(host);
             let new_balance = ((balance - amount) * 100.0).round() / 100.0;
             let _ = crate::valuepath::set(wallet, &["wallet".into(), "balance".into()], json!(new_balance));
             let mut list = wallet.pointer("/wallet/transactions").and_then(Value::as_array).cloned().unwrap_or_default();
@@ -542,7 +546,10 @@ impl Device {
     /// Sends a mini-app's message into the host chat picked (host `chats[i].messages`).
     fn send_to_chat(&mut self, app: &str, host: &str, i: usize, text: &str, out: &mut Outcome) {
         let now = phoneworld_data::CivilTime::from_ms(self.store.session.clock_ms);
-        let Some(chat) = self.store.apps.get_mut(host).and_then(|s| s.get_mut("chats")).and_then(Value::as_array_mut).and_then(|c| c.get_mut(i)) else {
+        if !self.store.apps.contains_key(host) {
+            return out.noop("the host app is not installed");
+        }
+        let Some(chat) = Some(self.store.app_mut(host)).and_then(|s| s.get_mut("chats")).and_then(Value::as_array_mut).and_then(|c| c.get_mut(i)) else {
             return out.noop("no such chat");
         };
         let name = chat.get("name").and_then(Value::as_str).unwrap_or("chat").to_owned();

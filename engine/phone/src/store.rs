@@ -144,6 +144,9 @@ pub struct Session {
     pub next_timer_id: u64,
     pub launcher_page: usize,
     pub recents_scroll: f32,
+    /// Scroll offset of the open bottom sheet's options.
+    #[serde(default)]
+    pub sheet_scroll: f32,
     /// What the agent answered and how it finished (for verifiers).
     pub answer: Option<String>,
     pub finished: Option<String>,
@@ -153,8 +156,9 @@ pub struct Session {
 /// The whole mutable state of a device.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Store {
-    /// App data by package.
-    pub apps: BTreeMap<String, Value>,
+    /// App data by package, shared copy-on-write (a fork or restore copies pointers; the
+    /// first change to an app's data copies that app's data only).
+    pub apps: BTreeMap<String, std::sync::Arc<Value>>,
     /// System settings (`system.*`).
     pub system: Value,
     pub session: Session,
@@ -199,6 +203,7 @@ impl Store {
                 next_timer_id: 1,
                 launcher_page: 0,
                 recents_scroll: 0.0,
+                sheet_scroll: 0.0,
                 answer: None,
                 finished: None,
                 steps: 0,
@@ -217,6 +222,11 @@ impl Store {
     /// The top screen of an app's back stack.
     pub fn top(&self, app: &str) -> Option<&ScreenEntry> {
         self.session.tasks.get(app).and_then(|s| s.last())
+    }
+
+    /// An app's data, writable (copied first if a snapshot or fork shares it).
+    pub fn app_mut(&mut self, app: &str) -> &mut Value {
+        std::sync::Arc::make_mut(self.apps.entry(app.to_owned()).or_insert_with(|| std::sync::Arc::new(Value::Object(serde_json::Map::new()))))
     }
 
     pub fn top_mut(&mut self, app: &str) -> Option<&mut ScreenEntry> {

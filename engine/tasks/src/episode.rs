@@ -73,7 +73,10 @@ impl Instance {
                     let root = if app == "system" {
                         &mut store.system
                     } else {
-                        store.apps.get_mut(app).ok_or_else(|| fail(&field, format!("app `{app}` is not installed")))?
+                        if !store.apps.contains_key(app) {
+                            return Err(fail(&field, format!("app `{app}` is not installed")));
+                        }
+                        store.app_mut(app)
                     };
                     let segs: Vec<String> = path.split('.').filter(|s| !s.is_empty()).map(str::to_owned).collect();
                     if let Setup::Insert { at, .. } = step {

@@ -56,7 +56,7 @@ fn data<'d>(device: &'d Device, app: &str) -> Option<&'d Value> {
     if app == "system" {
         Some(&device.store().system)
     } else {
-        device.store().apps.get(app)
+        device.store().apps.get(app).map(|a| &**a)
     }
 }
 
@@ -141,7 +141,7 @@ pub fn holds(check: &Check, device: &Device, params: &Params) -> Result<bool, St
 
 /// App data as one object: `{ "<package>": data, "system": settings }`.
 pub fn app_data(device: &Device) -> Value {
-    let mut map: serde_json::Map<String, Value> = device.store().apps.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+    let mut map: serde_json::Map<String, Value> = device.store().apps.iter().map(|(k, v)| (k.clone(), (**v).clone())).collect();
     map.insert("system".into(), device.store().system.clone());
     Value::Object(map)
 }

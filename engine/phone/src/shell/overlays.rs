@@ -167,6 +167,14 @@ pub(crate) fn dialog_or_sheet(s: &mut Shell<'_>, overlay: &Overlay, bottom_inset
                 tv.style.padding = [m.dp(24.0), m.dp(8.0), m.dp(24.0), m.dp(8.0)];
                 sheet.children.push(tv);
             }
+            // Long option lists scroll inside the sheet (at most ~60% of the screen).
+            let mut list = container(Direction::Column);
+            list.style.scroll = true;
+            list.style.grow = 0.0;
+            list.style.shrink = true;
+            list.scroll_y = s.store.session.sheet_scroll;
+            let rows = options.len() as f32;
+            list.style.height = Some((rows * m.dp(56.0)).min(s.width * 1.3));
             for (i, option) in options.iter().enumerate() {
                 let mut row = container(Direction::Row);
                 row.style.min_height = Some(m.dp(56.0));
@@ -183,8 +191,15 @@ pub(crate) fn dialog_or_sheet(s: &mut Shell<'_>, overlay: &Overlay, bottom_inset
                 a.clickable = true;
                 row.a11y = Some(a);
                 row.hit = Some(s.tap(SystemAction::Choice(i)));
-                sheet.children.push(row);
+                row.style.shrink = false;
+                list.children.push(row);
             }
+            let mut a = kit::a11y("androidx.recyclerview.widget.RecyclerView", app);
+            a.scrollable = true;
+            list.a11y = Some(a);
+            let scroll = crate::interaction::ScrollInfo { app: app.clone(), key: "sheet".into(), on_end: None, event: serde_json::Value::Null };
+            list.hit = Some(s.hit(crate::interaction::Hit { tap: None, long_press: None, scroll: Some(scroll) }));
+            sheet.children.push(list);
             sheet.hit = Some(s.hit(crate::interaction::Hit::default()));
             let mut a = kit::a11y("android.widget.FrameLayout", app);
             a.resource_id = "com.google.android.material:id/design_bottom_sheet".into();

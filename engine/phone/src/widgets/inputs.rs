@@ -26,7 +26,9 @@ pub(super) fn text_field(b: &mut Builder<'_>, node: &Node, at: &At<'_>, enabled:
     let t = b.theme;
     let text = value_text(&current(node, at));
     let label = p.label.as_ref().map(|x| x.render(&at.scope));
-    let hint = p.hint.as_ref().map(|x| x.render(&at.scope)).or_else(|| label.clone()).unwrap_or_default();
+    let placeholder = p.hint.as_ref().map(|x| x.render(&at.scope)).or_else(|| label.clone()).unwrap_or_default();
+    // Like Material's TextInputLayout, the label is the field's accessible hint.
+    let hint = label.clone().unwrap_or_else(|| placeholder.clone());
     let error = p.error.as_ref().map(|x| x.render(&at.scope)).filter(|e| !e.is_empty());
     let focused = b.focus.is_some_and(|f| f.app == b.app && f.key == at.key);
     let shown = if p.password { "•".repeat(text.chars().count()) } else { text.clone() };
@@ -44,7 +46,7 @@ pub(super) fn text_field(b: &mut Builder<'_>, node: &Node, at: &At<'_>, enabled:
     let mut line = container(Direction::Row);
     line.style.align_items = Some(Align::Center);
     if text.is_empty() {
-        line.children.push(b.text(hint.clone(), 16.0, Weight::Regular, t.on_surface_variant));
+        line.children.push(b.text(placeholder, 16.0, Weight::Regular, t.on_surface_variant));
     } else {
         let mut value = b.text(shown.clone(), 16.0, Weight::Regular, t.on_surface);
         if !p.multiline {

@@ -1,0 +1,450 @@
+-- Browser: pages are content; tabs (each with its own back/forward stack), history, bookmarks and
+-- the shop cart live in state. state.view is what the page screen shows (refresh()).
+
+local SEARCH = "search.example.com/?q="
+
+local function trim(s)
+  if type(s) ~= "string" then return "" end
+  return (s:gsub("^%s+", ""):gsub("%s+$", ""))
+end
+
+local function normalize(text)
+  local u = trim(text):lower()
+  u = u:gsub("^%a+://", ""):gsub("^www%.", ""):gsub("/+$", "")
+  return u
+end
+
+local function find_page(url)
+  for _, p in ipairs(content.get("pages") or {}) do
+    if p.url == url then return p end
+  end
+  return nil
+end
+
+local function url_decode(s)
+  return (tostring(s or ""):gsub("+", " "):gsub("%%20", " "))
+end
+
+-- The page for a url: a content page, a search-results page, or "not found".
+local function page_for(url)
+  local p = find_page(url)
+  if p then return p end
+  if url:sub(1, #SEARCH) == SEARCH then
+    local q = url_decode(url:sub(#SEARCH + 1))
+    local blocks = {
+      { type = "meta", text = tostring(state.get("settings.engine") or "Seekr") .. " search" },
+      { type = "h1", text = "Results for \"" .. q .. "\"" },
+    }
+    local n = 0
+    local ql = q:lower()
+    for _, pg in ipairs(content.get("pages") or {}) do
+      local hay = pg.title:lower()
+      for _, b in ipairs(pg.blocks or {}) do hay = hay .. " " .. tostring(b.text or ""):lower() end
+      local all = ql ~= ""
+      for word in ql:gmatch("%S+") do
+        if not hay:find(word, 1, true) then all = false end
+      end
+      if pg.url ~= "start.page" and all then
+        n = n + 1
+        table.insert(blocks, { type = "link", text = pg.title, href = pg.url })
+        table.insert(blocks, { type = "meta", text = pg.url })
+      end
+    end
+    if n == 0 then table.insert(blocks, { type = "p", text = "No results. Check the spelling or try fewer words." }) end
+    return { url = url, title = q .. " - Search", icon = "search", blocks = blocks }
+  end
+  return {
+    url = url, title = "Page not found", icon = "public_off", missing = true,
+    blocks = {
+      { type = "h1", text = "This site can't be reached" },
+      { type = "p", text = "Check whether there is a typo in " .. url .. "." },
+      { type = "li", text = "Check the connection" },
+      { type = "li", text = "Check the address" },
+      { type = "link", text = "Search for " .. url, href = SEARCH .. url },
+    },
+  }
+end
+
+local function current_tab()
+  local cur = tonumber(state.get("current"))
+  local tabs = state.get("tabs") or {}
+  for i, t in ipairs(tabs) do
+    if type(t) == "table" and tonumber(t.id) == cur then return t, i end
+  end
+  if tabs[1] then
+    state.set("current", tabs[1].id)
+    return tabs[1], 1
+  end
+  -- No tabs left: open one on the home page.
+  local id = tonumber(state.get("next_tab")) or 1
+  state.set("next_tab", id + 1)
+  local t = { id = id, stack = { state.get("settings.home") or "start.page" }, pos = 1 }
+  state.insert("tabs", t)
+  state.set("current", id)
+  return t, #(state.get("tabs") or {})
+end
+
+local function tab_url(t)
+  local stack = t.stack or {}
+  local pos = math.max(1, math.min(tonumber(t.pos) or #stack, #stack))
+  return stack[pos] or "start.page"
+end
+
+local function is_bookmarked(url)
+  for _, b in ipairs(state.get("bookmarks") or {}) do
+    if type(b) == "table" and b.url == url then return true end
+  end
+  return false
+end
+
+local function refresh()
+  local t = current_tab()
+  local url = tab_url(t)
+  local p = page_for(url)
+  local blocks = {}
+  for _, b in ipairs(p.blocks or {}) do
+    table.insert(blocks, { type = b.type, text = b.text or "", href = b.href or "", icon = b.icon or "", action = b.action or "", hit = false })
+  end
+  local tabs = {}
+  for _, tb in ipairs(state.get("tabs") or {}) do
+    local tu = tab_url(tb)
+    local tp = page_for(tu)
+    table.insert(tabs, { id = tb.id, url = tu, title = tp.title, icon = tp.icon or "public", current = tonumber(tb.id) == tonumber(t.id) })
+  end
+  state.set("view", {
+    url = url, address = url == "start.page" and "" or url, title = p.title, blocks = blocks,
+    secure = not p.missing and url ~= "start.page",
+    can_back = (tonumber(t.pos) or 1) > 1, can_forward = (tonumber(t.pos) or 1) < #(t.stack or {}),
+    tab_count = #tabs, tabs = tabs, bookmarked = is_bookmarked(url),
+  })
+end
+
+local function add_history(url, title)
+  if url == "start.page" then return end
+  local h = state.get("history") or {}
+  if h[1] and h[1].url == url then return end
+  state.insert("history", { url = url, title = title, when = "Today " .. string.format("%02d:%02d", clock.minutes() // 60, clock.minutes() % 60) }, 1)
+  h = state.get("history") or {}
+  for i = #h, 51, -1 do state.remove("history", i) end
+end
+
+local function navigate(url)
+  local t, i = current_tab()
+  local stack = {}
+  for k = 1, math.min(tonumber(t.pos) or 1, #(t.stack or {})) do table.insert(stack, t.stack[k]) end
+  if stack[#stack] ~= url then table.insert(stack, url) end
+  state.set("tabs." .. i .. ".stack", stack)
+  state.set("tabs." .. i .. ".pos", #stack)
+  add_history(url, page_for(url).title)
+  locals.set("finding", false)
+  refresh()
+end
+
+-- ---------------------------------------------------------------- page
+
+function refresh_all(ev) refresh() end
+
+function page_enter(ev)
+  local p = ev.params or {}
+  if type(p.url) == "string" and p.url ~= "" then
+    navigate(normalize(p.url))
+  elseif type(p.path) == "string" and p.path ~= "" then
+    navigate(normalize(p.path))
+  else
+    refresh()
+  end
+end
+
+function go_address(ev)
+  local text = trim(state.get("view.address") or "")
+  if text == "" then return end
+  local url
+  if text:find("%s") or not text:find("[%./]") then
+    url = SEARCH .. text:gsub("%s+", "+")
+  else
+    url = normalize(text)
+  end
+  navigate(url)
+end
+
+function go_home_page(ev)
+  navigate(state.get("settings.home") or "start.page")
+end
+
+function follow_link(ev)
+  local href = ev.item and ev.item.href
+  if type(href) ~= "string" or href == "" then return end
+  navigate(href)
+end
+
+function go_back_page(ev)
+  local t, i = current_tab()
+  local pos = tonumber(t.pos) or 1
+  if pos <= 1 then return end
+  state.set("tabs." .. i .. ".pos", pos - 1)
+  refresh()
+end
+
+function go_forward_page(ev)
+  local t, i = current_tab()
+  local pos = tonumber(t.pos) or 1
+  if pos >= #(t.stack or {}) then return end
+  state.set("tabs." .. i .. ".pos", pos + 1)
+  refresh()
+end
+
+function reload_page(ev)
+  refresh()
+  ui.toast("Reloaded")
+end
+
+function toggle_bookmark(ev)
+  local v = state.get("view") or {}
+  local url = v.url
+  if type(url) ~= "string" or url == "" then return end
+  local b = state.get("bookmarks") or {}
+  for i = #b, 1, -1 do
+    if type(b[i]) == "table" and b[i].url == url then
+      state.remove("bookmarks", i)
+      refresh()
+      ui.toast("Bookmark removed")
+      return
+    end
+  end
+  state.insert("bookmarks", { url = url, title = v.title or url }, 1)
+  refresh()
+  ui.toast("Bookmarked")
+end
+
+function page_button(ev)
+  local b = ev.item or {}
+  if b.action == "add_to_cart" then
+    local v = state.get("view") or {}
+    state.insert("cart", { url = v.url, title = v.title })
+    ui.snackbar{ text = "Added to cart (" .. #(state.get("cart") or {}) .. ")", action = "Undo", handler = "undo_cart" }
+  end
+end
+
+function undo_cart(ev)
+  local c = state.get("cart") or {}
+  if #c > 0 then state.remove("cart", #c) end
+end
+
+function page_menu(ev)
+  local v = state.get("view") or {}
+  ui.sheet{
+    title = v.title,
+    options = {
+      { text = "New tab", icon = "add", handler = "new_tab" },
+      { text = v.bookmarked and "Remove bookmark" or "Add bookmark", icon = "star", handler = "toggle_bookmark" },
+      { text = "Bookmarks", icon = "bookmarks", handler = "open_bookmarks" },
+      { text = "History", icon = "history", handler = "open_history" },
+      { text = "Find in page", icon = "find_in_page", handler = "open_find" },
+      { text = "Share", icon = "share", handler = "share_page" },
+      { text = "Copy link", icon = "content_copy", handler = "copy_link" },
+      { text = "Settings", icon = "settings", handler = "open_settings" },
+    },
+  }
+end
+
+function open_bookmarks(ev) nav.push("bookmarks") end
+function open_history(ev) nav.push("history") end
+function open_settings(ev) nav.push("settings") end
+function open_tabs(ev) nav.push("tabs") end
+
+function share_page(ev)
+  local v = state.get("view") or {}
+  ui.share{ text = tostring(v.title or "") .. "\nhttps://" .. tostring(v.url or "") }
+end
+
+function copy_link(ev)
+  clipboard.set("https://" .. tostring((state.get("view") or {}).url or ""))
+  ui.toast("Link copied")
+end
+
+function open_find(ev)
+  locals.set("finding", true)
+  locals.set("find", "")
+  locals.set("find_result", "")
+end
+
+function close_find(ev)
+  locals.set("finding", false)
+  local blocks = state.get("view.blocks") or {}
+  for i, b in ipairs(blocks) do b.hit = false end
+  state.set("view.blocks", blocks)
+end
+
+function find_changed(ev)
+  local q = trim(locals.get("find")):lower()
+  local blocks = state.get("view.blocks") or {}
+  local n = 0
+  for _, b in ipairs(blocks) do
+    local text = tostring(b.text or ""):lower()
+    local hit = false
+    if q ~= "" then
+      local s = 1
+      while true do
+        local a, e = text:find(q, s, true)
+        if not a then break end
+        n = n + 1
+        hit = true
+        s = e + 1
+      end
+    end
+    b.hit = hit
+  end
+  state.set("view.blocks", blocks)
+  locals.set("find_result", q == "" and "" or (n == 1 and "1 match" or (n .. " matches")))
+end
+
+-- ---------------------------------------------------------------- tabs
+
+function tabs_enter(ev) refresh() end
+
+function new_tab(ev)
+  local id = tonumber(state.get("next_tab")) or 1
+  state.set("next_tab", id + 1)
+  state.insert("tabs", { id = id, stack = { state.get("settings.home") or "start.page" }, pos = 1 })
+  state.set("current", id)
+  refresh()
+  -- From the tabs screen, go back to the page; from the page, stay.
+  if ev and ev.id == "new_tab" then nav.pop() end
+end
+
+function switch_tab(ev)
+  local id = ev.item and tonumber(ev.item.id)
+  if not id then return end
+  state.set("current", id)
+  refresh()
+  nav.pop()
+end
+
+function close_tab(ev)
+  local id = ev.item and tonumber(ev.item.id)
+  local tabs = state.get("tabs") or {}
+  for i, t in ipairs(tabs) do
+    if tonumber(t.id) == id then
+      state.remove("tabs", i)
+      if tonumber(state.get("current")) == id then
+        local rest = state.get("tabs") or {}
+        local nxt = rest[math.min(i, #rest)]
+        state.set("current", nxt and nxt.id or 0)
+      end
+      refresh()
+      ui.snackbar{ text = "Tab closed", action = "Undo", handler = "undo_close_tab", args = { tab = t, pos = i } }
+      return
+    end
+  end
+end
+
+function undo_close_tab(ev)
+  local a = ev.args or {}
+  if type(a.tab) ~= "table" or type(a.tab.stack) ~= "table" then return end
+  local tabs = state.get("tabs") or {}
+  for _, t in ipairs(tabs) do if tonumber(t.id) == tonumber(a.tab.id) then return end end
+  state.insert("tabs", a.tab, math.min(math.max(tonumber(a.pos) or 1, 1), #tabs + 1))
+  state.set("current", a.tab.id)
+  refresh()
+end
+
+function close_all_tabs(ev)
+  ui.dialog{
+    title = "Close all tabs?",
+    text = #(state.get("tabs") or {}) .. " tabs will be closed.",
+    buttons = { { text = "Cancel" }, { text = "Close all", handler = "close_all_confirmed" } },
+  }
+end
+
+function close_all_confirmed(ev)
+  state.set("tabs", {})
+  refresh() -- opens a fresh tab on the home page
+  nav.pop()
+end
+
+-- ---------------------------------------------------------------- history & bookmarks
+
+function open_from_list(ev)
+  local url = ev.item and ev.item.url
+  if type(url) ~= "string" then return end
+  nav.pop()
+  navigate(url)
+end
+
+function remove_history(ev)
+  local i = tonumber(ev.index)
+  local h = state.get("history") or {}
+  if i and h[i] then state.remove("history", i) end
+end
+
+function clear_history(ev)
+  ui.dialog{
+    title = "Clear browsing history?",
+    text = "All " .. #(state.get("history") or {}) .. " entries will be deleted.",
+    buttons = { { text = "Cancel" }, { text = "Clear", handler = "clear_history_confirmed" } },
+  }
+end
+
+function clear_history_confirmed(ev)
+  state.set("history", {})
+  ui.toast("History cleared")
+end
+
+function remove_bookmark(ev)
+  local i = tonumber(ev.index)
+  local b = state.get("bookmarks") or {}
+  if not (i and b[i]) then return end
+  local removed = b[i]
+  state.remove("bookmarks", i)
+  refresh()
+  ui.snackbar{ text = "Bookmark removed", action = "Undo", handler = "undo_bookmark", args = { bookmark = removed, pos = i } }
+end
+
+function undo_bookmark(ev)
+  local a = ev.args or {}
+  if type(a.bookmark) ~= "table" or is_bookmarked(a.bookmark.url) then return end
+  local b = state.get("bookmarks") or {}
+  state.insert("bookmarks", a.bookmark, math.min(math.max(tonumber(a.pos) or 1, 1), #b + 1))
+  refresh()
+end
+
+-- ---------------------------------------------------------------- settings
+
+function clear_browsing_data(ev)
+  ui.dialog{
+    title = "Clear browsing data?",
+    text = "History, the shop cart and all open tabs will be cleared. Bookmarks stay.",
+    buttons = { { text = "Cancel" }, { text = "Clear data", handler = "clear_data_confirmed" } },
+  }
+end
+
+function clear_data_confirmed(ev)
+  state.set("history", {})
+  state.set("cart", {})
+  state.set("tabs", {})
+  refresh()
+  ui.toast("Browsing data cleared")
+end
+
+function show_cart(ev)
+  local c = state.get("cart") or {}
+  if #c == 0 then
+    ui.toast("Your cart is empty")
+    return
+  end
+  local names = {}
+  for _, it in ipairs(c) do table.insert(names, "• " .. tostring(it.title or "")) end
+  ui.dialog{ title = "Cart (" .. #c .. ")", text = table.concat(names, "\n"), buttons = { { text = "Close" } } }
+end
+
+-- ---------------------------------------------------------------- share target
+
+function receive_share(ev)
+  local text = trim(ev.args and ev.args.text or "")
+  local url = text:match("https?://(%S+)")
+  if url then
+    navigate(normalize(url))
+  elseif text ~= "" then
+    navigate(SEARCH .. text:sub(1, 80):gsub("%s+", "+"))
+  end
+end

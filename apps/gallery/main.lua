@@ -1,0 +1,644 @@
+-- Gallery: photos come from content (read-only); favorites, trash and the file tree live in state.
+-- state.view holds the derived lists the screens show; refresh() recomputes it after every change.
+
+local MONTHS = { "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec" }
+local KIND_ICONS = {
+  pdf = "picture_as_pdf", doc = "description", sheet = "table_chart", text = "article", image = "image",
+  audio = "audio_file", video = "movie", zip = "folder_zip",
+}
+
+local function trim(s)
+  if type(s) ~= "string" then return "" end
+  return (s:gsub("^%s+", ""):gsub("%s+$", ""))
+end
+
+local function short_date(d)
+  if type(d) ~= "string" then return "" end
+  local y, m, day = d:match("^(%d+)-(%d+)-(%d+)$")
+  if not y then return d end
+  local name = MONTHS[tonumber(m)] or m
+  local s = name .. " " .. tonumber(day)
+  if y ~= tostring(clock.today()):sub(1, 4) then s = s .. ", " .. y end
+  return s
+end
+
+local function days_between(a, b)
+  -- rough day difference between two YYYY-MM-DD dates (enough for a 30-day countdown)
+  local function n(d)
+    local y, m, day = tostring(d or ""):match("^(%d+)-(%d+)-(%d+)$")
+    if not y then return 0 end
+    y, m, day = tonumber(y), tonumber(m), tonumber(day)
+    if m <= 2 then y = y - 1; m = m + 12 end
+    return 365 * y + y // 4 - y // 100 + y // 400 + (153 * (m - 3) + 2) // 5 + day
+  end
+  return n(b) - n(a)
+end
+
+local function photo_by_id(id)
+  id = tonumber(id)
+  for _, x in ipairs(state.get("purged") or {}) do
+    if tonumber(x) == id then return nil end
+  end
+  for _, p in ipairs(content.get("photos") or {}) do
+    if tonumber(p.id) == id then return p end
+  end
+  return nil
+end
+
+local function set_of(list, key)
+  local s = {}
+  for _, v in ipairs(list or {}) do
+    if type(v) == "table" then s[tonumber(v[key])] = v else s[tonumber(v)] = true end
+  end
+  return s
+end
+
+local function card(p, fav, trashed)
+  return {
+    id = p.id, caption = p.caption, date = p.date, short_date = short_date(p.date), icon = p.icon,
+    album = p.album, location = (p.location ~= "" and p.location) or "No location", favorite = fav and true or false,
+    deleted_text = trashed and short_date(trashed.deleted) or "",
+    days_left = trashed and math.max(0, 30 - days_between(trashed.deleted, clock.today())) or 0,
+  }
+end
+
+local function by_date_desc(a, b)
+  if a.date ~= b.date then return a.date > b.date end
+  return (tonumber(a.id) or 0) > (tonumber(b.id) or 0)
+end
+
+local function file_card(f)
+  return {
+    id = f.id, name = f.name, folder = f.folder, size = f.size, modified = f.modified,
+    short_date = short_date(f.modified), icon = KIND_ICONS[f.kind] or "insert_drive_file",
+  }
+end
+
+local function size_mb(text)
+  local n, unit = tostring(text or ""):match("([%d%.]+)%s*(%a+)")
+  n = tonumber(n) or 0
+  if unit == "KB" then return n / 1024 elseif unit == "GB" then return n * 1024 end
+  return n
+end
+
+local function refresh()
+  local view = state.get("view") or {}
+  local favs = set_of(state.get("favorites"))
+  local trash = set_of(state.get("trash"), "id")
+  local purged = set_of(state.get("purged"))
+  local all, favorites, trashed, counts = {}, {}, {}, {}
+  for _, p in ipairs(content.get("photos") or {}) do
+    local id = tonumber(p.id)
+    if purged[id] then
+      -- permanently deleted
+    elseif trash[id] then
+      table.insert(trashed, card(p, favs[id], trash[id]))
+    else
+      local c = card(p, favs[id])
+      table.insert(all, c)
+      if favs[id] then table.insert(favorites, c) end
+      counts[p.album] = (counts[p.album] or 0) + 1
+    end
+  end
+  table.sort(all, by_date_desc)
+  table.sort(favorites, by_date_desc)
+  local albums = {}
+  for _, a in ipairs(content.get("albums") or {}) do
+    table.insert(albums, { name = a.name, icon = a.icon, count = counts[a.name] or 0 })
+  end
+  local album_photos = {}
+  local current = view.album or ""
+  if current == "Favorites" then
+    album_photos = favorites
+  else
+    for _, c in ipairs(all) do if c.album == current then table.insert(album_photos, c) end end
+  end
+  local span = ""
+  if #album_photos > 0 then
+    local first, last = album_photos[#album_photos].short_date, album_photos[1].short_date
+    span = first == last and first or (first .. " – " .. last)
+  end
+  -- files
+  local per_folder, per_size = {}, {}
+  local folder_files, recent = {}, {}
+  local sort = state.get("sort") or "name"
+  for _, f in ipairs(state.get("files") or {}) do
+    if type(f) == "table" then
+      per_folder[f.folder] = (per_folder[f.folder] or 0) + 1
+      per_size[f.folder] = (per_size[f.folder] or 0) + size_mb(f.size)
+      if f.folder == view.folder then table.insert(folder_files, file_card(f)) end
+      table.insert(recent, file_card(f))
+    end
+  end
+  table.sort(folder_files, function(a, b)
+    if sort == "size" then return size_mb(a.size) > size_mb(b.size) end
+    if sort == "date" then return a.modified > b.modified end
+    return a.name:lower() < b.name:lower()
+  end)
+  table.sort(recent, function(a, b) return a.modified > b.modified end)
+  while #recent > 4 do table.remove(recent) end
+  local folders = {}
+  for _, name in ipairs(state.get("folders") or {}) do
+    local mb = per_size[name] or 0
+    local size = mb >= 1024 and string.format("%.1f GB", mb / 1024) or (mb >= 1 and string.format("%.0f MB", mb) or (mb > 0 and "< 1 MB" or "Empty"))
+    table.insert(folders, { name = name, count = per_folder[name] or 0, size = size })
+  end
+  state.set("view", {
+    all = all, favorites = favorites, trash = trashed, albums = albums, album = current,
+    album_photos = album_photos, album_span = span, folders = folders, folder = view.folder or "",
+    folder_files = folder_files, recent = recent, photo_count = #all,
+  })
+end
+
+local function load_photo(id)
+  local p = photo_by_id(id)
+  if not p then return false end
+  local favs = set_of(state.get("favorites"))
+  local trash = set_of(state.get("trash"), "id")
+  local pid = tonumber(p.id)
+  locals.set("id", pid)
+  for _, k in ipairs({ "caption", "date", "location", "icon", "album", "camera", "resolution", "size", "file" }) do
+    locals.set(k, p[k] or "")
+  end
+  locals.set("short_date", short_date(p.date))
+  locals.set("favorite", favs[pid] and true or false)
+  locals.set("trashed", trash[pid] and true or false)
+  locals.set("deleted", trash[pid] and trash[pid].deleted or "")
+  return true
+end
+
+-- ---------------------------------------------------------------- home / albums
+
+function refresh_all(ev) refresh() end
+function home_enter(ev) refresh() end
+function go_back(ev) nav.pop() end
+
+function open_search(ev) nav.push("search") end
+function open_trash(ev) refresh(); nav.push("trash") end
+
+function open_album(ev)
+  local name = ev.item and ev.item.name
+  if type(name) ~= "string" then return end
+  nav.push("album", { album = name })
+end
+
+function open_favorites(ev)
+  nav.push("album", { album = "Favorites" })
+end
+
+function album_enter(ev)
+  local name = (ev.params and ev.params.album) or (ev.params and ev.params.path) or "Camera"
+  state.set("view.album", name)
+  refresh()
+end
+
+function share_album(ev)
+  local view = state.get("view") or {}
+  local n = #(view.album_photos or {})
+  ui.share{ text = "Album \"" .. tostring(view.album or "") .. "\" · " .. n .. " photos: https://photos.example/a/" .. tostring(view.album or ""):lower():gsub("%s+", "-") }
+end
+
+function open_photo(ev)
+  local id = ev.item and ev.item.id
+  if not photo_by_id(id) then return end
+  nav.push("photo", { id = id })
+end
+
+function photo_menu(ev)
+  local id = ev.item and ev.item.id
+  local p = photo_by_id(id)
+  if not p then return end
+  local fav = set_of(state.get("favorites"))[tonumber(id)]
+  ui.sheet{
+    title = p.caption,
+    options = {
+      { text = "Share", icon = "share", handler = "sheet_share", args = { id = id } },
+      { text = fav and "Remove from favorites" or "Add to favorites", icon = "favorite", handler = "sheet_favorite", args = { id = id } },
+      { text = "Move to trash", icon = "delete", handler = "sheet_trash", args = { id = id } },
+    },
+  }
+end
+
+local function share_text(p)
+  local t = p.caption
+  if (p.location or "") ~= "" then t = t .. " — " .. p.location end
+  return t .. " (" .. short_date(p.date) .. ")"
+end
+
+local function set_favorite(id, on)
+  id = tonumber(id)
+  local favs = state.get("favorites") or {}
+  for i = #favs, 1, -1 do
+    if tonumber(favs[i]) == id then state.remove("favorites", i) end
+  end
+  if on then state.insert("favorites", id) end
+  refresh()
+end
+
+local function move_to_trash(id)
+  id = tonumber(id)
+  if not photo_by_id(id) or set_of(state.get("trash"), "id")[id] then return end
+  state.insert("trash", { id = id, deleted = clock.today() })
+  refresh()
+  ui.snackbar{ text = "Moved to trash", action = "Undo", handler = "undo_trash", args = { id = id } }
+end
+
+local function restore(id)
+  id = tonumber(id)
+  local trash = state.get("trash") or {}
+  local found = false
+  for i = #trash, 1, -1 do
+    if type(trash[i]) == "table" and tonumber(trash[i].id) == id then
+      state.remove("trash", i)
+      found = true
+    end
+  end
+  refresh()
+  return found
+end
+
+function sheet_share(ev)
+  local p = photo_by_id(ev.args and ev.args.id)
+  if p then ui.share{ text = share_text(p) } end
+end
+
+function sheet_favorite(ev)
+  local id = ev.args and ev.args.id
+  if not photo_by_id(id) then return end
+  local on = not set_of(state.get("favorites"))[tonumber(id)]
+  set_favorite(id, on)
+  ui.toast(on and "Added to favorites" or "Removed from favorites")
+end
+
+function sheet_trash(ev)
+  move_to_trash(ev.args and ev.args.id)
+end
+
+function undo_trash(ev)
+  if restore(ev.args and ev.args.id) then ui.toast("Photo restored") end
+end
+
+-- ---------------------------------------------------------------- photo
+
+function photo_enter(ev)
+  local p = ev.params or {}
+  local id = p.id or p.path
+  if not load_photo(id) then
+    local first = (content.get("photos") or {})[1]
+    if first then load_photo(first.id) end
+  end
+  locals.set("show_info", p.info and true or false)
+  if p.slideshow then
+    locals.set("slideshow", true)
+    locals.set("run", tonumber(p.run) or 1)
+    timer.after(3000, "slide_tick", { run = tonumber(p.run) or 1, id = locals.get("id") })
+  end
+end
+
+function toggle_info(ev)
+  locals.set("show_info", not locals.get("show_info"))
+end
+
+function photo_more(ev)
+  local id = locals.get("id")
+  local p = photo_by_id(id)
+  if not p then return end
+  ui.sheet{
+    title = p.caption,
+    options = {
+      { text = "Details", icon = "info", handler = "toggle_info" },
+      { text = "Copy caption", icon = "content_copy", handler = "copy_caption" },
+      { text = "Open album " .. p.album, icon = "photo_album", handler = "open_photo_album" },
+    },
+  }
+end
+
+function copy_caption(ev)
+  clipboard.set(tostring(locals.get("caption") or ""))
+  ui.toast("Caption copied")
+end
+
+function open_photo_album(ev)
+  local album = locals.get("album")
+  if type(album) == "string" and album ~= "" then nav.push("album", { album = album }) end
+end
+
+function edit_caption_hint(ev)
+  ui.toast("Editing is not available for this photo")
+end
+
+function share_photo(ev)
+  local p = photo_by_id(locals.get("id"))
+  if p then ui.share{ text = share_text(p) } end
+end
+
+function toggle_favorite(ev)
+  local id = locals.get("id")
+  if not photo_by_id(id) then return end
+  local on = not locals.get("favorite")
+  locals.set("favorite", on)
+  set_favorite(id, on)
+  ui.toast(on and "Added to favorites" or "Removed from favorites")
+end
+
+function trash_photo(ev)
+  local id = locals.get("id")
+  if not photo_by_id(id) then return end
+  nav.pop()
+  move_to_trash(id)
+end
+
+function restore_photo(ev)
+  local id = locals.get("id")
+  if restore(id) then
+    locals.set("trashed", false)
+    ui.toast("Photo restored")
+  end
+end
+
+function restore_from_list(ev)
+  local id = ev.item and ev.item.id
+  if restore(id) then ui.toast("Photo restored") end
+end
+
+function delete_forever(ev)
+  local id = locals.get("id")
+  if not photo_by_id(id) then return end
+  ui.dialog{
+    title = "Delete forever?",
+    text = "This photo will be permanently deleted from your device.",
+    buttons = { { text = "Cancel" }, { text = "Delete", handler = "delete_forever_confirmed", args = { id = id } } },
+  }
+end
+
+local function purge(id)
+  id = tonumber(id)
+  if not id then return end
+  local trash = state.get("trash") or {}
+  for i = #trash, 1, -1 do
+    if type(trash[i]) == "table" and tonumber(trash[i].id) == id then state.remove("trash", i) end
+  end
+  if not set_of(state.get("purged"))[id] then state.insert("purged", id) end
+end
+
+function delete_forever_confirmed(ev)
+  purge(ev.args and ev.args.id)
+  refresh()
+  nav.pop()
+  ui.toast("Deleted forever")
+end
+
+function empty_trash(ev)
+  if #((state.get("view") or {}).trash or {}) == 0 then return end
+  ui.dialog{
+    title = "Empty trash?",
+    text = "All items in trash will be permanently deleted.",
+    buttons = { { text = "Cancel" }, { text = "Empty trash", handler = "empty_trash_confirmed" } },
+  }
+end
+
+function empty_trash_confirmed(ev)
+  local ids = {}
+  for _, t in ipairs(state.get("trash") or {}) do
+    if type(t) == "table" then table.insert(ids, t.id) end
+  end
+  for _, id in ipairs(ids) do purge(id) end
+  refresh()
+  ui.toast("Trash emptied")
+end
+
+-- ---------------------------------------------------------------- photo navigation / slideshow
+
+local function neighbor(step)
+  local id = tonumber(locals.get("id"))
+  local view = state.get("view") or {}
+  local list = view.all or {}
+  if locals.get("trashed") then list = view.trash or {} end
+  if #list == 0 then return nil end
+  for i, c in ipairs(list) do
+    if tonumber(c.id) == id then
+      local j = ((i - 1 + step) % #list) + 1
+      return list[j].id
+    end
+  end
+  return list[1].id
+end
+
+function prev_photo(ev)
+  local id = neighbor(-1)
+  if id then nav.replace("photo", { id = id }) end
+end
+
+function next_photo(ev)
+  local id = neighbor(1)
+  if id then nav.replace("photo", { id = id }) end
+end
+
+function toggle_slideshow(ev)
+  if locals.get("slideshow") then
+    locals.set("slideshow", false)
+    locals.set("run", (tonumber(locals.get("run")) or 0) + 1)
+    ui.toast("Slideshow stopped")
+    return
+  end
+  local run = (tonumber(locals.get("run")) or 0) + 1
+  locals.set("run", run)
+  locals.set("slideshow", true)
+  timer.after(3000, "slide_tick", { run = run, id = locals.get("id") })
+  ui.toast("Slideshow: next photo every 3 seconds")
+end
+
+function slide_tick(ev)
+  local a = ev.args or {}
+  -- Only the photo screen that started the show advances it; leaving the screen ends it.
+  if not locals.get("slideshow") or tonumber(locals.get("run")) ~= tonumber(a.run) or tonumber(locals.get("id")) ~= tonumber(a.id) then return end
+  local id = neighbor(1)
+  if id then nav.replace("photo", { id = id, slideshow = true, run = a.run }) end
+end
+
+-- ---------------------------------------------------------------- search
+
+local function run_search(q)
+  q = trim(q):lower()
+  local results = {}
+  if q ~= "" then
+    for _, c in ipairs((state.get("view") or {}).all or {}) do
+      local hay = (tostring(c.caption) .. " " .. tostring(c.location) .. " " .. tostring(c.album) .. " " .. tostring(c.short_date)):lower()
+      if hay:find(q, 1, true) then table.insert(results, c) end
+    end
+  end
+  locals.set("results", results)
+end
+
+function search_enter(ev)
+  local seen, sugg = {}, {}
+  for _, p in ipairs(content.get("photos") or {}) do
+    local city = tostring(p.location or ""):match("([^,]+)$")
+    city = trim(city or "")
+    if city ~= "" and city ~= "Home" and not seen[city] and #sugg < 6 then
+      seen[city] = true
+      table.insert(sugg, { label = city, value = city })
+    end
+  end
+  locals.set("suggestions", sugg)
+  run_search(locals.get("query") or "")
+end
+
+function search_changed(ev) run_search(locals.get("query") or "") end
+
+function search_clear(ev)
+  locals.set("query", "")
+  run_search("")
+end
+
+function search_suggestion(ev)
+  local v = ev.item and ev.item.value
+  if type(v) ~= "string" then return end
+  locals.set("query", v)
+  run_search(v)
+end
+
+-- ---------------------------------------------------------------- files
+
+local function find_file(id)
+  id = tonumber(id)
+  for i, f in ipairs(state.get("files") or {}) do
+    if type(f) == "table" and tonumber(f.id) == id then return f, i end
+  end
+  return nil
+end
+
+function open_folder(ev)
+  local name = ev.item and ev.item.name
+  if type(name) ~= "string" then return end
+  nav.push("folder", { folder = name })
+end
+
+function open_file_folder(ev)
+  local folder = ev.item and ev.item.folder
+  if type(folder) ~= "string" then return end
+  nav.push("folder", { folder = folder })
+end
+
+function folder_enter(ev)
+  local p = ev.params or {}
+  local name = p.folder or p.path or "Download"
+  state.set("view.folder", name)
+  refresh()
+end
+
+function choose_sort(ev)
+  ui.sheet{
+    title = "Sort by",
+    options = {
+      { text = "Name", icon = "sort_by_alpha", handler = "set_sort", args = { sort = "name" } },
+      { text = "Date modified", icon = "schedule", handler = "set_sort", args = { sort = "date" } },
+      { text = "Size", icon = "straighten", handler = "set_sort", args = { sort = "size" } },
+    },
+  }
+end
+
+function set_sort(ev)
+  local s = ev.args and ev.args.sort
+  if s ~= "name" and s ~= "date" and s ~= "size" then return end
+  state.set("sort", s)
+  refresh()
+end
+
+function file_menu(ev)
+  local f = find_file(ev.item and ev.item.id)
+  if not f then return end
+  ui.sheet{
+    title = f.name,
+    options = {
+      { text = "Rename", icon = "drive_file_rename_outline", handler = "rename_file", args = { id = f.id } },
+      { text = "Move to…", icon = "drive_file_move", handler = "move_file", args = { id = f.id } },
+      { text = "Share", icon = "share", handler = "share_file", args = { id = f.id } },
+      { text = "Delete", icon = "delete", handler = "delete_file", args = { id = f.id } },
+    },
+  }
+end
+
+function rename_file(ev)
+  local f = find_file(ev.args and ev.args.id)
+  if not f then return end
+  locals.set("target", f.id)
+  locals.set("dialog_text", f.name)
+  locals.set("dialog", true)
+end
+
+function close_dialog(ev)
+  locals.set("dialog", false)
+end
+
+function rename_confirmed(ev)
+  local f, i = find_file(locals.get("target"))
+  local name = trim(locals.get("dialog_text"))
+  if not f then
+    locals.set("dialog", false)
+    return
+  end
+  if name == "" then
+    ui.toast("Name can't be empty")
+    return
+  end
+  if name:find("[/\\]") then
+    ui.toast("Name can't contain / or \\")
+    return
+  end
+  for _, g in ipairs(state.get("files") or {}) do
+    if type(g) == "table" and g.folder == f.folder and g.name == name and g.id ~= f.id then
+      ui.toast("A file named " .. name .. " already exists")
+      return
+    end
+  end
+  state.set("files." .. i .. ".name", name)
+  locals.set("dialog", false)
+  refresh()
+  ui.toast("Renamed to " .. name)
+end
+
+function move_file(ev)
+  local f = find_file(ev.args and ev.args.id)
+  if not f then return end
+  local options = {}
+  for _, name in ipairs(state.get("folders") or {}) do
+    if name ~= f.folder then
+      table.insert(options, { text = name, icon = "folder", handler = "move_file_to", args = { id = f.id, folder = name } })
+    end
+  end
+  ui.sheet{ title = "Move " .. f.name .. " to", options = options }
+end
+
+function move_file_to(ev)
+  local a = ev.args or {}
+  local f, i = find_file(a.id)
+  if not f or type(a.folder) ~= "string" then return end
+  local from = f.folder
+  state.set("files." .. i .. ".folder", a.folder)
+  refresh()
+  ui.snackbar{ text = "Moved to " .. a.folder, action = "Undo", handler = "move_file_to", args = { id = f.id, folder = from } }
+end
+
+function share_file(ev)
+  local f = find_file(ev.args and ev.args.id)
+  if f then ui.share{ text = f.name .. " (" .. f.size .. ")" } end
+end
+
+function delete_file(ev)
+  local f = find_file(ev.args and ev.args.id)
+  if not f then return end
+  ui.dialog{
+    title = "Delete " .. f.name .. "?",
+    text = "This file will be deleted from " .. f.folder .. ".",
+    buttons = { { text = "Cancel" }, { text = "Delete", handler = "delete_file_confirmed", args = { id = f.id } } },
+  }
+end
+
+function delete_file_confirmed(ev)
+  local f, i = find_file(ev.args and ev.args.id)
+  if not f then return end
+  state.remove("files", i)
+  refresh()
+  ui.toast("Deleted " .. f.name)
+end

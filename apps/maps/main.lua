@@ -1,0 +1,529 @@
+-- Maps: places are read-only content; saved lists, recent searches and the preferred travel mode
+-- live in state. state.view holds derived lists (recomputed by refresh()).
+
+local MODES = {
+  drive = { label = "Drive", icon = "directions_car", kmh = 28, extra = 2 },
+  walk = { label = "Walk", icon = "directions_walk", kmh = 4.8, extra = 0 },
+  transit = { label = "Transit", icon = "directions_transit", kmh = 16, extra = 6 },
+}
+
+local function trim(s)
+  if type(s) ~= "string" then return "" end
+  return (s:gsub("^%s+", ""):gsub("%s+$", ""))
+end
+
+local function category_icon(cat)
+  for _, c in ipairs(content.get("categories") or {}) do
+    if c.value == cat then return c.icon end
+  end
+  return "place"
+end
+
+local function find_place(id)
+  id = tonumber(id)
+  if not id then return nil end
+  for _, p in ipairs(content.get("places") or {}) do
+    if tonumber(p.id) == id then return p end
+  end
+  return nil
+end
+
+local function fmt_dist(km)
+  km = tonumber(km) or 0
+  if km < 1 then return string.format("%d m", math.floor(km * 1000 / 10 + 0.5) * 10) end
+  return string.format("%.1f km", km)
+end
+
+local function fmt_minutes(m)
+  m = math.max(1, math.floor(m + 0.5))
+  if m < 60 then return m .. " min" end
+  local h = m // 60
+  local r = m % 60
+  return r == 0 and (h .. " hr") or (h .. " hr " .. r .. " min")
+end
+
+local function with_commas(n)
+  local s = tostring(math.floor(tonumber(n) or 0))
+  local out = s:reverse():gsub("(%d%d%d)", "%1,"):reverse()
+  return (out:gsub("^,", ""))
+end
+
+local function row_of(p)
+  return {
+    id = p.id, name = p.name, icon = category_icon(p.category), kind = p.kind, category = p.category,
+    rating = string.format("%.1f", tonumber(p.rating) or 0), reviews = with_commas(p.reviews),
+    distance = fmt_dist(p.distance_km), street = tostring(p.address or ""):match("^[^,]+") or "",
+  }
+end
+
+local function refresh()
+  local view = state.get("view") or {}
+  local nearby = {}
+  for _, p in ipairs(content.get("places") or {}) do
+    if (tonumber(p.distance_km) or 99) <= 2.0 and (tonumber(p.rating) or 0) >= 4.4 then table.insert(nearby, p) end
+  end
+  table.sort(nearby, function(a, b)
+    if a.rating ~= b.rating then return a.rating > b.rating end
+    return a.distance_km < b.distance_km
+  end)
+  local rows = {}
+  for i = 1, math.min(6, #nearby) do table.insert(rows, row_of(nearby[i])) end
+  local lists, list_places = {}, {}
+  for _, l in ipairs(state.get("lists") or {}) do
+    if type(l) == "table" then
+      local n = #(l.ids or {})
+      table.insert(lists, { name = l.name, icon = l.icon or "bookmark", count = n, count_text = n .. " places" })
+      if l.name == view.list_name then
+        for _, id in ipairs(l.ids or {}) do
+          local p = find_place(id)
+          if p then table.insert(list_places, row_of(p)) end
+        end
+      end
+    end
+  end
+  state.set("view", { nearby = rows, lists = lists, list_name = view.list_name or "", list_places = list_places })
+end
+
+local function add_recent(text, place)
+  text = trim(text)
+  if text == "" then return end
+  local recents = state.get("recents") or {}
+  for i = #recents, 1, -1 do
+    if type(recents[i]) == "table" and recents[i].text == text then state.remove("recents", i) end
+  end
+  state.insert("recents", { text = text, place = tonumber(place) or 0 }, 1)
+  recents = state.get("recents") or {}
+  for i = #recents, 9, -1 do state.remove("recents", i) end
+end
+
+local function lists_with(id)
+  id = tonumber(id)
+  local names = {}
+  for _, l in ipairs(state.get("lists") or {}) do
+    for _, x in ipairs((type(l) == "table" and l.ids) or {}) do
+      if tonumber(x) == id then table.insert(names, l.name); break end
+    end
+  end
+  return names
+end
+
+-- ---------------------------------------------------------------- home
+
+function refresh_all(ev) refresh() end
+function home_enter(ev) refresh() end
+function go_back(ev) nav.pop() end
+
+function open_search(ev) nav.push("search") end
+
+function show_location(ev)
+  ui.toast("You are at " .. tostring(state.get("home_address") or ""))
+end
+
+function search_category(ev)
+  local v = ev.item and ev.item.value
+  if type(v) ~= "string" then return end
+  nav.push("search", { category = v })
+end
+
+function open_place(ev)
+  local id = ev.item and ev.item.id
+  local p = find_place(id)
+  if not p then return end
+  nav.push("place", { id = p.id })
+end
+
+function open_recent(ev)
+  local r = ev.item
+  if type(r) ~= "table" then return end
+  if tonumber(r.place) and tonumber(r.place) > 0 and find_place(r.place) then
+    add_recent(r.text, r.place)
+    nav.push("place", { id = tonumber(r.place) })
+  else
+    nav.push("search", { query = r.text })
+  end
+end
+
+function remove_recent(ev)
+  local i = tonumber(ev.index)
+  local recents = state.get("recents") or {}
+  if i and recents[i] then state.remove("recents", i) end
+end
+
+function clear_recents(ev)
+  ui.dialog{
+    title = "Clear recent searches?",
+    text = "Your search history on this phone will be deleted.",
+    buttons = { { text = "Cancel" }, { text = "Clear", handler = "clear_recents_confirmed" } },
+  }
+end
+
+function clear_recents_confirmed(ev)
+  state.set("recents", {})
+  ui.toast("Recent searches cleared")
+end
+
+function open_list(ev)
+  local name = ev.item and ev.item.name
+  if type(name) ~= "string" then return end
+  nav.push("list", { name = name })
+end
+
+function list_menu(ev)
+  local name = ev.item and ev.item.name
+  if type(name) ~= "string" then return end
+  ui.sheet{ title = name, options = {
+    { text = "Open", icon = "list", handler = "open_list_named", args = { name = name } },
+    { text = "Delete list", icon = "delete", handler = "delete_list_named", args = { name = name } },
+  } }
+end
+
+function open_list_named(ev)
+  local name = ev.args and ev.args.name
+  if type(name) == "string" then nav.push("list", { name = name }) end
+end
+
+function new_list(ev)
+  locals.set("dialog_text", "")
+  locals.set("dialog", true)
+end
+
+function close_dialog(ev) locals.set("dialog", false) end
+
+function create_list(ev)
+  local name = trim(locals.get("dialog_text"))
+  if name == "" then
+    ui.toast("Enter a name for the list")
+    return
+  end
+  if #name > 40 then name = name:sub(1, 40) end
+  for _, l in ipairs(state.get("lists") or {}) do
+    if type(l) == "table" and l.name:lower() == name:lower() then
+      ui.toast("A list with that name exists")
+      return
+    end
+  end
+  state.insert("lists", { name = name, icon = "bookmark", ids = {} })
+  locals.set("dialog", false)
+  refresh()
+  ui.toast("List \"" .. name .. "\" created")
+end
+
+-- ---------------------------------------------------------------- search
+
+local function run_search()
+  local q = trim(locals.get("query")):lower()
+  local cat = locals.get("category") or ""
+  local results = {}
+  if q ~= "" or cat ~= "" then
+    for _, p in ipairs(content.get("places") or {}) do
+      local hay = (p.name .. " " .. p.kind .. " " .. p.category .. " " .. p.address):lower()
+      if (cat == "" or p.category == cat) and (q == "" or hay:find(q, 1, true)) then
+        table.insert(results, p)
+      end
+    end
+  end
+  table.sort(results, function(a, b)
+    if a.distance_km ~= b.distance_km then return a.distance_km < b.distance_km end
+    return a.id < b.id
+  end)
+  local rows = {}
+  for _, p in ipairs(results) do table.insert(rows, row_of(p)) end
+  locals.set("results", rows)
+  if q == "" and cat == "" then
+    locals.set("summary", "")
+  else
+    locals.set("summary", #rows .. (#rows == 1 and " result" or " results") .. (cat ~= "" and (" in " .. cat) or "") .. ", nearest first")
+  end
+end
+
+function search_enter(ev)
+  local p = ev.params or {}
+  local chips = { { label = "All", value = "" } }
+  for _, c in ipairs(content.get("categories") or {}) do table.insert(chips, { label = c.label, value = c.value }) end
+  locals.set("chips", chips)
+  if locals.get("category") == nil then locals.set("category", type(p.category) == "string" and p.category or "") end
+  if locals.get("query") == nil then locals.set("query", type(p.query) == "string" and p.query or "") end
+  run_search()
+end
+
+function search_changed(ev) run_search() end
+
+function search_submit(ev)
+  run_search()
+  local q = trim(locals.get("query"))
+  if q ~= "" then add_recent(q, 0) end
+end
+
+function search_clear(ev)
+  locals.set("query", "")
+  run_search()
+end
+
+function pick_category(ev)
+  local v = ev.item and ev.item.value
+  if type(v) ~= "string" then return end
+  locals.set("category", v)
+  run_search()
+end
+
+function open_result(ev)
+  local p = find_place(ev.item and ev.item.id)
+  if not p then return end
+  add_recent(p.name, p.id)
+  nav.push("place", { id = p.id })
+end
+
+-- ---------------------------------------------------------------- place
+
+local function open_status(hours)
+  local h1, m1, h2, m2 = tostring(hours or ""):match("^(%d+):(%d+)–(%d+):(%d+)$")
+  if not h1 then return tostring(hours or "") end
+  local open, close = tonumber(h1) * 60 + tonumber(m1), tonumber(h2) * 60 + tonumber(m2)
+  if close <= open then close = close + 1440 end
+  local now = clock.minutes()
+  if now < open and now + 1440 < close then now = now + 1440 end
+  if now >= open and now < close then
+    return "Open now · closes " .. string.format("%02d:%02d", (close % 1440) // 60, close % 60)
+  end
+  return "Closed · opens " .. string.format("%02d:%02d", open // 60, open % 60)
+end
+
+local function load_place(p)
+  locals.set("id", p.id)
+  for _, k in ipairs({ "name", "kind", "address", "hours", "phone", "website", "description" }) do
+    locals.set(k, p[k] or "")
+  end
+  locals.set("icon", category_icon(p.category))
+  locals.set("rating", string.format("%.1f", tonumber(p.rating) or 0))
+  locals.set("reviews", with_commas(p.reviews))
+  locals.set("distance", fmt_dist(p.distance_km))
+  locals.set("saved_in", table.concat(lists_with(p.id), ", "))
+  locals.set("status", open_status(p.hours))
+end
+
+function place_enter(ev)
+  local prm = ev.params or {}
+  local p = find_place(prm.id or prm.path) or (content.get("places") or {})[1]
+  if p then load_place(p) end
+end
+
+function share_place(ev)
+  local p = find_place(locals.get("id"))
+  if not p then return end
+  ui.share{ text = p.name .. "\n" .. p.address .. "\nhttps://maps.example/place/" .. p.id }
+end
+
+function copy_address(ev)
+  local a = locals.get("address")
+  if type(a) ~= "string" or a == "" then return end
+  clipboard.set(a)
+  ui.toast("Address copied")
+end
+
+function call_place(ev)
+  local phone = locals.get("phone")
+  if type(phone) ~= "string" or phone == "" then
+    ui.toast("No phone number")
+    return
+  end
+  ui.dialog{
+    title = "Call " .. tostring(locals.get("name") or "") .. "?",
+    text = phone,
+    buttons = { { text = "Cancel" }, { text = "Call", handler = "call_confirmed", args = { phone = phone } } },
+  }
+end
+
+function call_confirmed(ev)
+  local phone = ev.args and ev.args.phone or ""
+  ui.toast("Calling " .. phone .. "…")
+end
+
+function save_place(ev)
+  local id = tonumber(locals.get("id"))
+  if not find_place(id) then return end
+  local options = {}
+  local saved = {}
+  for _, n in ipairs(lists_with(id)) do saved[n] = true end
+  for _, l in ipairs(state.get("lists") or {}) do
+    if type(l) == "table" then
+      table.insert(options, { text = l.name, icon = saved[l.name] and "check_box" or "check_box_outline_blank", handler = "toggle_in_list", args = { id = id, name = l.name } })
+    end
+  end
+  ui.sheet{ title = "Save to list", options = options }
+end
+
+function toggle_in_list(ev)
+  local a = ev.args or {}
+  local id = tonumber(a.id)
+  for i, l in ipairs(state.get("lists") or {}) do
+    if type(l) == "table" and l.name == a.name then
+      local ids, found = {}, false
+      for _, x in ipairs(l.ids or {}) do
+        if tonumber(x) == id then found = true else table.insert(ids, x) end
+      end
+      if not found then table.insert(ids, id) end
+      state.set("lists." .. i .. ".ids", ids)
+      ui.toast(found and ("Removed from " .. l.name) or ("Saved to " .. l.name))
+    end
+  end
+  if tonumber(locals.get("id")) == id then locals.set("saved_in", table.concat(lists_with(id), ", ")) end
+  refresh()
+end
+
+function open_directions(ev)
+  local id = locals.get("id")
+  if not find_place(id) then return end
+  nav.push("directions", { id = id })
+end
+
+-- ---------------------------------------------------------------- directions
+
+local function build_route()
+  local p = find_place(locals.get("id"))
+  if not p then return end
+  local mode = locals.get("mode")
+  if not MODES[mode] then mode = "drive" end
+  local m = MODES[mode]
+  local km = tonumber(p.distance_km) or 1
+  if mode == "walk" then km = km * 0.92 end -- footpaths cut corners
+  local via = p.via or { "Main St", "Second St" }
+  local home_st = tostring(state.get("home_address") or "Central Ave"):match("^%d*%s*([^,]+)") or "Central Ave"
+  local from, to = "Your location", p.name
+  local reversed = locals.get("reversed") and true or false
+  if reversed then from, to = p.name, "Your location" end
+  local a, b = via[1] or "Main St", via[2] or "Second St"
+  if reversed then a, b = b, a end
+  local steps = {}
+  local legs = { 0.15, 0.5, 0.35 }
+  if mode == "transit" then
+    local lines = content.get("transit") or {}
+    local line = lines[(tonumber(p.id) % math.max(1, #lines)) + 1] or { line = "Bus 1", toward = "Downtown" }
+    local stops = math.max(2, math.floor(km * 1.6 + 0.5))
+    table.insert(steps, { icon = "directions_walk", text = "Walk to " .. a .. " stop", detail = fmt_dist(km * 0.08) .. " · " .. fmt_minutes(km * 0.08 / 4.8 * 60) })
+    table.insert(steps, { icon = "directions_bus", text = "Take " .. line.line .. " toward " .. line.toward, detail = stops .. " stops · " .. fmt_minutes(km * 0.84 / m.kmh * 60) })
+    table.insert(steps, { icon = "directions_walk", text = "Get off at " .. b .. " and walk to " .. to, detail = fmt_dist(km * 0.08) .. " · " .. fmt_minutes(km * 0.08 / 4.8 * 60) })
+  else
+    local verb = mode == "walk" and "Walk" or "Head"
+    table.insert(steps, { icon = "north", text = verb .. " north on " .. (reversed and a or home_st), detail = fmt_dist(km * legs[1]) })
+    table.insert(steps, { icon = "turn_right", text = "Turn right onto " .. (reversed and b or a), detail = fmt_dist(km * legs[2]) })
+    table.insert(steps, { icon = "turn_left", text = "Turn left onto " .. (reversed and home_st or b), detail = fmt_dist(km * legs[3]) })
+  end
+  table.insert(steps, { icon = "flag", text = to .. (reversed and "" or " will be on the right"), detail = reversed and "" or tostring(p.address) })
+  local minutes = km / m.kmh * 60 + m.extra
+  locals.set("steps", steps)
+  locals.set("mode", mode)
+  locals.set("mode_icon", m.icon)
+  locals.set("from", from)
+  locals.set("to", to)
+  locals.set("minutes", math.floor(minutes + 0.5))
+  locals.set("total_time", fmt_minutes(minutes))
+  locals.set("total_dist", fmt_dist(km))
+  locals.set("summary", mode == "transit" and "Includes a 6 min wait" or ("via " .. a))
+end
+
+function directions_enter(ev)
+  local prm = ev.params or {}
+  local p = find_place(prm.id or prm.path)
+  if not p then p = (content.get("places") or {})[1] end
+  if not p then return end
+  locals.set("id", p.id)
+  locals.set("modes", {
+    { label = "Drive", value = "drive" }, { label = "Walk", value = "walk" }, { label = "Transit", value = "transit" },
+  })
+  if locals.get("mode") == nil then locals.set("mode", state.get("mode") or "drive") end
+  build_route()
+end
+
+function set_mode(ev)
+  local v = ev.item and ev.item.value
+  if not MODES[v] then return end
+  locals.set("mode", v)
+  state.set("mode", v)
+  build_route()
+end
+
+function swap_route(ev)
+  locals.set("reversed", not locals.get("reversed"))
+  build_route()
+end
+
+function share_route(ev)
+  ui.share{ text = tostring(locals.get("from")) .. " → " .. tostring(locals.get("to")) .. ": " .. tostring(locals.get("total_time")) .. " (" .. tostring(locals.get("total_dist")) .. ") by " .. MODES[locals.get("mode") or "drive"].label:lower() }
+end
+
+function start_navigation(ev)
+  local to = tostring(locals.get("to") or "")
+  local arrive = (clock.minutes() + (tonumber(locals.get("minutes")) or 0)) % 1440
+  ui.toast(string.format("Navigating to %s · arrive %02d:%02d", to, arrive // 60, arrive % 60))
+end
+
+-- ---------------------------------------------------------------- saved list
+
+function list_enter(ev)
+  local prm = ev.params or {}
+  state.set("view.list_name", prm.name or prm.path or "Favorites")
+  refresh()
+end
+
+function remove_from_list(ev)
+  local id = ev.item and tonumber(ev.item.id)
+  local name = (state.get("view") or {}).list_name
+  for i, l in ipairs(state.get("lists") or {}) do
+    if type(l) == "table" and l.name == name then
+      local ids = {}
+      for _, x in ipairs(l.ids or {}) do if tonumber(x) ~= id then table.insert(ids, x) end end
+      state.set("lists." .. i .. ".ids", ids)
+      refresh()
+      ui.snackbar{ text = "Removed from " .. name, action = "Undo", handler = "undo_remove", args = { name = name, ids = l.ids } }
+      return
+    end
+  end
+end
+
+function undo_remove(ev)
+  local a = ev.args or {}
+  for i, l in ipairs(state.get("lists") or {}) do
+    if type(l) == "table" and l.name == a.name and type(a.ids) == "table" then
+      state.set("lists." .. i .. ".ids", a.ids)
+    end
+  end
+  refresh()
+end
+
+function share_list(ev)
+  local view = state.get("view") or {}
+  local names = {}
+  for _, r in ipairs(view.list_places or {}) do table.insert(names, "• " .. r.name) end
+  ui.share{ text = tostring(view.list_name or "") .. "\n" .. table.concat(names, "\n") }
+end
+
+local function remove_list(name)
+  for i, l in ipairs(state.get("lists") or {}) do
+    if type(l) == "table" and l.name == name then
+      state.remove("lists", i)
+      refresh()
+      return true
+    end
+  end
+  return false
+end
+
+function delete_list(ev)
+  local name = (state.get("view") or {}).list_name
+  ui.dialog{
+    title = "Delete \"" .. tostring(name) .. "\"?",
+    text = "The list is deleted; the places stay on the map.",
+    buttons = { { text = "Cancel" }, { text = "Delete", handler = "delete_list_confirmed", args = { name = name } } },
+  }
+end
+
+function delete_list_confirmed(ev)
+  if remove_list(ev.args and ev.args.name) then
+    nav.pop()
+    ui.toast("List deleted")
+  end
+end
+
+function delete_list_named(ev)
+  if remove_list(ev.args and ev.args.name) then ui.toast("List deleted") end
+end

@@ -1,0 +1,737 @@
+-- Music: the catalog is content; playback, queue, liked songs and playlists live in state.
+-- state.view holds derived display data (refresh()). Position advances once a second while
+-- playing (timer ticks carry a run token so a stale tick chain stops).
+
+local function fmt(secs)
+  secs = math.max(0, math.floor(tonumber(secs) or 0))
+  return string.format("%d:%02d", secs // 60, secs % 60)
+end
+
+local function trim(s)
+  if type(s) ~= "string" then return "" end
+  return (s:gsub("^%s+", ""):gsub("%s+$", ""))
+end
+
+local function song(id)
+  id = tonumber(id)
+  if not id then return nil end
+  for _, s in ipairs(content.get("songs") or {}) do
+    if tonumber(s.id) == id then return s end
+  end
+  return nil
+end
+
+local function album(name)
+  for _, a in ipairs(content.get("albums") or {}) do
+    if a.name == name then return a end
+  end
+  return nil
+end
+
+local function has(list, v)
+  for _, x in ipairs(list or {}) do if tonumber(x) == tonumber(v) then return true end end
+  return false
+end
+
+local function pb()
+  local p = state.get("playback") or {}
+  p.position = tonumber(p.position) or 0
+  p.run = tonumber(p.run) or 0
+  return p
+end
+
+local function refresh()
+  local p = pb()
+  local cur = song(p.song)
+  local queue = state.get("queue") or {}
+  local view = { now = {}, queue = {}, playlists = {}, songs = {} }
+  if cur then
+    local nxt
+    for i, id in ipairs(queue) do
+      if tonumber(id) == tonumber(cur.id) and queue[i + 1] then nxt = song(queue[i + 1]) end
+    end
+    local modes = {}
+    if p.shuffle then table.insert(modes, "Shuffle on") end
+    if p["repeat"] == "all" then table.insert(modes, "Repeat all") end
+    if p["repeat"] == "one" then table.insert(modes, "Repeat one") end
+    view.now = {
+      id = cur.id, title = cur.title, artist = cur.artist, album = cur.album,
+      elapsed = fmt(p.position), length = cur.length, fraction = p.position / math.max(1, cur.seconds),
+      liked = has(state.get("liked"), cur.id), next = nxt and (nxt.title .. " · " .. nxt.artist) or "",
+      modes = table.concat(modes, " · "),
+    }
+  end
+  local total = 0
+  for i, id in ipairs(queue) do
+    local s = song(id)
+    if s then
+      total = total + s.seconds
+      table.insert(view.queue, { id = s.id, title = s.title, artist = s.artist, length = s.length, current = cur and tonumber(cur.id) == tonumber(s.id) or false, last = i == #queue })
+    end
+  end
+  view.queue_time = total >= 3600 and string.format("%d hr %d min", total // 3600, (total % 3600) // 60) or (total // 60 .. " min")
+  for _, pl in ipairs(state.get("playlists") or {}) do
+    if type(pl) == "table" then
+      local n = #(pl.songs or {})
+      table.insert(view.playlists, { id = pl.id, name = pl.name, count = n, count_text = n == 1 and "1 song" or (n .. " songs") })
+    end
+  end
+  local all = {}
+  for _, s in ipairs(content.get("songs") or {}) do table.insert(all, s) end
+  table.sort(all, function(a, b) return a.title:lower() < b.title:lower() end)
+  for _, s in ipairs(all) do
+    table.insert(view.songs, { id = s.id, title = s.title, artist = s.artist, album = s.album, length = s.length })
+  end
+  state.set("view", view)
+end
+
+local function set_playback(p)
+  state.set("playback", p)
+  refresh()
+end
+
+local function schedule(p)
+  p.run = (tonumber(p.run) or 0) + 1
+  timer.after(1000, "tick", { run = p.run })
+end
+
+local function start_song(id, keep_queue_list)
+  local s = song(id)
+  if not s then return end
+  local p = pb()
+  p.song = s.id
+  p.position = 0
+  p.progress = 0
+  p.playing = true
+  schedule(p)
+  if keep_queue_list then state.set("queue", keep_queue_list) end
+  if not has(state.get("queue"), s.id) then state.insert("queue", s.id, 1) end
+  set_playback(p)
+end
+
+local function queue_index(id)
+  for i, x in ipairs(state.get("queue") or {}) do
+    if tonumber(x) == tonumber(id) then return i end
+  end
+  return nil
+end
+
+local function advance(step, from_tick)
+  local p = pb()
+  local queue = state.get("queue") or {}
+  if #queue == 0 then
+    p.playing = false
+    set_playback(p)
+    return
+  end
+  if from_tick and p["repeat"] == "one" then
+    start_song(p.song)
+    return
+  end
+  local i = queue_index(p.song) or 0
+  local j
+  if p.shuffle and #queue > 1 then
+    j = math.random(1, #queue - 1)
+    if j >= i then j = j + 1 end
+  else
+    j = i + step
+  end
+  if j < 1 then j = 1 end
+  if j > #queue then
+    if p["repeat"] == "all" or not from_tick then
+      j = 1
+    else
+      p.playing = false
+      p.position = 0
+      p.progress = 0
+      p.run = p.run + 1
+      set_playback(p)
+      return
+    end
+  end
+  start_song(queue[j])
+end
+
+-- ---------------------------------------------------------------- playback
+
+function refresh_all(ev) refresh() end
+function library_enter(ev) refresh() end
+function go_back(ev) nav.pop() end
+
+function tick(ev)
+  local p = pb()
+  if not p.playing or tonumber(ev.args and ev.args.run) ~= p.run then return end
+  local s = song(p.song)
+  if not s then return end
+  p.position = p.position + 1
+  if p.position >= s.seconds then
+    advance(1, true)
+    return
+  end
+  p.progress = math.floor(p.position * 100 / s.seconds)
+  timer.after(1000, "tick", { run = p.run })
+  set_playback(p)
+end
+
+function toggle_play(ev)
+  local p = pb()
+  if not song(p.song) then
+    local first = (state.get("queue") or {})[1] or 1
+    start_song(first)
+    return
+  end
+  p.playing = not p.playing
+  if p.playing then schedule(p) else p.run = p.run + 1 end
+  set_playback(p)
+end
+
+function next_song(ev) advance(1, false) end
+
+function prev_song(ev)
+  local p = pb()
+  if p.position > 3 then
+    p.position = 0
+    p.progress = 0
+    set_playback(p)
+    return
+  end
+  advance(-1, false)
+end
+
+function seek(ev)
+  local p = pb()
+  local s = song(p.song)
+  if not s then return end
+  local pct = math.max(0, math.min(100, tonumber(ev.value) or 0))
+  p.progress = pct
+  p.position = math.floor(s.seconds * pct / 100)
+  set_playback(p)
+end
+
+function toggle_shuffle(ev)
+  local p = pb()
+  p.shuffle = not p.shuffle
+  set_playback(p)
+  ui.toast(p.shuffle and "Shuffle on" or "Shuffle off")
+end
+
+function cycle_repeat(ev)
+  local p = pb()
+  local nxt = { off = "all", all = "one", one = "off" }
+  p["repeat"] = nxt[p["repeat"] or "off"] or "off"
+  set_playback(p)
+  ui.toast(p["repeat"] == "off" and "Repeat off" or (p["repeat"] == "all" and "Repeat all" or "Repeat one"))
+end
+
+function toggle_like(ev)
+  local p = pb()
+  local id = tonumber(p.song)
+  if not song(id) then return end
+  local liked = state.get("liked") or {}
+  for i = #liked, 1, -1 do
+    if tonumber(liked[i]) == id then
+      state.remove("liked", i)
+      refresh()
+      ui.toast("Removed from Liked songs")
+      return
+    end
+  end
+  state.insert("liked", id)
+  refresh()
+  ui.toast("Added to Liked songs")
+end
+
+-- ---------------------------------------------------------------- library
+
+function open_search(ev) nav.push("search") end
+function open_queue(ev) refresh(); nav.push("queue") end
+function open_now_playing(ev) nav.push("now_playing") end
+function now_enter(ev) refresh() end
+
+function play_song(ev)
+  local id = ev.item and ev.item.id
+  if not song(id) then return end
+  -- Playing from the song list queues the whole library from that song.
+  local list, found = {}, false
+  for _, s in ipairs((state.get("view") or {}).songs or {}) do
+    if tonumber(s.id) == tonumber(id) then found = true end
+    if found and #list < 25 then table.insert(list, s.id) end
+  end
+  start_song(id, list)
+  nav.push("now_playing")
+end
+
+function shuffle_all(ev)
+  local ids = {}
+  for _, s in ipairs(content.get("songs") or {}) do table.insert(ids, s.id) end
+  for i = #ids, 2, -1 do
+    local j = math.random(1, i)
+    ids[i], ids[j] = ids[j], ids[i]
+  end
+  local list = {}
+  for i = 1, math.min(25, #ids) do list[i] = ids[i] end
+  local p = pb()
+  p.shuffle = true
+  state.set("playback", p)
+  start_song(list[1], list)
+  nav.push("now_playing")
+end
+
+function song_menu(ev)
+  local s = song(ev.item and ev.item.id)
+  if not s then return end
+  ui.sheet{
+    title = s.title .. " · " .. s.artist,
+    options = {
+      { text = "Play next", icon = "playlist_play", handler = "menu_play_next", args = { id = s.id } },
+      { text = "Add to queue", icon = "add_to_queue", handler = "menu_add_queue", args = { id = s.id } },
+      { text = "Add to playlist", icon = "playlist_add", handler = "menu_add_playlist", args = { id = s.id } },
+      { text = "Go to album", icon = "album", handler = "menu_go_album", args = { id = s.id } },
+      { text = "Share", icon = "share", handler = "menu_share", args = { id = s.id } },
+    },
+  }
+end
+
+function menu_play_next(ev)
+  local s = song(ev.args and ev.args.id)
+  if not s then return end
+  local i = queue_index(pb().song) or 0
+  local q = queue_index(s.id)
+  if q then state.remove("queue", q); if q <= i then i = i - 1 end end
+  state.insert("queue", s.id, math.min(i + 1, #(state.get("queue") or {})) + 1)
+  refresh()
+  ui.toast(s.title .. " plays next")
+end
+
+function menu_add_queue(ev)
+  local s = song(ev.args and ev.args.id)
+  if not s then return end
+  state.insert("queue", s.id)
+  refresh()
+  ui.toast("Added to queue")
+end
+
+function menu_add_playlist(ev)
+  local s = song(ev.args and ev.args.id)
+  if not s then return end
+  local options = {}
+  for _, pl in ipairs(state.get("playlists") or {}) do
+    if type(pl) == "table" then
+      local inside = has(pl.songs, s.id)
+      table.insert(options, { text = pl.name .. (inside and " (added)" or ""), icon = inside and "check" or "queue_music", handler = "add_to_playlist", args = { id = s.id, playlist = pl.id } })
+    end
+  end
+  if #options == 0 then
+    ui.toast("Create a playlist first")
+    return
+  end
+  ui.sheet{ title = "Add to playlist", options = options }
+end
+
+function add_to_playlist(ev)
+  local a = ev.args or {}
+  local s = song(a.id)
+  if not s then return end
+  for i, pl in ipairs(state.get("playlists") or {}) do
+    if type(pl) == "table" and tonumber(pl.id) == tonumber(a.playlist) then
+      if has(pl.songs, s.id) then
+        ui.toast("Already in " .. pl.name)
+      else
+        state.insert("playlists." .. i .. ".songs", s.id)
+        refresh()
+        ui.toast("Added to " .. pl.name)
+      end
+      return
+    end
+  end
+end
+
+function menu_go_album(ev)
+  local s = song(ev.args and ev.args.id)
+  if s then nav.push("album", { album = s.album }) end
+end
+
+function menu_share(ev)
+  local s = song(ev.args and ev.args.id)
+  if s then ui.share{ text = "Listening to \"" .. s.title .. "\" by " .. s.artist .. " (" .. s.album .. ")" } end
+end
+
+function now_menu(ev)
+  local p = pb()
+  if not song(p.song) then return end
+  song_menu({ item = { id = p.song } })
+end
+
+function open_now_album(ev)
+  local s = song(pb().song)
+  if s then nav.push("album", { album = s.album }) end
+end
+
+-- ---------------------------------------------------------------- album / artist
+
+local function tracks_of_album(name)
+  local t = {}
+  for _, s in ipairs(content.get("songs") or {}) do
+    if s.album == name then table.insert(t, { id = s.id, title = s.title, artist = s.artist, album = s.album, track = s.track, length = s.length }) end
+  end
+  table.sort(t, function(a, b) return a.track < b.track end)
+  return t
+end
+
+function album_enter(ev)
+  local prm = ev.params or {}
+  if prm.artist then
+    local tracks = {}
+    local albums = 0
+    for _, a in ipairs(content.get("albums") or {}) do
+      if a.artist == prm.artist then
+        albums = albums + 1
+        for _, t in ipairs(tracks_of_album(a.name)) do table.insert(tracks, t) end
+      end
+    end
+    locals.set("name", prm.artist)
+    locals.set("artist", prm.artist)
+    locals.set("info", albums .. (albums == 1 and " album · " or " albums · ") .. #tracks .. " songs")
+    locals.set("tracks", tracks)
+    return
+  end
+  local a = album(prm.album or prm.path) or (content.get("albums") or {})[1]
+  if not a then return end
+  locals.set("name", a.name)
+  locals.set("artist", a.artist)
+  locals.set("info", a.genre .. " · " .. a.year .. " · " .. a.tracks .. " songs, " .. a.minutes .. " min")
+  locals.set("tracks", tracks_of_album(a.name))
+end
+
+function open_album(ev)
+  local name = ev.item and ev.item.name
+  if album(name) then nav.push("album", { album = name }) end
+end
+
+function open_artist(ev)
+  local name = ev.item and ev.item.name
+  if type(name) == "string" then nav.push("album", { artist = name }) end
+end
+
+function open_album_artist(ev)
+  local name = locals.get("artist")
+  if type(name) == "string" and name ~= "" then nav.push("album", { artist = name }) end
+end
+
+local function list_ids()
+  local ids = {}
+  for _, t in ipairs(locals.get("tracks") or {}) do table.insert(ids, t.id) end
+  return ids
+end
+
+function play_from_list(ev)
+  local id = ev.item and ev.item.id
+  if not song(id) then return end
+  start_song(id, list_ids())
+  nav.push("now_playing")
+end
+
+function play_all(ev)
+  local ids = list_ids()
+  if #ids == 0 then return end
+  local p = pb()
+  p.shuffle = false
+  state.set("playback", p)
+  start_song(ids[1], ids)
+  nav.push("now_playing")
+end
+
+function shuffle_list(ev)
+  local ids = list_ids()
+  if #ids == 0 then return end
+  for i = #ids, 2, -1 do
+    local j = math.random(1, i)
+    ids[i], ids[j] = ids[j], ids[i]
+  end
+  local p = pb()
+  p.shuffle = true
+  state.set("playback", p)
+  start_song(ids[1], ids)
+  nav.push("now_playing")
+end
+
+function queue_list(ev)
+  local ids = list_ids()
+  for _, id in ipairs(ids) do state.insert("queue", id) end
+  refresh()
+  ui.toast(#ids .. " songs added to queue")
+end
+
+function share_album(ev)
+  ui.share{ text = tostring(locals.get("name") or "") .. " — " .. tostring(locals.get("artist") or "") }
+end
+
+-- ---------------------------------------------------------------- playlists
+
+local function find_playlist(id)
+  for i, pl in ipairs(state.get("playlists") or {}) do
+    if type(pl) == "table" and tonumber(pl.id) == tonumber(id) then return pl, i end
+  end
+  return nil
+end
+
+local function load_playlist(prm)
+  local ids, name
+  if prm.liked then
+    ids = state.get("liked") or {}
+    name = "Liked songs"
+  else
+    local pl = find_playlist(prm.id)
+    if not pl then return end
+    ids = pl.songs or {}
+    name = pl.name
+  end
+  local tracks, total = {}, 0
+  for _, id in ipairs(ids) do
+    local s = song(id)
+    if s then
+      total = total + s.seconds
+      table.insert(tracks, { id = s.id, title = s.title, artist = s.artist, album = s.album, track = s.track, length = s.length })
+    end
+  end
+  locals.set("name", name)
+  locals.set("artist", prm.liked and "Songs you liked" or "Your playlist")
+  locals.set("info", #tracks .. (#tracks == 1 and " song · " or " songs · ") .. (total // 60) .. " min")
+  locals.set("tracks", tracks)
+end
+
+function playlist_enter(ev)
+  load_playlist(ev.params or {})
+end
+
+function open_playlist(ev)
+  local id = ev.item and ev.item.id
+  if find_playlist(id) then nav.push("playlist", { id = id }) end
+end
+
+function open_liked(ev) nav.push("playlist", { liked = true }) end
+
+function remove_from_playlist(ev)
+  local prm = ev.params or {}
+  local id = ev.item and tonumber(ev.item.id)
+  if not id then return end
+  local path
+  if prm.liked then
+    path = "liked"
+  else
+    local _, i = find_playlist(prm.id)
+    if not i then return end
+    path = "playlists." .. i .. ".songs"
+  end
+  local list = state.get(path) or {}
+  for k = #list, 1, -1 do
+    if tonumber(list[k]) == id then
+      state.remove(path, k)
+      refresh()
+      load_playlist(prm)
+      ui.snackbar{ text = "Removed " .. tostring(ev.item.title), action = "Undo", handler = "undo_playlist_remove", args = { path = path, id = id, pos = k } }
+      return
+    end
+  end
+end
+
+function undo_playlist_remove(ev)
+  local a = ev.args or {}
+  if type(a.path) ~= "string" or not song(a.id) then return end
+  local list = state.get(a.path)
+  if type(list) ~= "table" or has(list, a.id) then return end
+  state.insert(a.path, tonumber(a.id), math.min(math.max(tonumber(a.pos) or 1, 1), #list + 1))
+  refresh()
+  local prm = ev.params or {}
+  if locals.get("tracks") ~= nil then load_playlist(prm) end
+end
+
+function share_playlist(ev)
+  local names = {}
+  for _, t in ipairs(locals.get("tracks") or {}) do table.insert(names, t.title .. " — " .. t.artist) end
+  ui.share{ text = tostring(locals.get("name") or "Playlist") .. "\n" .. table.concat(names, "\n") }
+end
+
+function new_playlist(ev)
+  locals.set("dialog_text", "")
+  locals.set("dialog", true)
+end
+
+function close_dialog(ev) locals.set("dialog", false) end
+
+function create_playlist(ev)
+  local name = trim(locals.get("dialog_text"))
+  if name == "" then
+    ui.toast("Give the playlist a name")
+    return
+  end
+  if #name > 40 then name = name:sub(1, 40) end
+  local id = tonumber(state.get("next_playlist")) or 1
+  state.set("next_playlist", id + 1)
+  state.insert("playlists", { id = id, name = name, songs = {} })
+  locals.set("dialog", false)
+  refresh()
+  ui.toast("Playlist \"" .. name .. "\" created")
+end
+
+function playlist_menu(ev)
+  local pl = find_playlist(ev.item and ev.item.id)
+  if not pl then return end
+  ui.sheet{ title = pl.name, options = {
+    { text = "Play", icon = "play_arrow", handler = "play_playlist", args = { id = pl.id } },
+    { text = "Delete playlist", icon = "delete", handler = "delete_playlist", args = { id = pl.id } },
+  } }
+end
+
+function play_playlist(ev)
+  local pl = find_playlist(ev.args and ev.args.id)
+  if not pl or #(pl.songs or {}) == 0 then
+    ui.toast("This playlist is empty")
+    return
+  end
+  start_song(pl.songs[1], pl.songs)
+  nav.push("now_playing")
+end
+
+function delete_playlist(ev)
+  local pl = find_playlist(ev.args and ev.args.id)
+  if not pl then return end
+  ui.dialog{
+    title = "Delete \"" .. pl.name .. "\"?",
+    text = "The playlist is deleted; the songs stay in your library.",
+    buttons = { { text = "Cancel" }, { text = "Delete", handler = "delete_playlist_confirmed", args = { id = pl.id } } },
+  }
+end
+
+function delete_playlist_confirmed(ev)
+  local _, i = find_playlist(ev.args and ev.args.id)
+  if not i then return end
+  state.remove("playlists", i)
+  refresh()
+  ui.toast("Playlist deleted")
+end
+
+-- ---------------------------------------------------------------- queue
+
+function play_queue_item(ev)
+  local id = ev.item and ev.item.id
+  if song(id) then start_song(id) end
+end
+
+local function swap_queue(i, j)
+  local q = state.get("queue") or {}
+  if not (q[i] and q[j]) then return end
+  q[i], q[j] = q[j], q[i]
+  state.set("queue", q)
+  refresh()
+end
+
+function queue_up(ev)
+  local i = tonumber(ev.index)
+  if i and i > 1 then swap_queue(i, i - 1) end
+end
+
+function queue_down(ev)
+  local i = tonumber(ev.index)
+  if i then swap_queue(i, i + 1) end
+end
+
+function queue_remove(ev)
+  local i = tonumber(ev.index)
+  local q = state.get("queue") or {}
+  if not (i and q[i]) then return end
+  local id = q[i]
+  state.remove("queue", i)
+  refresh()
+  ui.snackbar{ text = "Removed from queue", action = "Undo", handler = "undo_queue_remove", args = { id = id, pos = i } }
+end
+
+function undo_queue_remove(ev)
+  local a = ev.args or {}
+  if not song(a.id) then return end
+  local q = state.get("queue") or {}
+  state.insert("queue", tonumber(a.id), math.min(math.max(tonumber(a.pos) or 1, 1), #q + 1))
+  refresh()
+end
+
+function clear_queue(ev)
+  ui.dialog{
+    title = "Clear queue?",
+    text = "All songs will be removed from the queue.",
+    buttons = { { text = "Cancel" }, { text = "Clear", handler = "clear_queue_confirmed" } },
+  }
+end
+
+function clear_queue_confirmed(ev)
+  local p = pb()
+  p.playing = false
+  p.run = p.run + 1
+  state.set("queue", {})
+  set_playback(p)
+  ui.toast("Queue cleared")
+end
+
+-- ---------------------------------------------------------------- search
+
+local function run_search()
+  local q = trim(locals.get("query")):lower()
+  local kind = locals.get("kind") or ""
+  local results = {}
+  if q ~= "" then
+    if kind == "" or kind == "songs" then
+      for _, s in ipairs(content.get("songs") or {}) do
+        if (s.title .. " " .. s.artist):lower():find(q, 1, true) then
+          table.insert(results, { kind = "song", id = s.id, icon = "music_note", title = s.title, subtitle = "Song · " .. s.artist, meta = s.length })
+        end
+      end
+    end
+    if kind == "" or kind == "albums" then
+      for _, a in ipairs(content.get("albums") or {}) do
+        if (a.name .. " " .. a.artist):lower():find(q, 1, true) then
+          table.insert(results, { kind = "album", name = a.name, icon = "album", title = a.name, subtitle = "Album · " .. a.artist .. " · " .. a.year, meta = "" })
+        end
+      end
+    end
+    if kind == "" or kind == "artists" then
+      for _, a in ipairs(content.get("artists") or {}) do
+        if a.name:lower():find(q, 1, true) then
+          table.insert(results, { kind = "artist", name = a.name, icon = "person", title = a.name, subtitle = "Artist", meta = "" })
+        end
+      end
+    end
+  end
+  locals.set("results", results)
+end
+
+function search_enter(ev)
+  locals.set("chips", { { label = "All", value = "" }, { label = "Songs", value = "songs" }, { label = "Albums", value = "albums" }, { label = "Artists", value = "artists" } })
+  if locals.get("kind") == nil then locals.set("kind", "") end
+  run_search()
+end
+
+function search_changed(ev) run_search() end
+
+function search_clear(ev)
+  locals.set("query", "")
+  run_search()
+end
+
+function search_kind(ev)
+  local v = ev.item and ev.item.value
+  if type(v) ~= "string" then return end
+  locals.set("kind", v)
+  run_search()
+end
+
+function open_result(ev)
+  local r = ev.item
+  if type(r) ~= "table" then return end
+  if r.kind == "song" and song(r.id) then
+    start_song(r.id)
+    nav.push("now_playing")
+  elseif r.kind == "album" then
+    nav.push("album", { album = r.name })
+  elseif r.kind == "artist" then
+    nav.push("album", { artist = r.name })
+  end
+end

@@ -22,11 +22,8 @@ fn modules() -> LayoutModules {
 }
 
 fn tap_label(device: &mut Device, label: &str) -> phoneworld_phone::StepResult {
-    let element = device
-        .ui_elements()
-        .into_iter()
-        .find(|e| e.text.as_deref() == Some(label))
-        .unwrap_or_else(|| panic!("no {label:?} on screen"));
+    let element =
+        device.ui_elements().into_iter().find(|e| e.text.as_deref() == Some(label)).unwrap_or_else(|| panic!("no {label:?} on screen"));
     let b = element.bbox_pixels.expect("pixels");
     device.step(&Action::Tap { x: (b.x_min + b.x_max) / 2.0, y: (b.y_min + b.y_max) / 2.0 })
 }

@@ -22,7 +22,11 @@ fn many_apps(n: usize) -> PathBuf {
             ),
         )
         .unwrap();
-        std::fs::write(app.join("screens/main.ron"), format!("Screen(title: \"App {i:02}\", root: Column(children: [TopBar(title: \"App {i:02}\")]))")).unwrap();
+        std::fs::write(
+            app.join("screens/main.ron"),
+            format!("Screen(title: \"App {i:02}\", root: Column(children: [TopBar(title: \"App {i:02}\")]))"),
+        )
+        .unwrap();
     }
     dir
 }

@@ -79,9 +79,8 @@ fn clock_alarm_edit_and_settings() {
     for dark in [false, true] {
         let mut h = phone(dark);
         h.open("Clock");
-        let card = expect_where(&mut h, "the 07:00 alarm", |e| {
-            e.content_description.as_deref().is_some_and(|d| d.starts_with("Alarm 07:00"))
-        });
+        let card =
+            expect_where(&mut h, "the 07:00 alarm", |e| e.content_description.as_deref().is_some_and(|d| d.starts_with("Alarm 07:00")));
         tap_el(&mut h, &card);
         assert_eq!(screen(&h), "alarm_edit");
         assert_screen!(h, named("clock_alarm_edit", dark).as_str());

@@ -56,8 +56,5 @@ fn the_task_catalog_is_current() {
     let expected = phoneworld_tasks::catalog_markdown(catalog(), &suite()).unwrap();
     let path = project_root().join("docs/tasks.md");
     let committed = std::fs::read_to_string(&path).unwrap_or_default();
-    assert!(
-        committed == expected,
-        "docs/tasks.md is out of date: regenerate it with `phoneworld tasks --markdown > docs/tasks.md`"
-    );
+    assert!(committed == expected, "docs/tasks.md is out of date: regenerate it with `phoneworld tasks --markdown > docs/tasks.md`");
 }

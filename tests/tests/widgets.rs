@@ -333,10 +333,8 @@ fn focused_field_stays_visible_above_the_keyboard() {
     let mut h = Harness::new(1);
     new_alarm(&mut h);
     tap_id(&mut h, "label");
-    let kb_top = expect_where(&mut h, "keyboard", |e| e.package_name.as_deref() == Some("com.phoneworld.keyboard"))
-        .bbox_pixels
-        .unwrap()
-        .y_min;
+    let kb_top =
+        expect_where(&mut h, "keyboard", |e| e.package_name.as_deref() == Some("com.phoneworld.keyboard")).bbox_pixels.unwrap().y_min;
     let field = h.elements().into_iter().find(|e| e.resource_id.as_deref().is_some_and(|r| r.ends_with(":id/label")));
     let field = field.expect("the focused label field is on screen while typing");
     assert!(field.bbox_pixels.unwrap().y_max <= kb_top, "the field is above the keyboard");
@@ -604,7 +602,11 @@ fn small_targets(h: &mut Harness, where_: &str, out: &mut Vec<String>) {
             continue;
         }
         let clipped = scrolls.iter().any(|s| {
-            b.x_min >= s.x_min && b.x_max <= s.x_max && b.y_min >= s.y_min && b.y_max <= s.y_max && (b.y_min <= s.y_min + 0.5 || b.y_max >= s.y_max - 0.5)
+            b.x_min >= s.x_min
+                && b.x_max <= s.x_max
+                && b.y_min >= s.y_min
+                && b.y_max <= s.y_max
+                && (b.y_min <= s.y_min + 0.5 || b.y_max >= s.y_max - 0.5)
         });
         if clipped && hgt < MIN_TARGET {
             continue;

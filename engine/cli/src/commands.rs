@@ -21,7 +21,10 @@ pub(crate) fn catalog(apps_dirs: &[PathBuf]) -> Result<Arc<Catalog>> {
 fn parse_size(size: Option<&str>) -> Result<(u32, u32)> {
     let Some(size) = size else { return Ok((1080, 2400)) };
     let (w, h) = size.split_once(['x', 'X']).with_context(|| format!("--size `{size}`: expected WIDTHxHEIGHT"))?;
-    Ok((w.trim().parse().with_context(|| format!("--size `{size}`: bad width"))?, h.trim().parse().with_context(|| format!("--size `{size}`: bad height"))?))
+    Ok((
+        w.trim().parse().with_context(|| format!("--size `{size}`: bad width"))?,
+        h.trim().parse().with_context(|| format!("--size `{size}`: bad height"))?,
+    ))
 }
 
 fn device(catalog: Arc<Catalog>, seed: u64, size: Option<&str>) -> Result<Device> {
@@ -41,14 +44,29 @@ pub(crate) fn apps(apps_dirs: &[PathBuf], as_json: bool) -> Result<ExitCode> {
         println!("{}", json!({ "apps": apps, "count": apps.len(), "layout_modules": catalog.modules.modules.len(), "broken": broken }));
     } else {
         for a in &catalog.apps {
-            println!("{:<28} {:<12} {} screens: {}", a.package(), a.label(), a.bundle.screens.len(), a.bundle.screens.keys().cloned().collect::<Vec<_>>().join(", "));
+            println!(
+                "{:<28} {:<12} {} screens: {}",
+                a.package(),
+                a.label(),
+                a.bundle.screens.len(),
+                a.bundle.screens.keys().cloned().collect::<Vec<_>>().join(", ")
+            );
         }
     }
     Ok(ExitCode::SUCCESS)
 }
 
 #[allow(clippy::too_many_arguments, reason = "one argument per command-line option")]
-pub(crate) fn render(apps_dirs: &[PathBuf], app: Option<&str>, seed: u64, size: Option<&str>, dark: bool, out: &Path, xml: Option<&Path>, as_json: bool) -> Result<ExitCode> {
+pub(crate) fn render(
+    apps_dirs: &[PathBuf],
+    app: Option<&str>,
+    seed: u64,
+    size: Option<&str>,
+    dark: bool,
+    out: &Path,
+    xml: Option<&Path>,
+    as_json: bool,
+) -> Result<ExitCode> {
     let catalog = catalog(apps_dirs)?;
     let mut device = device(catalog, seed, size)?;
     if dark {
@@ -105,7 +123,12 @@ fn progress(done: u64, total: u64) {
 }
 
 /// Plays actions on a device, optionally writing the trajectory; returns per-step JSON.
-fn play(device: &mut Device, actions: impl Iterator<Item = Action>, total: u64, mut writer: Option<&mut TrajectoryWriter>) -> Result<Vec<Value>> {
+fn play(
+    device: &mut Device,
+    actions: impl Iterator<Item = Action>,
+    total: u64,
+    mut writer: Option<&mut TrajectoryWriter>,
+) -> Result<Vec<Value>> {
     let mut steps = Vec::new();
     for (i, action) in actions.enumerate() {
         let before = match writer.as_deref_mut() {
@@ -147,14 +170,22 @@ fn episode_json(device: &Device, kind: &str, seed: u64, extra: Value) -> Value {
     v
 }
 
-pub(crate) fn run(apps_dirs: &[PathBuf], actions: &Path, seed: u64, size: Option<&str>, out_dir: Option<&Path>, as_json: bool) -> Result<ExitCode> {
+pub(crate) fn run(
+    apps_dirs: &[PathBuf],
+    actions: &Path,
+    seed: u64,
+    size: Option<&str>,
+    out_dir: Option<&Path>,
+    as_json: bool,
+) -> Result<ExitCode> {
     let actions = read_actions(actions)?;
     let catalog = catalog(apps_dirs)?;
     let mut device = device(catalog, seed, size)?;
     let mut writer = out_dir.map(|d| TrajectoryWriter::create(d, true)).transpose().context("creating --out-dir")?;
     let total = actions.len() as u64;
     let steps = play(&mut device, actions.into_iter(), total, writer.as_mut())?;
-    let noops: Vec<Value> = steps.iter().filter(|s| s["ok"] == json!(false)).map(|s| json!({ "step": s["step"], "note": s["note"] })).collect();
+    let noops: Vec<Value> =
+        steps.iter().filter(|s| s["ok"] == json!(false)).map(|s| json!({ "step": s["step"], "note": s["note"] })).collect();
     if let Some(w) = writer {
         w.finish(&episode_json(&device, "run", seed, json!({ "steps": total })))?;
     }
@@ -164,14 +195,28 @@ pub(crate) fn run(apps_dirs: &[PathBuf], actions: &Path, seed: u64, size: Option
     } else {
         for s in &steps {
             let note = s["note"].as_str().map(|n| format!("  (no-op: {n})")).unwrap_or_default();
-            println!("{:>4} {:<10} {}/{}{note}", s["step"], s["action"]["type"].as_str().unwrap_or(""), s["package"].as_str().unwrap_or(""), s["screen"].as_str().unwrap_or(""));
+            println!(
+                "{:>4} {:<10} {}/{}{note}",
+                s["step"],
+                s["action"]["type"].as_str().unwrap_or(""),
+                s["package"].as_str().unwrap_or(""),
+                s["screen"].as_str().unwrap_or("")
+            );
         }
         println!("state {}\nframe {frame_hash}", device.state_hash());
     }
     Ok(ExitCode::SUCCESS)
 }
 
-pub(crate) fn monkey(apps_dirs: &[PathBuf], app: Option<&str>, seed: u64, steps: u64, size: Option<&str>, out_dir: Option<&Path>, as_json: bool) -> Result<ExitCode> {
+pub(crate) fn monkey(
+    apps_dirs: &[PathBuf],
+    app: Option<&str>,
+    seed: u64,
+    steps: u64,
+    size: Option<&str>,
+    out_dir: Option<&Path>,
+    as_json: bool,
+) -> Result<ExitCode> {
     let catalog = catalog(apps_dirs)?;
     let package = match app {
         Some(name) => Some(catalog.find(name).with_context(|| format!("--app {name}: no such app"))?.package().to_owned()),
@@ -218,7 +263,13 @@ pub(crate) fn monkey(apps_dirs: &[PathBuf], app: Option<&str>, seed: u64, steps:
             println!("  {s}");
         }
         for e in &errors {
-            println!("  error at step {}: {}:{}: {}", e["step"], e["file"].as_str().unwrap_or(""), e["line"], e["message"].as_str().unwrap_or(""));
+            println!(
+                "  error at step {}: {}:{}: {}",
+                e["step"],
+                e["file"].as_str().unwrap_or(""),
+                e["line"],
+                e["message"].as_str().unwrap_or("")
+            );
         }
         println!("state {}\nframe {frame_hash}", device.state_hash());
     }

@@ -75,9 +75,7 @@ enum Command {
         out_dir: Option<PathBuf>,
     },
     /// Validate an app bundle and list every problem with file and line.
-    Check {
-        app_dir: PathBuf,
-    },
+    Check { app_dir: PathBuf },
     /// List the task templates of a suite.
     Tasks {
         #[arg(long, default_value = "phoneworld-v0")]

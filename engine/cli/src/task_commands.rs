@@ -36,14 +36,27 @@ pub(crate) fn tasks(apps_dirs: &[PathBuf], suite_dirs: &[PathBuf], name: &str, m
         println!("{}", json!({ "suite": suite.name, "suite_hash": suite.hash, "count": rows.len(), "tasks": rows }));
     } else {
         for r in &rows {
-            println!("{:<36} {:<9} {}", r["id"].as_str().unwrap_or(""), r["category"].as_str().unwrap_or(""), r["example"].as_str().unwrap_or(""));
+            println!(
+                "{:<36} {:<9} {}",
+                r["id"].as_str().unwrap_or(""),
+                r["category"].as_str().unwrap_or(""),
+                r["example"].as_str().unwrap_or("")
+            );
         }
         println!("{} templates", rows.len());
     }
     Ok(ExitCode::SUCCESS)
 }
 
-pub(crate) fn eval(apps_dirs: &[PathBuf], suite_dirs: &[PathBuf], name: &str, agent: &str, seeds: u64, out_dir: Option<&Path>, as_json: bool) -> Result<ExitCode> {
+pub(crate) fn eval(
+    apps_dirs: &[PathBuf],
+    suite_dirs: &[PathBuf],
+    name: &str,
+    agent: &str,
+    seeds: u64,
+    out_dir: Option<&Path>,
+    as_json: bool,
+) -> Result<ExitCode> {
     let Some(agent) = AgentKind::parse(agent) else { bail!("--agent {agent}: expected oracle, noop or random") };
     let (catalog, suite) = load_suite(apps_dirs, suite_dirs, name)?;
     let report = evaluate(catalog, &suite, agent, seeds, out_dir)?;
@@ -57,7 +70,13 @@ pub(crate) fn eval(apps_dirs: &[PathBuf], suite_dirs: &[PathBuf], name: &str, ag
         }
         println!("{:<12} {:>9} {:>8.1}%", "all", report.episodes, report.success_rate * 100.0);
         for f in report.failures.iter().take(20) {
-            println!("  failed {} seed {} at step {}: {}", f["template"].as_str().unwrap_or(""), f["seed"], f["step"], f["reason"].as_str().unwrap_or(""));
+            println!(
+                "  failed {} seed {} at step {}: {}",
+                f["template"].as_str().unwrap_or(""),
+                f["seed"],
+                f["step"],
+                f["reason"].as_str().unwrap_or("")
+            );
         }
     }
     Ok(ExitCode::SUCCESS)
@@ -67,7 +86,10 @@ pub(crate) fn verify(apps_dirs: &[PathBuf], suite_dirs: &[PathBuf], name: &str, 
     let (catalog, suite) = load_suite(apps_dirs, suite_dirs, name)?;
     let problems = verify_suite(catalog, &suite, seeds)?;
     if as_json {
-        println!("{}", json!({ "suite": suite.name, "templates": suite.templates.len(), "seeds": seeds, "ok": problems.is_empty(), "problems": problems }));
+        println!(
+            "{}",
+            json!({ "suite": suite.name, "templates": suite.templates.len(), "seeds": seeds, "ok": problems.is_empty(), "problems": problems })
+        );
     } else {
         for p in &problems {
             println!("{} seed {}: {}", p.template, p.seed, p.problem);
@@ -112,7 +134,11 @@ pub(crate) fn rollouts(
     } else {
         println!(
             "{} of {} episodes kept ({} with detours), {} steps, in {}",
-            manifest["episodes"], manifest["attempted"], manifest["with_detours"], manifest["steps"], out_dir.display()
+            manifest["episodes"],
+            manifest["attempted"],
+            manifest["with_detours"],
+            manifest["steps"],
+            out_dir.display()
         );
     }
     Ok(ExitCode::SUCCESS)

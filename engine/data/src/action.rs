@@ -35,8 +35,14 @@ fn default_drag_ms() -> u64 {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Action {
-    Tap { x: f64, y: f64 },
-    DoubleTap { x: f64, y: f64 },
+    Tap {
+        x: f64,
+        y: f64,
+    },
+    DoubleTap {
+        x: f64,
+        y: f64,
+    },
     LongPress {
         x: f64,
         y: f64,
@@ -64,11 +70,21 @@ pub enum Action {
         #[serde(default)]
         clear: bool,
     },
-    Key { key: Key },
-    OpenApp { app: String },
-    CloseApp { app: String },
-    Wait { ms: u64 },
-    Answer { text: String },
+    Key {
+        key: Key,
+    },
+    OpenApp {
+        app: String,
+    },
+    CloseApp {
+        app: String,
+    },
+    Wait {
+        ms: u64,
+    },
+    Answer {
+        text: String,
+    },
     Finish {
         status: FinishStatus,
         #[serde(default)]
@@ -95,9 +111,7 @@ impl Action {
     /// fixed per-action cost.
     pub fn duration_ms(&self) -> u64 {
         match self {
-            Action::LongPress { ms, .. } | Action::Swipe { ms, .. } | Action::Drag { ms, .. } | Action::Wait { ms } => {
-                *ms
-            }
+            Action::LongPress { ms, .. } | Action::Swipe { ms, .. } | Action::Drag { ms, .. } | Action::Wait { ms } => *ms,
             _ => 0,
         }
     }

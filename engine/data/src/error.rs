@@ -35,21 +35,15 @@ impl std::fmt::Display for Problem {
 impl From<&DataError> for Problem {
     fn from(err: &DataError) -> Self {
         match err {
-            DataError::Io { path, source } => Problem {
-                file: path.display().to_string(),
-                line: None,
-                message: format!("cannot read: {source}"),
-            },
-            DataError::Syntax { path, line, col, message } => Problem {
-                file: path.display().to_string(),
-                line: Some(*line),
-                message: format!("column {col}: {message}"),
-            },
-            DataError::Invalid { path, field, message } => Problem {
-                file: path.display().to_string(),
-                line: None,
-                message: format!("field `{field}`: {message}"),
-            },
+            DataError::Io { path, source } => {
+                Problem { file: path.display().to_string(), line: None, message: format!("cannot read: {source}") }
+            }
+            DataError::Syntax { path, line, col, message } => {
+                Problem { file: path.display().to_string(), line: Some(*line), message: format!("column {col}: {message}") }
+            }
+            DataError::Invalid { path, field, message } => {
+                Problem { file: path.display().to_string(), line: None, message: format!("field `{field}`: {message}") }
+            }
             DataError::Action(message) => Problem { file: String::new(), line: None, message: message.clone() },
         }
     }

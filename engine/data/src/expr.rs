@@ -70,9 +70,8 @@ impl Path {
         let text = text.trim();
         let mut parts = text.split('.');
         let head = parts.next().unwrap_or_default();
-        let root = PathRoot::parse(head).ok_or_else(|| {
-            format!("`{text}`: a path starts with state, local, content, params, system, item, index or arg")
-        })?;
+        let root = PathRoot::parse(head)
+            .ok_or_else(|| format!("`{text}`: a path starts with state, local, content, params, system, item, index or arg"))?;
         let segments: Vec<String> = parts.map(str::to_owned).collect();
         if segments.iter().any(|s| s.is_empty() || !s.chars().all(|c| c.is_alphanumeric() || c == '_')) {
             return Err(format!("`{text}` is not a valid path"));
@@ -347,9 +346,7 @@ impl<'t> Parser<'t> {
             self.pos += end + 2;
             return Ok(Expr::Lit(Value::String(quoted[..end].to_owned())));
         }
-        let len = rest
-            .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.' || c == '-'))
-            .unwrap_or(rest.len());
+        let len = rest.find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.' || c == '-')).unwrap_or(rest.len());
         let word = &rest[..len];
         if word.is_empty() {
             return Err(self.err("expected a path or a value"));
@@ -462,9 +459,9 @@ fn apply_filter(filter: Filter, value: &Value) -> Value {
     match filter {
         Filter::Upper => Value::String(text().to_uppercase()),
         Filter::Lower => Value::String(text().to_lowercase()),
-        Filter::Initials => Value::String(
-            text().split_whitespace().filter_map(|w| w.chars().next()).take(2).flat_map(char::to_uppercase).collect(),
-        ),
+        Filter::Initials => {
+            Value::String(text().split_whitespace().filter_map(|w| w.chars().next()).take(2).flat_map(char::to_uppercase).collect())
+        }
         Filter::Len => Value::from(match value {
             Value::Array(a) => a.len(),
             Value::Object(o) => o.len(),
@@ -488,9 +485,7 @@ fn apply_filter(filter: Filter, value: &Value) -> Value {
             Value::String(format!("{:02}:{:02}.{:02}", ms / 60_000, ms / 1000 % 60, ms / 10 % 100))
         }
         Filter::Date => match parse_date(&text()) {
-            Some((y, m, d)) => {
-                Value::String(format!("{}, {} {d}, {y}", WEEKDAYS[weekday(y, m, d)], MONTHS[(m - 1) as usize]))
-            }
+            Some((y, m, d)) => Value::String(format!("{}, {} {d}, {y}", WEEKDAYS[weekday(y, m, d)], MONTHS[(m - 1) as usize])),
             None => Value::String(text()),
         },
         Filter::Weekdays => match value {
@@ -499,11 +494,7 @@ fn apply_filter(filter: Filter, value: &Value) -> Value {
             }
             Value::Array(days) if days.is_empty() => Value::String("Once".into()),
             Value::Array(days) => Value::String(
-                days.iter()
-                    .filter_map(|d| as_f64(d).and_then(|n| WEEKDAYS.get(n as usize)))
-                    .copied()
-                    .collect::<Vec<_>>()
-                    .join(", "),
+                days.iter().filter_map(|d| as_f64(d).and_then(|n| WEEKDAYS.get(n as usize))).copied().collect::<Vec<_>>().join(", "),
             ),
             _ => Value::String("Once".into()),
         },

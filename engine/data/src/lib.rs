@@ -18,7 +18,7 @@ pub use bundle::{line_of, AppBundle, LayoutModule, LayoutModules, Screen, Script
 pub use error::{DataError, Problem};
 pub use expr::{lookup_path, truthy, BoolExpr, Path, PathRoot, Scope, Template};
 pub use manifest::Manifest;
-pub use rng::Rng;
 pub use node::{Node, NodeKind, Props, Spacing, TabItem};
+pub use rng::Rng;
 pub use ui_element::{BBox, UiElement};
 pub use vtime::{civil_from_days, days_from_civil, days_in_month, CivilTime};

@@ -33,9 +33,8 @@ macro_rules! node_kinds {
 }
 
 node_kinds!(
-    Column, Row, Stack, Scroll, List, Grid, Card, Spacer, Divider, Text, Icon, Avatar, Image, Button, IconButton,
-    Fab, Chip, TextField, Switch, Checkbox, Radio, Slider, Progress, Tabs, BottomNav, TopBar, TimePicker,
-    DatePicker, Use,
+    Column, Row, Stack, Scroll, List, Grid, Card, Spacer, Divider, Text, Icon, Avatar, Image, Button, IconButton, Fab, Chip, TextField,
+    Switch, Checkbox, Radio, Slider, Progress, Tabs, BottomNav, TopBar, TimePicker, DatePicker, Use,
 );
 
 /// One widget with its properties and children.

@@ -15,8 +15,13 @@ enum Measure {
     None,
     /// `sizes` remembers the last few measurements of this node (taffy asks several times per
     /// pass with the same width).
-    Text { spec: crate::TextSpec, sizes: Vec<(Option<u32>, Size<f32>)> },
-    Icon { size: f32 },
+    Text {
+        spec: crate::TextSpec,
+        sizes: Vec<(Option<u32>, Size<f32>)>,
+    },
+    Icon {
+        size: f32,
+    },
 }
 
 /// The previous layout's taffy node for a view node, with what it was given, so an
@@ -187,9 +192,7 @@ impl Layouter {
         let old = self.shadow.take();
         let shadow = self.sync(root, old);
         let available = Size { width: AvailableSpace::Definite(width), height: AvailableSpace::Definite(height) };
-        let _ = self.tree.compute_layout_with_measure(shadow.id, available, |known, avail, _id, ctx, _style| {
-            measure(known, avail, ctx)
-        });
+        let _ = self.tree.compute_layout_with_measure(shadow.id, available, |known, avail, _id, ctx, _style| measure(known, avail, ctx));
         let mut placed = PlacedTree { nodes: Vec::with_capacity(256) };
         self.collect(root, &shadow, x, y, None, None, &mut placed);
         self.shadow = Some(shadow);
@@ -215,7 +218,12 @@ impl Layouter {
         let text = match &node.content {
             Content::Text(spec) => {
                 let inner_w = (w - node.style.padding[0] - node.style.padding[2]).max(1.0);
-                Some(text_cache::text(&spec.text, TextStyle { size_px: spec.size_px, weight: spec.weight }, Some(inner_w + 0.5), spec.max_lines))
+                Some(text_cache::text(
+                    &spec.text,
+                    TextStyle { size_px: spec.size_px, weight: spec.weight },
+                    Some(inner_w + 0.5),
+                    spec.max_lines,
+                ))
             }
             Content::Icon { name, size_px, .. } => Some(text_cache::icon(name, *size_px)),
             Content::None => None,
@@ -277,7 +285,12 @@ fn measure(known: Size<Option<f32>>, avail: Size<AvailableSpace>, ctx: Option<&m
             let size = match sizes.iter().find(|(k, _)| *k == width_key) {
                 Some((_, size)) => *size,
                 None => {
-                    let laid = text_cache::text(&spec.text, TextStyle { size_px: spec.size_px, weight: spec.weight }, max_width.map(|w| w + 0.5), spec.max_lines);
+                    let laid = text_cache::text(
+                        &spec.text,
+                        TextStyle { size_px: spec.size_px, weight: spec.weight },
+                        max_width.map(|w| w + 0.5),
+                        spec.max_lines,
+                    );
                     let size = Size { width: laid.width.ceil(), height: laid.height.ceil() };
                     if sizes.len() >= 4 {
                         sizes.remove(0);

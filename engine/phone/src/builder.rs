@@ -138,13 +138,7 @@ impl<'a> Builder<'a> {
     pub(crate) fn handler(&self, name: Option<&String>, at: &At<'_>) -> Option<String> {
         let name = name?;
         match name.strip_prefix('$') {
-            Some(arg) => at
-                .scope
-                .args
-                .and_then(|a| a.get(arg))
-                .and_then(Value::as_str)
-                .filter(|s| !s.is_empty())
-                .map(str::to_owned),
+            Some(arg) => at.scope.args.and_then(|a| a.get(arg)).and_then(Value::as_str).filter(|s| !s.is_empty()).map(str::to_owned),
             None => Some(name.clone()),
         }
     }

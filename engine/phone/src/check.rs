@@ -30,7 +30,10 @@ impl Checker<'_> {
                     file,
                     source,
                     &format!("\"{name}\""),
-                    format!("handler `{name}` is not defined in {}", if scripts.is_empty() { "any script".to_owned() } else { scripts.join(", ") }),
+                    format!(
+                        "handler `{name}` is not defined in {}",
+                        if scripts.is_empty() { "any script".to_owned() } else { scripts.join(", ") }
+                    ),
                 ));
             }
         }
@@ -45,7 +48,12 @@ impl Checker<'_> {
         };
         if !known {
             let what = if path.root == PathRoot::State { "initial state" } else { "content" };
-            self.problems.push(problem(file, source, &path.to_string(), format!("`{path}`: no `{}` in the app's {what}", first.unwrap_or(""))));
+            self.problems.push(problem(
+                file,
+                source,
+                &path.to_string(),
+                format!("`{path}`: no `{}` in the app's {what}", first.unwrap_or("")),
+            ));
         }
     }
 
@@ -67,7 +75,9 @@ impl Checker<'_> {
             match p.module.as_deref() {
                 None => self.problems.push(problem(file, source, "Use(", "`Use` needs `module`".into())),
                 Some(name) => match self.modules.get(name) {
-                    None => self.problems.push(problem(file, source, &format!("\"{name}\""), format!("no layout module `{name}` in layouts/"))),
+                    None => {
+                        self.problems.push(problem(file, source, &format!("\"{name}\""), format!("no layout module `{name}` in layouts/")))
+                    }
                     Some(module) => {
                         for arg in p.args.keys() {
                             if !module.params.is_empty() && !module.params.contains(arg) {
@@ -97,14 +107,20 @@ impl Checker<'_> {
         }
         if let Some(value) = &p.value {
             if !matches!(value.root, PathRoot::State | PathRoot::Local | PathRoot::System | PathRoot::Item) {
-                self.problems.push(problem(file, source, &value.to_string(), format!("`value: \"{value}\"`: an input writes to state, local, system or item")));
+                self.problems.push(problem(
+                    file,
+                    source,
+                    &value.to_string(),
+                    format!("`value: \"{value}\"`: an input writes to state, local, system or item"),
+                ));
             }
             if !in_module {
                 self.check_path(file, source, value);
             }
         }
         if !in_module {
-            for t in [&p.text, &p.title, &p.label, &p.hint, &p.error, &p.icon, &p.content_desc, &p.items, &p.progress].into_iter().flatten() {
+            for t in [&p.text, &p.title, &p.label, &p.hint, &p.error, &p.icon, &p.content_desc, &p.items, &p.progress].into_iter().flatten()
+            {
                 self.check_template(file, source, t);
             }
             for c in [&p.visible, &p.enabled, &p.selected].into_iter().flatten() {
@@ -143,8 +159,23 @@ impl Checker<'_> {
         if matches!(node.kind, NodeKind::List) && (p.items.is_none() || p.row.is_none()) {
             self.problems.push(problem(file, source, "List(", "`List` needs `items` and `row`".into()));
         }
-        if matches!(node.kind, NodeKind::TextField | NodeKind::Switch | NodeKind::Checkbox | NodeKind::Radio | NodeKind::Slider | NodeKind::TimePicker | NodeKind::DatePicker) && p.value.is_none() {
-            self.problems.push(problem(file, source, &format!("{}(", node.kind.name()), format!("`{}` needs `value` (the state path it edits)", node.kind.name())));
+        if matches!(
+            node.kind,
+            NodeKind::TextField
+                | NodeKind::Switch
+                | NodeKind::Checkbox
+                | NodeKind::Radio
+                | NodeKind::Slider
+                | NodeKind::TimePicker
+                | NodeKind::DatePicker
+        ) && p.value.is_none()
+        {
+            self.problems.push(problem(
+                file,
+                source,
+                &format!("{}(", node.kind.name()),
+                format!("`{}` needs `value` (the state path it edits)", node.kind.name()),
+            ));
         }
         for child in &p.children {
             self.check_node(file, source, child, in_module);
@@ -184,7 +215,11 @@ pub fn check_app(dir: &Path, modules: &LayoutModules) -> Vec<Problem> {
         }) {
             Ok(names) => Some(names),
             Err(e) => {
-                problems.push(Problem { file: dir.join(&e.file).display().to_string(), line: e.line.map(|l| l as usize), message: e.message });
+                problems.push(Problem {
+                    file: dir.join(&e.file).display().to_string(),
+                    line: e.line.map(|l| l as usize),
+                    message: e.message,
+                });
                 None
             }
         },
@@ -198,7 +233,12 @@ pub fn check_app(dir: &Path, modules: &LayoutModules) -> Vec<Problem> {
     }
     if !phoneworld_text::icon_exists(&bundle.manifest.icon) {
         let icon = bundle.manifest.icon.clone();
-        checker.problems.push(problem(&manifest_file, &manifest_src, &format!("\"{icon}\""), format!("no icon `{icon}` in the bundled icon font")));
+        checker.problems.push(problem(
+            &manifest_file,
+            &manifest_src,
+            &format!("\"{icon}\""),
+            format!("no icon `{icon}` in the bundled icon font"),
+        ));
     }
     for screen in bundle.screens.values() {
         if let Some(h) = &screen.on_enter {

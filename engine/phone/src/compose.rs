@@ -70,7 +70,9 @@ pub(crate) fn compose(store: &Store, catalog: &Catalog, width: f32, height: f32,
         }
     };
     let mut content = content;
-    if matches!(store.session.overlay, Some(crate::store::Overlay::Dialog { .. } | crate::store::Overlay::Sheet { .. })) || store.session.shade_open {
+    if matches!(store.session.overlay, Some(crate::store::Overlay::Dialog { .. } | crate::store::Overlay::Sheet { .. }))
+        || store.session.shade_open
+    {
         // A modal surface covers the screen: what is under it is not reachable, so it is
         // left out of the accessibility tree (as a dialog window is the active one on Android).
         shell::silence(&mut content);
@@ -105,14 +107,7 @@ pub(crate) fn compose(store: &Store, catalog: &Catalog, width: f32, height: f32,
 }
 
 /// The top screen of an app, built from its layout and the store.
-fn app_screen(
-    store: &Store,
-    catalog: &Catalog,
-    package: &str,
-    theme: Theme,
-    m: Metrics,
-    hits: &mut Vec<Hit>,
-) -> (ViewNode, Vec<String>) {
+fn app_screen(store: &Store, catalog: &Catalog, package: &str, theme: Theme, m: Metrics, hits: &mut Vec<Hit>) -> (ViewNode, Vec<String>) {
     let mut frame = container(Direction::Column);
     frame.style.grow = 1.0;
     frame.paint.background = Some(theme.background);

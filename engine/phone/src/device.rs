@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use phoneworld_layout::{Layouter, PlacedTree};
-use phoneworld_render::{Frame, DrawCmd};
+use phoneworld_render::{DrawCmd, Frame};
 use phoneworld_script::{ScriptError, ScriptHost, ScriptLimits};
 use serde::Serialize;
 

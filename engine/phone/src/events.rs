@@ -32,12 +32,13 @@ fn empty_map() -> Value {
 }
 
 fn text_of(v: &Value, key: &str) -> String {
-    v.get(key).map(|x| match x {
-        Value::String(s) => s.clone(),
-        Value::Null => String::new(),
-        other => other.to_string(),
-    })
-    .unwrap_or_default()
+    v.get(key)
+        .map(|x| match x {
+            Value::String(s) => s.clone(),
+            Value::Null => String::new(),
+            other => other.to_string(),
+        })
+        .unwrap_or_default()
 }
 
 fn choices(v: &Value, key: &str) -> Vec<Choice> {
@@ -65,7 +66,12 @@ impl Device {
             return;
         };
         if depth > MAX_DEPTH {
-            out.errors.push(ScriptError::new(app, installed.program.app(), None, format!("`{handler}`: handlers opened screens more than {MAX_DEPTH} deep")));
+            out.errors.push(ScriptError::new(
+                app,
+                installed.program.app(),
+                None,
+                format!("`{handler}`: handlers opened screens more than {MAX_DEPTH} deep"),
+            ));
             return;
         }
         let session = &self.store.session;
@@ -113,7 +119,10 @@ impl Device {
     }
 
     fn screen_error(&self, app: &str, message: String, out: &mut Outcome) {
-        let file = self.catalog.get(app).map_or("main.lua".to_owned(), |a| a.bundle.scripts.first().map_or("main.lua".to_owned(), |s| s.name.clone()));
+        let file = self
+            .catalog
+            .get(app)
+            .map_or("main.lua".to_owned(), |a| a.bundle.scripts.first().map_or("main.lua".to_owned(), |s| s.name.clone()));
         out.errors.push(ScriptError::new(app, &file, None, message));
     }
 
@@ -406,14 +415,7 @@ impl Device {
     pub(crate) fn advance_clock(&mut self, ms: u64, out: &mut Outcome) {
         let end = self.store.session.clock_ms + ms as i64;
         loop {
-            let next = self
-                .store
-                .session
-                .timers
-                .iter()
-                .filter(|t| t.due_ms <= end)
-                .min_by_key(|t| (t.due_ms, t.id))
-                .map(|t| t.id);
+            let next = self.store.session.timers.iter().filter(|t| t.due_ms <= end).min_by_key(|t| (t.due_ms, t.id)).map(|t| t.id);
             let Some(id) = next else { break };
             let pos = self.store.session.timers.iter().position(|t| t.id == id).expect("found above");
             let timer = self.store.session.timers.remove(pos);

@@ -75,19 +75,57 @@ pub(crate) enum SystemAction {
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Interaction {
     /// Runs an app handler with an event table.
-    Handler { app: String, handler: String, event: Value },
+    Handler {
+        app: String,
+        handler: String,
+        event: Value,
+    },
     /// Flips a boolean input, then runs its handler.
-    Toggle { app: String, target: Target, handler: Option<String>, event: Value },
+    Toggle {
+        app: String,
+        target: Target,
+        handler: Option<String>,
+        event: Value,
+    },
     /// Sets an input to a value, then runs its handler.
-    Set { app: String, target: Target, value: Value, handler: Option<String>, event: Value },
+    Set {
+        app: String,
+        target: Target,
+        value: Value,
+        handler: Option<String>,
+        event: Value,
+    },
     /// Sets a slider from the touch position along its track.
-    Slider { app: String, target: Target, min: f64, max: f64, step: f64, handler: Option<String>, event: Value },
+    Slider {
+        app: String,
+        target: Target,
+        min: f64,
+        max: f64,
+        step: f64,
+        handler: Option<String>,
+        event: Value,
+    },
     /// Focuses a text field.
-    Focus { app: String, key: String, target: Target, multiline: bool, on_change: Option<String>, on_submit: Option<String>, event: Value },
+    Focus {
+        app: String,
+        key: String,
+        target: Target,
+        multiline: bool,
+        on_change: Option<String>,
+        on_submit: Option<String>,
+        event: Value,
+    },
     /// Long press on a text field: the Copy / Paste menu.
-    TextMenu { app: String, key: String, target: Target },
+    TextMenu {
+        app: String,
+        key: String,
+        target: Target,
+    },
     /// Changes a composite widget's own UI state (picker field, shown month).
-    Widget { key: String, value: Value },
+    Widget {
+        key: String,
+        value: Value,
+    },
     System(SystemAction),
 }
 

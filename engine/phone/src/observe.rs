@@ -81,7 +81,10 @@ fn not_accessibility_friendly(nodes: &[A11yNode<'_>], i: usize) -> bool {
         !n.info.text.is_empty() || !n.info.content_desc.is_empty() || n.children.iter().any(|&c| has_label(nodes, c))
     }
     let n = &nodes[i];
-    let excluded = matches!(n.info.class_name, "android.widget.GridView" | "android.widget.ListView" | "android.widget.GridLayout" | "android.widget.TableLayout");
+    let excluded = matches!(
+        n.info.class_name,
+        "android.widget.GridView" | "android.widget.ListView" | "android.widget.GridLayout" | "android.widget.TableLayout"
+    );
     n.info.clickable && n.info.enabled && !excluded && !has_label(nodes, i)
 }
 
@@ -144,7 +147,12 @@ impl Device {
                     text: non_empty(&a.text),
                     content_description: non_empty(&a.content_desc),
                     class_name: Some(a.class_name.to_owned()),
-                    bbox: Some(BBox { x_min: x1 / f64::from(w), x_max: x2 / f64::from(w), y_min: y1 / f64::from(h), y_max: y2 / f64::from(h) }),
+                    bbox: Some(BBox {
+                        x_min: x1 / f64::from(w),
+                        x_max: x2 / f64::from(w),
+                        y_min: y1 / f64::from(h),
+                        y_max: y2 / f64::from(h),
+                    }),
                     bbox_pixels: Some(BBox { x_min: x1, x_max: x2, y_min: y1, y_max: y2 }),
                     hint_text: non_empty(&a.hint),
                     is_checked: Some(a.checked),

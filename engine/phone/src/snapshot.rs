@@ -81,8 +81,9 @@ impl Device {
         if blake3::hash(body).as_bytes() != &bytes[20..52] {
             return Err(bad("checksum mismatch (offset 20): the payload is corrupt".into()));
         }
-        let payload: Payload = serde_json::from_slice(body)
-            .map_err(|e| bad(format!("payload at offset {} (line {}, column {}): {e}", HEADER + e.column().saturating_sub(1), e.line(), e.column())))?;
+        let payload: Payload = serde_json::from_slice(body).map_err(|e| {
+            bad(format!("payload at offset {} (line {}, column {}): {e}", HEADER + e.column().saturating_sub(1), e.line(), e.column()))
+        })?;
         if payload.catalog != catalog.hash {
             return Err(bad(format!(
                 "taken with other apps installed (catalog {}…, this phone has {}…)",

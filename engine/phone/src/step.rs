@@ -50,9 +50,10 @@ impl Device {
         let view = self.view();
         let placed = &view.placed;
         let hits = &view.composed.hits;
-        let field = placed.nodes.iter().position(|n| {
-            n.hit.is_some_and(|h| matches!(&hits[h as usize].tap, Some(Interaction::Focus { key: k, .. }) if *k == key))
-        });
+        let field = placed
+            .nodes
+            .iter()
+            .position(|n| n.hit.is_some_and(|h| matches!(&hits[h as usize].tap, Some(Interaction::Focus { key: k, .. }) if *k == key)));
         let Some(field) = field else { return };
         let mut ancestor = placed.nodes[field].parent;
         while let Some(a) = ancestor {
@@ -191,17 +192,8 @@ impl Device {
             }
             Interaction::Focus { app, key, target, multiline, on_change, on_submit, event } => {
                 let path = target.to_path_string();
-                self.store.session.focus = Some(Focus {
-                    app,
-                    key,
-                    path,
-                    multiline,
-                    on_change,
-                    on_submit,
-                    event,
-                    symbols: false,
-                    shift: false,
-                });
+                self.store.session.focus =
+                    Some(Focus { app, key, path, multiline, on_change, on_submit, event, symbols: false, shift: false });
                 self.store.session.overlay = None;
             }
             Interaction::TextMenu { app, key, target } => {
@@ -221,7 +213,15 @@ impl Device {
         }
     }
 
-    fn set_and_notify(&mut self, app: &str, target: &crate::interaction::Target, value: Value, handler: Option<String>, event: &mut Value, out: &mut Outcome) {
+    fn set_and_notify(
+        &mut self,
+        app: &str,
+        target: &crate::interaction::Target,
+        value: Value,
+        handler: Option<String>,
+        event: &mut Value,
+        out: &mut Outcome,
+    ) {
         if let Err(e) = self.write_target(app, target, value.clone()) {
             return out.noop(format!("cannot write {}: {e}", target.to_path_string()));
         }
@@ -275,7 +275,11 @@ impl Device {
         let current = node.scroll_y;
         let next = (current + delta).clamp(0.0, max);
         if (next - current).abs() < 0.5 {
-            return out.noop(if max <= 0.0 { "the list fits on screen; nothing to scroll".to_owned() } else { "already scrolled to the end".to_owned() });
+            return out.noop(if max <= 0.0 {
+                "the list fits on screen; nothing to scroll".to_owned()
+            } else {
+                "already scrolled to the end".to_owned()
+            });
         }
         if info.key == "recents" {
             self.store.session.recents_scroll = next;
@@ -502,7 +506,18 @@ impl Device {
     /// Pays from the host's wallet (`wallet.balance`, `wallet.transactions`) and tells the
     /// mini-app how it went.
     #[allow(clippy::too_many_arguments, reason = "the fields of the payment sheet")]
-    fn settle_payment(&mut self, app: &str, host: &str, confirmed: bool, amount: f64, merchant: &str, note: &str, handler: Option<String>, args: Value, out: &mut Outcome) {
+    fn settle_payment(
+        &mut self,
+        app: &str,
+        host: &str,
+        confirmed: bool,
+        amount: f64,
+        merchant: &str,
+        note: &str,
+        handler: Option<String>,
+        args: Value,
+        out: &mut Outcome,
+    ) {
         let balance = self.store.apps.get(host).and_then(|s| s.pointer("/wallet/balance")).and_then(Value::as_f64).unwrap_or(0.0);
         let (paid, reason, transaction) = if !confirmed {
             (false, "cancelled", Value::Null)
@@ -510,7 +525,8 @@ impl Device {
             (false, "insufficient balance", Value::Null)
         } else {
             let now = phoneworld_data::CivilTime::from_ms(self.store.session.clock_ms);
-            let count = self.store.apps.get(host).and_then(|s| s.pointer("/wallet/transactions")).and_then(Value::as_array).map_or(0, Vec::len);
+            let count =
+                self.store.apps.get(host).and_then(|s| s.pointer("/wallet/transactions")).and_then(Value::as_array).map_or(0, Vec::len);
             let tx = json!({
                 "id": format!("T{:04}", count + 1),
                 "merchant": merchant,
@@ -528,8 +544,12 @@ impl Device {
             (true, "", tx)
         };
         if !paid && confirmed {
-            self.store.session.toast =
-                Some(crate::store::Transient { app: host.to_owned(), text: "Payment failed: insufficient balance".into(), action: None, until_ms: self.store.session.clock_ms + 2000 });
+            self.store.session.toast = Some(crate::store::Transient {
+                app: host.to_owned(),
+                text: "Payment failed: insufficient balance".into(),
+                action: None,
+                until_ms: self.store.session.clock_ms + 2000,
+            });
         }
         if let Some(handler) = handler {
             let mut ev_args = match args {
@@ -549,7 +569,9 @@ impl Device {
         if !self.store.apps.contains_key(host) {
             return out.noop("the host app is not installed");
         }
-        let Some(chat) = Some(self.store.app_mut(host)).and_then(|s| s.get_mut("chats")).and_then(Value::as_array_mut).and_then(|c| c.get_mut(i)) else {
+        let Some(chat) =
+            Some(self.store.app_mut(host)).and_then(|s| s.get_mut("chats")).and_then(Value::as_array_mut).and_then(|c| c.get_mut(i))
+        else {
             return out.noop("no such chat");
         };
         let name = chat.get("name").and_then(Value::as_str).unwrap_or("chat").to_owned();
@@ -562,15 +584,22 @@ impl Device {
                 }
             }
         }
-        self.store.session.toast =
-            Some(crate::store::Transient { app: host.to_owned(), text: format!("Sent to {name}"), action: None, until_ms: self.store.session.clock_ms + 2000 });
+        self.store.session.toast = Some(crate::store::Transient {
+            app: host.to_owned(),
+            text: format!("Sent to {name}"),
+            action: None,
+            until_ms: self.store.session.clock_ms + 2000,
+        });
     }
 
     /// The capsule's ··· menu: share the mini-app to a chat, go back to the host, or restart it.
     fn mini_app_menu(&mut self, app: &str, host: &str, i: usize, out: &mut Outcome) {
         let label = self.catalog.get(app).map_or(app.to_owned(), |a| a.label().to_owned());
         match i {
-            0 => self.store.session.overlay = Some(Overlay::ChatPicker { app: app.to_owned(), host: host.to_owned(), text: format!("Check out {label}") }),
+            0 => {
+                self.store.session.overlay =
+                    Some(Overlay::ChatPicker { app: app.to_owned(), host: host.to_owned(), text: format!("Check out {label}") })
+            }
             1 => self.launch(host, out, 0),
             _ => {
                 self.close_task(app);

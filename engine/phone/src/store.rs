@@ -81,18 +81,53 @@ pub struct Notification {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Overlay {
-    Dialog { app: String, title: String, text: String, buttons: Vec<Choice> },
-    Sheet { app: String, title: String, options: Vec<Choice> },
+    Dialog {
+        app: String,
+        title: String,
+        text: String,
+        buttons: Vec<Choice>,
+    },
+    Sheet {
+        app: String,
+        title: String,
+        options: Vec<Choice>,
+    },
     /// Copy / Paste / Select all for a text field (long press).
-    TextMenu { app: String, key: String, path: String, x: f32, y: f32 },
+    TextMenu {
+        app: String,
+        key: String,
+        path: String,
+        x: f32,
+        y: f32,
+    },
     /// The share sheet: apps that receive shares.
-    Share { app: String, text: String, item: Value, targets: Vec<String> },
+    Share {
+        app: String,
+        text: String,
+        item: Value,
+        targets: Vec<String>,
+    },
     /// A super-app's payment sheet, raised by one of its mini-apps.
-    Payment { app: String, host: String, amount: f64, merchant: String, note: String, handler: Option<String>, args: Value },
+    Payment {
+        app: String,
+        host: String,
+        amount: f64,
+        merchant: String,
+        note: String,
+        handler: Option<String>,
+        args: Value,
+    },
     /// A super-app's chat picker: where to send a mini-app's message.
-    ChatPicker { app: String, host: String, text: String },
+    ChatPicker {
+        app: String,
+        host: String,
+        text: String,
+    },
     /// The ··· menu of a mini-app's capsule.
-    MiniAppMenu { app: String, host: String },
+    MiniAppMenu {
+        app: String,
+        host: String,
+    },
 }
 
 /// A button of a dialog or an option of a sheet.
@@ -226,7 +261,9 @@ impl Store {
 
     /// An app's data, writable (copied first if a snapshot or fork shares it).
     pub fn app_mut(&mut self, app: &str) -> &mut Value {
-        std::sync::Arc::make_mut(self.apps.entry(app.to_owned()).or_insert_with(|| std::sync::Arc::new(Value::Object(serde_json::Map::new()))))
+        std::sync::Arc::make_mut(
+            self.apps.entry(app.to_owned()).or_insert_with(|| std::sync::Arc::new(Value::Object(serde_json::Map::new()))),
+        )
     }
 
     pub fn top_mut(&mut self, app: &str) -> Option<&mut ScreenEntry> {

@@ -21,18 +21,51 @@ use std::sync::Arc;
 #[derive(Clone, PartialEq, Debug)]
 pub enum DrawCmd {
     /// Filled rectangle, optional rounded corners.
-    Fill { rect: Rect, color: Color, radius: f32 },
+    Fill {
+        rect: Rect,
+        color: Color,
+        radius: f32,
+    },
     /// Outline of a rectangle (stroke inside the rect), optional rounded corners.
-    Stroke { rect: Rect, color: Color, width: f32, radius: f32 },
+    Stroke {
+        rect: Rect,
+        color: Color,
+        width: f32,
+        radius: f32,
+    },
     /// Filled circle.
-    Circle { cx: f32, cy: f32, r: f32, color: Color },
+    Circle {
+        cx: f32,
+        cy: f32,
+        r: f32,
+        color: Color,
+    },
     /// Outline of a circle; the stroke lies inside radius `r` (like `Stroke`).
-    Ring { cx: f32, cy: f32, r: f32, color: Color, width: f32 },
+    Ring {
+        cx: f32,
+        cy: f32,
+        r: f32,
+        color: Color,
+        width: f32,
+    },
     /// Part of a circle's outline, from `start_deg` (0 = 12 o'clock) clockwise over
     /// `sweep_deg`; the stroke lies inside radius `r`.
-    Arc { cx: f32, cy: f32, r: f32, color: Color, width: f32, start_deg: f32, sweep_deg: f32 },
+    Arc {
+        cx: f32,
+        cy: f32,
+        r: f32,
+        color: Color,
+        width: f32,
+        start_deg: f32,
+        sweep_deg: f32,
+    },
     /// Laid-out text (or an icon) whose box's top-left is at (x, y).
-    Text { x: f32, y: f32, layout: Arc<TextLayout>, color: Color },
+    Text {
+        x: f32,
+        y: f32,
+        layout: Arc<TextLayout>,
+        color: Color,
+    },
     /// Everything until the matching PopClip is clipped to this rectangle.
     PushClip(Rect),
     PopClip,
@@ -49,13 +82,9 @@ pub fn render(cmds: &[DrawCmd], frame: &mut Frame, background: Color) {
         let clip = clips.last().copied().unwrap_or_else(|| cv.bounds());
         match cmd {
             DrawCmd::Fill { rect, color, radius } => shapes::fill(&mut cv, *rect, *radius, clip, *color),
-            DrawCmd::Stroke { rect, color, width, radius } => {
-                shapes::stroke(&mut cv, *rect, *width, *radius, clip, *color)
-            }
+            DrawCmd::Stroke { rect, color, width, radius } => shapes::stroke(&mut cv, *rect, *width, *radius, clip, *color),
             DrawCmd::Circle { cx, cy, r, color } => shapes::circle(&mut cv, *cx, *cy, *r, clip, *color),
-            DrawCmd::Ring { cx, cy, r, color, width } => {
-                shapes::ring(&mut cv, *cx, *cy, *r, *width, clip, *color)
-            }
+            DrawCmd::Ring { cx, cy, r, color, width } => shapes::ring(&mut cv, *cx, *cy, *r, *width, clip, *color),
             DrawCmd::Arc { cx, cy, r, color, width, start_deg, sweep_deg } => {
                 arc::arc(&mut cv, *cx, *cy, *r, *width, *start_deg, *sweep_deg, clip, *color)
             }

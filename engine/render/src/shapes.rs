@@ -46,11 +46,7 @@ fn corners(r: IRect, k: i32) -> Corners {
             IRect { x1: lx, y0: by, ..r },
             IRect { x0: rx, y0: by, ..r },
         ],
-        cross: [
-            IRect { x0: lx, x1: rx, y1: ty, ..r },
-            IRect { y0: ty, y1: by, ..r },
-            IRect { x0: lx, x1: rx, y0: by, ..r },
-        ],
+        cross: [IRect { x0: lx, x1: rx, y1: ty, ..r }, IRect { y0: ty, y1: by, ..r }, IRect { x0: lx, x1: rx, y0: by, ..r }],
     }
 }
 

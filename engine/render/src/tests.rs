@@ -133,11 +133,8 @@ fn text_draws_inside_its_box_only() {
 fn text_respects_clip() {
     let layout = Arc::new(layout_text("WWWWWWWW", TextStyle { size_px: 40.0, weight: Weight::Bold }, None, None));
     let mut f = Frame::new(400, 100);
-    let cmds = [
-        DrawCmd::PushClip(Rect::new(0.0, 0.0, 60.0, 100.0)),
-        DrawCmd::Text { x: 10.0, y: 10.0, layout, color: RED },
-        DrawCmd::PopClip,
-    ];
+    let cmds =
+        [DrawCmd::PushClip(Rect::new(0.0, 0.0, 60.0, 100.0)), DrawCmd::Text { x: 10.0, y: 10.0, layout, color: RED }, DrawCmd::PopClip];
     render(&cmds, &mut f, BG);
     assert!(count_non_bg(&f, 0, 0, 60, 100) > 100);
     assert_eq!(count_non_bg(&f, 60, 0, 400, 100), 0);
@@ -192,10 +189,7 @@ fn screen() -> Vec<DrawCmd> {
         DrawCmd::Fill { rect: Rect::new(0.0, 0.0, 1080.0, 63.0), color: Color::rgb(30, 30, 30), radius: 0.0 },
         DrawCmd::Fill { rect: Rect::new(0.0, 63.0, 1080.0, 147.0), color: Color::rgb(98, 0, 238), radius: 0.0 },
     ];
-    let styles = [
-        TextStyle { size_px: 42.0, weight: Weight::Medium },
-        TextStyle { size_px: 37.0, weight: Weight::Regular },
-    ];
+    let styles = [TextStyle { size_px: 42.0, weight: Weight::Medium }, TextStyle { size_px: 37.0, weight: Weight::Regular }];
     cmds.push(DrawCmd::Text {
         x: 48.0,
         y: 100.0,
@@ -205,11 +199,18 @@ fn screen() -> Vec<DrawCmd> {
     for i in 0..9 {
         let top = 240.0 + i as f32 * 230.0;
         cmds.push(DrawCmd::Fill { rect: Rect::new(24.0, top, 1032.0, 210.0), color: Color::WHITE, radius: 28.0 });
-        cmds.push(DrawCmd::Stroke { rect: Rect::new(24.0, top, 1032.0, 210.0), color: Color::rgb(220, 220, 220), width: 3.0, radius: 28.0 });
+        cmds.push(DrawCmd::Stroke {
+            rect: Rect::new(24.0, top, 1032.0, 210.0),
+            color: Color::rgb(220, 220, 220),
+            width: 3.0,
+            radius: 28.0,
+        });
         cmds.push(DrawCmd::Circle { cx: 110.0, cy: top + 105.0, r: 56.0, color: Color::rgb(3, 169, 244) });
         cmds.push(DrawCmd::PushClip(Rect::new(190.0, top, 840.0, 210.0)));
         for (j, st) in styles.iter().enumerate() {
-            let text = if j == 0 { format!("Contact number {i}") } else {
+            let text = if j == 0 {
+                format!("Contact number {i}")
+            } else {
                 format!("Message {i}: the quick brown fox jumps over the lazy dog and keeps running far away")
             };
             let layout = Arc::new(layout_text(&text, *st, Some(820.0), Some(2)));
@@ -223,9 +224,7 @@ fn screen() -> Vec<DrawCmd> {
 }
 
 fn glyph_count(cmds: &[DrawCmd]) -> usize {
-    cmds.iter()
-        .map(|c| if let DrawCmd::Text { layout, .. } = c { layout.glyphs.len() } else { 0 })
-        .sum()
+    cmds.iter().map(|c| if let DrawCmd::Text { layout, .. } = c { layout.glyphs.len() } else { 0 }).sum()
 }
 
 /// Render speed on the target screen vs a memcpy of the frame (best of many runs, since the

@@ -10,9 +10,8 @@ use crate::context::{Effect, EventCtx};
 use crate::paths::{get_lua_path, set_lua_path};
 
 fn with_ctx<R>(lua: &Lua, f: impl FnOnce(&mut EventCtx) -> mlua::Result<R>) -> mlua::Result<R> {
-    let mut ctx = lua
-        .app_data_mut::<EventCtx>()
-        .ok_or_else(|| mlua::Error::runtime("this function is only available inside an event handler"))?;
+    let mut ctx =
+        lua.app_data_mut::<EventCtx>().ok_or_else(|| mlua::Error::runtime("this function is only available inside an event handler"))?;
     f(&mut ctx)
 }
 

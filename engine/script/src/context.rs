@@ -8,24 +8,49 @@ use serde_json::Value;
 /// Something a handler asks of the phone, applied in order after the handler succeeds.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Effect {
-    Push { screen: String, params: Value },
-    Replace { screen: String, params: Value },
+    Push {
+        screen: String,
+        params: Value,
+    },
+    Replace {
+        screen: String,
+        params: Value,
+    },
     Pop,
     Home,
-    OpenApp { app: String, screen: Option<String>, params: Value },
-    DeepLink { uri: String },
-    Toast { text: String },
+    OpenApp {
+        app: String,
+        screen: Option<String>,
+        params: Value,
+    },
+    DeepLink {
+        uri: String,
+    },
+    Toast {
+        text: String,
+    },
     /// `ui.snackbar{...}`, `ui.dialog{...}`, `ui.sheet{...}`, `ui.notify{...}`: the table as given.
     Snackbar(Value),
     Dialog(Value),
     Sheet(Value),
     Notify(Value),
-    TimerAfter { id: u64, ms: u64, handler: String, args: Value },
-    TimerCancel { id: u64 },
+    TimerAfter {
+        id: u64,
+        ms: u64,
+        handler: String,
+        args: Value,
+    },
+    TimerCancel {
+        id: u64,
+    },
     /// `ui.share{text=, item=}`: the share sheet.
     Share(Value),
     /// `host.open(package, screen, params)`: a super-app opens one of its mini-apps.
-    OpenMiniApp { app: String, screen: Option<String>, params: Value },
+    OpenMiniApp {
+        app: String,
+        screen: Option<String>,
+        params: Value,
+    },
     /// `host.pay{...}`: the host's payment sheet.
     Pay(Value),
     /// `host.share_to_chat{text=}`: the host's chat picker.

@@ -129,12 +129,8 @@ impl ScriptHost {
     /// The names of the functions an app defines (its handlers), sorted.
     pub fn handler_names(&self, app: &str) -> Vec<String> {
         let Some(env) = self.env(app) else { return Vec::new() };
-        let mut names: Vec<String> = env
-            .pairs::<String, mlua::Value>()
-            .filter_map(Result::ok)
-            .filter(|(_, v)| v.is_function())
-            .map(|(k, _)| k)
-            .collect();
+        let mut names: Vec<String> =
+            env.pairs::<String, mlua::Value>().filter_map(Result::ok).filter(|(_, v)| v.is_function()).map(|(k, _)| k).collect();
         names.sort();
         names
     }
@@ -149,9 +145,9 @@ impl ScriptHost {
         self.ensure_loaded(program)?;
         let app = &program.app;
         let env = self.env(app).ok_or_else(|| ScriptError::new(app, program.main_file(), None, "app scripts are not loaded"))?;
-        let function: Function = env.raw_get(handler).map_err(|_| {
-            ScriptError::new(app, program.main_file(), None, format!("no handler function `{handler}`"))
-        })?;
+        let function: Function = env
+            .raw_get(handler)
+            .map_err(|_| ScriptError::new(app, program.main_file(), None, format!("no handler function `{handler}`")))?;
         let event = api::to_lua(&self.lua, event).map_err(|e| ScriptError::from_lua(app, program.main_file(), &e))?;
         self.lua.set_app_data(ctx);
         self.used.store(0, Ordering::Relaxed);

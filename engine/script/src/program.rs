@@ -32,11 +32,8 @@ impl Program {
         let lua = mlua::Lua::new();
         let mut chunks = Vec::new();
         for (name, source) in sources {
-            let function = lua
-                .load(*source)
-                .set_name(format!("@{name}"))
-                .into_function()
-                .map_err(|err| ScriptError::from_lua(app, name, &err))?;
+            let function =
+                lua.load(*source).set_name(format!("@{name}")).into_function().map_err(|err| ScriptError::from_lua(app, name, &err))?;
             chunks.push(Chunk { name: (*name).to_owned(), bytecode: function.dump(false) });
         }
         Ok(Program { app: app.to_owned(), chunks: Arc::new(chunks) })

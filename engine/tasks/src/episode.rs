@@ -150,8 +150,19 @@ pub struct Failure {
     pub reason: String,
 }
 
+/// What the verifier says about a finished device.
+#[derive(Debug, Clone)]
+pub struct Verdict {
+    pub success: bool,
+    /// The first check that failed, or the collateral damage.
+    pub reason: Option<String>,
+    /// App data changed outside what the task allows.
+    pub collateral: Vec<String>,
+    pub subgoals: Vec<(String, bool)>,
+}
+
 /// Checks success and collateral damage on a finished device.
-pub fn judge(instance: &Instance, device: &Device, baseline: &Value) -> (bool, Option<String>, Vec<String>, Vec<(String, bool)>) {
+pub fn judge(instance: &Instance, device: &Device, baseline: &Value) -> Verdict {
     let t = &instance.template;
     let mut reason = None;
     for (i, check) in t.success.iter().enumerate() {
@@ -172,11 +183,16 @@ pub fn judge(instance: &Instance, device: &Device, baseline: &Value) -> (bool, O
         reason = Some(format!("changed app data the task does not allow: {}", damage.join(", ")));
     }
     let subgoals = t.subgoals.iter().map(|g| (g.name.clone(), holds(&g.check, device, &instance.params).unwrap_or(false))).collect();
-    (reason.is_none(), reason, damage, subgoals)
+    Verdict { success: reason.is_none(), reason, collateral: damage, subgoals }
 }
 
 /// Plays one episode with a built-in agent, optionally writing its trajectory.
-pub fn run_episode(catalog: Arc<Catalog>, instance: &Instance, agent: AgentKind, writer: Option<&mut TrajectoryWriter>) -> Result<EpisodeResult, TaskError> {
+pub fn run_episode(
+    catalog: Arc<Catalog>,
+    instance: &Instance,
+    agent: AgentKind,
+    writer: Option<&mut TrajectoryWriter>,
+) -> Result<EpisodeResult, TaskError> {
     let mut oracle = Oracle::new(instance.template.solution.clone(), instance.params.clone());
     let mut monkey = Monkey::new(instance.seed ^ 0x5eed, None);
     let mut next = |device: &mut Device| -> Result<Option<Action>, String> {
@@ -237,7 +253,7 @@ pub fn play(
     if strict && exhausted && failure.is_none() && next(&mut device.fork()).ok().flatten().is_some() {
         failure = Some(Failure { step: steps, reason: format!("step budget of {} ran out", instance.template.max_steps) });
     }
-    let (success, reason, damage, subgoals) = judge(instance, &device, &baseline);
+    let Verdict { success, reason, collateral: damage, subgoals } = judge(instance, &device, &baseline);
     let failure = match (success, failure, reason) {
         (true, _, _) => None,
         (false, Some(f), _) => Some(f),

@@ -40,13 +40,22 @@ fn rate(results: &[&EpisodeResult]) -> f64 {
 }
 
 /// Plays every template of the suite for seeds `0..seeds`.
-pub fn evaluate(catalog: Arc<Catalog>, suite: &Suite, agent: AgentKind, seeds: u64, out_dir: Option<&Path>) -> Result<EvalReport, TaskError> {
+pub fn evaluate(
+    catalog: Arc<Catalog>,
+    suite: &Suite,
+    agent: AgentKind,
+    seeds: u64,
+    out_dir: Option<&Path>,
+) -> Result<EvalReport, TaskError> {
     let mut results = Vec::new();
     for template in &suite.templates {
         for seed in 0..seeds {
             let instance = Instance::new(Arc::clone(template), seed, &catalog)?;
             let mut writer = match out_dir {
-                Some(dir) => Some(TrajectoryWriter::create(&dir.join(format!("{}-{seed}", template.id)), true).map_err(|e| TaskError::Io(e.to_string()))?),
+                Some(dir) => Some(
+                    TrajectoryWriter::create(&dir.join(format!("{}-{seed}", template.id)), true)
+                        .map_err(|e| TaskError::Io(e.to_string()))?,
+                ),
                 None => None,
             };
             let result = run_episode(Arc::clone(&catalog), &instance, agent, writer.as_mut())?;
@@ -112,7 +121,10 @@ pub fn verify_suite(catalog: Arc<Catalog>, suite: &Suite, seeds: u64) -> Result<
             let instance = Instance::new(Arc::clone(template), seed, &catalog)?;
             let oracle = run_episode(Arc::clone(&catalog), &instance, AgentKind::Oracle, None)?;
             if !oracle.success {
-                report(format!("the reference solution fails: {}", oracle.failure.map(|f| format!("step {}: {}", f.step, f.reason)).unwrap_or_default()));
+                report(format!(
+                    "the reference solution fails: {}",
+                    oracle.failure.map(|f| format!("step {}: {}", f.step, f.reason)).unwrap_or_default()
+                ));
                 continue;
             }
             let noop = run_episode(Arc::clone(&catalog), &instance, AgentKind::Noop, None)?;
@@ -136,7 +148,7 @@ pub fn verify_suite(catalog: Arc<Catalog>, suite: &Suite, seeds: u64) -> Result<
                         _ => break,
                     }
                 }
-                if judge(&instance, &device, &baseline).0 {
+                if judge(&instance, &device, &baseline).success {
                     report(format!("the solution for other parameters ({:?}) also passes", other.params));
                 }
             }
@@ -152,7 +164,7 @@ pub fn verify_suite(catalog: Arc<Catalog>, suite: &Suite, seeds: u64) -> Result<
                 let on = map.get(key).and_then(Value::as_bool).unwrap_or(false);
                 map.insert(key.to_owned(), Value::Bool(!on));
             }
-            if judge(&instance, &device, &baseline).0 {
+            if judge(&instance, &device, &baseline).success {
                 report(format!("an unrelated change (system.{key}) still passes: the collateral check is too wide"));
             }
         }

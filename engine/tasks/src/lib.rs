@@ -14,7 +14,7 @@ mod verify;
 use std::path::PathBuf;
 
 pub use catalog::catalog_markdown;
-pub use episode::{judge, play, run_episode, AgentKind, EpisodeResult, Failure, Instance};
+pub use episode::{judge, play, run_episode, AgentKind, EpisodeResult, Failure, Instance, Verdict};
 pub use eval::{evaluate, verify_suite, EvalReport, VerifyProblem};
 pub use params::{fill, fill_json, instantiate, Params};
 pub use rollouts::rollouts;

@@ -20,11 +20,7 @@ fn seed_for(id: &str, seed: u64) -> u64 {
 /// The list a `Pick` draws from: app content first, then the app's initial state.
 fn pick_list<'c>(catalog: &'c Catalog, app: &str, list: &str) -> Option<&'c Vec<Value>> {
     let installed = catalog.get(app)?;
-    installed
-        .content
-        .get(list)
-        .and_then(Value::as_array)
-        .or_else(|| installed.bundle.manifest.state.get(list).and_then(Value::as_array))
+    installed.content.get(list).and_then(Value::as_array).or_else(|| installed.bundle.manifest.state.get(list).and_then(Value::as_array))
 }
 
 /// Template id + seed gives one instance, always the same.
@@ -35,11 +31,13 @@ pub fn instantiate(template: &TaskTemplate, seed: u64, catalog: &Catalog) -> Res
         let value = match generator {
             ParamGen::Range(lo, hi) => Value::from(rng.range(*lo, *hi)),
             ParamGen::Choice(values) if !values.is_empty() => values[rng.below(values.len())].clone(),
-            ParamGen::Choice(_) => return Err(TaskError::template(&template.id, &format!("params.{name}"), "Choice needs at least one value")),
+            ParamGen::Choice(_) => {
+                return Err(TaskError::template(&template.id, &format!("params.{name}"), "Choice needs at least one value"))
+            }
             ParamGen::Pick { app, list, field } => {
-                let items = pick_list(catalog, app, list)
-                    .filter(|l| !l.is_empty())
-                    .ok_or_else(|| TaskError::template(&template.id, &format!("params.{name}"), &format!("no list `{list}` in {app}'s content or state")))?;
+                let items = pick_list(catalog, app, list).filter(|l| !l.is_empty()).ok_or_else(|| {
+                    TaskError::template(&template.id, &format!("params.{name}"), &format!("no list `{list}` in {app}'s content or state"))
+                })?;
                 let item = &items[rng.below(items.len())];
                 match field {
                     Some(f) => item.get(f).cloned().ok_or_else(|| {

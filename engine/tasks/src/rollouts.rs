@@ -51,7 +51,14 @@ fn detour(device: &mut Device, rng: &mut Rng) -> Option<Action> {
 }
 
 /// Writes kept episodes under `out_dir/<template>-<seed>/` and `out_dir/manifest.json`.
-pub fn rollouts(catalog: Arc<Catalog>, suite: &Suite, seeds: u64, out_dir: &Path, detours: f64, images: ImageOptions) -> Result<Value, TaskError> {
+pub fn rollouts(
+    catalog: Arc<Catalog>,
+    suite: &Suite,
+    seeds: u64,
+    out_dir: &Path,
+    detours: f64,
+    images: ImageOptions,
+) -> Result<Value, TaskError> {
     let io = |e: std::io::Error| TaskError::Io(e.to_string());
     std::fs::create_dir_all(out_dir).map_err(io)?;
     let (mut attempted, mut kept, mut steps_total, mut with_detours) = (0usize, 0usize, 0u64, 0usize);

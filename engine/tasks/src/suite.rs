@@ -97,7 +97,10 @@ impl Suite {
                 return Suite::load(&candidate, catalog);
             }
         }
-        Err(TaskError::Io(format!("no suite `{name}` in {}", suite_dirs.iter().map(|d| d.display().to_string()).collect::<Vec<_>>().join(", "))))
+        Err(TaskError::Io(format!(
+            "no suite `{name}` in {}",
+            suite_dirs.iter().map(|d| d.display().to_string()).collect::<Vec<_>>().join(", ")
+        )))
     }
 
     pub fn get(&self, id: &str) -> Option<&Arc<TaskTemplate>> {

@@ -39,7 +39,8 @@ pub fn matches(actual: &Value, expected: &Value) -> bool {
         }
         (Value::String(e), a) => {
             let a = display(a);
-            normalize(&a) == normalize(e) || matches!((as_number(e), as_number(&a)), (Some(x), Some(y)) if e.chars().any(|c| c.is_ascii_digit()) && (x - y).abs() < 1e-6 && normalize(&strip_digits(e)) == normalize(&strip_digits(&a)))
+            normalize(&a) == normalize(e)
+                || matches!((as_number(e), as_number(&a)), (Some(x), Some(y)) if e.chars().any(|c| c.is_ascii_digit()) && (x - y).abs() < 1e-6 && normalize(&strip_digits(e)) == normalize(&strip_digits(&a)))
         }
         (Value::Array(e), Value::Array(a)) => e.len() == a.len() && e.iter().all(|x| a.iter().any(|y| matches(y, x))),
         (Value::Object(e), Value::Object(_)) => e.iter().all(|(k, v)| matches(actual.get(k).unwrap_or(&Value::Null), v)),
@@ -92,7 +93,9 @@ pub fn holds(check: &Check, device: &Device, params: &Params) -> Result<bool, St
             }
             found
         }
-        Check::Absent { app, path, fields } => !holds(&Check::Exists { app: app.clone(), path: path.clone(), fields: fields.clone() }, device, params)?,
+        Check::Absent { app, path, fields } => {
+            !holds(&Check::Exists { app: app.clone(), path: path.clone(), fields: fields.clone() }, device, params)?
+        }
         Check::Equals { app, path, value } => {
             let expected = fill_json(value, params)?;
             matches(data(device, app).and_then(|d| at(d, path)).unwrap_or(&Value::Null), &expected)

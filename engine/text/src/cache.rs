@@ -36,13 +36,7 @@ pub fn glyph_bitmap(face_id: FontFace, glyph: u16, size_px: f32) -> Arc<GlyphBit
     }
     // Rasterize outside the lock; a racing thread computes the identical bitmap.
     let (m, coverage) = face(face_id).font.rasterize_indexed(glyph, key.2 as f32 / 4.0);
-    let bitmap = Arc::new(GlyphBitmap {
-        width: m.width,
-        height: m.height,
-        left: m.xmin,
-        top: m.ymin + m.height as i32,
-        coverage,
-    });
+    let bitmap = Arc::new(GlyphBitmap { width: m.width, height: m.height, left: m.xmin, top: m.ymin + m.height as i32, coverage });
     let mut w = cache().write().unwrap_or_else(|e| e.into_inner());
     Arc::clone(w.entry(key).or_insert(bitmap))
 }

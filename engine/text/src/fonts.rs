@@ -47,15 +47,10 @@ pub(crate) struct Face {
 
 impl Face {
     fn parse(bytes: &'static [u8]) -> Face {
-        let settings = fontdue::FontSettings {
-            load_substitutions: false,
-            ..fontdue::FontSettings::default()
-        };
+        let settings = fontdue::FontSettings { load_substitutions: false, ..fontdue::FontSettings::default() };
         let font = fontdue::Font::from_bytes(bytes, settings).expect("bundled font parses");
         let units_per_em = font.units_per_em();
-        let lm = font
-            .horizontal_line_metrics(units_per_em)
-            .expect("bundled font has hhea");
+        let lm = font.horizontal_line_metrics(units_per_em).expect("bundled font has hhea");
         let table = (0..TABLE_LEN as u32)
             .map(|c| {
                 let g = char::from_u32(c).map_or(0, |c| font.lookup_glyph_index(c));
@@ -86,13 +81,7 @@ macro_rules! font_bytes {
     };
 }
 
-static FACES: [OnceLock<Face>; 5] = [
-    OnceLock::new(),
-    OnceLock::new(),
-    OnceLock::new(),
-    OnceLock::new(),
-    OnceLock::new(),
-];
+static FACES: [OnceLock<Face>; 5] = [OnceLock::new(), OnceLock::new(), OnceLock::new(), OnceLock::new(), OnceLock::new()];
 
 /// The parsed face; each is parsed lazily and separately (the CJK fallback is large).
 pub(crate) fn face(f: FontFace) -> &'static Face {

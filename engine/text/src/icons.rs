@@ -3,8 +3,7 @@
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
-static CODEPOINTS: &str =
-    include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets/fonts/MaterialIcons-codepoints.txt"));
+static CODEPOINTS: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets/fonts/MaterialIcons-codepoints.txt"));
 
 fn table() -> &'static HashMap<&'static str, char> {
     static TABLE: OnceLock<HashMap<&'static str, char>> = OnceLock::new();

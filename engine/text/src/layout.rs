@@ -101,8 +101,7 @@ fn kind(c: char) -> Kind {
 
 /// Invisible format characters that would otherwise become placeholders.
 fn is_ignorable(c: char) -> bool {
-    (c.is_control() && c != '\n' && c != '\t')
-        || matches!(c, '\u{200B}'..='\u{200F}' | '\u{2060}' | '\u{FE0E}' | '\u{FE0F}' | '\u{FEFF}')
+    (c.is_control() && c != '\n' && c != '\t') || matches!(c, '\u{200B}'..='\u{200F}' | '\u{2060}' | '\u{FE0E}' | '\u{FE0F}' | '\u{FEFF}')
 }
 
 fn resolve(c: char, primary: FontFace, size_px: f32) -> Cell {
@@ -231,9 +230,7 @@ pub fn layout_text(text: &str, style: TextStyle, max_width: Option<f32>, max_lin
         let last = lines.last_mut().expect("max_lines >= 1");
         let room = max_width.map_or(f32::INFINITY, |m| m + FIT_EPSILON);
         // Trailing spaces never precede the ellipsis; drop chars until it fits.
-        while last.end > last.start
-            && (cells[last.end - 1].c == ' ' || width(&cells[last.start..last.end]) + ellipsis.adv > room)
-        {
+        while last.end > last.start && (cells[last.end - 1].c == ' ' || width(&cells[last.start..last.end]) + ellipsis.adv > room) {
             last.end -= 1;
         }
         last.width = width(&cells[last.start..last.end]) + ellipsis.adv;
@@ -259,13 +256,9 @@ pub fn layout_text(text: &str, style: TextStyle, max_width: Option<f32>, max_lin
         for cell in cells[line.start..line.end].iter().chain(tail) {
             s.push(cell.c);
             match cell.face {
-                Some(f) if cell.c != ' ' => out.glyphs.push(PlacedGlyph {
-                    face: f,
-                    glyph: cell.glyph,
-                    x: pen.round(),
-                    baseline: top + bl,
-                    size_px: size,
-                }),
+                Some(f) if cell.c != ' ' => {
+                    out.glyphs.push(PlacedGlyph { face: f, glyph: cell.glyph, x: pen.round(), baseline: top + bl, size_px: size })
+                }
                 Some(_) => {}
                 None => out.placeholders.push(Placeholder {
                     x: (pen + 0.1 * size).round(),
@@ -287,13 +280,7 @@ pub fn layout_text(text: &str, style: TextStyle, max_width: Option<f32>, max_lin
 /// Unknown names give a placeholder box (never nothing).
 pub fn layout_icon(name: &str, size_px: f32) -> TextLayout {
     let size = size_px.max(0.0);
-    let mut out = TextLayout {
-        width: size,
-        height: size,
-        line_height: size,
-        lines: vec![name.to_string()],
-        ..TextLayout::default()
-    };
+    let mut out = TextLayout { width: size, height: size, line_height: size, lines: vec![name.to_string()], ..TextLayout::default() };
     let f = face(FontFace::Icons);
     let glyph = icon_codepoint(name).map_or(0, |c| f.lookup(c).0);
     if glyph != 0 {
@@ -302,12 +289,7 @@ pub fn layout_icon(name: &str, size_px: f32) -> TextLayout {
         out.glyphs.push(PlacedGlyph { face: FontFace::Icons, glyph, x: 0.0, baseline, size_px: size });
     } else {
         let inset = (size * 0.1).round();
-        out.placeholders.push(Placeholder {
-            x: inset,
-            y: inset,
-            w: (size - 2.0 * inset).max(1.0),
-            h: (size - 2.0 * inset).max(1.0),
-        });
+        out.placeholders.push(Placeholder { x: inset, y: inset, w: (size - 2.0 * inset).max(1.0), h: (size - 2.0 * inset).max(1.0) });
     }
     out
 }

@@ -121,15 +121,9 @@ fn layout_speed() {
     let t0 = std::time::Instant::now();
     layout_text("你", style(40.0), None, None);
     println!("first use: Roboto {roboto:?}, CJK fallback {:?}", t0.elapsed());
-    let texts: Vec<String> =
-        (0..40).map(|i| format!("Notification {i}: the quick brown fox jumps")).collect();
+    let texts: Vec<String> = (0..40).map(|i| format!("Notification {i}: the quick brown fox jumps")).collect();
     let glyphs: usize = texts.iter().map(|t| t.chars().count()).sum();
-    let run = || {
-        texts
-            .iter()
-            .map(|t| layout_text(t, style(40.0), Some(900.0), Some(2)).glyphs.len())
-            .sum::<usize>()
-    };
+    let run = || texts.iter().map(|t| layout_text(t, style(40.0), Some(900.0), Some(2)).glyphs.len()).sum::<usize>();
     run();
     let n = 2000;
     let t0 = std::time::Instant::now();

@@ -24,8 +24,8 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use phoneworld_bench::{
-    busy_device, measure_memory, median_ns, median_timed, screen_stats, switch_actions, tab_actions, typical_catalog,
-    typical_device, FRAME_BYTES, MIB,
+    busy_device, measure_memory, median_ns, median_timed, screen_stats, switch_actions, tab_actions, typical_catalog, typical_device,
+    FRAME_BYTES, MIB,
 };
 use phoneworld_phone::{Device, ScriptLimits};
 
@@ -99,7 +99,12 @@ fn main() {
             black_box(&mut dst);
         })
     });
-    rows.push(Row { name: "memcpy of a 1080x2400 RGBA frame", ns: memcpy, target: Target::None, note: format!("{FRAME_BYTES} bytes, copy_from_slice") });
+    rows.push(Row {
+        name: "memcpy of a 1080x2400 RGBA frame",
+        ns: memcpy,
+        target: Target::None,
+        note: format!("{FRAME_BYTES} bytes, copy_from_slice"),
+    });
 
     // ------------------------------------------------------------------ steps, no rendering
     let mut d = typical_device(&catalog);
@@ -144,8 +149,18 @@ fn main() {
             *b = b.min(phoneworld_bench::median(p));
         }
     }
-    rows.push(Row { name: "  of which step() (hit test, Lua, store)", ns: best_parts[0], target: Target::None, note: "view before the step cached".into() });
-    rows.push(Row { name: "  of which prepare_view() (compose+layout)", ns: best_parts[1], target: Target::None, note: "view cold".into() });
+    rows.push(Row {
+        name: "  of which step() (hit test, Lua, store)",
+        ns: best_parts[0],
+        target: Target::None,
+        note: "view before the step cached".into(),
+    });
+    rows.push(Row {
+        name: "  of which prepare_view() (compose+layout)",
+        ns: best_parts[1],
+        target: Target::None,
+        note: "view cold".into(),
+    });
     rows.push(Row { name: "  of which ui_elements()", ns: best_parts[2], target: Target::None, note: "view warm".into() });
 
     // The same step on a thread that has never laid out text: the engine's per-thread memo of
@@ -268,7 +283,10 @@ fn main() {
         name: "snapshot() + restore()",
         ns: snap_restore,
         target: Target::Ns(200e3),
-        note: format!("both apps open, 3 screens pushed; snapshot {snapshot_len} bytes ({:.1} KiB, target ≤ 64 KiB)", snapshot_len as f64 / 1024.0),
+        note: format!(
+            "both apps open, 3 screens pushed; snapshot {snapshot_len} bytes ({:.1} KiB, target ≤ 64 KiB)",
+            snapshot_len as f64 / 1024.0
+        ),
     });
     let snap_only = best(rounds, || median_ns(iters * 2, 10, || drop(black_box(busy.snapshot()))));
     rows.push(Row { name: "  of which snapshot()", ns: snap_only, target: Target::None, note: String::new() });
@@ -323,7 +341,14 @@ fn main() {
         println!("{:<44} {:>11} {:>9.3} {:>15} {:>5}  {}", r.name, fmt_ns(r.ns), ratio, target, ok, r.note);
     }
     let snap_ok = if snapshot_len <= 64 * 1024 { "yes" } else { "NO" };
-    println!("{:<44} {:>11} {:>9} {:>15} {:>5}  busy device", "snapshot size", format!("{:.1} KiB", snapshot_len as f64 / 1024.0), "", "≤ 64 KiB", snap_ok);
+    println!(
+        "{:<44} {:>11} {:>9} {:>15} {:>5}  busy device",
+        "snapshot size",
+        format!("{:.1} KiB", snapshot_len as f64 / 1024.0),
+        "",
+        "≤ 64 KiB",
+        snap_ok
+    );
     match memory {
         Some((n, before, after, snap)) => {
             let per = (after - before) / n / MIB;

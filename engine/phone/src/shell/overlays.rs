@@ -64,7 +64,8 @@ fn as_plain(s: &Shell<'_>, overlay: &Overlay) -> Option<Overlay> {
                 .collect(),
         },
         Overlay::Payment { host, amount, merchant, note, .. } => {
-            let balance = s.store.apps.get(host).and_then(|v| v.pointer("/wallet/balance")).and_then(serde_json::Value::as_f64).unwrap_or(0.0);
+            let balance =
+                s.store.apps.get(host).and_then(|v| v.pointer("/wallet/balance")).and_then(serde_json::Value::as_f64).unwrap_or(0.0);
             let mut text = format!("Amount: {amount:.2}\nWallet balance: {balance:.2}");
             if !note.is_empty() {
                 text = format!("{note}\n{text}");
@@ -77,7 +78,8 @@ fn as_plain(s: &Shell<'_>, overlay: &Overlay) -> Option<Overlay> {
             }
         }
         Overlay::ChatPicker { host, .. } => {
-            let chats = s.store.apps.get(host).and_then(|v| v.get("chats")).and_then(serde_json::Value::as_array).cloned().unwrap_or_default();
+            let chats =
+                s.store.apps.get(host).and_then(|v| v.get("chats")).and_then(serde_json::Value::as_array).cloned().unwrap_or_default();
             Overlay::Sheet {
                 app: host.clone(),
                 title: "Send to".into(),
@@ -197,7 +199,8 @@ pub(crate) fn dialog_or_sheet(s: &mut Shell<'_>, overlay: &Overlay, bottom_inset
             let mut a = kit::a11y("androidx.recyclerview.widget.RecyclerView", app);
             a.scrollable = true;
             list.a11y = Some(a);
-            let scroll = crate::interaction::ScrollInfo { app: app.clone(), key: "sheet".into(), on_end: None, event: serde_json::Value::Null };
+            let scroll =
+                crate::interaction::ScrollInfo { app: app.clone(), key: "sheet".into(), on_end: None, event: serde_json::Value::Null };
             list.hit = Some(s.hit(crate::interaction::Hit { tap: None, long_press: None, scroll: Some(scroll) }));
             sheet.children.push(list);
             sheet.hit = Some(s.hit(crate::interaction::Hit::default()));

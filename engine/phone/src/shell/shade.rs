@@ -96,7 +96,8 @@ pub(crate) fn shade(s: &mut Shell<'_>, bottom_inset: f32) -> ViewNode {
         texts.style.grow = 1.0;
         texts.style.gap = m.dp(2.0);
         let posted = CivilTime::from_ms(n.posted_ms);
-        let mut head = kit::text(&m, format!("{app_label} · {}:{:02}", posted.hour, posted.minute), 12.0, Weight::Regular, t.on_surface_variant);
+        let mut head =
+            kit::text(&m, format!("{app_label} · {}:{:02}", posted.hour, posted.minute), 12.0, Weight::Regular, t.on_surface_variant);
         let mut a = kit::a11y("android.widget.TextView", SYSTEM_UI);
         a.text = format!("{app_label} · {}:{:02}", posted.hour, posted.minute);
         head.a11y = Some(a);

@@ -106,8 +106,7 @@ pub(super) fn icon(b: &mut Builder<'_>, node: &Node, at: &At<'_>) -> ViewNode {
 pub(super) fn avatar(b: &mut Builder<'_>, node: &Node, at: &At<'_>) -> ViewNode {
     let p = &node.props;
     let name = p.text.as_ref().map(|t| t.render(&at.scope)).unwrap_or_default();
-    let initials: String =
-        name.split_whitespace().filter_map(|w| w.chars().next()).take(2).flat_map(char::to_uppercase).collect();
+    let initials: String = name.split_whitespace().filter_map(|w| w.chars().next()).take(2).flat_map(char::to_uppercase).collect();
     let size = b.m.dp(p.size.unwrap_or(40.0));
     let bg = match p.background.as_deref() {
         Some(c) => b.color(Some(c), at, b.theme.primary_container),

@@ -15,9 +15,9 @@ fn items<'s>(node: &Node, at: &At<'s>) -> (Vec<Cow<'s, Value>>, Option<String>) 
     let Some(template) = &node.props.items else { return (Vec::new(), None) };
     let base = template.as_path().and_then(|path| match path.root {
         PathRoot::State | PathRoot::Local | PathRoot::System => Some(path.to_string()),
-        PathRoot::Item => at.item_path.as_ref().map(|b| {
-            std::iter::once(b.clone()).chain(path.segments.iter().cloned()).collect::<Vec<_>>().join(".")
-        }),
+        PathRoot::Item => {
+            at.item_path.as_ref().map(|b| std::iter::once(b.clone()).chain(path.segments.iter().cloned()).collect::<Vec<_>>().join("."))
+        }
         _ => None,
     });
     let list = match template.value(&at.scope) {

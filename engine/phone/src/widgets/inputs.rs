@@ -38,7 +38,13 @@ pub(super) fn text_field(b: &mut Builder<'_>, node: &Node, at: &At<'_>, enabled:
     field.style.padding = [b.m.dp(16.0), b.m.dp(8.0), b.m.dp(16.0), b.m.dp(8.0)];
     field.style.justify = if p.multiline { Justify::Start } else { Justify::Center };
     field.paint.radius = b.m.dp(4.0);
-    let border = if error.is_some() { t.error } else if focused { t.primary } else { t.outline };
+    let border = if error.is_some() {
+        t.error
+    } else if focused {
+        t.primary
+    } else {
+        t.outline
+    };
     field.paint.border = Some((border, b.m.dp(if focused { 2.0 } else { 1.0 })));
     if let (Some(label), false) = (&label, text.is_empty()) {
         field.children.push(b.text(label.clone(), 12.0, Weight::Regular, if focused { t.primary } else { t.on_surface_variant }));
@@ -266,7 +272,8 @@ pub(super) fn radio(b: &mut Builder<'_>, node: &Node, at: &At<'_>, enabled: bool
     if enabled {
         if let Some(target) = p.value.as_ref().and_then(|path| b.target(path, at)) {
             let event = b.event(node, at, Some(option.clone()));
-            let tap = Interaction::Set { app: b.app.to_owned(), target, value: option, handler: b.handler(p.on_change.as_ref(), at), event };
+            let tap =
+                Interaction::Set { app: b.app.to_owned(), target, value: option, handler: b.handler(p.on_change.as_ref(), at), event };
             row.hit = Some(b.hit(Hit { tap: Some(tap), long_press: None, scroll: None }));
         }
     }

@@ -1,12 +1,12 @@
 //! One builder per widget kind: each turns a layout node into boxes, text and icons with
 //! accessibility facts and interactions.
 
+mod basic;
 mod buttons;
 mod collections;
 pub(crate) mod inputs;
 mod navigation;
 mod pickers;
-mod basic;
 
 use phoneworld_data::{Node, NodeKind};
 use phoneworld_layout::ViewNode;

@@ -32,7 +32,15 @@ pub(super) fn tabs(b: &mut Builder<'_>, node: &Node, at: &At<'_>, bottom: bool) 
     for (i, tab) in p.tabs.iter().enumerate() {
         let is_selected = i == selected;
         let label = tab.text.render(&at.scope);
-        let fg = if is_selected { if bottom { t.on_surface } else { t.primary } } else { t.on_surface_variant };
+        let fg = if is_selected {
+            if bottom {
+                t.on_surface
+            } else {
+                t.primary
+            }
+        } else {
+            t.on_surface_variant
+        };
         let mut item = container(Direction::Column);
         item.style.grow = 1.0;
         item.style.width = Some(0.0);
@@ -90,7 +98,8 @@ pub(super) fn tabs(b: &mut Builder<'_>, node: &Node, at: &At<'_>, bottom: bool) 
         }
         bar.children.push(item);
     }
-    bar.a11y = Some(b.a11y(if node.kind == NodeKind::BottomNav { "android.widget.LinearLayout" } else { "android.widget.HorizontalScrollView" }));
+    bar.a11y =
+        Some(b.a11y(if node.kind == NodeKind::BottomNav { "android.widget.LinearLayout" } else { "android.widget.HorizontalScrollView" }));
     bar
 }
 

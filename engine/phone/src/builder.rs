@@ -290,3 +290,14 @@ pub(crate) fn container(direction: Direction) -> ViewNode {
     v.style.direction = direction;
     v
 }
+
+/// A fixed-size box that centers its content (icon buttons, picker arrows, check boxes).
+pub(crate) fn centered_box(width: f32, height: f32) -> ViewNode {
+    let mut v = container(Direction::Column);
+    v.style.width = Some(width);
+    v.style.height = Some(height);
+    v.style.shrink = false;
+    v.style.align_items = Some(Align::Center);
+    v.style.justify = Justify::Center;
+    v
+}

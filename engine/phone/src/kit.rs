@@ -40,3 +40,11 @@ pub(crate) fn centered(mut v: ViewNode) -> ViewNode {
     }
     v
 }
+
+/// Removes the accessibility facts of a subtree: its parent speaks for it.
+pub(crate) fn silence(v: &mut ViewNode) {
+    v.a11y = None;
+    for c in &mut v.children {
+        silence(c);
+    }
+}

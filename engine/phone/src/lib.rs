@@ -20,7 +20,7 @@ mod step;
 mod store;
 mod theme;
 mod trajectory;
-mod valuepath;
+pub mod valuepath;
 mod widgets;
 
 pub use catalog::{app_dirs, project_root, Catalog, InstalledApp};

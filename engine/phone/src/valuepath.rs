@@ -2,12 +2,12 @@
 
 use serde_json::Value;
 
-pub(crate) fn get<'v>(root: &'v Value, segments: &[String]) -> Option<&'v Value> {
+pub fn get<'v>(root: &'v Value, segments: &[String]) -> Option<&'v Value> {
     phoneworld_data::lookup_path(root, segments)
 }
 
 /// Writes `new` at `segments`, creating maps on the way; a list position must exist.
-pub(crate) fn set(root: &mut Value, segments: &[String], new: Value) -> Result<(), String> {
+pub fn set(root: &mut Value, segments: &[String], new: Value) -> Result<(), String> {
     let mut value = root;
     for seg in segments {
         if value.is_null() {

@@ -169,18 +169,11 @@ fn nav_table(lua: &Lua) -> mlua::Result<Table> {
     Ok(t)
 }
 
-fn ui_table(lua: &Lua) -> mlua::Result<Table> {
-    let t = lua.create_table()?;
-    t.set("toast", lua.create_function(|lua, text: String| push_effect(lua, Effect::Toast { text }))?)?;
-    type MakeEffect = fn(Value) -> Effect;
-    let tabled: [(&str, MakeEffect); 5] = [
-        ("snackbar", Effect::Snackbar),
-        ("dialog", Effect::Dialog),
-        ("sheet", Effect::Sheet),
-        ("notify", Effect::Notify),
-        ("share", Effect::Share),
-    ];
-    for (name, make) in tabled {
+type MakeEffect = fn(Value) -> Effect;
+
+/// Functions taking one table (`ui.dialog{...}`) and queueing it as an effect.
+fn table_effects(lua: &Lua, t: &Table, effects: &[(&str, MakeEffect)]) -> mlua::Result<()> {
+    for &(name, make) in effects {
         t.set(
             name,
             lua.create_function(move |lua, spec: Table| {
@@ -189,6 +182,23 @@ fn ui_table(lua: &Lua) -> mlua::Result<Table> {
             })?,
         )?;
     }
+    Ok(())
+}
+
+fn ui_table(lua: &Lua) -> mlua::Result<Table> {
+    let t = lua.create_table()?;
+    t.set("toast", lua.create_function(|lua, text: String| push_effect(lua, Effect::Toast { text }))?)?;
+    table_effects(
+        lua,
+        &t,
+        &[
+            ("snackbar", Effect::Snackbar),
+            ("dialog", Effect::Dialog),
+            ("sheet", Effect::Sheet),
+            ("notify", Effect::Notify),
+            ("share", Effect::Share),
+        ],
+    )?;
     Ok(t)
 }
 
@@ -325,17 +335,7 @@ fn host_table(lua: &Lua) -> mlua::Result<Table> {
             to_lua(lua, &profile)
         })?,
     )?;
-    type MakeEffect = fn(Value) -> Effect;
-    let tabled: [(&str, MakeEffect); 2] = [("pay", Effect::Pay), ("share_to_chat", Effect::ShareToChat)];
-    for (name, make) in tabled {
-        t.set(
-            name,
-            lua.create_function(move |lua, spec: Table| {
-                let value = from_lua(lua, LuaValue::Table(spec))?;
-                push_effect(lua, make(value))
-            })?,
-        )?;
-    }
+    table_effects(lua, &t, &[("pay", Effect::Pay), ("share_to_chat", Effect::ShareToChat)])?;
     Ok(t)
 }
 

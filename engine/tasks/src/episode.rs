@@ -5,7 +5,7 @@ use std::sync::Arc;
 use phoneworld_data::Action;
 use phoneworld_phone::{Catalog, Device, DeviceConfig, Monkey, TrajectoryWriter};
 use serde::Serialize;
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use crate::params::{fill, fill_json, instantiate, Params};
 use crate::solve::Oracle;
@@ -84,9 +84,9 @@ impl Instance {
                         let mut list = list;
                         let at = at.unwrap_or(list.len()).min(list.len());
                         list.insert(at, value);
-                        set_path(root, &segs, Value::Array(list)).map_err(|e| fail(&field, e))?;
+                        phoneworld_phone::valuepath::set(root, &segs, Value::Array(list)).map_err(|e| fail(&field, e))?;
                     } else {
-                        set_path(root, &segs, value).map_err(|e| fail(&field, e))?;
+                        phoneworld_phone::valuepath::set(root, &segs, value).map_err(|e| fail(&field, e))?;
                     }
                 }
                 Setup::Open { app, screen, params } => {
@@ -107,25 +107,6 @@ impl Instance {
         }
         Ok(device)
     }
-}
-
-fn set_path(root: &mut Value, segs: &[String], value: Value) -> Result<(), String> {
-    let mut v = root;
-    for s in segs {
-        if v.is_null() {
-            *v = json!({});
-        }
-        v = match v {
-            Value::Object(m) => m.entry(s.clone()).or_insert(Value::Null),
-            Value::Array(l) => {
-                let i: usize = s.parse().map_err(|_| format!("`{s}` is not a list position"))?;
-                l.get_mut(i).ok_or_else(|| format!("no element {i}"))?
-            }
-            _ => return Err(format!("`{s}` is inside a value that is not a map")),
-        };
-    }
-    *v = value;
-    Ok(())
 }
 
 /// The verdict of an episode.

@@ -15,8 +15,6 @@ pub(crate) use overlays::{dialog_or_sheet, transient};
 pub(crate) use recents::recents;
 pub(crate) use shade::shade;
 
-use phoneworld_layout::ViewNode;
-
 use crate::catalog::Catalog;
 use crate::interaction::{Hit, Interaction, SystemAction};
 use crate::store::Store;
@@ -48,10 +46,4 @@ impl Shell<'_> {
     }
 }
 
-/// Removes the accessibility facts of a subtree (its parent speaks for it).
-pub(crate) fn silence(v: &mut ViewNode) {
-    v.a11y = None;
-    for c in &mut v.children {
-        silence(c);
-    }
-}
+pub(crate) use crate::kit::silence;

@@ -6,7 +6,7 @@ use phoneworld_layout::{Align, Direction, Justify, ViewNode};
 use phoneworld_render::Color;
 use phoneworld_text::Weight;
 
-use crate::builder::{container, At, Builder};
+use crate::builder::{centered_box, container, At, Builder};
 
 /// A 48 dp tall touch target holding a painted pill.
 fn target_around(b: &Builder<'_>, pill: ViewNode) -> ViewNode {
@@ -64,13 +64,8 @@ pub(super) fn icon_button(b: &mut Builder<'_>, node: &Node, at: &At<'_>, enabled
     let p = &node.props;
     let name = p.icon.as_ref().map(|x| x.render(&at.scope)).unwrap_or_default();
     let color = if enabled { b.color(p.color.as_deref(), at, b.theme.on_surface_variant) } else { b.theme.outline_variant };
-    let mut v = container(Direction::Column);
     let size = b.m.dp(48.0);
-    v.style.width = Some(size);
-    v.style.height = Some(size);
-    v.style.shrink = false;
-    v.style.align_items = Some(Align::Center);
-    v.style.justify = Justify::Center;
+    let mut v = centered_box(size, size);
     v.paint.radius = size / 2.0;
     v.children.push(b.icon(&name, p.size.unwrap_or(24.0), color));
     v.a11y = Some(b.a11y("android.widget.ImageButton"));

@@ -6,8 +6,9 @@ use phoneworld_layout::{Align, Content, Direction, Justify, ViewNode};
 use phoneworld_text::Weight;
 use serde_json::Value;
 
-use crate::builder::{container, At, Builder};
+use crate::builder::{centered_box, container, At, Builder};
 use crate::interaction::{Hit, Interaction};
+use crate::kit::silence;
 
 fn current(node: &Node, at: &At<'_>) -> Value {
     node.props.value.as_ref().and_then(|p| at.scope.get(p)).map(std::borrow::Cow::into_owned).unwrap_or(Value::Null)
@@ -179,14 +180,9 @@ fn switch_control(b: &Builder<'_>, on: bool, enabled: bool) -> ViewNode {
 
 fn checkbox_control(b: &Builder<'_>, on: bool) -> ViewNode {
     let t = b.theme;
-    let mut bx = container(Direction::Column);
     let size = b.m.dp(18.0);
-    bx.style.width = Some(size);
-    bx.style.height = Some(size);
-    bx.style.shrink = false;
+    let mut bx = centered_box(size, size);
     bx.style.margin = [b.m.dp(15.0), 0.0, b.m.dp(15.0), 0.0];
-    bx.style.align_items = Some(Align::Center);
-    bx.style.justify = Justify::Center;
     bx.paint.radius = b.m.dp(2.0);
     if on {
         bx.paint.background = Some(t.primary);
@@ -199,14 +195,9 @@ fn checkbox_control(b: &Builder<'_>, on: bool) -> ViewNode {
 
 fn radio_control(b: &Builder<'_>, on: bool) -> ViewNode {
     let t = b.theme;
-    let mut ring = container(Direction::Column);
     let size = b.m.dp(20.0);
-    ring.style.width = Some(size);
-    ring.style.height = Some(size);
-    ring.style.shrink = false;
+    let mut ring = centered_box(size, size);
     ring.style.margin = [b.m.dp(14.0), 0.0, b.m.dp(14.0), 0.0];
-    ring.style.align_items = Some(Align::Center);
-    ring.style.justify = Justify::Center;
     ring.paint.circle = true;
     ring.paint.border = Some((if on { t.primary } else { t.on_surface_variant }, b.m.dp(2.0)));
     if on {
@@ -218,14 +209,6 @@ fn radio_control(b: &Builder<'_>, on: bool) -> ViewNode {
         ring.children.push(dot);
     }
     ring
-}
-
-/// Drops the accessibility facts of a subtree: its parent speaks for it.
-fn silence(v: &mut ViewNode) {
-    v.a11y = None;
-    for c in &mut v.children {
-        silence(c);
-    }
 }
 
 pub(super) fn toggle(b: &mut Builder<'_>, node: &Node, at: &At<'_>, enabled: bool) -> ViewNode {

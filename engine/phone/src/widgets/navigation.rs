@@ -5,15 +5,9 @@ use phoneworld_layout::{Align, Direction, Justify, ViewNode};
 use phoneworld_text::Weight;
 use serde_json::Value;
 
-use crate::builder::{container, At, Builder};
+use crate::builder::{centered_box, container, At, Builder};
 use crate::interaction::{Hit, Interaction, SystemAction};
-
-fn silence(v: &mut ViewNode) {
-    v.a11y = None;
-    for c in &mut v.children {
-        silence(c);
-    }
-}
+use crate::kit::silence;
 
 /// `Tabs` (text tabs with an underline) and `BottomNav` (icon + label destinations).
 pub(super) fn tabs(b: &mut Builder<'_>, node: &Node, at: &At<'_>, bottom: bool) -> ViewNode {
@@ -113,13 +107,8 @@ pub(super) fn top_bar(b: &mut Builder<'_>, node: &Node, at: &At<'_>) -> ViewNode
     bar.style.padding = [b.m.dp(if p.back { 4.0 } else { 16.0 }), 0.0, b.m.dp(4.0), 0.0];
     bar.style.gap = b.m.dp(4.0);
     if p.back {
-        let mut back = container(Direction::Column);
         let size = b.m.dp(48.0);
-        back.style.width = Some(size);
-        back.style.height = Some(size);
-        back.style.shrink = false;
-        back.style.align_items = Some(Align::Center);
-        back.style.justify = Justify::Center;
+        let mut back = centered_box(size, size);
         back.children.push(b.icon("arrow_back", 24.0, t.on_surface));
         let mut a = b.a11y("android.widget.ImageButton");
         a.content_desc = "Navigate up".into();

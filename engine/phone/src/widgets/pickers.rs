@@ -6,7 +6,7 @@ use phoneworld_layout::{Align, Direction, Justify, ViewNode};
 use phoneworld_text::Weight;
 use serde_json::Value;
 
-use crate::builder::{container, At, Builder};
+use crate::builder::{centered_box, container, At, Builder};
 use crate::interaction::{Hit, Interaction, Target};
 
 const MONTHS: [&str; 12] =
@@ -55,13 +55,8 @@ fn cell(b: &Builder<'_>, text: &str, selected: bool, size_sp: f32, desc: &str) -
 }
 
 fn arrow(b: &mut Builder<'_>, icon: &str, desc: &str, hit: u32) -> ViewNode {
-    let mut v = container(Direction::Column);
     let size = b.m.dp(48.0);
-    v.style.width = Some(size);
-    v.style.height = Some(size);
-    v.style.shrink = false;
-    v.style.align_items = Some(Align::Center);
-    v.style.justify = Justify::Center;
+    let mut v = centered_box(size, size);
     v.children.push(b.icon(icon, 28.0, b.theme.on_surface_variant));
     let mut a = b.a11y("android.widget.ImageButton");
     a.content_desc = desc.to_owned();

@@ -25,15 +25,26 @@ pub(crate) fn tasks(apps_dirs: &[PathBuf], suite_dirs: &[PathBuf], name: &str, m
         return Ok(ExitCode::SUCCESS);
     }
     let mut rows = Vec::new();
+    let mut instances = 0;
+    let mut by_category = std::collections::BTreeMap::<&str, usize>::new();
     for t in &suite.templates {
         let example = Instance::new(t.clone(), 0, &catalog)?;
+        // At most 100 per template, so one wide numeric range cannot pad the count.
+        let distinct = phoneworld_tasks::distinct_instances(t, &catalog, 100);
+        instances += distinct;
+        *by_category.entry(t.category.name()).or_default() += 1;
         rows.push(json!({
             "id": t.id, "category": t.category.name(), "apps": t.apps, "difficulty": t.difficulty,
             "skills": t.skills, "max_steps": t.max_steps, "instruction": t.instruction, "example": example.instruction,
+            "instances": distinct,
         }));
     }
     if as_json {
-        println!("{}", json!({ "suite": suite.name, "suite_hash": suite.hash, "count": rows.len(), "tasks": rows }));
+        let summary = json!({
+            "suite": suite.name, "suite_hash": suite.hash, "count": rows.len(), "by_category": by_category,
+            "instances": instances, "tasks": rows,
+        });
+        println!("{summary}");
     } else {
         for r in &rows {
             println!(
@@ -43,7 +54,7 @@ pub(crate) fn tasks(apps_dirs: &[PathBuf], suite_dirs: &[PathBuf], name: &str, m
                 r["example"].as_str().unwrap_or("")
             );
         }
-        println!("{} templates", rows.len());
+        println!("{} templates {by_category:?}, {instances} distinct instances (at most 100 counted per template)", rows.len());
     }
     Ok(ExitCode::SUCCESS)
 }

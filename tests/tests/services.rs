@@ -1,0 +1,89 @@
+//! System services for cross-app work: the share sheet, notification actions, and a
+//! super-app hosting a mini-app (capsule chrome, wallet payments, share to a chat).
+
+use std::path::PathBuf;
+
+use phoneworld_data::{Action, Key};
+use phoneworld_phone::{project_root, Catalog, Device, DeviceConfig};
+use phoneworld_tests::Harness;
+use serde_json::json;
+
+fn harness() -> Harness {
+    let root = project_root();
+    let fixtures = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures/services");
+    let catalog = Catalog::load(&[root.join("apps/settings"), fixtures], &[root.join("layouts")]).unwrap();
+    assert!(catalog.broken.is_empty(), "{:?}", catalog.broken);
+    Harness { device: Device::new(catalog, DeviceConfig::default()).unwrap(), results: Vec::new() }
+}
+
+#[test]
+fn the_share_sheet_hands_text_to_the_chosen_app() {
+    let mut h = harness();
+    h.open("Sharer").tap("Share");
+    assert!(h.find("Share from Sharer").is_some(), "{}", h.device.ui_tree_text());
+    assert!(h.find("Host").is_some());
+    assert!(h.find("Sharer").is_none(), "the source app is not a target of its own share");
+    h.tap("Host");
+    assert_eq!(h.device.foreground().0, "com.phoneworld.test.host");
+    assert_eq!(h.app_state("com.phoneworld.test.host")["received"], json!("hello from sharer"));
+    // Back on the sheet dismisses it without sharing.
+    h.open("Sharer").tap("Share").key(Key::Back);
+    assert!(h.find("Share from Sharer").is_none());
+}
+
+#[test]
+fn notification_actions_run_their_handler_from_the_shade() {
+    let mut h = harness();
+    h.open("Sharer").tap("Notify");
+    assert!(h.find("Sharer notification: Ping").is_some(), "the status bar shows it");
+    h.act(Action::Swipe { x1: 540.0, y1: 10.0, x2: 540.0, y2: 1500.0, ms: 300 });
+    assert!(h.find("Something to do").is_some());
+    h.tap("Mark done");
+    assert_eq!(h.app_state("com.phoneworld.test.sharer")["done"], json!(true));
+    assert!(h.device.store().session.notifications.is_empty());
+}
+
+#[test]
+fn a_mini_app_runs_in_host_chrome_and_pays_from_the_host_wallet() {
+    let mut h = harness();
+    assert!(h.find("Mini").is_none(), "mini-apps are not on the launcher");
+    h.open("Host").tap("Open mini");
+    assert_eq!(h.device.foreground(), ("com.phoneworld.test.mini".to_owned(), "main".to_owned()));
+    assert!(h.find("Mini cafe").is_some() && h.find("More").is_some() && h.find("Close mini-app").is_some());
+    assert!(h.find("Hi Ann Lee").is_some(), "host.profile() reads the host's profile");
+
+    // Cancel leaves the wallet alone.
+    h.tap("Pay 12.50");
+    assert!(h.find("Pay Mini cafe").is_some(), "{}", h.device.ui_tree_text());
+    h.tap("Cancel");
+    let mini = h.app_state("com.phoneworld.test.mini");
+    assert_eq!((mini["paid"].clone(), mini["reason"].clone()), (json!(false), json!("cancelled")));
+    assert_eq!(h.app_state("com.phoneworld.test.host")["wallet"]["balance"], json!(20));
+
+    // Paying debits the wallet and records the transaction.
+    h.tap("Pay 12.50").tap("Pay");
+    assert_eq!(h.app_state("com.phoneworld.test.mini")["paid"], json!(true));
+    let wallet = h.app_state("com.phoneworld.test.host")["wallet"].clone();
+    assert_eq!(wallet["balance"], json!(7.5));
+    assert_eq!(wallet["transactions"][0]["merchant"], json!("Mini cafe"));
+    assert_eq!(wallet["transactions"][0]["amount"], json!(12.5));
+
+    // Not enough left: the payment fails and the mini-app hears why.
+    h.tap("Pay 12.50").tap("Pay");
+    let mini = h.app_state("com.phoneworld.test.mini");
+    assert_eq!((mini["paid"].clone(), mini["reason"].clone()), (json!(false), json!("insufficient balance")));
+    assert_eq!(h.app_state("com.phoneworld.test.host")["wallet"]["balance"], json!(7.5));
+
+    // Share to a chat picked in the host's chat list.
+    h.tap("Share order").tap("Cy");
+    let chats = h.app_state("com.phoneworld.test.host")["chats"].clone();
+    assert_eq!(chats[1]["messages"][0]["text"], json!("Order 7 is ready"));
+    assert_eq!(chats[0]["messages"], json!([]));
+
+    // The capsule: ··· offers going back; × closes the mini-app into its host.
+    h.tap("More");
+    assert!(h.find("Back to Host").is_some());
+    h.key(Key::Back).tap("Close mini-app");
+    assert_eq!(h.device.foreground().0, "com.phoneworld.test.host");
+    assert!(!h.device.store().session.tasks.contains_key("com.phoneworld.test.mini"));
+}

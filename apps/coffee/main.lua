@@ -272,6 +272,7 @@ function pick_up(ev)
   if o then
     state.set("orders." .. i .. ".stage", 4)
     state.set("orders." .. i .. ".status", STAGES[4])
+    orders_enter({ params = { id = o.id } })
   end
 end
 

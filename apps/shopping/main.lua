@@ -209,6 +209,7 @@ local function refresh_results()
   locals.set("results", out)
   locals.set("count", #out)
   locals.set("filter_count", filters)
+  locals.set("filters_label", filters > 0 and ("Filters (" .. filters .. ")") or "Filters")
   locals.set("sort_label", SORT_LABELS[sort] or "Sort")
 end
 

@@ -81,6 +81,8 @@ pub struct Device {
     display_list: Vec<DrawCmd>,
     /// Errors of apps' install hooks (their data stays as the manifest gives it).
     pub(crate) install_errors: Vec<ScriptError>,
+    /// This step focused a field or edited its text: bring the field into view after it.
+    pub(crate) reveal_pending: bool,
 }
 
 impl std::fmt::Debug for Device {
@@ -146,6 +148,7 @@ impl Device {
             frame: None,
             display_list: Vec::new(),
             install_errors: Vec::new(),
+            reveal_pending: false,
         }
     }
 

@@ -4,13 +4,10 @@
 use phoneworld_data::{truthy, Action, FinishStatus, Key};
 use serde_json::{json, Value};
 
-use crate::compose::bar_heights;
 use crate::device::{Device, StepResult};
 use crate::events::Outcome;
 use crate::interaction::{Interaction, SystemAction};
-use crate::shell::APPS_PER_PAGE;
 use crate::store::{Focus, Foreground, Overlay};
-use crate::widgets_value_text;
 
 /// A touch on a node: the interaction and the node's box.
 struct Touched {
@@ -28,7 +25,9 @@ impl Device {
         let cost = self.config.action_cost_ms.max(action.duration_ms());
         self.advance_clock(cost, &mut out);
         self.invalidate();
-        self.reveal_focus();
+        if std::mem::take(&mut self.reveal_pending) {
+            self.reveal_focus();
+        }
         let (package, screen) = self.foreground();
         StepResult {
             step: self.store.session.steps,
@@ -42,48 +41,7 @@ impl Device {
         }
     }
 
-    /// Scrolls the focused field into view above the keyboard (Android's adjustResize plus
-    /// requestRectangleOnScreen): the innermost scroll container around it moves just enough.
-    fn reveal_focus(&mut self) {
-        let Some(key) = self.store.session.focus.as_ref().map(|f| f.key.clone()) else { return };
-        let margin = 8.0 * self.config.px_per_dp();
-        let view = self.view();
-        let placed = &view.placed;
-        let hits = &view.composed.hits;
-        let field = placed
-            .nodes
-            .iter()
-            .position(|n| n.hit.is_some_and(|h| matches!(&hits[h as usize].tap, Some(Interaction::Focus { key: k, .. }) if *k == key)));
-        let Some(field) = field else { return };
-        let mut ancestor = placed.nodes[field].parent;
-        while let Some(a) = ancestor {
-            if placed.nodes[a].scrollable {
-                break;
-            }
-            ancestor = placed.nodes[a].parent;
-        }
-        let Some(container) = ancestor else { return };
-        let (f, c) = (&placed.nodes[field], &placed.nodes[container]);
-        let delta = if f.y + f.h + margin > c.y + c.h {
-            (f.y + f.h + margin) - (c.y + c.h)
-        } else if f.y - margin < c.y {
-            (f.y - margin) - c.y
-        } else {
-            return;
-        };
-        let max = (c.content_height - c.h).max(0.0);
-        let next = (c.scroll_y + delta).clamp(0.0, max);
-        let Some(info) = c.hit.and_then(|h| hits[h as usize].scroll.clone()) else { return };
-        if (next - c.scroll_y).abs() < 0.5 {
-            return;
-        }
-        if let Some(entry) = self.store.top_mut(&info.app) {
-            entry.scroll.insert(info.key, next);
-        }
-        self.invalidate();
-    }
-
-    fn in_bounds(&self, x: f64, y: f64) -> bool {
+    pub(crate) fn in_bounds(&self, x: f64, y: f64) -> bool {
         x >= 0.0 && y >= 0.0 && x < f64::from(self.config.width) && y < f64::from(self.config.height)
     }
 
@@ -159,7 +117,7 @@ impl Device {
         }
     }
 
-    fn close_task(&mut self, package: &str) {
+    pub(crate) fn close_task(&mut self, package: &str) {
         let session = &mut self.store.session;
         session.tasks.remove(package);
         session.recents.retain(|p| p != package);
@@ -195,6 +153,7 @@ impl Device {
                 self.store.session.focus =
                     Some(Focus { app, key, path, multiline, on_change, on_submit, event, symbols: false, shift: false });
                 self.store.session.overlay = None;
+                self.reveal_pending = true;
             }
             Interaction::TextMenu { app, key, target } => {
                 let (rx, ry, rw, _) = rect;
@@ -213,7 +172,7 @@ impl Device {
         }
     }
 
-    fn set_and_notify(
+    pub(crate) fn set_and_notify(
         &mut self,
         app: &str,
         target: &crate::interaction::Target,
@@ -230,120 +189,6 @@ impl Device {
                 map.insert("value".into(), value);
             }
             self.run_handler(app, &handler, event.clone(), out);
-        }
-    }
-
-    fn swipe(&mut self, x1: f64, y1: f64, x2: f64, y2: f64, out: &mut Outcome) {
-        if !self.in_bounds(x1, y1) {
-            return out.noop(format!("swipe starts outside the screen at ({x1}, {y1})"));
-        }
-        let m = crate::compose::metrics(&self.store, self.config.px_per_dp());
-        let (status_h, _) = bar_heights(&m);
-        let (dx, dy) = (x2 - x1, y2 - y1);
-        let session = &mut self.store.session;
-        if !session.shade_open && y1 <= f64::from(status_h) && dy > 100.0 {
-            session.shade_open = true;
-            session.focus = None;
-            return;
-        }
-        if session.shade_open && dy < -100.0 {
-            session.shade_open = false;
-            return;
-        }
-        if session.foreground == Foreground::Home && dx.abs() > dy.abs() && dx.abs() > 100.0 {
-            let pages = crate::shell::launcher_apps(&self.catalog).len().div_ceil(APPS_PER_PAGE).max(1);
-            let page = session.launcher_page.min(pages - 1);
-            let next = if dx < 0.0 { (page + 1).min(pages - 1) } else { page.saturating_sub(1) };
-            if next == page {
-                return out.noop("no other launcher page that way");
-            }
-            session.launcher_page = next;
-            return;
-        }
-        self.scroll(x1, y1, (y1 - y2) as f32, out);
-    }
-
-    fn scroll(&mut self, x: f64, y: f64, delta: f32, out: &mut Outcome) {
-        let view = self.view();
-        let Some(i) = view.placed.scroll_at(x as f32, y as f32) else {
-            return out.noop(format!("nothing to scroll at ({x}, {y})"));
-        };
-        let node = &view.placed.nodes[i];
-        let info = node.hit.and_then(|h| view.composed.hits[h as usize].scroll.clone());
-        let Some(info) = info else { return out.noop(format!("nothing to scroll at ({x}, {y})")) };
-        let max = (node.content_height - node.h).max(0.0);
-        let current = node.scroll_y;
-        let next = (current + delta).clamp(0.0, max);
-        if (next - current).abs() < 0.5 {
-            return out.noop(if max <= 0.0 {
-                "the list fits on screen; nothing to scroll".to_owned()
-            } else {
-                "already scrolled to the end".to_owned()
-            });
-        }
-        if info.key == "recents" {
-            self.store.session.recents_scroll = next;
-            return;
-        }
-        if info.key == "sheet" {
-            self.store.session.sheet_scroll = next;
-            return;
-        }
-        if let Some(entry) = self.store.top_mut(&info.app) {
-            entry.scroll.insert(info.key.clone(), next);
-        }
-        if next >= max - 0.5 {
-            if let Some(handler) = info.on_end {
-                self.run_handler(&info.app, &handler, info.event, out);
-            }
-        }
-    }
-
-    fn focused_text(&self, focus: &Focus) -> (Option<crate::interaction::Target>, String) {
-        let target = crate::interaction::Target::parse(&focus.path);
-        let text = target.as_ref().map(|t| widgets_value_text(&self.read_target(&focus.app, t))).unwrap_or_default();
-        (target, text)
-    }
-
-    /// Sets the focused field's text and runs its `on_change`.
-    fn edit_focused(&mut self, edit: impl FnOnce(&mut String), out: &mut Outcome) {
-        let Some(focus) = self.store.session.focus.clone() else {
-            return out.noop("no text field has focus");
-        };
-        let (Some(target), mut text) = self.focused_text(&focus) else { return out.noop("the focused field has no value path") };
-        edit(&mut text);
-        let mut event = focus.event.clone();
-        self.set_and_notify(&focus.app, &target, Value::String(text), focus.on_change.clone(), &mut event, out);
-    }
-
-    fn type_text(&mut self, text: &str, clear: bool, out: &mut Outcome) {
-        if self.store.session.focus.is_none() {
-            return out.noop("no text field has focus");
-        }
-        self.edit_focused(
-            |t| {
-                if clear {
-                    t.clear();
-                }
-                t.push_str(text);
-            },
-            out,
-        );
-    }
-
-    fn submit(&mut self, out: &mut Outcome) {
-        let Some(focus) = self.store.session.focus.clone() else { return out.noop("no text field has focus") };
-        if focus.multiline {
-            return self.edit_focused(|t| t.push('\n'), out);
-        }
-        let (_, text) = self.focused_text(&focus);
-        self.store.session.focus = None;
-        if let Some(handler) = focus.on_submit {
-            let mut event = focus.event;
-            if let Value::Object(map) = &mut event {
-                map.insert("value".into(), Value::String(text));
-            }
-            self.run_handler(&focus.app, &handler, event, out);
         }
     }
 
@@ -493,141 +338,5 @@ impl Device {
             }
             SystemAction::CloseShade => self.store.session.shade_open = false,
         }
-    }
-
-    /// Opens the chosen share target and hands it the shared text and item.
-    fn share_to(&mut self, from: &str, target: Option<&String>, text: String, item: Value, out: &mut Outcome) {
-        let Some(target) = target.cloned() else { return out.noop("no such share target") };
-        let Some(handler) = self.catalog.get(&target).and_then(|a| a.bundle.manifest.share.clone()) else { return };
-        self.launch(&target, out, 0);
-        self.run_handler(&target, &handler, json!({ "args": { "text": text, "item": item, "from": from } }), out);
-    }
-
-    /// Pays from the host's wallet (`wallet.balance`, `wallet.transactions`) and tells the
-    /// mini-app how it went.
-    #[allow(clippy::too_many_arguments, reason = "the fields of the payment sheet")]
-    fn settle_payment(
-        &mut self,
-        app: &str,
-        host: &str,
-        confirmed: bool,
-        amount: f64,
-        merchant: &str,
-        note: &str,
-        handler: Option<String>,
-        args: Value,
-        out: &mut Outcome,
-    ) {
-        let balance = self.store.apps.get(host).and_then(|s| s.pointer("/wallet/balance")).and_then(Value::as_f64).unwrap_or(0.0);
-        let (paid, reason, transaction) = if !confirmed {
-            (false, "cancelled", Value::Null)
-        } else if balance + 1e-9 < amount {
-            (false, "insufficient balance", Value::Null)
-        } else {
-            let now = phoneworld_data::CivilTime::from_ms(self.store.session.clock_ms);
-            let count =
-                self.store.apps.get(host).and_then(|s| s.pointer("/wallet/transactions")).and_then(Value::as_array).map_or(0, Vec::len);
-            let tx = json!({
-                "id": format!("T{:04}", count + 1),
-                "merchant": merchant,
-                "amount": amount,
-                "note": note,
-                "app": app,
-                "time": format!("{} {}", now.date_string(), now.time_string()),
-            });
-            let wallet = self.store.app_mut(host);
-            let new_balance = ((balance - amount) * 100.0).round() / 100.0;
-            let _ = crate::valuepath::set(wallet, &["wallet".into(), "balance".into()], json!(new_balance));
-            let mut list = wallet.pointer("/wallet/transactions").and_then(Value::as_array).cloned().unwrap_or_default();
-            list.insert(0, tx.clone());
-            let _ = crate::valuepath::set(wallet, &["wallet".into(), "transactions".into()], Value::Array(list));
-            (true, "", tx)
-        };
-        if !paid && confirmed {
-            self.store.session.toast = Some(crate::store::Transient {
-                app: host.to_owned(),
-                text: "Payment failed: insufficient balance".into(),
-                action: None,
-                until_ms: self.store.session.clock_ms + 2000,
-            });
-        }
-        if let Some(handler) = handler {
-            let mut ev_args = match args {
-                Value::Object(map) => map,
-                _ => serde_json::Map::new(),
-            };
-            ev_args.insert("paid".into(), Value::Bool(paid));
-            ev_args.insert("reason".into(), Value::String(reason.into()));
-            ev_args.insert("transaction".into(), transaction);
-            self.run_handler(app, &handler, json!({ "args": ev_args }), out);
-        }
-    }
-
-    /// Sends a mini-app's message into the host chat picked (host `chats[i].messages`).
-    fn send_to_chat(&mut self, app: &str, host: &str, i: usize, text: &str, out: &mut Outcome) {
-        let now = phoneworld_data::CivilTime::from_ms(self.store.session.clock_ms);
-        if !self.store.apps.contains_key(host) {
-            return out.noop("the host app is not installed");
-        }
-        let Some(chat) =
-            Some(self.store.app_mut(host)).and_then(|s| s.get_mut("chats")).and_then(Value::as_array_mut).and_then(|c| c.get_mut(i))
-        else {
-            return out.noop("no such chat");
-        };
-        let name = chat.get("name").and_then(Value::as_str).unwrap_or("chat").to_owned();
-        let message = json!({ "from": "me", "text": text, "time": now.time_string(), "via": app });
-        match chat.get_mut("messages").and_then(Value::as_array_mut) {
-            Some(list) => list.push(message),
-            None => {
-                if let Value::Object(map) = chat {
-                    map.insert("messages".into(), Value::Array(vec![message]));
-                }
-            }
-        }
-        self.store.session.toast = Some(crate::store::Transient {
-            app: host.to_owned(),
-            text: format!("Sent to {name}"),
-            action: None,
-            until_ms: self.store.session.clock_ms + 2000,
-        });
-    }
-
-    /// The capsule's ··· menu: share the mini-app to a chat, go back to the host, or restart it.
-    fn mini_app_menu(&mut self, app: &str, host: &str, i: usize, out: &mut Outcome) {
-        let label = self.catalog.get(app).map_or(app.to_owned(), |a| a.label().to_owned());
-        match i {
-            0 => {
-                self.store.session.overlay =
-                    Some(Overlay::ChatPicker { app: app.to_owned(), host: host.to_owned(), text: format!("Check out {label}") })
-            }
-            1 => self.launch(host, out, 0),
-            _ => {
-                self.close_task(app);
-                self.launch(app, out, 0);
-            }
-        }
-    }
-
-    fn text_menu(&mut self, action: SystemAction, out: &mut Outcome) {
-        let Some(Overlay::TextMenu { app, key, path, .. }) = self.store.session.overlay.take() else {
-            return out.noop("no text menu is open");
-        };
-        let Some(target) = crate::interaction::Target::parse(&path) else { return };
-        let text = widgets_value_text(&self.read_target(&app, &target));
-        match action {
-            SystemAction::Copy => self.store.session.clipboard = text,
-            SystemAction::Cut => {
-                self.store.session.clipboard = text;
-                let _ = self.write_target(&app, &target, Value::String(String::new()));
-            }
-            _ => {
-                let clip = self.store.session.clipboard.clone();
-                if clip.is_empty() {
-                    return out.noop("the clipboard is empty");
-                }
-                let _ = self.write_target(&app, &target, Value::String(text + &clip));
-            }
-        }
-        let _ = key;
     }
 }

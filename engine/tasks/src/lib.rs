@@ -18,7 +18,7 @@ pub use episode::{judge, play, run_episode, AgentKind, EpisodeResult, Failure, I
 pub use eval::{evaluate, verify_suite, EvalReport, VerifyProblem};
 pub use params::{distinct_instances, fill, fill_json, instantiate, Params};
 pub use rollouts::rollouts;
-pub use solve::{find, Oracle};
+pub use solve::{find, find_field, Oracle};
 pub use suite::{parse_template, Suite};
 pub use template::{Category, Check, ParamGen, Setup, Step, SubGoal, TaskTemplate};
 pub use verify::{app_data, changed_paths, collateral, holds, matches, normalize};

@@ -15,8 +15,18 @@ fn center(e: &UiElement) -> (f64, f64) {
 }
 
 /// Finds the element a step names: exact text, content description, hint, or resource id
-/// (the part after `:id/`), preferring clickable and editable elements.
+/// (the part after `:id/`), preferring clickable elements that are not text fields (a search
+/// field holding the label's text is not what a tap on the result means).
 pub fn find(elements: &[UiElement], label: &str) -> Option<UiElement> {
+    find_for(elements, label, false)
+}
+
+/// Like `find`, preferring editable fields (for `Fill`).
+pub fn find_field(elements: &[UiElement], label: &str) -> Option<UiElement> {
+    find_for(elements, label, true)
+}
+
+fn find_for(elements: &[UiElement], label: &str, field: bool) -> Option<UiElement> {
     let id_of = |e: &UiElement| e.resource_id.as_deref().and_then(|r| r.rsplit(":id/").next()).map(str::to_owned);
     let exact = |e: &UiElement| {
         e.text.as_deref() == Some(label)
@@ -25,7 +35,9 @@ pub fn find(elements: &[UiElement], label: &str) -> Option<UiElement> {
             || id_of(e).as_deref() == Some(label)
     };
     let mut hits: Vec<&UiElement> = elements.iter().filter(|e| exact(e)).collect();
-    hits.sort_by_key(|e| !(e.is_clickable == Some(true) || e.is_editable == Some(true)));
+    let editable = |e: &UiElement| e.is_editable == Some(true);
+    let clickable = |e: &UiElement| e.is_clickable == Some(true);
+    hits.sort_by_key(|e| if field { (!editable(e), !clickable(e)) } else { (editable(e), !clickable(e)) });
     hits.first().map(|e| (*e).clone())
 }
 
@@ -71,7 +83,7 @@ impl Oracle {
             }
             Step::Fill(label, text) => {
                 let label = self.text(label)?;
-                let e = find(&elements, &label).ok_or_else(|| missing(&label))?;
+                let e = find_field(&elements, &label).ok_or_else(|| missing(&label))?;
                 let (x, y) = center(&e);
                 self.pending.push(Action::TypeText { text: self.text(text)?, clear: true });
                 Action::Tap { x, y }

@@ -1,0 +1,125 @@
+//! Text input: the focused field, typing and the keyboard's keys, submitting, the
+//! Cut / Copy / Paste menu, and keeping the field in view above the keyboard.
+
+use serde_json::Value;
+
+use crate::device::Device;
+use crate::events::Outcome;
+use crate::interaction::{Interaction, SystemAction};
+use crate::store::{Focus, Overlay};
+use crate::widgets_value_text;
+
+impl Device {
+    /// Scrolls the focused field into view above the keyboard (Android's adjustResize plus
+    /// requestRectangleOnScreen): the innermost scroll container around it moves just enough.
+    pub(crate) fn reveal_focus(&mut self) {
+        let Some(key) = self.store.session.focus.as_ref().map(|f| f.key.clone()) else { return };
+        let margin = 8.0 * self.config.px_per_dp();
+        let view = self.view();
+        let placed = &view.placed;
+        let hits = &view.composed.hits;
+        let field = placed
+            .nodes
+            .iter()
+            .position(|n| n.hit.is_some_and(|h| matches!(&hits[h as usize].tap, Some(Interaction::Focus { key: k, .. }) if *k == key)));
+        let Some(field) = field else { return };
+        let mut ancestor = placed.nodes[field].parent;
+        while let Some(a) = ancestor {
+            if placed.nodes[a].scrollable {
+                break;
+            }
+            ancestor = placed.nodes[a].parent;
+        }
+        let Some(container) = ancestor else { return };
+        let (f, c) = (&placed.nodes[field], &placed.nodes[container]);
+        let delta = if f.y + f.h + margin > c.y + c.h {
+            (f.y + f.h + margin) - (c.y + c.h)
+        } else if f.y - margin < c.y {
+            (f.y - margin) - c.y
+        } else {
+            return;
+        };
+        let max = (c.content_height - c.h).max(0.0);
+        let next = (c.scroll_y + delta).clamp(0.0, max);
+        let Some(info) = c.hit.and_then(|h| hits[h as usize].scroll.clone()) else { return };
+        if (next - c.scroll_y).abs() < 0.5 {
+            return;
+        }
+        if let Some(entry) = self.store.top_mut(&info.app) {
+            entry.scroll.insert(info.key, next);
+        }
+        self.invalidate();
+    }
+
+    pub(crate) fn focused_text(&self, focus: &Focus) -> (Option<crate::interaction::Target>, String) {
+        let target = crate::interaction::Target::parse(&focus.path);
+        let text = target.as_ref().map(|t| widgets_value_text(&self.read_target(&focus.app, t))).unwrap_or_default();
+        (target, text)
+    }
+
+    /// Sets the focused field's text and runs its `on_change`.
+    pub(crate) fn edit_focused(&mut self, edit: impl FnOnce(&mut String), out: &mut Outcome) {
+        let Some(focus) = self.store.session.focus.clone() else {
+            return out.noop("no text field has focus");
+        };
+        let (Some(target), mut text) = self.focused_text(&focus) else { return out.noop("the focused field has no value path") };
+        edit(&mut text);
+        self.reveal_pending = true;
+        let mut event = focus.event.clone();
+        self.set_and_notify(&focus.app, &target, Value::String(text), focus.on_change.clone(), &mut event, out);
+    }
+
+    pub(crate) fn type_text(&mut self, text: &str, clear: bool, out: &mut Outcome) {
+        if self.store.session.focus.is_none() {
+            return out.noop("no text field has focus");
+        }
+        self.edit_focused(
+            |t| {
+                if clear {
+                    t.clear();
+                }
+                t.push_str(text);
+            },
+            out,
+        );
+    }
+
+    pub(crate) fn submit(&mut self, out: &mut Outcome) {
+        let Some(focus) = self.store.session.focus.clone() else { return out.noop("no text field has focus") };
+        if focus.multiline {
+            return self.edit_focused(|t| t.push('\n'), out);
+        }
+        let (_, text) = self.focused_text(&focus);
+        self.store.session.focus = None;
+        if let Some(handler) = focus.on_submit {
+            let mut event = focus.event;
+            if let Value::Object(map) = &mut event {
+                map.insert("value".into(), Value::String(text));
+            }
+            self.run_handler(&focus.app, &handler, event, out);
+        }
+    }
+
+    pub(crate) fn text_menu(&mut self, action: SystemAction, out: &mut Outcome) {
+        let Some(Overlay::TextMenu { app, key, path, .. }) = self.store.session.overlay.take() else {
+            return out.noop("no text menu is open");
+        };
+        let Some(target) = crate::interaction::Target::parse(&path) else { return };
+        let text = widgets_value_text(&self.read_target(&app, &target));
+        match action {
+            SystemAction::Copy => self.store.session.clipboard = text,
+            SystemAction::Cut => {
+                self.store.session.clipboard = text;
+                let _ = self.write_target(&app, &target, Value::String(String::new()));
+            }
+            _ => {
+                let clip = self.store.session.clipboard.clone();
+                if clip.is_empty() {
+                    return out.noop("the clipboard is empty");
+                }
+                let _ = self.write_target(&app, &target, Value::String(text + &clip));
+            }
+        }
+        let _ = key;
+    }
+}

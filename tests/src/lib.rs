@@ -66,9 +66,15 @@ impl Harness {
         self.device.ui_elements()
     }
 
-    /// The first element whose text or content description equals `label`.
+    /// The first element whose text, content description, hint or resource id (after
+    /// `:id/`) equals `label`.
     pub fn find(&mut self, label: &str) -> Option<UiElement> {
-        self.elements().into_iter().find(|e| e.text.as_deref() == Some(label) || e.content_description.as_deref() == Some(label))
+        self.elements().into_iter().find(|e| {
+            e.text.as_deref() == Some(label)
+                || e.content_description.as_deref() == Some(label)
+                || e.hint_text.as_deref() == Some(label)
+                || e.resource_id.as_deref().and_then(|r| r.rsplit(":id/").next()) == Some(label)
+        })
     }
 
     /// Like `find`, but panics with the screen's elements when absent.

@@ -87,3 +87,17 @@ fn a_mini_app_runs_in_host_chrome_and_pays_from_the_host_wallet() {
     assert_eq!(h.device.foreground().0, "com.phoneworld.test.host");
     assert!(!h.device.store().session.tasks.contains_key("com.phoneworld.test.mini"));
 }
+
+#[test]
+fn paste_from_the_text_menu_is_a_change_the_app_hears() {
+    let mut h = harness();
+    h.open("Sharer");
+    h.device.store_mut().session.clipboard = "pasted words".into();
+    h.long_press("note");
+    h.tap("Paste");
+    assert_eq!(h.app_state("com.phoneworld.test.sharer")["note"], json!("pasted words"));
+    h.long_press("note");
+    h.tap("Cut");
+    assert_eq!(h.app_state("com.phoneworld.test.sharer")["note"], json!(""));
+    assert_eq!(h.device.store().session.clipboard, "pasted words");
+}

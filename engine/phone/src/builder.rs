@@ -35,11 +35,14 @@ pub(crate) struct At<'s> {
     pub(crate) key: String,
     /// The concrete path of `item` when the current list iterates a state or local path.
     pub(crate) item_path: Option<String>,
+    /// Inside a scrolling container: a nested list grows with its content instead of
+    /// scrolling on its own (it would otherwise get no height).
+    pub(crate) in_scroll: bool,
 }
 
 impl<'s> At<'s> {
     pub(crate) fn child(&self, i: usize) -> At<'s> {
-        At { scope: self.scope, key: format!("{}.{i}", self.key), item_path: self.item_path.clone() }
+        At { scope: self.scope, key: format!("{}.{i}", self.key), item_path: self.item_path.clone(), in_scroll: self.in_scroll }
     }
 }
 
@@ -173,7 +176,7 @@ impl<'a> Builder<'a> {
         let args: serde_json::Map<String, Value> =
             node.props.args.iter().map(|(k, t)| (k.clone(), t.value(&at.scope).into_owned())).collect();
         let args = Value::Object(args);
-        let inner = At { scope: at.scope.with_args(&args), key: at.key.clone(), item_path: at.item_path.clone() };
+        let inner = At { scope: at.scope.with_args(&args), key: at.key.clone(), item_path: at.item_path.clone(), in_scroll: at.in_scroll };
         // The module's root may itself reference `arg.*`; `args` lives for this call.
         let root = module.root.clone();
         let mut view = self.node(&root, &inner)?;

@@ -144,7 +144,7 @@ fn app_screen(store: &Store, catalog: &Catalog, package: &str, theme: Theme, m: 
         hits,
         problems: Vec::new(),
     };
-    let at = At { scope, key: "0".into(), item_path: None };
+    let at = At { scope, key: "0".into(), item_path: None, in_scroll: false };
     if app.bundle.manifest.mini_app_of.is_some() {
         let title = if screen.title.is_empty() { app.label().to_owned() } else { screen.title.clone() };
         frame.children.push(mini_app_chrome(package, &title, theme, m, builder.hits));

@@ -120,6 +120,8 @@ pub(crate) enum Interaction {
         app: String,
         key: String,
         target: Target,
+        on_change: Option<String>,
+        event: Value,
     },
     /// Changes a composite widget's own UI state (picker field, shown month).
     Widget {

@@ -155,9 +155,10 @@ impl Device {
                 self.store.session.overlay = None;
                 self.reveal_pending = true;
             }
-            Interaction::TextMenu { app, key, target } => {
+            Interaction::TextMenu { app, key, target, on_change, event } => {
                 let (rx, ry, rw, _) = rect;
-                self.store.session.overlay = Some(Overlay::TextMenu { app, key, path: target.to_path_string(), x: rx + rw / 2.0, y: ry });
+                let path = target.to_path_string();
+                self.store.session.overlay = Some(Overlay::TextMenu { app, key, path, on_change, event, x: rx + rw / 2.0, y: ry });
             }
             Interaction::Widget { key, value } => {
                 let Some(app) = self.store.foreground_app().map(str::to_owned) else { return };

@@ -97,6 +97,11 @@ pub enum Overlay {
         app: String,
         key: String,
         path: String,
+        /// The field's change handler and event: Cut and Paste change its text.
+        #[serde(default)]
+        on_change: Option<String>,
+        #[serde(default)]
+        event: Value,
         x: f32,
         y: f32,
     },

@@ -101,25 +101,29 @@ impl Device {
     }
 
     pub(crate) fn text_menu(&mut self, action: SystemAction, out: &mut Outcome) {
-        let Some(Overlay::TextMenu { app, key, path, .. }) = self.store.session.overlay.take() else {
+        let Some(Overlay::TextMenu { app, path, on_change, mut event, .. }) = self.store.session.overlay.take() else {
             return out.noop("no text menu is open");
         };
         let Some(target) = crate::interaction::Target::parse(&path) else { return };
         let text = widgets_value_text(&self.read_target(&app, &target));
-        match action {
-            SystemAction::Copy => self.store.session.clipboard = text,
+        let new_text = match action {
+            SystemAction::Copy => {
+                self.store.session.clipboard = text;
+                return;
+            }
             SystemAction::Cut => {
                 self.store.session.clipboard = text;
-                let _ = self.write_target(&app, &target, Value::String(String::new()));
+                String::new()
             }
             _ => {
                 let clip = self.store.session.clipboard.clone();
                 if clip.is_empty() {
                     return out.noop("the clipboard is empty");
                 }
-                let _ = self.write_target(&app, &target, Value::String(text + &clip));
+                text + &clip
             }
-        }
-        let _ = key;
+        };
+        // Cut and Paste change the field like typing does: its on_change hears it.
+        self.set_and_notify(&app, &target, Value::String(new_text), on_change, &mut event, out);
     }
 }

@@ -42,6 +42,7 @@ fn rows(b: &mut Builder<'_>, node: &Node, at: &At<'_>) -> Vec<ViewNode> {
             scope: at.scope.with_item(item, i),
             key: format!("{}.r{i}", at.key),
             item_path: base.as_ref().map(|b| format!("{b}.{i}")),
+            in_scroll: at.in_scroll,
         };
         if let Some(v) = b.node(row, &row_at) {
             out.push(v);
@@ -53,9 +54,15 @@ fn rows(b: &mut Builder<'_>, node: &Node, at: &At<'_>) -> Vec<ViewNode> {
 pub(super) fn list(b: &mut Builder<'_>, node: &Node, at: &At<'_>) -> ViewNode {
     let p = &node.props;
     let mut v = container(Direction::Column);
-    v.style.scroll = true;
-    v.style.grow = 1.0;
-    v.scroll_y = b.entry.scroll.get(&at.key).copied().unwrap_or(0.0);
+    // A list inside another scrolling container shows all its rows and scrolls with it.
+    let nested = at.in_scroll;
+    let inner = At { in_scroll: true, ..at.clone() };
+    let at = &inner;
+    if !nested {
+        v.style.scroll = true;
+        v.style.grow = 1.0;
+        v.scroll_y = b.entry.scroll.get(&at.key).copied().unwrap_or(0.0);
+    }
     v.children = if node.kind == NodeKind::List { rows(b, node, at) } else { b.children(&p.children, at) };
     for child in &mut v.children {
         child.style.shrink = false;
@@ -68,8 +75,11 @@ pub(super) fn list(b: &mut Builder<'_>, node: &Node, at: &At<'_>) -> ViewNode {
         }
     }
     let mut a = b.a11y(if node.kind == NodeKind::List { "androidx.recyclerview.widget.RecyclerView" } else { "android.widget.ScrollView" });
-    a.scrollable = true;
+    a.scrollable = !nested;
     v.a11y = Some(a);
+    if nested {
+        return v;
+    }
     let scroll = ScrollInfo {
         app: b.app.to_owned(),
         key: at.key.clone(),

@@ -103,7 +103,13 @@ pub(super) fn text_field(b: &mut Builder<'_>, node: &Node, at: &At<'_>, enabled:
                 on_submit: b.handler(p.on_submit.as_ref(), at),
                 event: b.event(node, at, None),
             };
-            let long = Interaction::TextMenu { app: b.app.to_owned(), key: at.key.clone(), target };
+            let long = Interaction::TextMenu {
+                app: b.app.to_owned(),
+                key: at.key.clone(),
+                target,
+                on_change: b.handler(p.on_change.as_ref(), at),
+                event: b.event(node, at, None),
+            };
             field.hit = Some(b.hit(Hit { tap: Some(tap), long_press: Some(long), scroll: None }));
         }
     }

@@ -219,6 +219,20 @@ pub fn fill_json(value: &Value, params: &Params) -> Result<Value, String> {
     })
 }
 
+/// Distinct instances of a template, counting at most `cap` (seeds are tried up to 4 × cap).
+pub fn distinct_instances(template: &TaskTemplate, catalog: &Catalog, cap: usize) -> usize {
+    let mut seen = std::collections::BTreeSet::new();
+    for seed in 0..(cap as u64 * 4) {
+        if let Ok(params) = instantiate(template, seed, catalog) {
+            seen.insert(serde_json::to_string(&params).unwrap_or_default());
+        }
+        if seen.len() >= cap {
+            break;
+        }
+    }
+    seen.len()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -232,18 +246,4 @@ mod tests {
         assert_eq!(fill_value("{(hour + 1) * 60}", &p).unwrap(), json!(480));
         assert!(fill("{nope}", &p).unwrap_err().contains("unknown parameter"));
     }
-}
-
-/// Distinct instances of a template, counting at most `cap` (seeds are tried up to 4 × cap).
-pub fn distinct_instances(template: &TaskTemplate, catalog: &Catalog, cap: usize) -> usize {
-    let mut seen = std::collections::BTreeSet::new();
-    for seed in 0..(cap as u64 * 4) {
-        if let Ok(params) = instantiate(template, seed, catalog) {
-            seen.insert(serde_json::to_string(&params).unwrap_or_default());
-        }
-        if seen.len() >= cap {
-            break;
-        }
-    }
-    seen.len()
 }

@@ -58,3 +58,32 @@ fn the_task_catalog_is_current() {
     let committed = std::fs::read_to_string(&path).unwrap_or_default();
     assert!(committed == expected, "docs/tasks.md is out of date: regenerate it with `phoneworld tasks --markdown > docs/tasks.md`");
 }
+
+#[test]
+fn every_allowance_is_narrower_than_the_apps_it_touches() {
+    let catalog = catalog();
+    let device = phoneworld_phone::Device::new(catalog.clone(), phoneworld_phone::DeviceConfig::default()).unwrap();
+    let mut wide = Vec::new();
+    for t in &suite().templates {
+        let mut by_app: std::collections::BTreeMap<&str, Vec<&str>> = Default::default();
+        for allow in &t.allow {
+            let (app, path) = allow.split_once(':').expect("suite validation checks the form");
+            assert!(!path.trim().is_empty(), "{}: `{allow}` allows the whole of {app}", t.id);
+            // Only a bare key (no deeper path, no `+`/`-`) allows everything under that key.
+            if !path.contains('.') && !path.ends_with('+') && !path.ends_with('-') {
+                by_app.entry(app).or_default().push(path);
+            } else {
+                by_app.entry(app).or_default();
+            }
+        }
+        for (app, keys) in by_app {
+            let data = if app == "system" { device.store().system.clone() } else { (*device.store().apps[app]).clone() };
+            let all: Vec<&String> = data.as_object().map(|m| m.keys().collect()).unwrap_or_default();
+            let covered = all.iter().filter(|k| keys.contains(&k.as_str())).count();
+            if covered == all.len() {
+                wide.push(format!("{}: the allowance covers every part of {app}'s data ({keys:?})", t.id));
+            }
+        }
+    }
+    assert!(wide.is_empty(), "{}", wide.join("\n"));
+}

@@ -159,7 +159,9 @@ pub fn judge(instance: &Instance, device: &Device, baseline: &Value) -> Verdict 
             }
         }
     }
-    let damage = collateral(&changed_paths(baseline, &app_data(device)), &t.allow);
+    // Allowances may name parameters: `com.x:events.{index}`.
+    let allow: Vec<String> = t.allow.iter().map(|a| crate::params::fill(a, &instance.params).unwrap_or_else(|_| a.clone())).collect();
+    let damage = collateral(&changed_paths(baseline, &app_data(device)), &allow);
     if reason.is_none() && !damage.is_empty() {
         reason = Some(format!("changed app data the task does not allow: {}", damage.join(", ")));
     }

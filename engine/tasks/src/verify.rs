@@ -168,26 +168,40 @@ pub fn changed_paths(before: &Value, after: &Value) -> Vec<String> {
                     path.pop();
                 }
             }
+            // Elements only added (every old element still there, in order): `path+`;
+            // only removed: `path-`. An allowance can then permit adding without editing.
+            (Value::Array(x), Value::Array(y)) if y.len() > x.len() && is_subsequence(x, y) => out.push(format!("{}+", joined(path))),
+            (Value::Array(x), Value::Array(y)) if y.len() < x.len() && is_subsequence(y, x) => out.push(format!("{}-", joined(path))),
             _ if a == b => {}
-            _ => {
-                let (app, rest) = path.split_first().map_or((String::new(), Vec::new()), |(h, t)| (h.clone(), t.to_vec()));
-                out.push(format!("{app}:{}", rest.join(".")));
-            }
+            _ => out.push(joined(path)),
         }
+    }
+    fn joined(path: &[String]) -> String {
+        let (app, rest) = path.split_first().map_or((String::new(), &[][..]), |(h, t)| (h.clone(), t));
+        format!("{app}:{}", rest.join("."))
+    }
+    fn is_subsequence(short: &[Value], long: &[Value]) -> bool {
+        let mut it = long.iter();
+        short.iter().all(|s| it.any(|l| l == s))
     }
     let mut out = Vec::new();
     walk(before, after, &mut Vec::new(), &mut out);
     out
 }
 
-/// Changes outside what the task allows (`package:prefix`, matched on path segments).
+/// Changes outside what the task allows. `package:path` allows any change at or below the
+/// path; `package:list+` only adding elements to the list; `package:list-` only removing.
 pub fn collateral(changed: &[String], allow: &[String]) -> Vec<String> {
     changed
         .iter()
         .filter(|c| {
             !allow.iter().any(|a| {
                 let a = a.trim_end_matches('.');
-                c.as_str() == a || c.starts_with(&format!("{a}.")) || (a.ends_with(':') && c.starts_with(a))
+                if a.ends_with('+') || a.ends_with('-') {
+                    return c.as_str() == a;
+                }
+                let bare = c.trim_end_matches(['+', '-']);
+                bare == a || c.starts_with(&format!("{a}.")) || (a.ends_with(':') && c.starts_with(a))
             })
         })
         .cloned()
@@ -214,7 +228,11 @@ mod tests {
         let before = json!({"com.x": {"alarms": [], "n": 1}, "system": {"wifi": true}});
         let after = json!({"com.x": {"alarms": [{"t": 1}], "n": 2}, "system": {"wifi": false}});
         let changed = changed_paths(&before, &after);
-        assert_eq!(changed, vec!["com.x:alarms", "com.x:n", "system:wifi"]);
+        assert_eq!(changed, vec!["com.x:alarms+", "com.x:n", "system:wifi"]);
         assert_eq!(collateral(&changed, &["com.x:alarms".into(), "com.x:n".into()]), vec!["system:wifi"]);
+        assert_eq!(collateral(&changed, &["com.x:alarms+".into(), "com.x:n".into(), "system:wifi".into()]), Vec::<String>::new());
+        // Adding is not editing: `alarms+` does not allow changing an existing alarm.
+        let edited = changed_paths(&json!({"a": {"l": [{"t": 1}]}}), &json!({"a": {"l": [{"t": 2}, {"t": 3}]}}));
+        assert_eq!(collateral(&edited, &["a:l+".into()]), vec!["a:l"]);
     }
 }

@@ -97,10 +97,12 @@ impl TrajectoryWriter {
                     }
                     ImageFormat::Jpeg(quality) => {
                         let name = format!("step_{:05}.jpg", self.count);
-                        let encoder = jpeg_encoder::Encoder::new_file(self.dir.join(&name), quality)
+                        let mut encoder = jpeg_encoder::Encoder::new_file(self.dir.join(&name), quality)
                             .map_err(|e| std::io::Error::other(e.to_string()))?;
+                        // 4:2:0 chroma, as libjpeg does at every quality: half the work and size.
+                        encoder.set_sampling_factor(jpeg_encoder::SamplingFactor::R_4_2_0);
                         encoder
-                            .encode(&shot.to_rgb(), shot.width as u16, shot.height as u16, jpeg_encoder::ColorType::Rgb)
+                            .encode(&shot.pixels, shot.width as u16, shot.height as u16, jpeg_encoder::ColorType::Rgba)
                             .map_err(|e| std::io::Error::other(e.to_string()))?;
                         name
                     }

@@ -87,3 +87,18 @@ fn every_allowance_is_narrower_than_the_apps_it_touches() {
     }
     assert!(wide.is_empty(), "{}", wide.join("\n"));
 }
+
+#[test]
+fn a_task_start_snapshots_small() {
+    let catalog = catalog();
+    let mut largest = (0, String::new());
+    for t in &suite().templates {
+        let instance = phoneworld_tasks::Instance::new(t.clone(), 0, &catalog).unwrap();
+        let bytes = instance.device(catalog.clone()).unwrap().snapshot().len();
+        if bytes > largest.0 {
+            largest = (bytes, t.id.clone());
+        }
+    }
+    println!("largest task-start snapshot: {} bytes ({})", largest.0, largest.1);
+    assert!(largest.0 <= 64 * 1024, "{} bytes at the start of {}", largest.0, largest.1);
+}

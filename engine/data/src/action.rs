@@ -1,4 +1,4 @@
-//! The canonical action of DESIGN.md: JSON with a `type` tag, coordinates in device pixels.
+//! The canonical action: JSON with a `type` tag, coordinates in device pixels.
 
 use serde::{Deserialize, Serialize};
 

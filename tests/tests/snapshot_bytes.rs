@@ -62,3 +62,20 @@ fn a_snapshot_only_restores_onto_the_same_apps() {
         other => panic!("expected a snapshot error, got {:?}", other.map(|_| ())),
     }
 }
+
+#[test]
+fn devices_and_catalogs_can_move_between_threads() {
+    fn assert_send<T: Send>() {}
+    fn assert_sync<T: Sync>() {}
+    assert_send::<Device>();
+    assert_sync::<Catalog>();
+    let mut device = device_with_apps_open();
+    let hash = device.state_hash();
+    let moved = std::thread::spawn(move || {
+        device.step(&Action::Key { key: phoneworld_data::Key::Back });
+        device
+    })
+    .join()
+    .unwrap();
+    assert_ne!(moved.state_hash(), hash);
+}

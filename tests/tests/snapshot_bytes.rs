@@ -79,3 +79,12 @@ fn devices_and_catalogs_can_move_between_threads() {
     .unwrap();
     assert_ne!(moved.state_hash(), hash);
 }
+
+#[test]
+fn a_downscaled_observation_is_the_frame_box_filtered() {
+    let mut device = device_with_apps_open();
+    let small = device.frame_scaled(270, 600);
+    assert_eq!((small.width, small.height, small.pixels.len()), (270, 600, 270 * 600 * 4));
+    assert_eq!(small.hash(), device.frame().downscale(270, 600).hash());
+    assert_eq!(device.frame_scaled(1080, 2400).hash(), device.frame_hash());
+}

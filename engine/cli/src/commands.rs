@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use anyhow::{bail, Context, Result};
 use phoneworld_data::{Action, LayoutModules};
-use phoneworld_phone::{check_app, project_root, Catalog, Device, DeviceConfig, Monkey, TrajectoryWriter};
+use phoneworld_phone::{check_app, project_root, step_recorded, Catalog, Device, DeviceConfig, Monkey, TrajectoryWriter};
 use serde_json::{json, Value};
 
 pub(crate) fn catalog(apps_dirs: &[PathBuf]) -> Result<Arc<Catalog>> {
@@ -131,14 +131,7 @@ fn play(
 ) -> Result<Vec<Value>> {
     let mut steps = Vec::new();
     for (i, action) in actions.enumerate() {
-        let before = match writer.as_deref_mut() {
-            Some(w) => Some(w.observe(device)?),
-            None => None,
-        };
-        let result = device.step(&action);
-        if let (Some(w), Some(before)) = (writer.as_deref_mut(), &before) {
-            w.record(&action, before, &result)?;
-        }
+        let result = step_recorded(device, &action, writer.as_deref_mut())?;
         steps.push(json!({
             "step": result.step,
             "action": action.to_json(),
@@ -232,14 +225,7 @@ pub(crate) fn monkey(
         let (pkg, screen) = device.foreground();
         screens.insert(format!("{pkg}/{screen}"));
         let action = monkey.next_action(&mut device);
-        let before = match writer.as_mut() {
-            Some(w) => Some(w.observe(&mut device)?),
-            None => None,
-        };
-        let result = device.step(&action);
-        if let (Some(w), Some(before)) = (writer.as_mut(), &before) {
-            w.record(&action, before, &result)?;
-        }
+        let result = step_recorded(&mut device, &action, writer.as_mut())?;
         noops += u64::from(!result.ok);
         for e in result.script_errors {
             errors.push(json!({ "step": result.step, "app": e.app, "file": e.file, "line": e.line, "message": e.message }));

@@ -8,6 +8,8 @@ use std::fmt;
 use serde::{Deserialize, Deserializer};
 use serde_json::Value;
 
+use crate::vtime::{parse_date, weekday_of, MONTH_NAMES, WEEKDAY_NAMES};
+
 /// Where a path starts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum PathRoot {
@@ -434,26 +436,6 @@ impl Expr {
     }
 }
 
-const WEEKDAYS: [&str; 7] = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"];
-const MONTHS: [&str; 12] = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
-
-/// Day of week (0 = Monday) of a proleptic Gregorian date.
-pub(crate) fn weekday(year: i64, month: u32, day: u32) -> usize {
-    // Sakamoto's method, shifted so that Monday is 0.
-    let t = [0, 3, 2, 5, 0, 3, 5, 1, 4, 6, 2, 4];
-    let y = if month < 3 { year - 1 } else { year };
-    let sunday_based = (y + y / 4 - y / 100 + y / 400 + t[(month - 1) as usize] + i64::from(day)) % 7;
-    ((sunday_based + 6) % 7) as usize
-}
-
-fn parse_date(text: &str) -> Option<(i64, u32, u32)> {
-    let mut it = text.split('-');
-    let y = it.next()?.parse().ok()?;
-    let m: u32 = it.next()?.parse().ok()?;
-    let d: u32 = it.next()?.parse().ok()?;
-    ((1..=12).contains(&m) && (1..=31).contains(&d)).then_some((y, m, d))
-}
-
 fn apply_filter(filter: Filter, value: &Value) -> Value {
     let text = || display(value).into_owned();
     match filter {
@@ -485,7 +467,9 @@ fn apply_filter(filter: Filter, value: &Value) -> Value {
             Value::String(format!("{:02}:{:02}.{:02}", ms / 60_000, ms / 1000 % 60, ms / 10 % 100))
         }
         Filter::Date => match parse_date(&text()) {
-            Some((y, m, d)) => Value::String(format!("{}, {} {d}, {y}", WEEKDAYS[weekday(y, m, d)], MONTHS[(m - 1) as usize])),
+            Some((y, m, d)) => {
+                Value::String(format!("{}, {} {d}, {y}", &WEEKDAY_NAMES[weekday_of(y, m, d)][..3], &MONTH_NAMES[(m - 1) as usize][..3]))
+            }
             None => Value::String(text()),
         },
         Filter::Weekdays => match value {
@@ -494,7 +478,11 @@ fn apply_filter(filter: Filter, value: &Value) -> Value {
             }
             Value::Array(days) if days.is_empty() => Value::String("Once".into()),
             Value::Array(days) => Value::String(
-                days.iter().filter_map(|d| as_f64(d).and_then(|n| WEEKDAYS.get(n as usize))).copied().collect::<Vec<_>>().join(", "),
+                days.iter()
+                    .filter_map(|d| as_f64(d).and_then(|n| WEEKDAY_NAMES.get(n as usize)))
+                    .map(|n| &n[..3])
+                    .collect::<Vec<_>>()
+                    .join(", "),
             ),
             _ => Value::String("Once".into()),
         },
@@ -719,7 +707,7 @@ mod tests {
 
     #[test]
     fn weekday_is_right() {
-        assert_eq!(weekday(2026, 11, 30), 0); // a Monday
-        assert_eq!(weekday(2024, 2, 29), 3); // a Thursday
+        assert_eq!(weekday_of(2026, 11, 30), 0); // a Monday
+        assert_eq!(weekday_of(2024, 2, 29), 3); // a Thursday
     }
 }

@@ -21,4 +21,4 @@ pub use manifest::Manifest;
 pub use node::{Node, NodeKind, Props, Spacing, TabItem};
 pub use rng::Rng;
 pub use ui_element::{BBox, UiElement};
-pub use vtime::{civil_from_days, days_from_civil, days_in_month, CivilTime};
+pub use vtime::{civil_from_days, days_from_civil, days_in_month, parse_date, weekday_of, CivilTime, MONTH_NAMES, WEEKDAY_NAMES};

@@ -16,8 +16,8 @@ pub struct CivilTime {
     pub yday: u32,
 }
 
-const WEEKDAY_NAMES: [&str; 7] = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"];
-const MONTH_NAMES: [&str; 12] =
+pub const WEEKDAY_NAMES: [&str; 7] = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"];
+pub const MONTH_NAMES: [&str; 12] =
     ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
 
 /// Days since 1970-01-01 of a civil date (Howard Hinnant's algorithm).
@@ -42,6 +42,20 @@ pub fn civil_from_days(days: i64) -> (i64, u32, u32) {
     let day = (doy - (153 * mp + 2) / 5 + 1) as u32;
     let month = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
     (yoe + era * 400 + i64::from(month <= 2), month, day)
+}
+
+/// Day of the week (0 = Monday) of a civil date.
+pub fn weekday_of(year: i64, month: u32, day: u32) -> usize {
+    (days_from_civil(year, month, day) + 3).rem_euclid(7) as usize
+}
+
+/// Parses `YYYY-MM-DD` into a date that exists.
+pub fn parse_date(text: &str) -> Option<(i64, u32, u32)> {
+    let mut it = text.split('-');
+    let y = it.next()?.parse().ok()?;
+    let m: u32 = it.next()?.parse().ok()?;
+    let d: u32 = it.next()?.parse().ok()?;
+    (it.next().is_none() && (1..=12).contains(&m) && d >= 1 && d <= days_in_month(y, m)).then_some((y, m, d))
 }
 
 /// Days in a month.

@@ -70,22 +70,4 @@ impl PlacedTree {
     pub fn scroll_at(&self, x: f32, y: f32) -> Option<usize> {
         (0..self.nodes.len()).rev().find(|&i| self.nodes[i].scrollable && self.nodes[i].contains(x, y))
     }
-
-    /// Whether `node` lies inside `ancestor`.
-    pub fn is_within(&self, mut node: usize, ancestor: usize) -> bool {
-        loop {
-            if node == ancestor {
-                return true;
-            }
-            match self.nodes[node].parent {
-                Some(p) => node = p,
-                None => return false,
-            }
-        }
-    }
-
-    /// Children of a node, in order.
-    pub fn children(&self, index: usize) -> impl Iterator<Item = usize> + '_ {
-        ((index + 1)..self.nodes.len()).filter(move |&i| self.nodes[i].parent == Some(index))
-    }
 }

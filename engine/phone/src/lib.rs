@@ -33,6 +33,6 @@ pub use error::PhoneError;
 pub use monkey::{monkey_action, Monkey};
 pub use phoneworld_script::{ScriptError, ScriptLimits};
 pub use store::{Focus, Foreground, Notification, Overlay, ScreenEntry, Session, Store, EPOCH_START_MS};
-pub use trajectory::{ImageFormat, ImageOptions, Observation, TrajectoryWriter};
+pub use trajectory::{step_recorded, ImageFormat, ImageOptions, Observation, TrajectoryWriter};
 
 pub(crate) use widgets::inputs::value_text as widgets_value_text;

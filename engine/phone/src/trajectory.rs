@@ -57,7 +57,7 @@ impl TrajectoryWriter {
     }
 
     /// Records the observation of `device`, then the action and its result.
-    pub fn record(&mut self, action: &Action, before: &Observation, result: &StepResult) -> std::io::Result<()> {
+    fn record(&mut self, action: &Action, before: &Observation, result: &StepResult) -> std::io::Result<()> {
         let line = json!({
             "step": self.count,
             "action": action.to_json(),
@@ -76,7 +76,7 @@ impl TrajectoryWriter {
     }
 
     /// Takes the observation of the current screen (writing its PNG and XML when enabled).
-    pub fn observe(&mut self, device: &mut Device) -> std::io::Result<Observation> {
+    fn observe(&mut self, device: &mut Device) -> std::io::Result<Observation> {
         let (package, screen) = device.foreground();
         let frame = device.frame();
         let (image, xml) = match self.images {
@@ -134,6 +134,15 @@ impl TrajectoryWriter {
         self.steps.flush()?;
         std::fs::write(self.dir.join("episode.json"), serde_json::to_vec_pretty(episode)?)
     }
+}
+
+/// Applies an action; with a writer, the observation before it and the result are recorded.
+pub fn step_recorded(device: &mut Device, action: &Action, writer: Option<&mut TrajectoryWriter>) -> std::io::Result<StepResult> {
+    let Some(writer) = writer else { return Ok(device.step(action)) };
+    let before = writer.observe(device)?;
+    let result = device.step(action);
+    writer.record(action, &before, &result)?;
+    Ok(result)
 }
 
 /// What an agent saw before acting.

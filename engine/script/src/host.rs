@@ -35,7 +35,6 @@ pub struct ScriptHost {
     lua: Lua,
     envs: BTreeMap<String, RegistryKey>,
     used: Arc<AtomicU64>,
-    limits: ScriptLimits,
 }
 
 impl std::fmt::Debug for ScriptHost {
@@ -68,16 +67,7 @@ impl ScriptHost {
             Ok((lua, used))
         };
         let (lua, used) = setup().map_err(|e| ScriptError::from_lua("<sandbox>", "<sandbox>", &e))?;
-        Ok(ScriptHost { lua, envs: BTreeMap::new(), used, limits })
-    }
-
-    pub fn limits(&self) -> ScriptLimits {
-        self.limits
-    }
-
-    /// Bytes the Lua state currently uses.
-    pub fn used_memory(&self) -> usize {
-        self.lua.used_memory()
+        Ok(ScriptHost { lua, envs: BTreeMap::new(), used })
     }
 
     /// Runs an app's scripts into a fresh environment, once per device.
@@ -133,10 +123,6 @@ impl ScriptHost {
             env.pairs::<String, mlua::Value>().filter_map(Result::ok).filter(|(_, v)| v.is_function()).map(|(k, _)| k).collect();
         names.sort();
         names
-    }
-
-    pub fn has_handler(&self, app: &str, handler: &str) -> bool {
-        self.env(app).is_some_and(|env| env.raw_get::<Function>(handler).is_ok())
     }
 
     /// Runs `handler(event)` for the program's app against `ctx`. On success returns the

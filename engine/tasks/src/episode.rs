@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use phoneworld_data::Action;
-use phoneworld_phone::{Catalog, Device, DeviceConfig, Monkey, TrajectoryWriter};
+use phoneworld_phone::{step_recorded, Catalog, Device, DeviceConfig, Monkey, TrajectoryWriter};
 use serde::Serialize;
 use serde_json::Value;
 
@@ -215,15 +215,8 @@ pub fn play(
                 break;
             }
         };
-        let before = match writer.as_deref_mut() {
-            Some(w) => Some(w.observe(&mut device).map_err(|e| TaskError::Io(e.to_string()))?),
-            None => None,
-        };
-        let result = device.step(&action);
+        let result = step_recorded(&mut device, &action, writer.as_deref_mut()).map_err(|e| TaskError::Io(e.to_string()))?;
         steps += 1;
-        if let (Some(w), Some(before)) = (writer.as_deref_mut(), &before) {
-            w.record(&action, before, &result).map_err(|e| TaskError::Io(e.to_string()))?;
-        }
         if let Some(err) = result.script_errors.first() {
             if failure.is_none() && strict {
                 failure = Some(Failure { step: steps, reason: format!("script error: {err}") });

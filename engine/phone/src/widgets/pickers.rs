@@ -1,16 +1,13 @@
 //! Time and date pickers an agent operates by taps: fields and grids of values, arrows that
 //! step by one, month navigation.
 
-use phoneworld_data::{civil_from_days, days_from_civil, days_in_month, CivilTime, Node};
+use phoneworld_data::{civil_from_days, days_from_civil, days_in_month, parse_date, weekday_of, Node, MONTH_NAMES};
 use phoneworld_layout::{Align, Direction, Justify, ViewNode};
 use phoneworld_text::Weight;
 use serde_json::Value;
 
 use crate::builder::{centered_box, container, At, Builder};
 use crate::interaction::{Hit, Interaction, Target};
-
-const MONTHS: [&str; 12] =
-    ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
 
 fn set_hit(b: &mut Builder<'_>, node: &Node, at: &At<'_>, target: &Target, value: Value) -> u32 {
     let event = b.event(node, at, Some(value.clone()));
@@ -163,14 +160,6 @@ pub(super) fn time_picker(b: &mut Builder<'_>, node: &Node, at: &At<'_>) -> View
     picker
 }
 
-fn parse_date(s: &str) -> Option<(i64, u32, u32)> {
-    let mut it = s.split('-');
-    let y = it.next()?.parse().ok()?;
-    let m: u32 = it.next()?.parse().ok()?;
-    let d: u32 = it.next()?.parse().ok()?;
-    ((1..=12).contains(&m) && d >= 1 && d <= days_in_month(y, m)).then_some((y, m, d))
-}
-
 pub(super) fn date_picker(b: &mut Builder<'_>, node: &Node, at: &At<'_>) -> ViewNode {
     let t = b.theme;
     let value = node.props.value.as_ref().and_then(|p| at.scope.get(p)).and_then(|v| v.as_str().map(str::to_owned));
@@ -192,7 +181,7 @@ pub(super) fn date_picker(b: &mut Builder<'_>, node: &Node, at: &At<'_>) -> View
 
     let mut header = container(Direction::Row);
     header.style.align_items = Some(Align::Center);
-    let title = format!("{} {year}", MONTHS[(month - 1) as usize]);
+    let title = format!("{} {year}", MONTH_NAMES[(month - 1) as usize]);
     let mut title_view = b.text(title.clone(), 16.0, Weight::Medium, t.on_surface);
     title_view.style.grow = 1.0;
     title_view.style.padding = [b.m.dp(16.0), 0.0, 0.0, 0.0];
@@ -221,13 +210,13 @@ pub(super) fn date_picker(b: &mut Builder<'_>, node: &Node, at: &At<'_>) -> View
     picker.children.push(names);
 
     let first = days_from_civil(year, month, 1);
-    let lead = CivilTime::from_ms(first * 86_400_000).weekday as usize;
+    let lead = weekday_of(year, month, 1);
     let mut cells: Vec<ViewNode> = (0..lead).map(|_| ViewNode::default()).collect();
     for day in 1..=days_in_month(year, month) {
         let (y, m, d) = civil_from_days(first + i64::from(day) - 1);
         let iso = format!("{y:04}-{m:02}-{d:02}");
         let is_selected = selected == Some((y, m, d));
-        let mut c = cell(b, &day.to_string(), is_selected, 14.0, &format!("{d} {} {y}", MONTHS[(m - 1) as usize]));
+        let mut c = cell(b, &day.to_string(), is_selected, 14.0, &format!("{d} {} {y}", MONTH_NAMES[(m - 1) as usize]));
         if let Some(target) = &target {
             c.hit = Some(set_hit(b, node, at, target, Value::String(iso)));
         }

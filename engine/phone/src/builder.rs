@@ -8,7 +8,7 @@ use phoneworld_render::Color;
 use phoneworld_text::Weight;
 use serde_json::Value;
 
-use crate::interaction::{Hit, Interaction, Target, TargetRoot};
+use crate::interaction::{EventSource, Hit, Interaction, ItemSource, Target, TargetRoot};
 use crate::kit;
 use crate::store::{Focus, ScreenEntry};
 use crate::theme::{Metrics, Theme};
@@ -119,22 +119,13 @@ impl<'a> Builder<'a> {
     }
 
     /// The event table a handler receives for a node.
-    pub(crate) fn event(&self, node: &Node, at: &At<'_>, value: Option<Value>) -> Value {
-        let mut ev = serde_json::Map::new();
-        if let Some(item) = at.scope.item {
-            ev.insert("item".into(), item.clone());
-        }
-        if let Some(index) = at.scope.index {
-            ev.insert("index".into(), Value::from(index + 1));
-        }
-        if let Some(id) = &node.props.id {
-            ev.insert("id".into(), Value::String(id.clone()));
-        }
-        ev.insert("params".into(), self.entry.params.clone());
-        if let Some(v) = value {
-            ev.insert("value".into(), v);
-        }
-        Value::Object(ev)
+    pub(crate) fn event(&self, node: &Node, at: &At<'_>, value: Option<Value>) -> EventSource {
+        let item = match (at.scope.item, &at.item_path) {
+            (None, _) => ItemSource::None,
+            (Some(_), Some(path)) => ItemSource::Path(path.clone()),
+            (Some(item), None) => ItemSource::Value(item.clone()),
+        };
+        EventSource { item, index: at.scope.index, id: node.props.id.clone(), value }
     }
 
     /// Resolves a handler name; `$name` takes it from the module argument `name`.

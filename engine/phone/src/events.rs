@@ -5,7 +5,7 @@ use phoneworld_script::{Effect, EventCtx, ScriptError};
 use serde_json::{json, Value};
 
 use crate::device::Device;
-use crate::interaction::{Target, TargetRoot};
+use crate::interaction::{EventSource, ItemSource, Target, TargetRoot};
 use crate::store::{Choice, Foreground, Notification, Overlay, ScreenEntry, Timer, Transient};
 use crate::valuepath;
 
@@ -387,6 +387,31 @@ impl Device {
     /// The super-app hosting a mini-app.
     pub(crate) fn host_of(&self, app: &str) -> Option<String> {
         self.catalog.get(app).and_then(|a| a.bundle.manifest.mini_app_of.clone())
+    }
+
+    /// The event table a handler receives (`item`, `index` 1-based, `id`, `params`, `value`),
+    /// read from the store as it is now (the screen it was built from).
+    pub(crate) fn event_json(&self, app: &str, source: &EventSource) -> Value {
+        let mut ev = serde_json::Map::new();
+        let item = match &source.item {
+            ItemSource::None => None,
+            ItemSource::Path(path) => Some(Target::parse(path).map_or(Value::Null, |t| self.read_target(app, &t))),
+            ItemSource::Value(v) => Some(v.clone()),
+        };
+        if let Some(item) = item {
+            ev.insert("item".into(), item);
+        }
+        if let Some(index) = source.index {
+            ev.insert("index".into(), Value::from(index + 1));
+        }
+        if let Some(id) = &source.id {
+            ev.insert("id".into(), Value::String(id.clone()));
+        }
+        ev.insert("params".into(), self.store.top(app).map_or_else(empty_map, |e| e.params.clone()));
+        if let Some(v) = &source.value {
+            ev.insert("value".into(), v.clone());
+        }
+        Value::Object(ev)
     }
 
     /// Writes an input's value into the store.

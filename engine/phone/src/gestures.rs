@@ -69,7 +69,8 @@ impl Device {
         }
         if next >= max - 0.5 {
             if let Some(handler) = info.on_end {
-                self.run_handler(&info.app, &handler, info.event, out);
+                let event = self.event_json(&info.app, &info.event);
+                self.run_handler(&info.app, &handler, event, out);
             }
         }
     }

@@ -71,6 +71,27 @@ pub(crate) enum SystemAction {
     CloseShade,
 }
 
+/// Where a list row's item comes from.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub(crate) enum ItemSource {
+    #[default]
+    None,
+    /// A path into the store (`state.alarms.3`): read when the event fires.
+    Path(String),
+    /// An item computed by the layout (not in the store): kept as is.
+    Value(Value),
+}
+
+/// What a handler's event table is made of. It is turned into JSON only when the event
+/// fires, so building a screen copies no items or parameters.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub(crate) struct EventSource {
+    pub(crate) item: ItemSource,
+    pub(crate) index: Option<usize>,
+    pub(crate) id: Option<String>,
+    pub(crate) value: Option<Value>,
+}
+
 /// What a touch does.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Interaction {
@@ -78,14 +99,14 @@ pub(crate) enum Interaction {
     Handler {
         app: String,
         handler: String,
-        event: Value,
+        event: EventSource,
     },
     /// Flips a boolean input, then runs its handler.
     Toggle {
         app: String,
         target: Target,
         handler: Option<String>,
-        event: Value,
+        event: EventSource,
     },
     /// Sets an input to a value, then runs its handler.
     Set {
@@ -93,7 +114,7 @@ pub(crate) enum Interaction {
         target: Target,
         value: Value,
         handler: Option<String>,
-        event: Value,
+        event: EventSource,
     },
     /// Sets a slider from the touch position along its track.
     Slider {
@@ -103,7 +124,7 @@ pub(crate) enum Interaction {
         max: f64,
         step: f64,
         handler: Option<String>,
-        event: Value,
+        event: EventSource,
     },
     /// Focuses a text field.
     Focus {
@@ -113,7 +134,7 @@ pub(crate) enum Interaction {
         multiline: bool,
         on_change: Option<String>,
         on_submit: Option<String>,
-        event: Value,
+        event: EventSource,
     },
     /// Long press on a text field: the Copy / Paste menu.
     TextMenu {
@@ -121,7 +142,7 @@ pub(crate) enum Interaction {
         key: String,
         target: Target,
         on_change: Option<String>,
-        event: Value,
+        event: EventSource,
     },
     /// Changes a composite widget's own UI state (picker field, shown month).
     Widget {
@@ -137,7 +158,7 @@ pub(crate) struct ScrollInfo {
     pub(crate) app: String,
     pub(crate) key: String,
     pub(crate) on_end: Option<String>,
-    pub(crate) event: Value,
+    pub(crate) event: EventSource,
 }
 
 /// The interactions of one node.

@@ -128,15 +128,21 @@ impl Device {
 
     fn perform(&mut self, interaction: Interaction, rect: (f32, f32, f32, f32), x: f32, out: &mut Outcome) {
         match interaction {
-            Interaction::Handler { app, handler, event } => self.run_handler(&app, &handler, event, out),
-            Interaction::Toggle { app, target, handler, mut event } => {
+            Interaction::Handler { app, handler, event } => {
+                let event = self.event_json(&app, &event);
+                self.run_handler(&app, &handler, event, out)
+            }
+            Interaction::Toggle { app, target, handler, event } => {
+                let mut event = self.event_json(&app, &event);
                 let now = !truthy(&self.read_target(&app, &target));
                 self.set_and_notify(&app, &target, Value::Bool(now), handler, &mut event, out);
             }
-            Interaction::Set { app, target, value, handler, mut event } => {
+            Interaction::Set { app, target, value, handler, event } => {
+                let mut event = self.event_json(&app, &event);
                 self.set_and_notify(&app, &target, value, handler, &mut event, out);
             }
-            Interaction::Slider { app, target, min, max, step, handler, mut event } => {
+            Interaction::Slider { app, target, min, max, step, handler, event } => {
+                let mut event = self.event_json(&app, &event);
                 let thumb = 20.0 * self.config.px_per_dp();
                 let (rx, _, rw, _) = rect;
                 let fraction = f64::from(((x - rx - thumb / 2.0) / (rw - thumb).max(1.0)).clamp(0.0, 1.0));
@@ -149,6 +155,7 @@ impl Device {
                 self.set_and_notify(&app, &target, json_value, handler, &mut event, out);
             }
             Interaction::Focus { app, key, target, multiline, on_change, on_submit, event } => {
+                let event = self.event_json(&app, &event);
                 let path = target.to_path_string();
                 self.store.session.focus =
                     Some(Focus { app, key, path, multiline, on_change, on_submit, event, symbols: false, shift: false });
@@ -156,6 +163,7 @@ impl Device {
                 self.reveal_pending = true;
             }
             Interaction::TextMenu { app, key, target, on_change, event } => {
+                let event = self.event_json(&app, &event);
                 let (rx, ry, rw, _) = rect;
                 let path = target.to_path_string();
                 self.store.session.overlay = Some(Overlay::TextMenu { app, key, path, on_change, event, x: rx + rw / 2.0, y: ry });

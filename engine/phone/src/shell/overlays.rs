@@ -199,8 +199,7 @@ pub(crate) fn dialog_or_sheet(s: &mut Shell<'_>, overlay: &Overlay, bottom_inset
             let mut a = kit::a11y("androidx.recyclerview.widget.RecyclerView", app);
             a.scrollable = true;
             list.a11y = Some(a);
-            let scroll =
-                crate::interaction::ScrollInfo { app: app.clone(), key: "sheet".into(), on_end: None, event: serde_json::Value::Null };
+            let scroll = crate::interaction::ScrollInfo { app: app.clone(), key: "sheet".into(), on_end: None, event: Default::default() };
             list.hit = Some(s.hit(crate::interaction::Hit { tap: None, long_press: None, scroll: Some(scroll) }));
             sheet.children.push(list);
             sheet.hit = Some(s.hit(crate::interaction::Hit::default()));

@@ -104,7 +104,7 @@ pub(crate) fn recents(s: &mut Shell<'_>) -> ViewNode {
     let mut a = kit::a11y("androidx.recyclerview.widget.RecyclerView", LAUNCHER);
     a.scrollable = true;
     list.a11y = Some(a);
-    let scroll = ScrollInfo { app: LAUNCHER.into(), key: "recents".into(), on_end: None, event: serde_json::Value::Null };
+    let scroll = ScrollInfo { app: LAUNCHER.into(), key: "recents".into(), on_end: None, event: Default::default() };
     list.hit = Some(s.hit(Hit { tap: None, long_press: None, scroll: Some(scroll) }));
     screen.children.push(list);
 

@@ -4,13 +4,23 @@ SHELL := /bin/bash
 CARGO ?= cargo
 OUT ?= out
 
-.PHONY: help setup run test test-rust lint fmt bench bench-report memory verify
+PHONY_PY := python test-python bench-python
+.PHONY: help setup run test test-rust $(PHONY_PY) lint fmt bench bench-report memory verify
 
 help: ## Show the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
 
-setup: ## Check the toolchain (Rust via cargo); nothing else is needed yet
+VENV ?= .venv
+PYTHON ?= python3
+PY := $(VENV)/bin/python
+
+setup: ## Check the toolchain (Rust via cargo) and make the Python virtualenv
 	@command -v $(CARGO) >/dev/null || { echo "cargo not found: install Rust from your distribution or rustup"; exit 1; }
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	@$(PY) -m pip install --quiet --disable-pip-version-check -r python/requirements-dev.txt
+
+python: setup ## Build the Python package (release) into the virtualenv
+	$(VENV)/bin/maturin develop --release --quiet -m python/Cargo.toml
 
 run: setup ## Build and run the demo: the task suite with the oracle, and the monkey (PNGs in out/demo)
 	$(CARGO) build --release -p phoneworld-cli
@@ -21,10 +31,14 @@ run: setup ## Build and run the demo: the task suite with the oracle, and the mo
 	./target/release/phoneworld monkey --app Settings --seed 2 --steps 60 --out-dir $(OUT)/demo/settings --json
 	@echo "frames and UI trees: $(OUT)/demo/*/step_*.png, step_*.xml"
 
-test: setup test-rust ## Run every test (Rust; optimized test profile)
+test: setup test-rust test-python ## Run every test (Rust, then Python)
 
 test-rust:
 	INSTA_UPDATE=no $(CARGO) test --workspace
+
+test-python: python
+	$(PY) -m pytest -q python/tests
+	$(PY) -m mypy --config-file python/mypy.ini python/phoneworld python/tests/typing_check.py
 
 lint: ## Format check and clippy with warnings as errors
 	$(CARGO) fmt --all -- --check

@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use phoneworld_data::Action;
 use phoneworld_phone::{step_recorded, Catalog, Device, DeviceConfig, Monkey, TrajectoryWriter};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::params::{fill, fill_json, instantiate, Params};
@@ -59,9 +59,30 @@ impl Instance {
         Ok(Instance { template, seed, params, instruction })
     }
 
+    /// An instance whose parameters are drawn from `seed`, then replaced by `overrides`
+    /// (each must name a parameter of the template).
+    pub fn with_params(template: Arc<TaskTemplate>, seed: u64, catalog: &Catalog, overrides: &Params) -> Result<Instance, TaskError> {
+        let mut params = instantiate(&template, seed, catalog)?;
+        for (name, value) in overrides {
+            if !params.contains_key(name) {
+                let known: Vec<&str> = params.keys().map(String::as_str).collect();
+                return Err(TaskError::template(&template.id, &format!("params.{name}"), &format!("no such parameter (known: {})", known.join(", "))));
+            }
+            params.insert(name.clone(), value.clone());
+        }
+        let instruction = fill(&template.instruction, &params).map_err(|e| TaskError::template(&template.id, "instruction", &e))?;
+        Ok(Instance { template, seed, params, instruction })
+    }
+
     /// A phone with the task's setup applied.
     pub fn device(&self, catalog: Arc<Catalog>) -> Result<Device, TaskError> {
-        let mut device = Device::new(catalog, DeviceConfig { seed: self.seed, ..DeviceConfig::default() })
+        self.device_with(catalog, DeviceConfig::default())
+    }
+
+    /// A phone of the given configuration (its seed replaced by the instance's) with the
+    /// task's setup applied.
+    pub fn device_with(&self, catalog: Arc<Catalog>, config: DeviceConfig) -> Result<Device, TaskError> {
+        let mut device = Device::new(catalog, DeviceConfig { seed: self.seed, ..config })
             .map_err(|e| TaskError::Setup { task: self.template.id.clone(), message: e.to_string() })?;
         let fail = |field: &str, m: String| TaskError::template(&self.template.id, field, &m);
         for (i, step) in self.template.setup.iter().enumerate() {
@@ -110,7 +131,7 @@ impl Instance {
 }
 
 /// The verdict of an episode.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct EpisodeResult {
     pub template: String,
     pub category: String,
@@ -125,7 +146,7 @@ pub struct EpisodeResult {
     pub state_hash: String,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Failure {
     pub step: u32,
     pub reason: String,

@@ -60,18 +60,29 @@ pub fn evaluate(
             };
             let result = run_episode(Arc::clone(&catalog), &instance, agent, writer.as_mut())?;
             if let Some(w) = writer {
-                let episode = json!({
-                    "suite": suite.name, "suite_hash": suite.hash, "apps_hash": catalog.hash,
-                    "task": template.id, "category": template.category.name(), "seed": seed,
-                    "params": instance.params, "instruction": instance.instruction,
-                    "device": { "width": 1080, "height": 2400, "density": 420 },
-                    "outcome": { "success": result.success, "steps": result.steps, "failure": result.failure, "subgoals": result.subgoals },
-                });
+                let episode = episode_record(suite, &catalog.hash, &instance, &result, (1080, 2400, 420));
                 w.finish(&episode).map_err(|e| TaskError::Io(e.to_string()))?;
             }
             results.push(result);
         }
     }
+    Ok(report(suite, &catalog.hash, agent.name(), seeds, results))
+}
+
+/// The `episode.json` of one finished episode.
+pub fn episode_record(suite: &Suite, apps_hash: &str, instance: &Instance, result: &EpisodeResult, device: (u32, u32, u32)) -> Value {
+    let (width, height, density) = device;
+    json!({
+        "suite": suite.name, "suite_hash": suite.hash, "apps_hash": apps_hash,
+        "task": instance.template.id, "category": instance.template.category.name(), "seed": instance.seed,
+        "params": instance.params, "instruction": instance.instruction,
+        "device": { "width": width, "height": height, "density": density },
+        "outcome": { "success": result.success, "steps": result.steps, "failure": result.failure, "subgoals": result.subgoals },
+    })
+}
+
+/// Summarizes finished episodes the way `phoneworld eval --json` prints them.
+pub fn report(suite: &Suite, apps_hash: &str, agent: &str, seeds: u64, results: Vec<EpisodeResult>) -> EvalReport {
     let mut by_category = BTreeMap::new();
     for category in ["app", "mini_app", "cross_app"] {
         let of: Vec<&EpisodeResult> = results.iter().filter(|r| r.category == category).collect();
@@ -89,18 +100,18 @@ pub fn evaluate(
             })
         })
         .collect();
-    Ok(EvalReport {
+    EvalReport {
         suite: suite.name.clone(),
         suite_hash: suite.hash.clone(),
-        apps_hash: catalog.hash.clone(),
-        agent: agent.name().to_owned(),
+        apps_hash: apps_hash.to_owned(),
+        agent: agent.to_owned(),
         seeds,
         episodes: results.len(),
         success_rate: rate(&all),
         by_category,
         failures,
         results,
-    })
+    }
 }
 
 /// One way a template fails to prove itself.

@@ -1,0 +1,85 @@
+"""`evaluate`: run any agent over a suite and get what `phoneworld eval --json` prints.
+
+>>> import phoneworld
+>>> report = phoneworld.evaluate(lambda obs: None, seeds=1, tasks=["clock_add_alarm"], config={"observe": ()})
+>>> report["episodes"], report["success_rate"]
+(1, 0.0)
+"""
+
+from __future__ import annotations
+
+import inspect
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any, Callable, Optional, Sequence, Union
+
+from ._core import ConfigError, eval_report, suite_tasks
+from .config import PhoneConfig
+from .env import PhoneEnv
+from .wrappers import RecordTrajectory
+
+Agent = Callable[..., Any]
+
+
+def _takes_info(agent: Agent) -> bool:
+    try:
+        params = list(inspect.signature(agent).parameters.values())
+    except (TypeError, ValueError):
+        return False
+    positional = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    return len(positional) >= 2 or any(p.kind == p.VAR_POSITIONAL for p in params)
+
+
+def evaluate(
+    agent: Agent,
+    suite: str = "phoneworld-v0",
+    seeds: Union[int, Sequence[int]] = 3,
+    num_envs: int = 1,
+    *,
+    tasks: Optional[Sequence[str]] = None,
+    config: "PhoneConfig | dict[str, Any] | None" = None,
+    out_dir: "str | Path | None" = None,
+    agent_name: str = "python",
+) -> dict[str, Any]:
+    """Plays every task template of `suite` (or `tasks`) for each seed (`seeds=N` means 0..N)
+    with `agent`, a callable taking the observation (and the info, if it takes two arguments)
+    and returning an action in any accepted format, or None to stop. Episodes run on
+    `num_envs` phones at once (the engine releases the GIL while it steps). With `out_dir`,
+    every episode's trajectory is written there. Returns the report of `phoneworld eval --json`.
+    """
+    cfg = PhoneConfig.from_kwargs(config, suite=suite)
+    seed_list = list(range(seeds)) if isinstance(seeds, int) else [int(s) for s in seeds]
+    templates = [t["id"] for t in suite_tasks(cfg.suite, list(cfg.suite_dirs), list(cfg.apps_dirs))]
+    if tasks is not None:
+        unknown = sorted(set(tasks) - set(templates))
+        if unknown:
+            raise ConfigError(f"no such tasks in suite {cfg.suite!r}: {', '.join(unknown)}")
+        templates = [t for t in templates if t in set(tasks)]
+    jobs = [(task, seed) for task in templates for seed in seed_list]
+    with_info = _takes_info(agent)
+
+    def play(job: tuple[str, int]) -> dict[str, Any]:
+        task, seed = job
+        env: Any = PhoneEnv(task=task, config=cfg)
+        if out_dir is not None:
+            env = RecordTrajectory(env, out_dir)
+        obs, info = env.reset(seed=seed)
+        while True:
+            action = agent(obs, info) if with_info else agent(obs)
+            if action is None:
+                break
+            obs, _, terminated, truncated, info = env.step(action)
+            if terminated or truncated:
+                break
+        result: dict[str, Any] = env.unwrapped.result()
+        env.close()
+        return result
+
+    if num_envs <= 1:
+        results = [play(job) for job in jobs]
+    else:
+        with ThreadPoolExecutor(max_workers=num_envs) as pool:
+            results = list(pool.map(play, jobs))
+    count = len(seed_list)
+    report: dict[str, Any] = eval_report(results, agent_name, count, cfg.suite, list(cfg.suite_dirs), list(cfg.apps_dirs))
+    return report

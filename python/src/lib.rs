@@ -1,0 +1,27 @@
+//! `phoneworld._core`: the Rust side of the `phoneworld` Python package. The Python modules
+//! around it (`phoneworld/*.py`) add the Gymnasium envs, action formats and exporters.
+
+mod catalogs;
+mod convert;
+mod env_core;
+mod episode;
+mod errors;
+mod frame;
+mod observe;
+mod phone;
+mod settings;
+mod suite_info;
+mod vector;
+
+use pyo3::prelude::*;
+
+#[pymodule]
+fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    errors::register(m)?;
+    m.add_class::<phone::Phone>()?;
+    m.add_class::<env_core::EnvCore>()?;
+    m.add_class::<vector::VectorCore>()?;
+    suite_info::register(m)?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}

@@ -1,0 +1,202 @@
+//! `phoneworld.Phone`: one mock phone, driven with canonical actions.
+
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use numpy::PyArray3;
+use phoneworld_phone::{Device, DeviceConfig, ScriptLimits};
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict, PyList, PyTuple};
+
+use crate::catalogs::catalog;
+use crate::convert::{action_from_py, to_py, ui_elements_to_py};
+use crate::errors::{phone_error, ActionError, ConfigError};
+use crate::frame::{rgb_array, render_into, ObsSize};
+
+/// A deterministic mock Android phone.
+///
+/// >>> import phoneworld
+/// >>> phone = phoneworld.Phone(seed=0)
+/// >>> phone.step({"type": "open_app", "app": "Clock"})["package"]
+/// 'com.phoneworld.clock'
+/// >>> phone.screenshot().shape
+/// (2400, 1080, 3)
+#[pyclass(module = "phoneworld", name = "Phone")]
+pub(crate) struct Phone {
+    pub(crate) device: Arc<Mutex<Device>>,
+    pub(crate) apps_dirs: Vec<PathBuf>,
+}
+
+pub(crate) fn lock(device: &Mutex<Device>) -> MutexGuard<'_, Device> {
+    device.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// A step result as a dict: ok, note, package, screen, step, clock_ms, script_errors.
+pub(crate) fn step_result_to_py<'py>(py: Python<'py>, result: &phoneworld_phone::StepResult) -> PyResult<Bound<'py, PyDict>> {
+    let dict = PyDict::new(py);
+    dict.set_item("ok", result.ok)?;
+    dict.set_item("note", result.note.as_deref())?;
+    dict.set_item("package", &result.package)?;
+    dict.set_item("screen", &result.screen)?;
+    dict.set_item("step", result.step)?;
+    dict.set_item("clock_ms", result.clock_ms)?;
+    let errors = PyList::empty(py);
+    for err in &result.script_errors {
+        errors.append(err.to_string())?;
+    }
+    dict.set_item("script_errors", errors)?;
+    Ok(dict)
+}
+
+impl Phone {
+    pub(crate) fn wrap(device: Device, apps_dirs: Vec<PathBuf>) -> Phone {
+        Phone { device: Arc::new(Mutex::new(device)), apps_dirs }
+    }
+
+    fn with<T: Send>(&self, py: Python<'_>, f: impl FnOnce(&mut Device) -> T + Send) -> T {
+        let device = Arc::clone(&self.device);
+        py.detach(move || f(&mut lock(&device)))
+    }
+}
+
+pub(crate) fn obs_size(device_size: (u32, u32), width: Option<u32>, height: Option<u32>) -> PyResult<ObsSize> {
+    let size = match (width, height) {
+        (None, None) => ObsSize { width: device_size.0, height: device_size.1 },
+        (Some(w), Some(h)) => ObsSize { width: w, height: h },
+        (Some(w), None) => ObsSize { width: w, height: (u64::from(device_size.1) * u64::from(w) / u64::from(device_size.0).max(1)) as u32 },
+        (None, Some(h)) => ObsSize { width: (u64::from(device_size.0) * u64::from(h) / u64::from(device_size.1).max(1)) as u32, height: h },
+    };
+    if size.width == 0 || size.height == 0 || size.width > 8192 || size.height > 8192 {
+        return Err(ConfigError::new_err(format!("screenshot size {}x{} is out of range (1..=8192)", size.width, size.height)));
+    }
+    Ok(size)
+}
+
+pub(crate) fn device_config(seed: u64, width: u32, height: u32) -> PyResult<DeviceConfig> {
+    if !(240..=4096).contains(&width) || !(320..=8192).contains(&height) {
+        return Err(ConfigError::new_err(format!("device size {width}x{height} is out of range (240..=4096 x 320..=8192)")));
+    }
+    Ok(DeviceConfig { width, height, seed, ..DeviceConfig::default() })
+}
+
+#[pymethods]
+impl Phone {
+    #[new]
+    #[pyo3(signature = (seed=0, width=1080, height=2400, apps_dirs=None))]
+    fn new(py: Python<'_>, seed: u64, width: u32, height: u32, apps_dirs: Option<Vec<PathBuf>>) -> PyResult<Phone> {
+        let apps_dirs = apps_dirs.unwrap_or_default();
+        let config = device_config(seed, width, height)?;
+        let catalog = catalog(&apps_dirs)?;
+        let device = py.detach(|| Device::new(catalog, config)).map_err(phone_error)?;
+        Ok(Phone::wrap(device, apps_dirs))
+    }
+
+    /// Applies one canonical action (a dict or its JSON text) and returns what it did.
+    /// Raises ActionError when the action is malformed; a no-op returns ok=False with a note.
+    fn step<'py>(&self, py: Python<'py>, action: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyDict>> {
+        let action = action_from_py(action).map_err(ActionError::new_err)?;
+        let result = self.with(py, move |d| d.step(&action));
+        step_result_to_py(py, &result)
+    }
+
+    /// The screen as an (H, W, 3) uint8 array; with width and/or height, downscaled in Rust.
+    #[pyo3(signature = (width=None, height=None))]
+    fn screenshot<'py>(&self, py: Python<'py>, width: Option<u32>, height: Option<u32>) -> PyResult<Bound<'py, PyArray3<u8>>> {
+        let size = obs_size(self.size(), width, height)?;
+        let rgb = self.with(py, move |d| {
+            let mut out = vec![0u8; size.width as usize * size.height as usize * 3];
+            render_into(d, size, &mut out);
+            out
+        });
+        rgb_array(py, rgb, size)
+    }
+
+    /// The screen as PNG bytes.
+    fn screenshot_png<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+        let png = self.with(py, |d| d.frame().to_png());
+        PyBytes::new(py, &png)
+    }
+
+    /// The UI elements (AndroidWorld's fields and selection rule), as dicts.
+    fn ui_elements<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let elements = self.with(py, |d| d.ui_elements());
+        ui_elements_to_py(py, &elements)
+    }
+
+    /// The screen's UI tree as `uiautomator dump` XML.
+    fn ui_xml(&self, py: Python<'_>) -> String {
+        self.with(py, |d| d.ui_xml())
+    }
+
+    /// The UI tree as indented text, one node per line.
+    fn ui_tree(&self, py: Python<'_>) -> String {
+        self.with(py, |d| d.ui_tree_text())
+    }
+
+    /// The whole phone state (apps' data and the system) as plain Python objects.
+    fn state<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let state = self.with(py, |d| d.state_json());
+        to_py(py, &state)
+    }
+
+    /// blake3 of the state.
+    fn state_hash(&self, py: Python<'_>) -> String {
+        self.with(py, |d| d.state_hash())
+    }
+
+    /// blake3 of the rendered frame.
+    fn frame_hash(&self, py: Python<'_>) -> String {
+        self.with(py, |d| d.frame_hash())
+    }
+
+    /// (package, screen) in the foreground; the launcher is ("launcher", "home").
+    fn foreground(&self, py: Python<'_>) -> (String, String) {
+        self.with(py, |d| d.foreground())
+    }
+
+    /// (width, height) in pixels.
+    #[getter]
+    fn size(&self) -> (u32, u32) {
+        let device = lock(&self.device);
+        (device.config().width, device.config().height)
+    }
+
+    /// The state as snapshot bytes (small: only data that differs from a fresh install).
+    fn snapshot<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+        let bytes = self.with(py, |d| d.snapshot());
+        PyBytes::new(py, &bytes)
+    }
+
+    /// A phone rebuilt from snapshot bytes; it continues exactly as the original would.
+    /// Raises SnapshotError naming the offset of what is wrong.
+    #[staticmethod]
+    #[pyo3(signature = (data, apps_dirs=None))]
+    fn restore(py: Python<'_>, data: &[u8], apps_dirs: Option<Vec<PathBuf>>) -> PyResult<Phone> {
+        let apps_dirs = apps_dirs.unwrap_or_default();
+        let catalog = catalog(&apps_dirs)?;
+        let data = data.to_vec();
+        let device = py.detach(move || Device::restore(catalog, &data, ScriptLimits::default())).map_err(phone_error)?;
+        Ok(Phone::wrap(device, apps_dirs))
+    }
+
+    /// An independent copy of this phone.
+    fn fork(&self, py: Python<'_>) -> Phone {
+        let device = self.with(py, |d| d.fork());
+        Phone::wrap(device, self.apps_dirs.clone())
+    }
+
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
+        let py = slf.py();
+        let this = slf.borrow();
+        let snapshot = this.snapshot(py);
+        let restore = slf.get_type().getattr("restore")?;
+        let args = PyTuple::new(py, [snapshot.into_any(), this.apps_dirs.clone().into_pyobject(py)?.into_any()])?;
+        PyTuple::new(py, [restore, args.into_any()])
+    }
+
+    fn __repr__(&self) -> String {
+        let device = lock(&self.device);
+        let (package, screen) = device.foreground();
+        format!("Phone({}x{}, foreground={package}/{screen})", device.config().width, device.config().height)
+    }
+}

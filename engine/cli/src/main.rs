@@ -1,6 +1,7 @@
 //! `phoneworld`: the command line of the mock phone.
 
 mod commands;
+mod reconstruct_commands;
 mod task_commands;
 
 use std::path::PathBuf;
@@ -115,6 +116,48 @@ enum Command {
         #[arg(long = "image-size")]
         image_size: Option<String>,
     },
+    /// Reconstruct a runnable app, its tasks and a fidelity report from real GUI traces.
+    Reconstruct {
+        /// Trace folders or files (DroidBot, LlamaTouch, Rico, uiautomator + JSONL, PhoneWorld, canonical JSON).
+        #[arg(required = true)]
+        traces: Vec<PathBuf>,
+        /// auto, droidbot, llamatouch, rico, uiautomator, phoneworld or canonical.
+        #[arg(long, default_value = "auto")]
+        format: String,
+        /// The app folder to write.
+        #[arg(long)]
+        out: PathBuf,
+        /// The package to reconstruct (default: the one the traces use most).
+        #[arg(long)]
+        package: Option<String>,
+        /// Minimum structural similarity (0..1) for two screens to merge.
+        #[arg(long, default_value_t = 0.5)]
+        tolerance: f64,
+    },
+    /// The GUI-usage graph of traces, as DOT or JSON.
+    Graph {
+        #[arg(required = true)]
+        traces: Vec<PathBuf>,
+        #[arg(long, default_value = "auto")]
+        format: String,
+        /// FILE.dot or FILE.json.
+        #[arg(long)]
+        out: PathBuf,
+        #[arg(long)]
+        package: Option<String>,
+        #[arg(long, default_value_t = 0.5)]
+        tolerance: f64,
+    },
+    /// Replay traces on a reconstructed app: transition accuracy, coverage, element recall.
+    Replay {
+        #[arg(required = true)]
+        traces: Vec<PathBuf>,
+        #[arg(long, default_value = "auto")]
+        format: String,
+        /// The reconstructed app folder.
+        #[arg(long)]
+        app: PathBuf,
+    },
     /// Prove every template: its solution passes, doing nothing and wrong variants fail.
     Verify {
         #[arg(long, default_value = "phoneworld-v0")]
@@ -153,6 +196,13 @@ fn main() -> ExitCode {
             image_size.as_deref(),
             cli.json,
         ),
+        Command::Reconstruct { traces, format, out, package, tolerance } => {
+            reconstruct_commands::reconstruct(traces, format, out, package.as_deref(), *tolerance, cli.json)
+        }
+        Command::Graph { traces, format, out, package, tolerance } => {
+            reconstruct_commands::graph(traces, format, out, package.as_deref(), *tolerance, cli.json)
+        }
+        Command::Replay { traces, format, app } => reconstruct_commands::replay_traces(traces, format, app, cli.json),
         Command::Verify { suite, seeds } => task_commands::verify(&cli.apps_dir, &cli.suite_dir, suite, *seeds, cli.json),
     };
     match result {

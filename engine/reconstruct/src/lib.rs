@@ -1,1 +1,23 @@
 //! Reconstruction: real GUI traces become a GUI-usage graph and a runnable mock app.
+//!
+//! The pipeline: [`import`] traces of any supported format into the canonical [`Trace`];
+//! [`abstraction`] merges concrete screens into abstract screens; [`graph`] builds the
+//! GUI-usage graph; [`generate`] writes an app bundle and [`tasks`] its task suite;
+//! [`replay`] measures how faithfully the generated app reproduces a trace.
+
+pub mod abstraction;
+mod error;
+pub mod generate;
+pub mod graph;
+pub mod import;
+mod pipeline;
+pub mod replay;
+mod report;
+pub mod tasks;
+mod trace;
+pub mod visual;
+
+pub use error::ReconError;
+pub use pipeline::{analyze, fidelity_json, reconstruct, Analysis, ReconOptions, Reconstruction};
+pub use report::fidelity_markdown;
+pub use trace::{Screen, ScreenKind, Target, Trace, TraceAction, TraceStep, UiNode, TRACE_FORMAT};

@@ -1,0 +1,97 @@
+//! `reconstruct`, `graph`, `replay`: real GUI traces to a runnable mock app, its usage
+//! graph, and how faithfully an app replays a trace.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::{bail, Context, Result};
+use phoneworld_reconstruct::import::{import, TraceFormat};
+use phoneworld_reconstruct::replay::replay;
+use phoneworld_reconstruct::{analyze, fidelity_json, fidelity_markdown, reconstruct as run_reconstruct, ReconOptions};
+
+fn options(format: &str, package: Option<&str>, tolerance: f64) -> Result<ReconOptions> {
+    Ok(ReconOptions {
+        format: TraceFormat::parse(format)?,
+        package: package.map(str::to_owned),
+        tolerance,
+        ..ReconOptions::default()
+    })
+}
+
+fn pct(v: f64) -> String {
+    format!("{:.1}%", v * 100.0)
+}
+
+pub(crate) fn reconstruct(traces: &[PathBuf], format: &str, out: &Path, package: Option<&str>, tolerance: f64, as_json: bool) -> Result<ExitCode> {
+    let options = options(format, package, tolerance)?;
+    let r = run_reconstruct(traces, out, &options)?;
+    let summary = r.summary();
+    if as_json {
+        println!("{summary}");
+        return Ok(ExitCode::SUCCESS);
+    }
+    let f = &summary["fidelity"];
+    println!("{} ({}) -> {}", r.model.label, r.model.package, out.display());
+    println!(
+        "  {} screens ({} hash-only), {} edges, entry `{}`",
+        r.model.screens.len(),
+        summary["hash_only_screens"],
+        r.analysis.graph.graph.edge_count(),
+        r.model.entry
+    );
+    println!("  {} files, {} tasks in suite `{}` (verifiers/{})", r.files.len(), r.tasks.len(), r.suite, r.suite);
+    for d in &r.dropped {
+        println!("  dropped {}: {}", d["screen"].as_str().unwrap_or(""), d["reason"].as_str().unwrap_or(""));
+    }
+    println!(
+        "  fidelity: transition_accuracy {} (nothing-changes baseline {}), screen_coverage {}, element_recall {}, visual_similarity {}",
+        pct(f["transition_accuracy"].as_f64().unwrap_or(0.0)),
+        pct(f["baseline"]["transition_accuracy"].as_f64().unwrap_or(0.0)),
+        pct(f["screen_coverage"].as_f64().unwrap_or(0.0)),
+        pct(f["element_recall"].as_f64().unwrap_or(0.0)),
+        f["visual_similarity"].as_f64().map(pct).unwrap_or_else(|| "n/a".into()),
+    );
+    println!("  report: {}", out.join("fidelity.md").display());
+    println!(
+        "  try: phoneworld check {0} && phoneworld eval --apps-dir {0} --suite-dir {1} --suite {2} --agent oracle",
+        out.display(),
+        out.join("verifiers").display(),
+        r.suite
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+pub(crate) fn graph(traces: &[PathBuf], format: &str, out: &Path, package: Option<&str>, tolerance: f64, as_json: bool) -> Result<ExitCode> {
+    let options = options(format, package, tolerance)?;
+    let analysis = analyze(traces, &options)?;
+    let text = match out.extension().and_then(|e| e.to_str()) {
+        Some("dot") => analysis.graph.to_dot(),
+        Some("json") => serde_json::to_string_pretty(&analysis.graph.to_json())?,
+        _ => bail!("--out {}: write FILE.dot or FILE.json", out.display()),
+    };
+    std::fs::write(out, text).with_context(|| format!("writing {}", out.display()))?;
+    let (screens, edges) = (analysis.graph.graph.node_count(), analysis.graph.graph.edge_count());
+    if as_json {
+        println!("{}", serde_json::json!({ "out": out, "app": analysis.abstraction.package, "screens": screens, "edges": edges }));
+    } else {
+        println!("{screens} screens, {edges} edges ({}) -> {}", analysis.abstraction.package, out.display());
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+pub(crate) fn replay_traces(traces: &[PathBuf], format: &str, app: &Path, as_json: bool) -> Result<ExitCode> {
+    let format = TraceFormat::parse(format)?;
+    let model = phoneworld_reconstruct::generate::AppModel::load(app)?;
+    let mut reports = Vec::new();
+    for t in traces {
+        let trace = import(t, format)?;
+        reports.push(replay(app, &trace, true)?);
+    }
+    let report = fidelity_json(&model, &reports);
+    if as_json {
+        println!("{report}");
+    } else {
+        print!("{}", fidelity_markdown(&report));
+    }
+    Ok(ExitCode::SUCCESS)
+}

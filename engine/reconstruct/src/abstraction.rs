@@ -1,0 +1,283 @@
+//! Abstract screens: concrete screens that are the same screen with different dynamic
+//! content merge into one, by a structural signature (classes, resource ids and coarse
+//! layout; never volatile text) compared with a configurable tolerance.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::{Deserialize, Serialize};
+
+use crate::trace::{Screen, ScreenKind, Trace, UiNode};
+
+/// What part an abstract screen plays in the reconstruction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Role {
+    /// A screen of the app being reconstructed.
+    App,
+    /// The home screen: mapped to the phone's own launcher, never generated.
+    Launcher,
+    /// Another app or a system window reached from the app (a cross-app edge); generated
+    /// inside the app so the flow can go on.
+    Foreign,
+}
+
+/// One abstract screen.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AbstractScreen {
+    /// The screen id in the generated app (`screens/<id>.ron`).
+    pub id: String,
+    pub role: Role,
+    pub kind: ScreenKind,
+    pub package: String,
+    pub activity: String,
+    /// Sorted structural tokens of the first member.
+    pub signature: Vec<String>,
+    /// Concrete screens merged here: `(trace index, screen id)`, in order of first visit.
+    pub members: Vec<(usize, String)>,
+    /// Times a trace step was on this screen or landed on it.
+    pub visits: usize,
+}
+
+/// Packages whose windows are the home screen.
+pub fn is_launcher_package(package: &str) -> bool {
+    package.contains("launcher")
+}
+
+fn in_screen(n: &UiNode, w: u32, h: u32) -> bool {
+    n.visible && n.width() > 0 && n.height() > 0 && n.bounds[0] < w as i32 && n.bounds[1] < h as i32 && n.bounds[2] > 0 && n.bounds[3] > 0
+}
+
+/// Nodes that belong to the system bars, not to the screen.
+pub fn is_system_chrome(n: &UiNode) -> bool {
+    n.package == "com.android.systemui"
+        || n.resource_id == "android:id/statusBarBackground"
+        || n.resource_id == "android:id/navigationBarBackground"
+        || n.resource_id.starts_with("com.phoneworld.system")
+}
+
+/// The structural tokens of a screen: `Class#id` for nodes with a resource id, and
+/// `Class@col,row` (a coarse grid cell) for interactive or content nodes without one.
+pub fn signature(screen: &Screen) -> Vec<String> {
+    let mut tokens = BTreeSet::new();
+    let Some(root) = &screen.root else { return Vec::new() };
+    let (w, h) = (screen.width, screen.height);
+    root.walk(&mut Vec::new(), &mut |_, n| {
+        if !in_screen(n, w, h) || is_system_chrome(n) {
+            return;
+        }
+        if !n.resource_id.is_empty() {
+            tokens.insert(format!("{}#{}", n.short_class(), n.short_id()));
+        } else if n.clickable || n.editable || n.checkable || (n.children.is_empty() && (!n.text.is_empty() || !n.content_desc.is_empty())) {
+            let col = ((f64::from(n.bounds[0] + n.bounds[2]) / 2.0) / f64::from(w.max(1)) * 4.0) as i32;
+            let row = ((f64::from(n.bounds[1] + n.bounds[3]) / 2.0) / f64::from(h.max(1)) * 8.0) as i32;
+            tokens.insert(format!("{}@{col},{row}", n.short_class()));
+        }
+    });
+    tokens.into_iter().collect()
+}
+
+/// Jaccard similarity of two sorted token lists (1.0 for two empty ones).
+pub fn similarity(a: &[String], b: &[String]) -> f64 {
+    if a.is_empty() && b.is_empty() {
+        return 1.0;
+    }
+    let (mut i, mut j, mut both) = (0, 0, 0usize);
+    while i < a.len() && j < b.len() {
+        match a[i].cmp(&b[j]) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => {
+                both += 1;
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    both as f64 / (a.len() + b.len() - both) as f64
+}
+
+/// The abstract screens of one or more traces.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Abstraction {
+    /// Minimum signature similarity for two concrete screens to merge (0..1).
+    pub tolerance: f64,
+    /// The package of the app being reconstructed.
+    pub package: String,
+    pub screens: Vec<AbstractScreen>,
+}
+
+/// Where each concrete screen of one trace went: concrete id → abstract index.
+pub type ScreenMap = BTreeMap<String, usize>;
+
+impl Abstraction {
+    pub fn new(package: &str, tolerance: f64) -> Abstraction {
+        Abstraction { tolerance, package: package.to_owned(), screens: Vec::new() }
+    }
+
+    pub fn index_of(&self, id: &str) -> Option<usize> {
+        self.screens.iter().position(|s| s.id == id)
+    }
+
+    fn role_of(&self, screen: &Screen) -> Role {
+        if is_launcher_package(&screen.package) {
+            Role::Launcher
+        } else if screen.package == self.package || screen.package.is_empty() {
+            Role::App
+        } else {
+            Role::Foreign
+        }
+    }
+
+    /// The abstract screen a concrete screen belongs to, if any matches well enough.
+    pub fn classify(&self, trace_index: usize, screen: &Screen) -> Option<usize> {
+        let role = self.role_of(screen);
+        if role == Role::Launcher {
+            return self.screens.iter().position(|s| s.role == Role::Launcher);
+        }
+        if screen.kind == ScreenKind::HashOnly {
+            // Only the same hash in the same trace is known to be the same screen.
+            return self.screens.iter().position(|s| s.members.iter().any(|(t, id)| *t == trace_index && *id == screen.id));
+        }
+        let sig = signature(screen);
+        let mut best: Option<(f64, usize)> = None;
+        for (i, s) in self.screens.iter().enumerate() {
+            if s.kind != screen.kind || s.package != screen.package || (!s.activity.is_empty() && !screen.activity.is_empty() && s.activity != screen.activity)
+            {
+                continue;
+            }
+            let sim = similarity(&s.signature, &sig);
+            if sim >= self.tolerance && best.is_none_or(|(b, _)| sim > b) {
+                best = Some((sim, i));
+            }
+        }
+        best.map(|(_, i)| i)
+    }
+
+    /// Adds a trace's concrete screens, merging them into existing abstract screens or
+    /// making new ones; returns where each went.
+    pub fn add_trace(&mut self, trace_index: usize, trace: &Trace) -> ScreenMap {
+        let mut order: Vec<&str> = Vec::new();
+        let mut seen = BTreeSet::new();
+        for step in &trace.steps {
+            for id in std::iter::once(&step.screen).chain(step.next.as_ref()) {
+                if seen.insert(id.as_str()) {
+                    order.push(id);
+                }
+            }
+        }
+        let mut map = ScreenMap::new();
+        for id in order {
+            let Some(screen) = trace.screens.get(id) else { continue };
+            let index = match self.classify(trace_index, screen) {
+                Some(i) => i,
+                None => {
+                    self.screens.push(AbstractScreen {
+                        id: String::new(),
+                        role: self.role_of(screen),
+                        kind: screen.kind,
+                        package: screen.package.clone(),
+                        activity: screen.activity.clone(),
+                        signature: signature(screen),
+                        members: Vec::new(),
+                        visits: 0,
+                    });
+                    self.screens.len() - 1
+                }
+            };
+            self.screens[index].members.push((trace_index, id.to_owned()));
+            map.insert(id.to_owned(), index);
+        }
+        for step in &trace.steps {
+            for id in std::iter::once(&step.screen).chain(step.next.as_ref()) {
+                if let Some(&i) = map.get(id) {
+                    self.screens[i].visits += 1;
+                }
+            }
+        }
+        map
+    }
+
+    /// Gives every abstract screen a readable, unique id (from its activity).
+    pub fn name_screens(&mut self) {
+        let mut used: BTreeSet<String> = BTreeSet::new();
+        for s in &mut self.screens {
+            if !s.id.is_empty() {
+                used.insert(s.id.clone());
+            }
+        }
+        for i in 0..self.screens.len() {
+            if !self.screens[i].id.is_empty() {
+                continue;
+            }
+            let s = &self.screens[i];
+            let base = match (s.role, s.kind) {
+                (Role::Launcher, _) => "launcher".to_owned(),
+                (_, ScreenKind::HashOnly) => format!("unsaved_{}", snake(&s.members.first().map(|m| m.1.chars().take(6).collect::<String>()).unwrap_or_default())),
+                _ => {
+                    let mut name = activity_name(&s.activity);
+                    if name.is_empty() {
+                        name = "screen".into();
+                    }
+                    if s.role == Role::Foreign {
+                        let app = s.package.rsplit('.').next().unwrap_or("other");
+                        name = format!("{}_{name}", snake(app));
+                    }
+                    if s.kind == ScreenKind::Dialog {
+                        name.push_str("_dialog");
+                    }
+                    name
+                }
+            };
+            let mut id = base.clone();
+            let mut n = 2;
+            while used.contains(&id) {
+                id = format!("{base}_{n}");
+                n += 1;
+            }
+            used.insert(id.clone());
+            self.screens[i].id = id;
+        }
+    }
+}
+
+/// `Some_Name-x` → `some_name_x`; splits camel case.
+pub fn snake(text: &str) -> String {
+    let mut out = String::new();
+    let mut prev_lower = false;
+    for c in text.chars() {
+        if c.is_ascii_uppercase() {
+            if prev_lower {
+                out.push('_');
+            }
+            out.push(c.to_ascii_lowercase());
+            prev_lower = false;
+        } else if c.is_ascii_alphanumeric() {
+            out.push(c);
+            prev_lower = c.is_ascii_lowercase() || c.is_ascii_digit();
+        } else {
+            if !out.ends_with('_') && !out.is_empty() {
+                out.push('_');
+            }
+            prev_lower = false;
+        }
+    }
+    let out = out.trim_matches('_').to_owned();
+    if out.starts_with(|c: char| c.is_ascii_digit()) {
+        format!("s_{out}")
+    } else {
+        out
+    }
+}
+
+/// `com.x/.ui.LoginActivity` → `login`; `com.phoneworld.clock/alarm_edit` → `alarm_edit`.
+fn activity_name(activity: &str) -> String {
+    let class = activity.rsplit('/').next().unwrap_or(activity);
+    let class = class.rsplit('.').next().unwrap_or(class);
+    let name = snake(class);
+    let trimmed = name.trim_start_matches("activity_").trim_end_matches("_activity");
+    if trimmed.is_empty() || trimmed == "activity" {
+        name
+    } else {
+        trimmed.to_owned()
+    }
+}

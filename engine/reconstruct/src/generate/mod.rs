@@ -1,0 +1,382 @@
+//! The generated app: a screen layout per abstract screen, Lua with the navigation edges,
+//! a manifest with the inputs' state, and the observed texts as read-only content.
+
+mod ron_writer;
+pub(crate) mod widgets;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write as _;
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use crate::abstraction::{snake, Abstraction, Role};
+use crate::error::ReconError;
+use crate::graph::UsageGraph;
+use crate::trace::{ScreenKind, Trace};
+use crate::visual::Rgb;
+pub use widgets::{iou, Widget, WidgetKind, WidgetRole};
+use widgets::{build, from_target, match_score, Mapper};
+
+/// A navigation handler: a widget that led to another screen.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Handler {
+    pub name: String,
+    pub widget: String,
+    /// A screen id, or `home` for the launcher.
+    pub target: String,
+    pub count: usize,
+    pub long_press: bool,
+    /// Other screens the same widget led to (less often), with counts.
+    pub alternatives: Vec<(String, usize)>,
+}
+
+/// One generated screen.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct ScreenModel {
+    pub id: String,
+    pub title: String,
+    pub role: Role,
+    pub kind: ScreenKind,
+    pub visits: usize,
+    /// Built with every widget (a most-used screen) or only its interactive ones.
+    pub full: bool,
+    pub activity: String,
+    pub widgets: Vec<Widget>,
+    pub handlers: Vec<Handler>,
+    #[serde(skip)]
+    pub background: Option<[u8; 3]>,
+    /// Where the example this screen was built from came from.
+    pub example: String,
+}
+
+/// The whole generated app, and what replay needs to know about it.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct AppModel {
+    pub package: String,
+    pub label: String,
+    pub entry: String,
+    pub screens: Vec<ScreenModel>,
+    pub abstraction: Abstraction,
+    /// The traces it was built from (`source` of each), in order.
+    pub sources: Vec<String>,
+    /// Edges between screens that the app does not reproduce with a handler, and why.
+    pub unreproduced_edges: Vec<serde_json::Value>,
+}
+
+/// How an app is generated.
+#[derive(Debug, Clone)]
+pub struct GenOptions {
+    pub package: String,
+    pub label: String,
+    /// The most-visited screens built in full; the rest keep only their interactive widgets.
+    pub full_screens: usize,
+}
+
+fn assign_ids(widgets: &mut [Widget], used: &mut BTreeSet<String>) {
+    for w in widgets.iter_mut() {
+        w.walk_mut(&mut |w| {
+            let base = if !w.resource_id.is_empty() {
+                snake(w.resource_id.rsplit('/').next().unwrap_or(&w.resource_id))
+            } else {
+                match w.kind {
+                    WidgetKind::Container => "group",
+                    WidgetKind::Text => "text",
+                    WidgetKind::Button => "button",
+                    WidgetKind::Image => "image",
+                    WidgetKind::TextField => "field",
+                    WidgetKind::Switch => "switch",
+                    WidgetKind::Checkbox => "checkbox",
+                }
+                .to_owned()
+            };
+            let base = if base.is_empty() { "widget".to_owned() } else { base };
+            let mut id = base.clone();
+            let mut n = 2;
+            while used.contains(&id) {
+                id = format!("{base}_{n}");
+                n += 1;
+            }
+            used.insert(id.clone());
+            w.id = id;
+        });
+    }
+}
+
+fn humanize(id: &str) -> String {
+    let text = id.replace('_', " ");
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(c) => c.to_uppercase().collect::<String>() + chars.as_str(),
+        None => String::new(),
+    }
+}
+
+/// Keeps only navigation and input widgets (lifted out of their containers).
+fn interactive_only(widgets: Vec<Widget>) -> Vec<Widget> {
+    let mut out = Vec::new();
+    for mut w in widgets {
+        let children = std::mem::take(&mut w.children);
+        if w.role != WidgetRole::Static || w.on_tap.is_some() {
+            out.push(w);
+        }
+        out.extend(interactive_only(children));
+    }
+    out
+}
+
+fn screenshot(trace: &Trace, screen_id: &str) -> Option<Rgb> {
+    let s = trace.screens.get(screen_id)?;
+    let rel = s.screenshot.as_ref()?;
+    let path = Path::new(&trace.base_dir).join(rel);
+    let img = Rgb::load(&path)?;
+    // Crop to the part the hierarchy's coordinates cover (some screenshots have black below).
+    let scale = f64::from(img.width) / f64::from(s.width.max(1));
+    let crop_h = ((f64::from(s.height) * scale) as u32).min(img.height);
+    Some(Rgb { width: img.width, height: crop_h, pixels: img.pixels[..(img.width * crop_h) as usize].to_vec() })
+}
+
+/// Builds the app model from the abstraction and the usage graph.
+pub fn model(abstraction: &Abstraction, graph: &UsageGraph, traces: &[Trace], options: &GenOptions) -> AppModel {
+    let ranked = graph.ranked();
+    let full: BTreeSet<usize> = ranked.iter().filter(|&&i| abstraction.screens[i].role != Role::Launcher).take(options.full_screens).copied().collect();
+    let mut screens = Vec::new();
+    let mut unreproduced = Vec::new();
+    let mut state_counter: BTreeSet<String> = BTreeSet::new();
+    for (index, abs) in abstraction.screens.iter().enumerate() {
+        if abs.role == Role::Launcher {
+            continue;
+        }
+        // The example: the first member with a hierarchy.
+        let example = abs.members.iter().find_map(|(t, id)| {
+            let s = traces.get(*t)?.screens.get(id)?;
+            s.root.as_ref().map(|r| (*t, s, r))
+        });
+        let (mut widgets, background, example_name) = match example {
+            Some((t, s, root)) => {
+                let m = Mapper { width: f64::from(s.width.max(1)), height: f64::from(s.height.max(1)) };
+                let shot = screenshot(&traces[t], &s.id);
+                let background = shot.as_ref().and_then(|img| img.median_color(0.0, 0.0, 1.0, 1.0));
+                (build(root, &m, shot.as_ref()), background, format!("{}#{}", traces[t].source, s.id))
+            }
+            None => (Vec::new(), None, abs.members.first().map(|(t, id)| format!("{}#{id} (known only by its hash)", traces[*t].source)).unwrap_or_default()),
+        };
+        // Attach the navigation edges: the most frequent target of each widget wins.
+        let mut by_widget: BTreeMap<(String, bool), Vec<(usize, usize, crate::trace::UiNode, (u32, u32))>> = BTreeMap::new();
+        for (to, edge) in graph.out_edges(index) {
+            let long = edge.action == "long_press";
+            let tap_like = edge.action == "tap" || long;
+            if to == index {
+                continue;
+            }
+            match (&edge.widget, &edge.target, tap_like) {
+                (Some(sig), Some((node, size)), true) => by_widget.entry((sig.clone(), long)).or_default().push((to, edge.count, node.clone(), *size)),
+                _ => {
+                    let why = match edge.action.as_str() {
+                        "key:back" | "key:home" | "key:recents" => "the phone's own navigation does this",
+                        "wait" if edge.spontaneous => "the screen changed by itself (a timer or loading)",
+                        "open_app" | "close_app" => "app launches are the phone's",
+                        _ => "only taps and long presses on widgets become handlers",
+                    };
+                    unreproduced.push(serde_json::json!({
+                        "from": abs.id, "to": abstraction.screens[to].id, "action": edge.action, "widget": edge.widget, "count": edge.count, "reason": why,
+                    }));
+                }
+            }
+        }
+        let mut pending = Vec::new();
+        for ((sig, long), mut options_list) in by_widget {
+            options_list.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+            let (to, count, node, size) = options_list[0].clone();
+            let alternatives: Vec<(String, usize)> = options_list[1..].iter().map(|(t, c, ..)| (abstraction.screens[*t].id.clone(), *c)).collect();
+            pending.push((sig, long, to, count, node, size, alternatives));
+        }
+        // Targets that the example does not show become widgets of their own, on top.
+        for (_, _, _, _, node, size, _) in &pending {
+            let m = Mapper { width: f64::from(size.0.max(1)), height: f64::from(size.1.max(1)) };
+            let mut best = 0.0;
+            for w in &widgets {
+                w.walk(&mut |w| best = f64::max(best, match_score(w, node, &m)));
+            }
+            if best == 0.0 {
+                widgets.push(from_target(node, &m));
+            }
+        }
+        let mut used = BTreeSet::new();
+        assign_ids(&mut widgets, &mut used);
+        let mut handlers = Vec::new();
+        for (_sig, long, to, count, node, size, alternatives) in pending {
+            let m = Mapper { width: f64::from(size.0.max(1)), height: f64::from(size.1.max(1)) };
+            let mut best: Option<(f64, String)> = None;
+            for w in &widgets {
+                w.walk(&mut |w| {
+                    let s = match_score(w, &node, &m);
+                    if s > 0.0 && best.as_ref().is_none_or(|(b, _)| s > *b) {
+                        best = Some((s, w.id.clone()));
+                    }
+                });
+            }
+            let Some((_, widget_id)) = best else { continue };
+            let target = if abstraction.screens[to].role == Role::Launcher { "home".to_owned() } else { abstraction.screens[to].id.clone() };
+            let name = format!("{}__{}{}", abs.id, widget_id, if long { "_long" } else { "" });
+            if handlers.iter().any(|h: &Handler| h.name == name) {
+                continue;
+            }
+            for w in widgets.iter_mut() {
+                w.walk_mut(&mut |w| {
+                    if w.id == widget_id {
+                        w.role = WidgetRole::Navigation;
+                        if long {
+                            w.on_long_press = Some(name.clone());
+                        } else {
+                            w.on_tap = Some(name.clone());
+                        }
+                    }
+                });
+            }
+            handlers.push(Handler { name, widget: widget_id, target, count, long_press: long, alternatives });
+        }
+        // Inputs write app state under a key unique in the app.
+        for w in widgets.iter_mut() {
+            w.walk_mut(&mut |w| {
+                if w.role == WidgetRole::Input {
+                    let key = format!("{}_{}", abs.id, w.id);
+                    state_counter.insert(key.clone());
+                    w.state_key = Some(key);
+                }
+            });
+        }
+        let is_full = full.contains(&index);
+        if !is_full {
+            widgets = interactive_only(widgets);
+        }
+        screens.push(ScreenModel {
+            id: abs.id.clone(),
+            title: humanize(&abs.id),
+            role: abs.role,
+            kind: abs.kind,
+            visits: abs.visits,
+            full: is_full,
+            activity: abs.activity.clone(),
+            widgets,
+            handlers,
+            background,
+            example: example_name,
+        });
+    }
+    let entry = entry_screen(abstraction, traces).unwrap_or_else(|| screens.first().map(|s| s.id.clone()).unwrap_or_default());
+    AppModel {
+        package: options.package.clone(),
+        label: options.label.clone(),
+        entry,
+        screens,
+        abstraction: abstraction.clone(),
+        sources: traces.iter().map(|t| t.source.clone()).collect(),
+        unreproduced_edges: unreproduced,
+    }
+}
+
+/// The screen the app opens on: where the first launch of the app landed, else the first
+/// app screen of the first trace.
+fn entry_screen(abstraction: &Abstraction, traces: &[Trace]) -> Option<String> {
+    let role_of = |t: usize, id: &str| abstraction.classify(t, traces[t].screens.get(id)?).map(|i| &abstraction.screens[i]);
+    for (t, trace) in traces.iter().enumerate() {
+        for step in &trace.steps {
+            let from = role_of(t, &step.screen);
+            let launched = matches!(step.action, crate::trace::TraceAction::OpenApp { .. }) || from.is_some_and(|s| s.role == Role::Launcher);
+            if let Some(next) = step.next.as_ref().and_then(|n| role_of(t, n)) {
+                if launched && next.role == Role::App {
+                    return Some(next.id.clone());
+                }
+            }
+        }
+    }
+    for (t, trace) in traces.iter().enumerate() {
+        for step in &trace.steps {
+            if let Some(s) = role_of(t, &step.screen).filter(|s| s.role == Role::App) {
+                return Some(s.id.clone());
+            }
+        }
+    }
+    None
+}
+
+/// Writes the bundle: `app.ron`, `screens/*.ron`, `main.lua`, `content/observed.ron` and
+/// `reconstruction.json` (the model replay reads). Returns the files written, relative.
+pub fn write_app(model: &AppModel, traces: &[Trace], out: &Path) -> Result<Vec<String>, ReconError> {
+    let mut files = Vec::new();
+    let write = |rel: &str, text: &str, files: &mut Vec<String>| -> Result<(), ReconError> {
+        let path = out.join(rel);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).map_err(|e| ReconError::io(parent, e))?;
+        }
+        std::fs::write(&path, text).map_err(|e| ReconError::io(&path, e))?;
+        files.push(rel.to_owned());
+        Ok(())
+    };
+    // Stale screens of an earlier reconstruction into the same folder would be loaded too.
+    let screens_dir = out.join("screens");
+    if screens_dir.is_dir() {
+        for entry in std::fs::read_dir(&screens_dir).map_err(|e| ReconError::io(&screens_dir, e))?.flatten() {
+            if entry.path().extension().is_some_and(|e| e == "ron") {
+                std::fs::remove_file(entry.path()).map_err(|e| ReconError::io(&entry.path(), e))?;
+            }
+        }
+    }
+    let sources: Vec<String> = traces.iter().map(|t| format!("{} ({})", t.source, t.source_format)).collect();
+    write("app.ron", &ron_writer::manifest(model, &sources), &mut files)?;
+    for screen in &model.screens {
+        write(&format!("screens/{}.ron", screen.id), &ron_writer::screen(screen), &mut files)?;
+    }
+    write("main.lua", &lua(model, &sources), &mut files)?;
+    write("content/observed.ron", &ron_writer::observed(model, traces), &mut files)?;
+    let json = serde_json::to_string_pretty(model).unwrap_or_default();
+    write("reconstruction.json", &json, &mut files)?;
+    Ok(files)
+}
+
+fn lua(model: &AppModel, sources: &[String]) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "-- {}: reconstructed by `phoneworld reconstruct` from {} trace(s):", model.label, sources.len());
+    for s in sources {
+        let _ = writeln!(out, "--   {s}");
+    }
+    out.push_str("-- Each handler is a widget that led to another screen in the traces (how often is in the\n");
+    out.push_str("-- comment). Text fields and switches write app state directly (state.<screen>_<widget>).\n");
+    out.push_str("-- Edit freely: add state updates, conditions or dialogs where the real app has them.\n");
+    for screen in &model.screens {
+        if screen.handlers.is_empty() {
+            continue;
+        }
+        let _ = writeln!(out, "\n-- {} ({})", screen.id, if screen.activity.is_empty() { "activity unknown" } else { &screen.activity });
+        for h in &screen.handlers {
+            let _ = write!(out, "\n-- {} `{}`, seen {} time(s)", if h.long_press { "long press on" } else { "tap on" }, h.widget, h.count);
+            if !h.alternatives.is_empty() {
+                let alts: Vec<String> = h.alternatives.iter().map(|(s, c)| format!("{s} x{c}")).collect();
+                let _ = write!(out, "; it also led to {}", alts.join(", "));
+            }
+            out.push('\n');
+            let _ = writeln!(out, "function {}(ev)", h.name);
+            if h.target == "home" {
+                out.push_str("  nav.home()\n");
+            } else {
+                let _ = writeln!(out, "  nav.push(\"{}\")", h.target);
+            }
+            out.push_str("end\n");
+        }
+    }
+    out
+}
+
+impl AppModel {
+    /// Reads `reconstruction.json` from a generated app folder.
+    pub fn load(app_dir: &Path) -> Result<AppModel, ReconError> {
+        let path = app_dir.join("reconstruction.json");
+        let text = crate::error::read_text(&path)?;
+        serde_json::from_str(&text).map_err(|e| ReconError::line(&path, e.line(), format!("column {}: {e}", e.column())))
+    }
+
+    pub fn screen(&self, id: &str) -> Option<&ScreenModel> {
+        self.screens.iter().find(|s| s.id == id)
+    }
+}

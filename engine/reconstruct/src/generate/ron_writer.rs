@@ -1,0 +1,240 @@
+//! Readable RON for the generated bundle: one widget per line where it fits, children
+//! indented, every box in dp as `margin: (left, top, 0, 0), width:, height:`.
+
+use std::collections::BTreeSet;
+use std::fmt::Write as _;
+
+use super::widgets::{Widget, WidgetKind};
+use super::{AppModel, ScreenModel};
+use crate::abstraction::Role;
+use crate::trace::{ScreenKind, Trace};
+use crate::visual::{hex, luma};
+
+/// A RON string literal.
+fn lit(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('"');
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => {}
+            '\t' => out.push(' '),
+            c if c.is_control() => {}
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// A template literal: braces are doubled so observed text never reads as a binding.
+fn tlit(text: &str) -> String {
+    lit(&text.replace('{', "{{").replace('}', "}}"))
+}
+
+fn num(v: f64) -> String {
+    format!("{}", v.round() as i64)
+}
+
+/// Text color that reads on a background.
+fn ink(bg: Option<[u8; 3]>) -> &'static str {
+    match bg {
+        Some(c) if luma(c) < 128.0 => "#FFFFFF",
+        _ => "#1F1F1F",
+    }
+}
+
+fn text_size(height_dp: f64) -> f64 {
+    // One line of text is about 1.5x its size tall; long boxes hold several lines.
+    let lines = (height_dp / 28.0).round().max(1.0);
+    (height_dp / lines / 1.6).clamp(10.0, 24.0).round()
+}
+
+fn widget(w: &Widget, parent: [f64; 4], bg: Option<[u8; 3]>, depth: usize, out: &mut String) {
+    let pad = "    ".repeat(depth);
+    let mut props: Vec<String> = Vec::new();
+    props.push(format!("id: {}", lit(&w.id)));
+    let (x, y) = (w.rect[0] - parent[0], w.rect[1] - parent[1]);
+    let own_bg = w.background.filter(|c| bg.is_none_or(|p| (luma(*c) - luma(p)).abs() > 24.0));
+    match w.kind {
+        WidgetKind::Text => {
+            props.push(format!("text: {}", tlit(&w.text)));
+            props.push(format!("size: {}", num(text_size(w.rect[3]))));
+            props.push(format!("color: {}", lit(ink(bg))));
+        }
+        WidgetKind::Button => {
+            props.push(format!("text: {}", tlit(&w.text)));
+            props.push(format!("variant: {}", lit(if own_bg.is_some() { "filled" } else { "text" })));
+        }
+        WidgetKind::Image => {
+            let desc = if w.content_desc.is_empty() { &w.text } else { &w.content_desc };
+            if !desc.is_empty() {
+                props.push(format!("content_desc: {}", tlit(desc)));
+            }
+        }
+        WidgetKind::TextField => {
+            let hint = [&w.text, &w.content_desc].into_iter().find(|t| !t.is_empty()).cloned().unwrap_or_else(|| w.id.replace('_', " "));
+            props.push(format!("value: {}", lit(&format!("state.{}", w.state_key.as_deref().unwrap_or(&w.id)))));
+            props.push(format!("hint: {}", tlit(&hint)));
+        }
+        WidgetKind::Switch | WidgetKind::Checkbox => {
+            props.push(format!("value: {}", lit(&format!("state.{}", w.state_key.as_deref().unwrap_or(&w.id)))));
+            if !w.text.is_empty() {
+                props.push(format!("text: {}", tlit(&w.text)));
+            }
+        }
+        WidgetKind::Container => {
+            if !w.content_desc.is_empty() {
+                props.push(format!("content_desc: {}", tlit(&w.content_desc)));
+            }
+        }
+    }
+    if let Some(c) = own_bg {
+        props.push(format!("background: {}", lit(&hex(c))));
+    }
+    if let Some(h) = &w.on_tap {
+        props.push(format!("on_tap: {}", lit(h)));
+    }
+    if let Some(h) = &w.on_long_press {
+        props.push(format!("on_long_press: {}", lit(h)));
+    }
+    props.push(format!("margin: ({}, {}, 0, 0)", num(x), num(y)));
+    props.push(format!("width: {}", num(w.rect[2])));
+    props.push(format!("height: {}", num(w.rect[3])));
+    let name = match w.kind {
+        WidgetKind::Container => "Stack",
+        WidgetKind::Text => "Text",
+        WidgetKind::Button => "Button",
+        WidgetKind::Image => "Image",
+        WidgetKind::TextField => "TextField",
+        WidgetKind::Switch => "Switch",
+        WidgetKind::Checkbox => "Checkbox",
+    };
+    let _ = write!(out, "{pad}// {}", w.class.rsplit('.').next().unwrap_or(&w.class));
+    if !w.resource_id.is_empty() {
+        let _ = write!(out, " {}", w.resource_id);
+    }
+    out.push('\n');
+    if w.children.is_empty() {
+        let _ = writeln!(out, "{pad}{name}({}),", props.join(", "));
+        return;
+    }
+    let _ = writeln!(out, "{pad}{name}({}, children: [", props.join(", "));
+    let inner_bg = own_bg.or(bg);
+    for c in &w.children {
+        widget(c, w.rect, inner_bg, depth + 1, out);
+    }
+    let _ = writeln!(out, "{pad}]),");
+}
+
+/// `screens/<id>.ron`.
+pub(super) fn screen(s: &ScreenModel) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "// {}: reconstructed from {}", s.id, s.example);
+    let _ = writeln!(
+        out,
+        "// Activity: {}. Seen {} time(s); {}.",
+        if s.activity.is_empty() { "unknown" } else { &s.activity },
+        s.visits,
+        if s.full { "every widget is kept" } else { "a less used screen: only its interactive widgets are kept" }
+    );
+    if s.role == Role::Foreign {
+        out.push_str("// This screen belongs to another app the traces went to; it is kept so the flow can go on.\n");
+    }
+    if s.kind == ScreenKind::HashOnly {
+        out.push_str("// The trace saved no hierarchy for this screen: only the widgets acted on are known.\n");
+    }
+    out.push_str("// Boxes are in dp: margin (left, top) inside the parent, then width and height.\n");
+    let _ = writeln!(out, "Screen(\n    title: {},\n    root: Stack(", tlit(&s.title));
+    let bg = s.background;
+    let root_bg = match (s.kind, bg) {
+        (ScreenKind::Dialog, _) => "#99000000".to_owned(),
+        (_, Some(c)) => hex(c),
+        _ => "surface".to_owned(),
+    };
+    let _ = writeln!(out, "        background: {},\n        children: [", lit(&root_bg));
+    // The first child of a Stack is laid out in flow: a spacer that fills the screen.
+    out.push_str("            Spacer(grow: 1),\n");
+    if s.kind == ScreenKind::HashOnly {
+        let _ = writeln!(
+            out,
+            "            Text(id: \"unsaved_note\", text: {}, size: 14, margin: (16, 16, 0, 0), width: 379, height: 40),",
+            tlit("This screen was not saved by the trace.")
+        );
+    }
+    let inner_bg = if s.kind == ScreenKind::Dialog { None } else { bg };
+    for w in &s.widgets {
+        widget(w, [0.0, 0.0, 0.0, 0.0], inner_bg, 3, &mut out);
+    }
+    out.push_str("        ],\n    ),\n)\n");
+    out
+}
+
+/// `app.ron`.
+pub(super) fn manifest(model: &AppModel, sources: &[String]) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "// {}: reconstructed by `phoneworld reconstruct` from:", model.label);
+    for s in sources {
+        let _ = writeln!(out, "//   {s}");
+    }
+    out.push_str("// Screens are in screens/, navigation in main.lua, observed texts in content/observed.ron.\n");
+    let _ = writeln!(out, "App(\n    package: {},\n    label: {},", lit(&model.package), lit(&model.label));
+    let _ = writeln!(out, "    icon: \"apps\",\n    color: \"#5F6368\",\n    entry: {},", lit(&model.entry));
+    out.push_str("    scripts: [\"main.lua\"],\n    content: {\"observed\": \"content/observed.ron\"},\n");
+    let mut state: Vec<(String, String)> = Vec::new();
+    for s in &model.screens {
+        for w in &s.widgets {
+            w.walk(&mut |w| {
+                if let Some(key) = &w.state_key {
+                    let value = match w.kind {
+                        WidgetKind::Switch | WidgetKind::Checkbox => w.checked.to_string(),
+                        _ => "\"\"".to_owned(),
+                    };
+                    state.push((key.clone(), value));
+                }
+            });
+        }
+    }
+    state.sort();
+    state.dedup_by(|a, b| a.0 == b.0);
+    if state.is_empty() {
+        out.push_str("    state: {},\n");
+    } else {
+        out.push_str("    // What the inputs hold (text fields, switches), as app data tasks can check.\n    state: {\n");
+        for (k, v) in state {
+            let _ = writeln!(out, "        {}: {v},", lit(&k));
+        }
+        out.push_str("    },\n");
+    }
+    out.push_str(")\n");
+    out
+}
+
+/// `content/observed.ron`: every text each screen showed, across all visits.
+pub(super) fn observed(model: &AppModel, traces: &[Trace]) -> String {
+    let mut out = String::from("// Every text and description each screen showed in the traces, across visits: material\n// for refining the layouts (lists, alternatives).\n{\n");
+    for s in &model.screens {
+        let Some(i) = model.abstraction.index_of(&s.id) else { continue };
+        let mut texts = BTreeSet::new();
+        for (t, id) in &model.abstraction.screens[i].members {
+            if let Some(root) = traces.get(*t).and_then(|tr| tr.screens.get(id)).and_then(|s| s.root.as_ref()) {
+                root.walk(&mut Vec::new(), &mut |_, n| {
+                    for text in [&n.text, &n.content_desc] {
+                        if !text.trim().is_empty() && !crate::abstraction::is_system_chrome(n) {
+                            texts.insert(text.trim().to_owned());
+                        }
+                    }
+                });
+            }
+        }
+        let _ = writeln!(out, "    {}: [", lit(&s.id));
+        for t in texts {
+            let _ = writeln!(out, "        {},", lit(&t));
+        }
+        out.push_str("    ],\n");
+    }
+    out.push_str("}\n");
+    out
+}

@@ -1,0 +1,231 @@
+//! Android hierarchies to PhoneWorld widgets: which nodes are kept, what widget each
+//! becomes, and where it sits (absolute dp boxes in the app area).
+
+use serde::{Deserialize, Serialize};
+
+use crate::abstraction::is_system_chrome;
+use crate::trace::UiNode;
+use crate::visual::Rgb;
+
+/// The phone the app is generated for: 1080 x 2400 at 420 dpi, 28 dp status bar, 48 dp nav bar.
+pub(crate) const DEVICE_W: f64 = 1080.0;
+pub(crate) const DEVICE_H: f64 = 2400.0;
+pub(crate) const PX_PER_DP: f64 = 420.0 / 160.0;
+pub(crate) const STATUS_DP: f64 = 28.0;
+pub(crate) const NAV_DP: f64 = 48.0;
+
+/// The app area in dp.
+pub(crate) fn app_area() -> (f64, f64) {
+    (DEVICE_W / PX_PER_DP, DEVICE_H / PX_PER_DP - STATUS_DP - NAV_DP)
+}
+
+/// What a generated widget is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WidgetKind {
+    Container,
+    Text,
+    Button,
+    Image,
+    TextField,
+    Switch,
+    Checkbox,
+}
+
+/// What a widget does in the traces.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WidgetRole {
+    /// Led to another screen.
+    Navigation,
+    /// Holds a value that becomes app state (text fields, toggles).
+    Input,
+    /// Read-only content.
+    Static,
+}
+
+/// A generated widget with its absolute box (dp, in the app area) and where it came from.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Widget {
+    pub id: String,
+    pub kind: WidgetKind,
+    pub role: WidgetRole,
+    /// `[x, y, width, height]` in dp.
+    pub rect: [f64; 4],
+    pub class: String,
+    pub resource_id: String,
+    pub text: String,
+    pub content_desc: String,
+    /// The source bounds normalized to 0..1.
+    pub source_box: [f64; 4],
+    pub checked: bool,
+    #[serde(skip)]
+    pub background: Option<[u8; 3]>,
+    #[serde(skip)]
+    pub on_tap: Option<String>,
+    #[serde(skip)]
+    pub on_long_press: Option<String>,
+    /// The app-state key an input writes (`state.<key>`).
+    pub state_key: Option<String>,
+    #[serde(skip)]
+    pub children: Vec<Widget>,
+}
+
+impl Widget {
+    pub fn walk<'w>(&'w self, f: &mut dyn FnMut(&'w Widget)) {
+        f(self);
+        for c in &self.children {
+            c.walk(f);
+        }
+    }
+
+    pub fn walk_mut(&mut self, f: &mut dyn FnMut(&mut Widget)) {
+        f(self);
+        for c in &mut self.children {
+            c.walk_mut(f);
+        }
+    }
+}
+
+/// Converts source pixels to the generated app's dp boxes.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Mapper {
+    pub(crate) width: f64,
+    pub(crate) height: f64,
+}
+
+impl Mapper {
+    pub(crate) fn normalized(&self, b: [i32; 4]) -> [f64; 4] {
+        [f64::from(b[0]) / self.width, f64::from(b[1]) / self.height, f64::from(b[2]) / self.width, f64::from(b[3]) / self.height]
+    }
+
+    /// `[x, y, w, h]` in app-area dp, clipped to the app area.
+    pub(crate) fn rect(&self, b: [i32; 4]) -> [f64; 4] {
+        let n = self.normalized(b);
+        let (aw, ah) = app_area();
+        let x1 = (n[0] * DEVICE_W / PX_PER_DP).clamp(0.0, aw);
+        let x2 = (n[2] * DEVICE_W / PX_PER_DP).clamp(0.0, aw);
+        let y1 = (n[1] * DEVICE_H / PX_PER_DP - STATUS_DP).clamp(0.0, ah);
+        let y2 = (n[3] * DEVICE_H / PX_PER_DP - STATUS_DP).clamp(0.0, ah);
+        [x1.round(), y1.round(), (x2 - x1).round(), (y2 - y1).round()]
+    }
+}
+
+fn visible(n: &UiNode, m: &Mapper) -> bool {
+    let r = m.rect(n.bounds);
+    n.visible && n.width() > 0 && n.height() > 0 && r[2] >= 1.0 && r[3] >= 1.0 && !is_system_chrome(n)
+}
+
+fn kind_of(n: &UiNode, kept_children: usize) -> Option<WidgetKind> {
+    let class = n.short_class();
+    if n.editable {
+        return Some(WidgetKind::TextField);
+    }
+    if n.checkable && kept_children == 0 {
+        return Some(if class.contains("Switch") || class.contains("Toggle") { WidgetKind::Switch } else { WidgetKind::Checkbox });
+    }
+    if kept_children == 0 {
+        if !n.text.is_empty() && class.contains("Button") {
+            return Some(WidgetKind::Button);
+        }
+        if !n.text.is_empty() {
+            return Some(WidgetKind::Text);
+        }
+        if !n.content_desc.is_empty() || class.contains("Image") || n.clickable || !n.resource_id.is_empty() {
+            return Some(WidgetKind::Image);
+        }
+        return None;
+    }
+    Some(WidgetKind::Container)
+}
+
+/// Builds the widgets of a hierarchy; wrappers with one child and nothing of their own
+/// are left out, so the layout keeps the hierarchy without Android's nesting noise.
+pub(crate) fn build(n: &UiNode, m: &Mapper, shot: Option<&Rgb>) -> Vec<Widget> {
+    if !visible(n, m) {
+        return Vec::new();
+    }
+    let children: Vec<Widget> = n.children.iter().flat_map(|c| build(c, m, shot)).collect();
+    let speaks = !n.resource_id.is_empty() || !n.content_desc.is_empty() || n.clickable || n.long_clickable;
+    if !children.is_empty() && !speaks && children.len() == 1 && !n.editable {
+        return children;
+    }
+    let Some(kind) = kind_of(n, children.len()) else { return children };
+    let nb = m.normalized(n.bounds);
+    let background = match kind {
+        WidgetKind::Container | WidgetKind::Button => shot.and_then(|s| s.median_color(nb[0], nb[1], nb[2], nb[3])),
+        _ => None,
+    };
+    vec![Widget {
+        id: String::new(),
+        kind,
+        role: if matches!(kind, WidgetKind::TextField | WidgetKind::Switch | WidgetKind::Checkbox) { WidgetRole::Input } else { WidgetRole::Static },
+        rect: m.rect(n.bounds),
+        class: n.class.clone(),
+        resource_id: n.resource_id.clone(),
+        text: n.text.clone(),
+        content_desc: n.content_desc.clone(),
+        source_box: nb,
+        checked: n.checked,
+        background,
+        on_tap: None,
+        on_long_press: None,
+        state_key: None,
+        children: if kind == WidgetKind::Container { children } else { Vec::new() },
+    }]
+}
+
+/// How well a generated widget matches a target node (higher is better; 0 is no match).
+pub(crate) fn match_score(w: &Widget, node: &UiNode, m: &Mapper) -> f64 {
+    let nb = m.normalized(node.bounds);
+    let iou = iou(w.source_box, nb);
+    let mut score = 0.0;
+    if !node.resource_id.is_empty() && w.resource_id == node.resource_id {
+        score += 4.0;
+    }
+    if !node.text.is_empty() && w.text == node.text {
+        score += 2.0;
+    }
+    if !node.content_desc.is_empty() && w.content_desc == node.content_desc {
+        score += 2.0;
+    }
+    if score == 0.0 && iou < 0.5 {
+        return 0.0;
+    }
+    score + iou
+}
+
+/// Intersection over union of two `[x1, y1, x2, y2]` boxes.
+pub fn iou(a: [f64; 4], b: [f64; 4]) -> f64 {
+    let ix = (a[2].min(b[2]) - a[0].max(b[0])).max(0.0);
+    let iy = (a[3].min(b[3]) - a[1].max(b[1])).max(0.0);
+    let inter = ix * iy;
+    let union = (a[2] - a[0]).max(0.0) * (a[3] - a[1]).max(0.0) + (b[2] - b[0]).max(0.0) * (b[3] - b[1]).max(0.0) - inter;
+    if union <= 0.0 {
+        0.0
+    } else {
+        inter / union
+    }
+}
+
+/// A new widget standing for a target node the screen's example did not show.
+pub(crate) fn from_target(node: &UiNode, m: &Mapper) -> Widget {
+    let kind = kind_of(node, 0).unwrap_or(WidgetKind::Image);
+    Widget {
+        id: String::new(),
+        kind,
+        role: WidgetRole::Static,
+        rect: m.rect(node.bounds),
+        class: node.class.clone(),
+        resource_id: node.resource_id.clone(),
+        text: node.text.clone(),
+        content_desc: node.content_desc.clone(),
+        source_box: m.normalized(node.bounds),
+        checked: node.checked,
+        background: None,
+        on_tap: None,
+        on_long_press: None,
+        state_key: None,
+        children: Vec::new(),
+    }
+}

@@ -1,0 +1,199 @@
+//! The GUI-usage graph: abstract screens as nodes (with visit counts and example concrete
+//! screens), actions on widgets as edges (with counts). Exports to DOT and JSON.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+use petgraph::graph::{DiGraph, NodeIndex};
+use petgraph::visit::EdgeRef;
+use serde::Serialize;
+use serde_json::{json, Value};
+
+use crate::abstraction::{Abstraction, Role, ScreenMap};
+use crate::trace::{Trace, TraceAction, UiNode};
+
+/// A node: one abstract screen.
+#[derive(Debug, Clone, Serialize)]
+pub struct ScreenNode {
+    /// Index into [`Abstraction::screens`].
+    pub index: usize,
+    pub id: String,
+    pub role: Role,
+    pub visits: usize,
+    /// Up to three concrete screens merged here, as `trace#screen`.
+    pub examples: Vec<String>,
+}
+
+/// An edge: an action on a widget that took one abstract screen to another.
+#[derive(Debug, Clone, Serialize)]
+pub struct ActionEdge {
+    /// `tap`, `long_press`, `swipe`, `type_text`, `key:back`, `open_app`, `wait`, ...
+    pub action: String,
+    /// The target widget's signature (`Button#ok`, `TextView"Sign in"`, ...), if any.
+    pub widget: Option<String>,
+    /// The first target node seen, and the size of the screen its bounds are in.
+    #[serde(skip)]
+    pub target: Option<(UiNode, (u32, u32))>,
+    pub count: usize,
+    /// The trace moved on without an action (the next step starts on another screen).
+    pub spontaneous: bool,
+}
+
+/// The signature of a widget: stable across visits, never volatile text when an id exists.
+pub fn widget_signature(node: &UiNode, screen_size: (u32, u32)) -> String {
+    let class = node.short_class();
+    if !node.resource_id.is_empty() {
+        format!("{class}#{}", node.short_id())
+    } else if !node.text.is_empty() {
+        format!("{class}\"{}\"", node.text.chars().take(40).collect::<String>())
+    } else if !node.content_desc.is_empty() {
+        format!("{class}[{}]", node.content_desc.chars().take(40).collect::<String>())
+    } else {
+        let col = (f64::from(node.bounds[0] + node.bounds[2]) / 2.0 / f64::from(screen_size.0.max(1)) * 8.0) as i32;
+        let row = (f64::from(node.bounds[1] + node.bounds[3]) / 2.0 / f64::from(screen_size.1.max(1)) * 16.0) as i32;
+        format!("{class}@{col},{row}")
+    }
+}
+
+/// The action's name as the graph shows it.
+pub fn action_label(action: &TraceAction) -> String {
+    match action {
+        TraceAction::Key { key } => format!("key:{key}"),
+        other => other.name().to_owned(),
+    }
+}
+
+/// The usage graph over every trace.
+#[derive(Debug, Clone)]
+pub struct UsageGraph {
+    pub graph: DiGraph<ScreenNode, ActionEdge>,
+    nodes: BTreeMap<usize, NodeIndex>,
+    /// Steps whose next screen the trace does not give (not edges).
+    pub open_steps: usize,
+}
+
+impl UsageGraph {
+    /// Builds the graph from traces already added to the abstraction (`maps[i]` for trace i).
+    pub fn build(abstraction: &Abstraction, traces: &[Trace], maps: &[ScreenMap]) -> UsageGraph {
+        let mut graph = DiGraph::new();
+        let mut nodes = BTreeMap::new();
+        for (i, s) in abstraction.screens.iter().enumerate() {
+            let examples = s.members.iter().take(3).map(|(t, id)| format!("{t}#{id}")).collect();
+            nodes.insert(i, graph.add_node(ScreenNode { index: i, id: s.id.clone(), role: s.role, visits: s.visits, examples }));
+        }
+        type Key = (usize, usize, String, Option<String>, bool);
+        let mut edges: BTreeMap<Key, ActionEdge> = BTreeMap::new();
+        let mut open_steps = 0;
+        for (t, trace) in traces.iter().enumerate() {
+            let map = &maps[t];
+            for (k, step) in trace.steps.iter().enumerate() {
+                let (Some(&from), Some(next)) = (map.get(&step.screen), step.next.as_ref()) else {
+                    open_steps += 1;
+                    continue;
+                };
+                let Some(&to) = map.get(next) else { continue };
+                let size = trace.screens.get(&step.screen).map(|s| (s.width, s.height)).unwrap_or((1080, 2400));
+                let widget = step.target.as_ref().map(|t| widget_signature(&t.node, size));
+                let key = (from, to, action_label(&step.action), widget.clone(), false);
+                let e = edges.entry(key).or_insert_with(|| ActionEdge {
+                    action: action_label(&step.action),
+                    widget,
+                    target: step.target.as_ref().map(|t| (t.node.clone(), size)),
+                    count: 0,
+                    spontaneous: false,
+                });
+                e.count += 1;
+                // The trace went on from another screen than it reached: the app moved by itself.
+                if let Some(following) = trace.steps.get(k + 1).and_then(|s| map.get(&s.screen)) {
+                    if *following != to {
+                        let e = edges.entry((to, *following, "wait".into(), None, true)).or_insert_with(|| ActionEdge {
+                            action: "wait".into(),
+                            widget: None,
+                            target: None,
+                            count: 0,
+                            spontaneous: true,
+                        });
+                        e.count += 1;
+                    }
+                }
+            }
+        }
+        for ((from, to, ..), edge) in edges {
+            graph.add_edge(nodes[&from], nodes[&to], edge);
+        }
+        UsageGraph { graph, nodes, open_steps }
+    }
+
+    pub fn node(&self, abstract_index: usize) -> Option<NodeIndex> {
+        self.nodes.get(&abstract_index).copied()
+    }
+
+    /// Edges leaving a screen: `(target abstract index, edge)`, in insertion order.
+    pub fn out_edges(&self, abstract_index: usize) -> Vec<(usize, &ActionEdge)> {
+        let Some(n) = self.node(abstract_index) else { return Vec::new() };
+        let mut out: Vec<(usize, usize, &ActionEdge)> =
+            self.graph.edges(n).map(|e| (e.id().index(), self.graph[e.target()].index, e.weight())).collect();
+        out.sort_by_key(|(id, ..)| *id);
+        out.into_iter().map(|(_, to, e)| (to, e)).collect()
+    }
+
+    /// Abstract screen indices ranked by use (most visits first, then first seen).
+    pub fn ranked(&self) -> Vec<usize> {
+        let mut idx: Vec<&ScreenNode> = self.graph.node_weights().collect();
+        idx.sort_by(|a, b| b.visits.cmp(&a.visits).then(a.index.cmp(&b.index)));
+        idx.into_iter().map(|n| n.index).collect()
+    }
+
+    /// The graph as JSON: screens (ranked) and edges.
+    pub fn to_json(&self) -> Value {
+        let rank: BTreeMap<usize, usize> = self.ranked().into_iter().enumerate().map(|(r, i)| (i, r + 1)).collect();
+        let mut screens: Vec<&ScreenNode> = self.graph.node_weights().collect();
+        screens.sort_by_key(|s| s.index);
+        let screens: Vec<Value> = screens
+            .iter()
+            .map(|s| json!({ "id": s.id, "role": s.role, "visits": s.visits, "rank": rank.get(&s.index), "examples": s.examples }))
+            .collect();
+        let edges: Vec<Value> = self
+            .graph
+            .edge_references()
+            .map(|e| {
+                let w = e.weight();
+                json!({
+                    "from": self.graph[e.source()].id, "to": self.graph[e.target()].id, "action": w.action,
+                    "widget": w.widget, "count": w.count, "spontaneous": w.spontaneous,
+                })
+            })
+            .collect();
+        json!({ "screens": screens, "edges": edges, "open_steps": self.open_steps })
+    }
+
+    /// The graph in Graphviz DOT.
+    pub fn to_dot(&self) -> String {
+        let mut out = String::from("digraph usage {\n  rankdir=LR;\n  node [shape=box, fontname=\"Helvetica\"];\n");
+        let mut screens: Vec<&ScreenNode> = self.graph.node_weights().collect();
+        screens.sort_by_key(|s| s.index);
+        for s in screens {
+            let style = match s.role {
+                Role::App => "",
+                Role::Launcher => ", style=dashed",
+                Role::Foreign => ", style=dotted",
+            };
+            let _ = writeln!(out, "  \"{}\" [label=\"{}\\n{} visit(s)\"{style}];", esc(&s.id), esc(&s.id), s.visits);
+        }
+        for e in self.graph.edge_references() {
+            let w = e.weight();
+            let label = match &w.widget {
+                Some(widget) => format!("{} {} x{}", w.action, widget, w.count),
+                None => format!("{} x{}", w.action, w.count),
+            };
+            let style = if w.spontaneous { ", style=dashed" } else { "" };
+            let _ = writeln!(out, "  \"{}\" -> \"{}\" [label=\"{}\"{style}];", esc(&self.graph[e.source()].id), esc(&self.graph[e.target()].id), esc(&label));
+        }
+        out.push_str("}\n");
+        out
+    }
+}
+
+fn esc(text: &str) -> String {
+    text.replace('\\', "\\\\").replace('"', "\\\"").replace('\n', " ")
+}

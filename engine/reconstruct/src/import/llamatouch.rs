@@ -1,0 +1,145 @@
+//! LlamaTouch traces: numbered screens (`i.xml`, `i.vh`, `i.json`, `i.activity`, `i.png`)
+//! and `eventStructs.txt`, where action k takes screen k to screen k + 1.
+
+use std::path::Path;
+
+use serde_json::Value;
+
+use super::hierarchy::{image_size, parse_bracket_bounds, read_flat_nodes, read_uiautomator_xml, root_extent, wrap_tops};
+use crate::error::{parse_json, read_text, ReconError};
+use crate::trace::{Screen, Trace, TraceAction, TraceStep, UiNode};
+
+/// The numbers in `(a, b)` groups of a line, in order.
+fn pairs(line: &str) -> Vec<(f64, f64)> {
+    line.split('(')
+        .skip(1)
+        .filter_map(|part| {
+            let inner = part.split(')').next()?;
+            let (a, b) = inner.split_once(',')?;
+            Some((a.trim().parse().ok()?, b.trim().parse().ok()?))
+        })
+        .collect()
+}
+
+/// One `eventStructs.txt` line; points are scaled from the stated resolution to `size`.
+fn parse_event(path: &Path, line_no: usize, line: &str, size: (u32, u32)) -> Result<TraceAction, ReconError> {
+    let line = line.trim();
+    let (tag, rest) = match line.strip_prefix('[').and_then(|l| l.split_once(']')) {
+        Some((tag, rest)) => (tag.trim(), rest.trim()),
+        None => return Err(ReconError::line(path, line_no, format!("`{line}`: expected `[Action] ...`"))),
+    };
+    let scaled = |needed: usize| -> Result<Vec<(f64, f64)>, ReconError> {
+        let p = pairs(rest);
+        if p.len() != needed + 1 || p[0].0 <= 0.0 || p[0].1 <= 0.0 {
+            return Err(ReconError::line(path, line_no, format!("`{line}`: expected Screen Resolution (W, H) and {needed} position(s)")));
+        }
+        let (rw, rh) = p[0];
+        Ok(p[1..].iter().map(|(x, y)| (x / rw * f64::from(size.0), y / rh * f64::from(size.1))).collect())
+    };
+    Ok(match tag {
+        "Home" => TraceAction::Key { key: "home".into() },
+        "Back" => TraceAction::Key { key: "back".into() },
+        "Enter" => TraceAction::Key { key: "enter".into() },
+        "Click" | "Tap" => {
+            let p = scaled(1)?;
+            TraceAction::Tap { x: p[0].0, y: p[0].1 }
+        }
+        "LongClick" | "LongPress" => {
+            let p = scaled(1)?;
+            TraceAction::LongPress { x: p[0].0, y: p[0].1 }
+        }
+        "Swipe" => {
+            let p = scaled(2)?;
+            TraceAction::Swipe { x1: p[0].0, y1: p[0].1, x2: p[1].0, y2: p[1].1 }
+        }
+        "Input" | "Type" => TraceAction::TypeText { text: rest.to_owned() },
+        other => return Err(ReconError::line(path, line_no, format!("unknown action type `[{other}]`"))),
+    })
+}
+
+/// The simplified element list (`i.json`): elements with `bounds "[x1,y1][x2,y2]"`, flat.
+fn read_simplified(path: &Path, v: &Value) -> Result<Option<UiNode>, ReconError> {
+    let list = v.as_array().ok_or_else(|| ReconError::field(path, "(root)", "expected a list of elements"))?;
+    let mut nodes = Vec::new();
+    for (i, e) in list.iter().enumerate() {
+        let raw = e.get("bounds").and_then(Value::as_str).unwrap_or("");
+        let bounds = parse_bracket_bounds(raw).ok_or_else(|| ReconError::field(path, format!("[{i}].bounds"), format!("`{raw}` is not [x1,y1][x2,y2]")))?;
+        let s = |k: &str| e.get(k).and_then(Value::as_str).unwrap_or("").to_owned();
+        let b = |k: &str| e.get(k).and_then(Value::as_bool).unwrap_or(false);
+        let mut node = UiNode::new(&s("class"), bounds);
+        node.resource_id = s("resource-id");
+        node.text = s("text");
+        node.content_desc = s("content-desc");
+        node.clickable = b("clickable");
+        node.checkable = b("checkable");
+        node.checked = b("checked");
+        node.scrollable = b("scrollable");
+        node.editable = node.class.ends_with("EditText");
+        nodes.push(node);
+    }
+    if nodes.is_empty() {
+        return Ok(None);
+    }
+    Ok(Some(wrap_tops(nodes)))
+}
+
+fn read_screen(dir: &Path, i: usize) -> Result<Screen, ReconError> {
+    let file = |ext: &str| dir.join(format!("{i}.{ext}"));
+    let root = if file("xml").is_file() {
+        Some(read_uiautomator_xml(&file("xml"), &read_text(&file("xml"))?)?)
+    } else if file("vh").is_file() {
+        let p = file("vh");
+        read_flat_nodes(&p, "(root)", &parse_json(&p, &read_text(&p)?)?)?
+    } else if file("json").is_file() {
+        let p = file("json");
+        read_simplified(&p, &parse_json(&p, &read_text(&p)?)?)?
+    } else {
+        None
+    };
+    let activity = match std::fs::read_to_string(file("activity")) {
+        Ok(text) => text.trim().to_owned(),
+        Err(_) => String::new(),
+    };
+    let activity = if activity == "null" { String::new() } else { activity };
+    let screenshot = file("png").is_file().then(|| format!("{i}.png"));
+    let size = screenshot.as_ref().and_then(|s| image_size(&dir.join(s))).or_else(|| root.as_ref().map(root_extent)).unwrap_or((1080, 2400));
+    // `pkg/Activity`; a window name without a slash (the launcher's wallpaper) has no package.
+    let package = activity.split_once('/').map(|(p, _)| p.to_owned()).unwrap_or_default();
+    let mut screen = Screen::from_root(&i.to_string(), &package, &activity, size.0, size.1, root);
+    if package.is_empty() && activity.contains("Wallpaper") {
+        // The launcher shows over the wallpaper window; its nodes name the launcher package.
+        screen.package = screen.root.as_ref().map(|r| r.package.clone()).filter(|p| !p.is_empty()).unwrap_or_else(|| "com.android.launcher".into());
+    }
+    screen.screenshot = screenshot;
+    Ok(screen)
+}
+
+pub(super) fn import(dir: &Path) -> Result<Trace, ReconError> {
+    let mut trace = Trace::new("llamatouch", dir);
+    let events_file = dir.join("eventStructs.txt");
+    let events_text = read_text(&events_file)?;
+    let lines: Vec<(usize, &str)> = events_text.lines().enumerate().map(|(i, l)| (i + 1, l)).filter(|(_, l)| !l.trim().is_empty()).collect();
+    let has_screen = |i: usize| ["xml", "vh", "json", "png", "activity"].iter().any(|ext| dir.join(format!("{i}.{ext}")).is_file());
+    let mut count = 0;
+    while has_screen(count) {
+        count += 1;
+    }
+    if count == 0 {
+        return Err(ReconError::format(dir, "no numbered screens (0.xml, 0.vh, 0.json or 0.png)"));
+    }
+    for i in 0..count {
+        let screen = read_screen(dir, i)?;
+        trace.screens.insert(screen.id.clone(), screen);
+    }
+    if lines.len() > count - 1 {
+        trace.notes.push(format!("{} action(s) on the last saved screen have no next screen", lines.len() - (count - 1)));
+    }
+    for (k, (line_no, line)) in lines.iter().enumerate() {
+        let id = k.min(count - 1).to_string();
+        let size = trace.screens.get(&id).map(|s| (s.width, s.height)).unwrap_or((1080, 2400));
+        let action = parse_event(&events_file, *line_no, line, size)?;
+        let next = (k + 1 < count).then(|| (k + 1).to_string());
+        trace.steps.push(TraceStep { screen: id, action, target: None, next });
+    }
+    Ok(trace)
+}

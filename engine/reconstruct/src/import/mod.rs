@@ -1,0 +1,150 @@
+//! Importers: every supported trace format read into the canonical [`Trace`].
+
+mod droidbot;
+pub(crate) mod hierarchy;
+mod llamatouch;
+mod phoneworld;
+mod rico;
+mod uiautomator;
+
+use std::path::{Path, PathBuf};
+
+use crate::error::ReconError;
+use crate::trace::Trace;
+
+/// A trace format, named on the command line or detected.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum TraceFormat {
+    DroidBot,
+    LlamaTouch,
+    Rico,
+    UiAutomator,
+    PhoneWorld,
+    /// A trace already in the canonical format (`phoneworld-trace/1`).
+    Canonical,
+}
+
+impl TraceFormat {
+    pub const NAMES: &'static str = "auto, droidbot, llamatouch, rico, uiautomator, phoneworld, canonical";
+
+    /// Parses a `--format` value; `auto` gives `None`.
+    pub fn parse(name: &str) -> Result<Option<TraceFormat>, ReconError> {
+        Ok(Some(match name.to_ascii_lowercase().as_str() {
+            "auto" => return Ok(None),
+            "droidbot" => TraceFormat::DroidBot,
+            "llamatouch" => TraceFormat::LlamaTouch,
+            "rico" => TraceFormat::Rico,
+            "uiautomator" => TraceFormat::UiAutomator,
+            "phoneworld" => TraceFormat::PhoneWorld,
+            "canonical" => TraceFormat::Canonical,
+            other => return Err(ReconError::Input(format!("--format {other}: expected one of {}", TraceFormat::NAMES))),
+        }))
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            TraceFormat::DroidBot => "droidbot",
+            TraceFormat::LlamaTouch => "llamatouch",
+            TraceFormat::Rico => "rico",
+            TraceFormat::UiAutomator => "uiautomator",
+            TraceFormat::PhoneWorld => "phoneworld",
+            TraceFormat::Canonical => "canonical",
+        }
+    }
+}
+
+/// A DroidBot output folder: `events/` and `states/` side by side.
+fn is_droidbot(dir: &Path) -> bool {
+    dir.join("events").is_dir() && dir.join("states").is_dir()
+}
+
+fn jsonl_files(dir: &Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map(|rd| rd.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.extension().is_some_and(|e| e == "jsonl")).collect())
+        .unwrap_or_default();
+    files.sort();
+    files
+}
+
+/// The sorted sub-folders of a folder.
+fn subdirs(dir: &Path) -> Vec<PathBuf> {
+    let mut dirs: Vec<PathBuf> =
+        std::fs::read_dir(dir).map(|rd| rd.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.is_dir()).collect()).unwrap_or_default();
+    dirs.sort();
+    dirs
+}
+
+/// Finds the format of a trace and the path its importer reads (a DroidBot report may sit
+/// one or two folders down, as in DroidBot's own output layout).
+pub fn detect(path: &Path) -> Result<(TraceFormat, PathBuf), ReconError> {
+    if !path.exists() {
+        return Err(ReconError::format(path, "no such file or folder"));
+    }
+    if path.is_file() {
+        let ext = path.extension().map(|e| e.to_string_lossy().to_lowercase()).unwrap_or_default();
+        return match ext.as_str() {
+            "jsonl" if path.file_name().is_some_and(|n| n == "steps.jsonl") => Ok((TraceFormat::PhoneWorld, path.parent().unwrap_or(path).to_path_buf())),
+            "jsonl" => Ok((TraceFormat::UiAutomator, path.to_path_buf())),
+            "json" => Ok((TraceFormat::Canonical, path.to_path_buf())),
+            "txt" if path.file_name().is_some_and(|n| n == "eventStructs.txt") => Ok((TraceFormat::LlamaTouch, path.parent().unwrap_or(path).to_path_buf())),
+            _ => Err(ReconError::format(path, format!("cannot tell the trace format of this file; name one with --format ({})", TraceFormat::NAMES))),
+        };
+    }
+    if path.join("steps.jsonl").is_file() {
+        return Ok((TraceFormat::PhoneWorld, path.to_path_buf()));
+    }
+    if path.join("eventStructs.txt").is_file() {
+        return Ok((TraceFormat::LlamaTouch, path.to_path_buf()));
+    }
+    if path.join("gestures.json").is_file() {
+        return Ok((TraceFormat::Rico, path.to_path_buf()));
+    }
+    if is_droidbot(path) {
+        return Ok((TraceFormat::DroidBot, path.to_path_buf()));
+    }
+    let jsonl = jsonl_files(path);
+    if jsonl.len() == 1 {
+        return Ok((TraceFormat::UiAutomator, jsonl[0].clone()));
+    }
+    for sub in subdirs(path) {
+        if is_droidbot(&sub) {
+            return Ok((TraceFormat::DroidBot, sub));
+        }
+        for subsub in subdirs(&sub) {
+            if is_droidbot(&subsub) {
+                return Ok((TraceFormat::DroidBot, subsub));
+            }
+        }
+    }
+    Err(ReconError::format(
+        path,
+        "not a known trace: expected DroidBot output (events/, states/), a LlamaTouch trace (eventStructs.txt), a Rico trace \
+         (gestures.json), a PhoneWorld trajectory (steps.jsonl) or a uiautomator action log (*.jsonl)",
+    ))
+}
+
+/// The folder a named format's importer reads, for a path given on the command line.
+fn locate(format: TraceFormat, path: &Path) -> Result<PathBuf, ReconError> {
+    match detect(path) {
+        Ok((found, p)) if found == format => Ok(p),
+        _ => Ok(path.to_path_buf()),
+    }
+}
+
+/// Imports one trace; `format` `None` detects it.
+pub fn import(path: &Path, format: Option<TraceFormat>) -> Result<Trace, ReconError> {
+    let (format, path) = match format {
+        Some(f) => (f, locate(f, path)?),
+        None => detect(path)?,
+    };
+    let mut trace = match format {
+        TraceFormat::DroidBot => droidbot::import(&path)?,
+        TraceFormat::LlamaTouch => llamatouch::import(&path)?,
+        TraceFormat::Rico => rico::import(&path)?,
+        TraceFormat::UiAutomator => uiautomator::import(&path)?,
+        TraceFormat::PhoneWorld => phoneworld::import(&path)?,
+        TraceFormat::Canonical => return Trace::load(&path),
+    };
+    trace.resolve_targets();
+    Ok(trace)
+}

@@ -1,0 +1,266 @@
+//! The whole reconstruction: import, abstract, graph, generate the app and its tasks,
+//! replay every source trace, and write the fidelity report.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use phoneworld_phone::Catalog;
+use serde_json::{json, Value};
+
+use crate::abstraction::{is_launcher_package, snake, Abstraction, Role, ScreenMap};
+use crate::error::ReconError;
+use crate::generate::{model, write_app, AppModel, GenOptions};
+use crate::graph::UsageGraph;
+use crate::import::{import, TraceFormat};
+use crate::replay::{ratio, replay_with, FidelityReport};
+use crate::report::fidelity_markdown;
+use crate::tasks::{write_tasks, TaskSummary};
+use crate::trace::{ScreenKind, Trace, TraceAction};
+
+/// How to reconstruct.
+#[derive(Debug, Clone)]
+pub struct ReconOptions {
+    /// `None` detects each trace's format.
+    pub format: Option<TraceFormat>,
+    /// The app to reconstruct; `None` takes the package the traces spend most steps in.
+    pub package: Option<String>,
+    /// Minimum structural similarity for two concrete screens to be one screen (0..1).
+    pub tolerance: f64,
+    /// How many of the most used screens are built with every widget.
+    pub full_screens: usize,
+    /// At most this many navigation tasks and this many input tasks.
+    pub max_tasks: usize,
+    /// Compare rendered screens with the traces' screenshots.
+    pub visual: bool,
+}
+
+impl Default for ReconOptions {
+    fn default() -> Self {
+        ReconOptions { format: None, package: None, tolerance: 0.5, full_screens: 40, max_tasks: 8, visual: true }
+    }
+}
+
+/// Traces, their abstract screens and the usage graph.
+#[derive(Debug, Clone)]
+pub struct Analysis {
+    pub traces: Vec<Trace>,
+    pub abstraction: Abstraction,
+    pub maps: Vec<ScreenMap>,
+    pub graph: UsageGraph,
+}
+
+/// What a reconstruction produced.
+#[derive(Debug, Clone)]
+pub struct Reconstruction {
+    pub analysis: Analysis,
+    pub model: AppModel,
+    pub out: PathBuf,
+    pub files: Vec<String>,
+    pub suite: String,
+    pub tasks: Vec<TaskSummary>,
+    pub fidelity: Vec<FidelityReport>,
+    /// Concrete screens not in the app, and why.
+    pub dropped: Vec<Value>,
+}
+
+const SYSTEM_PACKAGES: [&str; 4] = ["android", "com.android.systemui", "com.android.permissioncontroller", "com.google.android.permissioncontroller"];
+
+/// The package the traces spend most steps in (not the launcher, not system windows).
+fn main_package(traces: &[Trace]) -> Option<String> {
+    let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
+    for t in traces {
+        for s in &t.steps {
+            if let Some(screen) = t.screens.get(&s.screen) {
+                let p = screen.package.as_str();
+                if !p.is_empty() && !is_launcher_package(p) && !SYSTEM_PACKAGES.contains(&p) {
+                    *counts.entry(p).or_default() += 1;
+                }
+            }
+        }
+    }
+    counts.into_iter().max_by(|a, b| a.1.cmp(&b.1).then(b.0.cmp(a.0))).map(|(p, _)| p.to_owned())
+}
+
+/// The app's name: what the launcher icon that opened it said, else from the package.
+fn app_label(traces: &[Trace], package: &str) -> String {
+    for t in traces {
+        for s in &t.steps {
+            let from = t.screens.get(&s.screen);
+            let to = s.next.as_ref().and_then(|n| t.screens.get(n));
+            if to.is_none_or(|to| to.package != package) {
+                continue;
+            }
+            if let TraceAction::OpenApp { app } = &s.action {
+                if !app.contains('.') && !app.trim().is_empty() {
+                    return app.trim().to_owned();
+                }
+            }
+            if from.is_some_and(|f| is_launcher_package(&f.package)) {
+                if let Some(t) = &s.target {
+                    let name = if t.node.text.is_empty() { &t.node.content_desc } else { &t.node.text };
+                    if !name.trim().is_empty() && name.len() < 40 {
+                        return name.trim().to_owned();
+                    }
+                }
+            }
+        }
+    }
+    const GENERIC: [&str; 10] = ["com", "org", "net", "io", "android", "app", "apps", "mobile", "www", "de"];
+    let word = package.split('.').find(|w| !GENERIC.contains(w)).unwrap_or(package);
+    let name = snake(word).replace('_', " ");
+    let mut chars = name.chars();
+    chars.next().map(|c| c.to_uppercase().collect::<String>() + chars.as_str()).unwrap_or_else(|| "App".into())
+}
+
+/// Imports the traces and builds the abstraction and the usage graph.
+pub fn analyze(paths: &[PathBuf], options: &ReconOptions) -> Result<Analysis, ReconError> {
+    if paths.is_empty() {
+        return Err(ReconError::Input("no trace given".into()));
+    }
+    let traces: Vec<Trace> = paths.iter().map(|p| import(p, options.format)).collect::<Result<_, _>>()?;
+    let package = match &options.package {
+        Some(p) => p.clone(),
+        None => main_package(&traces).ok_or_else(|| ReconError::Input("the traces show no app screen (every screen is the launcher or unsaved); name the app with --package".into()))?,
+    };
+    if !(0.0..=1.0).contains(&options.tolerance) {
+        return Err(ReconError::Input(format!("tolerance {}: expected a value between 0 and 1", options.tolerance)));
+    }
+    let mut abstraction = Abstraction::new(&package, options.tolerance);
+    let maps: Vec<ScreenMap> = traces.iter().enumerate().map(|(i, t)| abstraction.add_trace(i, t)).collect();
+    abstraction.name_screens();
+    let graph = UsageGraph::build(&abstraction, &traces, &maps);
+    Ok(Analysis { traces, abstraction, maps, graph })
+}
+
+/// Foreign screens not reachable from the app's screens are dropped from the app.
+fn drop_unreachable(analysis: &mut Analysis) -> Vec<Value> {
+    let abs = &analysis.abstraction;
+    let mut reachable = vec![false; abs.screens.len()];
+    let mut stack: Vec<usize> = (0..abs.screens.len()).filter(|&i| abs.screens[i].role == Role::App).collect();
+    for &i in &stack {
+        reachable[i] = true;
+    }
+    while let Some(i) = stack.pop() {
+        for (to, _) in analysis.graph.out_edges(i) {
+            if !reachable[to] && abs.screens[to].role == Role::Foreign {
+                reachable[to] = true;
+                stack.push(to);
+            }
+        }
+    }
+    let mut dropped = Vec::new();
+    for (i, s) in abs.screens.iter().enumerate() {
+        if s.role == Role::Foreign && !reachable[i] {
+            dropped.push(json!({ "screen": s.id, "package": s.package, "visits": s.visits, "reason": "another app, never reached from the app" }));
+        }
+    }
+    let keep: Vec<bool> = abs.screens.iter().enumerate().map(|(i, s)| s.role != Role::Foreign || reachable[i]).collect();
+    if keep.iter().all(|k| *k) {
+        return dropped;
+    }
+    // Rebuild without the dropped screens so indices stay dense.
+    let mut abstraction = analysis.abstraction.clone();
+    abstraction.screens = abstraction.screens.into_iter().zip(&keep).filter(|(_, k)| **k).map(|(s, _)| s).collect();
+    let maps: Vec<ScreenMap> = analysis
+        .traces
+        .iter()
+        .enumerate()
+        .map(|(t, trace)| trace.screens.values().filter_map(|s| abstraction.classify(t, s).map(|i| (s.id.clone(), i))).collect())
+        .collect();
+    analysis.graph = UsageGraph::build(&abstraction, &analysis.traces, &maps);
+    analysis.abstraction = abstraction;
+    analysis.maps = maps;
+    dropped
+}
+
+/// Reconstructs an app from traces into `out` and measures it against the traces.
+pub fn reconstruct(paths: &[PathBuf], out: &Path, options: &ReconOptions) -> Result<Reconstruction, ReconError> {
+    let mut analysis = analyze(paths, options)?;
+    let dropped = drop_unreachable(&mut analysis);
+    let package = analysis.abstraction.package.clone();
+    let mut label = app_label(&analysis.traces, &package);
+    let bundled = Catalog::load_default(&[]).map_err(|e| ReconError::Input(format!("loading the bundled apps: {e}")))?;
+    if bundled.apps.iter().any(|a| a.label().eq_ignore_ascii_case(&label) && a.package() != package) {
+        label = format!("{label} (reconstructed)");
+    }
+    let gen = GenOptions { package: package.clone(), label, full_screens: options.full_screens };
+    let model = model(&analysis.abstraction, &analysis.graph, &analysis.traces, &gen);
+    if model.screens.iter().all(|s| s.role != Role::App) {
+        return Err(ReconError::Input(format!("no screen of {package} was found in the traces")));
+    }
+    std::fs::create_dir_all(out).map_err(|e| ReconError::io(out, e))?;
+    let mut files = write_app(&model, &analysis.traces, out)?;
+    let suite = format!("{}-reconstructed", snake(&model.label).replace('_', "-"));
+    let tasks = write_tasks(&model, &analysis.traces, &out.join("verifiers").join(&suite), options.max_tasks)?;
+    files.extend(tasks.iter().map(|t| format!("verifiers/{suite}/{}.ron", t.id)));
+    let graph_json = serde_json::to_string_pretty(&analysis.graph.to_json()).unwrap_or_default();
+    for (rel, text) in [("graph.json", graph_json), ("graph.dot", analysis.graph.to_dot())] {
+        std::fs::write(out.join(rel), text).map_err(|e| ReconError::io(&out.join(rel), e))?;
+        files.push(rel.to_owned());
+    }
+    let catalog = Catalog::load_default(&[out.to_path_buf()]).map_err(|e| ReconError::Input(format!("{}: {e}", out.display())))?;
+    if let Some((dir, err)) = catalog.broken.iter().find(|(d, _)| d.starts_with(out)) {
+        return Err(ReconError::Input(format!("{}: the generated app does not load: {err}", dir.display())));
+    }
+    let fidelity: Vec<FidelityReport> = analysis.traces.iter().map(|t| replay_with(&model, std::sync::Arc::clone(&catalog), t, options.visual)).collect::<Result<_, _>>()?;
+    let report = fidelity_json(&model, &fidelity);
+    std::fs::write(out.join("fidelity.json"), serde_json::to_string_pretty(&report).unwrap_or_default()).map_err(|e| ReconError::io(&out.join("fidelity.json"), e))?;
+    std::fs::write(out.join("fidelity.md"), fidelity_markdown(&report)).map_err(|e| ReconError::io(&out.join("fidelity.md"), e))?;
+    files.push("fidelity.json".into());
+    files.push("fidelity.md".into());
+    Ok(Reconstruction { analysis, model, out: out.to_path_buf(), files, suite, tasks, fidelity, dropped })
+}
+
+/// The fidelity report of several traces: each trace and the aggregate.
+pub fn fidelity_json(model: &AppModel, reports: &[FidelityReport]) -> Value {
+    let sum = |f: &dyn Fn(&FidelityReport) -> usize| reports.iter().map(f).sum::<usize>();
+    let judged = sum(&|r| r.judged);
+    let visual: Vec<f64> = reports.iter().filter_map(|r| r.visual_similarity).collect();
+    json!({
+        "app": model.package,
+        "label": model.label,
+        "aggregate": {
+            "traces": reports.len(),
+            "steps": sum(&|r| r.steps),
+            "judged": judged,
+            "transition_accuracy": ratio(sum(&|r| r.succeeded), judged),
+            "screen_coverage": ratio(sum(&|r| r.screens_reached), sum(&|r| r.screens_in_trace)),
+            "element_recall": ratio(sum(&|r| r.elements_matched), sum(&|r| r.elements_total)),
+            "visual_similarity": if visual.is_empty() { Value::Null } else { json!((visual.iter().sum::<f64>() / visual.len() as f64 * 10_000.0).round() / 10_000.0) },
+            "baseline": { "transition_accuracy": ratio(sum(&|r| r.baseline.succeeded), judged) },
+            "script_errors": sum(&|r| r.script_errors),
+        },
+        "traces": reports,
+    })
+}
+
+impl Reconstruction {
+    /// The `--json` summary: screens, edges, files, tasks, fidelity.
+    pub fn summary(&self) -> Value {
+        let screens: Vec<Value> = self
+            .model
+            .screens
+            .iter()
+            .map(|s| json!({ "id": s.id, "role": s.role, "kind": s.kind, "visits": s.visits, "full": s.full, "handlers": s.handlers.len() }))
+            .collect();
+        let hash_only = self.model.screens.iter().filter(|s| s.kind == ScreenKind::HashOnly).count();
+        let report = fidelity_json(&self.model, &self.fidelity);
+        json!({
+            "app": self.model.package,
+            "label": self.model.label,
+            "out": self.out,
+            "entry": self.model.entry,
+            "screens": screens,
+            "screen_count": self.model.screens.len(),
+            "hash_only_screens": hash_only,
+            "edges": self.analysis.graph.to_json()["edges"],
+            "unreproduced_edges": self.model.unreproduced_edges,
+            "dropped": self.dropped,
+            "files": self.files,
+            "suite": self.suite,
+            "tasks": self.tasks,
+            "fidelity": report["aggregate"],
+            "notes": self.analysis.traces.iter().map(|t| json!({ "trace": t.source, "notes": t.notes })).collect::<Vec<_>>(),
+        })
+    }
+}

@@ -1,0 +1,477 @@
+//! Fidelity: replay a trace's actions on the generated app and check, step by step, that
+//! the app lands on the abstract screen the trace shows next, and how alike the screens are.
+//! A "nothing ever changes" baseline is scored the same way, so self-loops cannot flatter.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+use std::sync::Arc;
+
+use phoneworld_data::{Action, Key, UiElement};
+use phoneworld_phone::{Catalog, Device, DeviceConfig};
+use serde::Serialize;
+
+use crate::abstraction::{is_system_chrome, Role};
+use crate::error::ReconError;
+use crate::generate::widgets::{match_score, Mapper};
+use crate::generate::{iou, AppModel};
+use crate::trace::{Screen, Trace, TraceAction, TraceStep, UiNode};
+use crate::visual::{ssim, Rgb, COMPARE_SIZE};
+
+const LAUNCHER: &str = "com.phoneworld.launcher";
+
+/// Which abstract screen something is.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+enum Label {
+    Screen(usize),
+    Launcher,
+    /// A trace screen no abstract screen matches (dropped or never seen).
+    Unknown(String),
+    /// Where the phone went that is not the app: `package/screen`.
+    Outside(String),
+}
+
+/// One replayed step.
+#[derive(Debug, Clone, Serialize)]
+pub struct StepDetail {
+    pub step: usize,
+    pub action: String,
+    /// How the action was replayed: `widget`, `point`, `launcher_icon`, `key`, `none`.
+    pub mode: String,
+    pub from: String,
+    pub expected: Option<String>,
+    pub landed: String,
+    pub ok: Option<bool>,
+    pub baseline_ok: Option<bool>,
+    /// The phone was put back on the trace's screen before this step.
+    pub resynced: bool,
+    /// Share of the next screen's elements found on the phone (text, description or id).
+    pub similarity: Option<f64>,
+    pub elements_matched: usize,
+    pub elements_total: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+}
+
+/// The visual similarity of one screen.
+#[derive(Debug, Clone, Serialize)]
+pub struct VisualScore {
+    pub screen: String,
+    pub ssim: f64,
+}
+
+/// The baseline: an app in which nothing ever changes.
+#[derive(Debug, Clone, Serialize)]
+pub struct Baseline {
+    pub succeeded: usize,
+    pub transition_accuracy: f64,
+    pub screen_coverage: f64,
+}
+
+/// The fidelity report of one trace.
+#[derive(Debug, Clone, Serialize)]
+pub struct FidelityReport {
+    pub trace: String,
+    pub format: String,
+    pub app: String,
+    pub steps: usize,
+    /// Steps whose next screen the trace gives (the others cannot be judged).
+    pub judged: usize,
+    pub succeeded: usize,
+    pub transition_accuracy: f64,
+    pub screen_coverage: f64,
+    pub screens_in_trace: usize,
+    pub screens_reached: usize,
+    pub element_recall: f64,
+    pub elements_matched: usize,
+    pub elements_total: usize,
+    /// Among matched elements: share with the same kind of widget, and mean box overlap.
+    pub class_agreement: f64,
+    pub bounds_iou: f64,
+    pub visual_similarity: Option<f64>,
+    pub visual: Vec<VisualScore>,
+    pub baseline: Baseline,
+    pub resyncs: usize,
+    pub script_errors: usize,
+    pub failures: BTreeMap<String, usize>,
+    pub per_step: Vec<StepDetail>,
+}
+
+fn round4(v: f64) -> f64 {
+    (v * 10_000.0).round() / 10_000.0
+}
+
+pub(crate) fn ratio(a: usize, b: usize) -> f64 {
+    if b == 0 {
+        0.0
+    } else {
+        round4(a as f64 / b as f64)
+    }
+}
+
+struct Replayer<'a> {
+    model: &'a AppModel,
+    device: Device,
+    trace_index: usize,
+}
+
+impl Replayer<'_> {
+    fn label_of(&self, trace: &Trace, id: &str) -> Label {
+        let Some(screen) = trace.screens.get(id) else { return Label::Unknown(id.to_owned()) };
+        match self.model.abstraction.classify(self.trace_index, screen) {
+            Some(i) if self.model.abstraction.screens[i].role == Role::Launcher => Label::Launcher,
+            Some(i) if self.model.screen(&self.model.abstraction.screens[i].id).is_some() => Label::Screen(i),
+            _ => Label::Unknown(id.to_owned()),
+        }
+    }
+
+    fn name(&self, label: &Label) -> String {
+        match label {
+            Label::Screen(i) => self.model.abstraction.screens[*i].id.clone(),
+            Label::Launcher => "launcher".into(),
+            Label::Unknown(id) => format!("unknown:{id}"),
+            Label::Outside(s) => format!("outside:{s}"),
+        }
+    }
+
+    fn observe(&self) -> Label {
+        let (pkg, screen) = self.device.foreground();
+        if pkg == LAUNCHER && screen == "home" {
+            return Label::Launcher;
+        }
+        if pkg == self.model.package {
+            if let Some(i) = self.model.abstraction.index_of(&screen) {
+                return Label::Screen(i);
+            }
+        }
+        Label::Outside(format!("{pkg}/{screen}"))
+    }
+
+    /// Puts the phone on a screen; false when that is not possible.
+    fn put_on(&mut self, label: &Label) -> bool {
+        match label {
+            Label::Screen(i) => {
+                let id = self.model.abstraction.screens[*i].id.clone();
+                let package = self.model.package.clone();
+                self.device.open_screen(&package, &id, serde_json::json!({})).is_ok()
+            }
+            Label::Launcher => {
+                self.device.step(&Action::Key { key: Key::Home });
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// The center of the generated widget matching the step's target on the current screen.
+    fn widget_point(&mut self, screen: &Screen, target: &UiNode) -> Option<(f64, f64)> {
+        let Label::Screen(i) = self.observe() else { return None };
+        let model_screen = self.model.screen(&self.model.abstraction.screens[i].id)?;
+        let m = Mapper { width: f64::from(screen.width.max(1)), height: f64::from(screen.height.max(1)) };
+        let mut best: Option<(f64, String)> = None;
+        for w in &model_screen.widgets {
+            w.walk(&mut |w| {
+                let s = match_score(w, target, &m);
+                if s > 0.0 && best.as_ref().is_none_or(|(b, _)| s > *b) {
+                    best = Some((s, w.id.clone()));
+                }
+            });
+        }
+        let (_, id) = best?;
+        let suffix = format!(":id/{id}");
+        let element = self.device.ui_elements().into_iter().find(|e| e.resource_id.as_deref().is_some_and(|r| r.ends_with(&suffix)))?;
+        let b = element.bbox_pixels?;
+        Some(((b.x_min + b.x_max) / 2.0, (b.y_min + b.y_max) / 2.0))
+    }
+
+    /// The phone actions for a trace step, and how they were chosen.
+    fn translate(&mut self, trace: &Trace, step: &TraceStep, from: &Label, expected: Option<&Label>) -> (Vec<Action>, &'static str) {
+        let screen = trace.screens.get(&step.screen).cloned().unwrap_or_else(|| Screen::hash_only(&step.screen, 1080, 2400));
+        let (sx, sy) = (1080.0 / f64::from(screen.width.max(1)), 2400.0 / f64::from(screen.height.max(1)));
+        let point = |x: f64, y: f64| ((x * sx).clamp(0.0, 1079.0), (y * sy).clamp(0.0, 2399.0));
+        match &step.action {
+            TraceAction::Tap { x, y } | TraceAction::LongPress { x, y } => {
+                let long = matches!(step.action, TraceAction::LongPress { .. });
+                if *from == Label::Launcher {
+                    let names_app = step.target.as_ref().is_some_and(|t| {
+                        let label = self.model.label.to_lowercase();
+                        t.node.text.to_lowercase() == label || t.node.content_desc.to_lowercase() == label
+                    });
+                    if names_app || matches!(expected, Some(Label::Screen(_))) {
+                        return (vec![Action::OpenApp { app: self.model.package.clone() }], "launcher_icon");
+                    }
+                }
+                let (p, mode) = match step.target.as_ref().and_then(|t| self.widget_point(&screen, &t.node)) {
+                    Some(p) => (p, "widget"),
+                    None => (point(*x, *y), "point"),
+                };
+                let action = if long { Action::LongPress { x: p.0, y: p.1, ms: 800 } } else { Action::Tap { x: p.0, y: p.1 } };
+                (vec![action], mode)
+            }
+            TraceAction::Swipe { x1, y1, x2, y2 } => {
+                let (a, b) = (point(*x1, *y1), point(*x2, *y2));
+                (vec![Action::Swipe { x1: a.0, y1: a.1, x2: b.0, y2: b.1, ms: 300 }], "point")
+            }
+            TraceAction::TypeText { text } => {
+                let mut actions = Vec::new();
+                let mut mode = "point";
+                if let Some(p) = step.target.as_ref().and_then(|t| self.widget_point(&screen, &t.node)) {
+                    actions.push(Action::Tap { x: p.0, y: p.1 });
+                    mode = "widget";
+                }
+                actions.push(Action::TypeText { text: text.clone(), clear: !actions.is_empty() });
+                (actions, mode)
+            }
+            TraceAction::Key { key } => {
+                let key = match key.as_str() {
+                    "back" => Key::Back,
+                    "home" => Key::Home,
+                    "enter" => Key::Enter,
+                    "recents" => Key::Recents,
+                    "delete" => Key::Delete,
+                    "menu" => Key::Menu,
+                    _ => return (Vec::new(), "none"),
+                };
+                (vec![Action::Key { key }], "key")
+            }
+            TraceAction::OpenApp { app } if *app == self.model.package || app.eq_ignore_ascii_case(&self.model.label) => {
+                (vec![Action::OpenApp { app: self.model.package.clone() }], "launcher_icon")
+            }
+            TraceAction::CloseApp { app } if *app == self.model.package => (vec![Action::CloseApp { app: app.clone() }], "key"),
+            TraceAction::OpenApp { .. } | TraceAction::CloseApp { .. } => (Vec::new(), "none"),
+            TraceAction::Wait => (vec![Action::Wait { ms: 1000 }], "key"),
+        }
+    }
+}
+
+/// Coarse widget families, so `AppCompatTextView` and `TextView` agree.
+fn family(class: &str) -> &'static str {
+    let c = class.rsplit('.').next().unwrap_or(class);
+    if c.contains("EditText") || c.contains("TextField") {
+        "edit"
+    } else if c.contains("Button") && !c.contains("Image") {
+        "button"
+    } else if c.contains("Switch") || c.contains("Check") || c.contains("Toggle") || c.contains("Radio") {
+        "check"
+    } else if c.contains("Text") {
+        "text"
+    } else if c.contains("Image") {
+        "image"
+    } else {
+        "group"
+    }
+}
+
+fn norm(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ").to_lowercase()
+}
+
+/// The elements of a trace screen that a person would notice: text, descriptions, controls.
+fn significant(screen: &Screen) -> Vec<UiNode> {
+    let mut out = Vec::new();
+    if let Some(root) = &screen.root {
+        root.walk(&mut Vec::new(), &mut |_, n| {
+            let inside = n.visible && n.width() > 0 && n.height() > 0 && n.bounds[0] < screen.width as i32 && n.bounds[1] < screen.height as i32;
+            let speaks = !n.text.trim().is_empty() || !n.content_desc.trim().is_empty() || (n.clickable && n.children.is_empty());
+            if inside && speaks && !is_system_chrome(n) {
+                let mut leaf = n.clone();
+                leaf.children.clear();
+                out.push(leaf);
+            }
+        });
+    }
+    out
+}
+
+/// (matched, total, class agreements, summed IoU) of a trace screen's elements on the phone.
+fn compare(screen: &Screen, elements: &[UiElement]) -> (usize, usize, usize, f64) {
+    let source = significant(screen);
+    let (w, h) = (f64::from(screen.width.max(1)), f64::from(screen.height.max(1)));
+    let (mut matched, mut agree, mut iou_sum) = (0, 0, 0.0);
+    let short_id = |id: &str| id.rsplit('/').next().unwrap_or(id).to_owned();
+    for n in &source {
+        let nb = [f64::from(n.bounds[0]) / w, f64::from(n.bounds[1]) / h, f64::from(n.bounds[2]) / w, f64::from(n.bounds[3]) / h];
+        let mut best: Option<(f64, &UiElement)> = None;
+        for e in elements {
+            if e.package_name.as_deref() == Some("com.android.systemui") {
+                continue;
+            }
+            let text_eq = !n.text.trim().is_empty() && e.text.as_deref().is_some_and(|t| norm(t) == norm(&n.text));
+            let desc_eq = !n.content_desc.trim().is_empty()
+                && [e.content_description.as_deref(), e.text.as_deref()].into_iter().flatten().any(|t| norm(t) == norm(&n.content_desc));
+            let id_eq = !n.resource_id.is_empty() && e.resource_id.as_deref().is_some_and(|r| crate::abstraction::snake(&short_id(r)) == crate::abstraction::snake(&short_id(&n.resource_id)));
+            if !(text_eq || desc_eq || id_eq) {
+                continue;
+            }
+            let eb = e.bbox.map(|b| [b.x_min, b.y_min, b.x_max, b.y_max]).unwrap_or([0.0; 4]);
+            let overlap = iou(nb, eb);
+            if best.is_none_or(|(o, _)| overlap > o) {
+                best = Some((overlap, e));
+            }
+        }
+        if let Some((overlap, e)) = best {
+            matched += 1;
+            iou_sum += overlap;
+            if family(e.class_name.as_deref().unwrap_or("")) == family(&n.class) {
+                agree += 1;
+            }
+        }
+    }
+    (matched, source.len(), agree, iou_sum)
+}
+
+/// Replays one trace on the generated app in `app_dir`.
+pub fn replay(app_dir: &Path, trace: &Trace, visual: bool) -> Result<FidelityReport, ReconError> {
+    let model = AppModel::load(app_dir)?;
+    let catalog = Catalog::load_default(&[app_dir.to_path_buf()]).map_err(|e| ReconError::Input(format!("{}: {e}", app_dir.display())))?;
+    if let Some((dir, err)) = catalog.broken.iter().find(|(d, _)| d.starts_with(app_dir)) {
+        return Err(ReconError::Input(format!("{}: the generated app does not load: {err}", dir.display())));
+    }
+    replay_with(&model, catalog, trace, visual)
+}
+
+/// Replays one trace with an already loaded model and catalog.
+pub fn replay_with(model: &AppModel, catalog: Arc<Catalog>, trace: &Trace, visual: bool) -> Result<FidelityReport, ReconError> {
+    let device = Device::new(Arc::clone(&catalog), DeviceConfig::default()).map_err(|e| ReconError::Input(e.to_string()))?;
+    let trace_index = model.sources.iter().position(|s| *s == trace.source).unwrap_or(usize::MAX);
+    let mut r = Replayer { model, device, trace_index };
+    let mut per_step = Vec::new();
+    let mut failures: BTreeMap<String, usize> = BTreeMap::new();
+    let (mut judged, mut succeeded, mut baseline_ok_count, mut resyncs, mut script_errors) = (0, 0, 0, 0, 0);
+    let (mut matched_total, mut elements_total, mut agree_total, mut iou_total) = (0, 0, 0, 0.0);
+    let mut trace_screens: BTreeSet<Label> = BTreeSet::new();
+    let mut reached: BTreeSet<Label> = BTreeSet::new();
+    let first = trace.steps.first().map(|s| r.label_of(trace, &s.screen));
+    if let Some(first) = &first {
+        if r.put_on(first) {
+            reached.insert(first.clone());
+        }
+    }
+    for (k, step) in trace.steps.iter().enumerate() {
+        let from = r.label_of(trace, &step.screen);
+        let expected = step.next.as_ref().map(|n| r.label_of(trace, n));
+        trace_screens.insert(from.clone());
+        if let Some(e) = &expected {
+            trace_screens.insert(e.clone());
+        }
+        let mut resynced = false;
+        if r.observe() != from && r.put_on(&from) {
+            resynced = true;
+            resyncs += 1;
+        }
+        let (actions, mode) = r.translate(trace, step, &from, expected.as_ref());
+        for a in &actions {
+            let result = r.device.step(a);
+            script_errors += result.script_errors.len();
+        }
+        let landed = r.observe();
+        if matches!(landed, Label::Screen(_) | Label::Launcher) {
+            reached.insert(landed.clone());
+        }
+        let mut detail = StepDetail {
+            step: k,
+            action: crate::graph::action_label(&step.action),
+            mode: mode.to_owned(),
+            from: r.name(&from),
+            expected: expected.as_ref().map(|e| r.name(e)),
+            landed: r.name(&landed),
+            ok: None,
+            baseline_ok: None,
+            resynced,
+            similarity: None,
+            elements_matched: 0,
+            elements_total: 0,
+            reason: None,
+        };
+        if let Some(expected) = &expected {
+            judged += 1;
+            let known = |l: &Label| matches!(l, Label::Screen(_) | Label::Launcher);
+            let ok = known(expected) && *expected == landed;
+            let baseline = known(expected) && *expected == from;
+            succeeded += usize::from(ok);
+            baseline_ok_count += usize::from(baseline);
+            detail.ok = Some(ok);
+            detail.baseline_ok = Some(baseline);
+            if !ok {
+                let reason = if !known(expected) {
+                    "the trace's next screen is not in the app (dropped or unmatched)"
+                } else if actions.is_empty() {
+                    "the action cannot be replayed on the app"
+                } else {
+                    "landed on another screen"
+                };
+                *failures.entry(reason.to_owned()).or_default() += 1;
+                detail.reason = Some(reason.to_owned());
+            }
+            if let Some(next) = step.next.as_ref().and_then(|n| trace.screens.get(n)).filter(|s| s.root.is_some()) {
+                let elements = r.device.ui_elements();
+                let (m, t, a, i) = compare(next, &elements);
+                matched_total += m;
+                elements_total += t;
+                agree_total += a;
+                iou_total += i;
+                detail.elements_matched = m;
+                detail.elements_total = t;
+                detail.similarity = (t > 0).then(|| ratio(m, t));
+            }
+        }
+        per_step.push(detail);
+    }
+    let visual_scores = if visual { visual_scores(&r, catalog, trace) } else { Vec::new() };
+    let visual_similarity = (!visual_scores.is_empty()).then(|| round4(visual_scores.iter().map(|v| v.ssim).sum::<f64>() / visual_scores.len() as f64));
+    let baseline_cover = usize::from(first.as_ref().is_some_and(|f| matches!(f, Label::Screen(_) | Label::Launcher)));
+    Ok(FidelityReport {
+        trace: trace.source.clone(),
+        format: trace.source_format.clone(),
+        app: model.package.clone(),
+        steps: trace.steps.len(),
+        judged,
+        succeeded,
+        transition_accuracy: ratio(succeeded, judged),
+        screen_coverage: ratio(reached.intersection(&trace_screens).count(), trace_screens.len()),
+        screens_in_trace: trace_screens.len(),
+        screens_reached: reached.intersection(&trace_screens).count(),
+        element_recall: ratio(matched_total, elements_total),
+        elements_matched: matched_total,
+        elements_total,
+        class_agreement: ratio(agree_total, matched_total),
+        bounds_iou: if matched_total == 0 { 0.0 } else { round4(iou_total / matched_total as f64) },
+        visual_similarity,
+        visual: visual_scores,
+        baseline: Baseline { succeeded: baseline_ok_count, transition_accuracy: ratio(baseline_ok_count, judged), screen_coverage: ratio(baseline_cover, trace_screens.len()) },
+        resyncs,
+        script_errors,
+        failures,
+        per_step,
+    })
+}
+
+/// SSIM between each generated screen and the trace's first screenshot of it.
+fn visual_scores(r: &Replayer<'_>, catalog: Arc<Catalog>, trace: &Trace) -> Vec<VisualScore> {
+    let mut done = BTreeSet::new();
+    let mut out = Vec::new();
+    let (cw, ch) = COMPARE_SIZE;
+    for step in &trace.steps {
+        for id in std::iter::once(&step.screen).chain(step.next.as_ref()) {
+            let Label::Screen(i) = r.label_of(trace, id) else { continue };
+            let Some(screen) = trace.screens.get(id) else { continue };
+            let Some(rel) = &screen.screenshot else { continue };
+            if !done.insert(i) {
+                continue;
+            }
+            let Some(shot) = Rgb::load(&Path::new(&trace.base_dir).join(rel)) else { continue };
+            let Ok(mut device) = Device::new(Arc::clone(&catalog), DeviceConfig::default()) else { continue };
+            let screen_id = r.model.abstraction.screens[i].id.clone();
+            if device.open_screen(&r.model.package, &screen_id, serde_json::json!({})).is_err() {
+                continue;
+            }
+            let frame = device.frame();
+            let rendered = Rgb::from_rgba(frame.width, frame.height, &frame.pixels);
+            let scale = f64::from(shot.width) / f64::from(screen.width.max(1));
+            let crop_h = (f64::from(screen.height) * scale) as u32;
+            let a = shot.gray(shot.width, crop_h, cw, ch);
+            let b = rendered.gray(rendered.width, rendered.height, cw, ch);
+            out.push(VisualScore { screen: screen_id, ssim: round4(ssim(&a, &b, cw, ch)) });
+        }
+    }
+    out
+}

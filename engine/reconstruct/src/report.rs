@@ -1,0 +1,56 @@
+//! The short Markdown summary of a fidelity report.
+
+use std::fmt::Write as _;
+
+use serde_json::Value;
+
+fn pct(v: &Value) -> String {
+    v.as_f64().map(|f| format!("{:.1}%", f * 100.0)).unwrap_or_else(|| "n/a".into())
+}
+
+/// Markdown for the JSON of [`crate::pipeline::fidelity_json`].
+pub fn fidelity_markdown(report: &Value) -> String {
+    let mut out = String::new();
+    let a = &report["aggregate"];
+    let _ = writeln!(out, "# Fidelity of {} ({})\n", report["label"].as_str().unwrap_or(""), report["app"].as_str().unwrap_or(""));
+    let _ = writeln!(out, "Each step of each trace is replayed on the generated app; a step succeeds when the app lands on");
+    let _ = writeln!(out, "the abstract screen the trace shows next. The baseline is an app in which nothing ever changes.\n");
+    let _ = writeln!(out, "| trace | format | judged steps | transition accuracy | baseline | screen coverage | element recall | visual similarity |");
+    let _ = writeln!(out, "|---|---|---:|---:|---:|---:|---:|---:|");
+    for t in report["traces"].as_array().into_iter().flatten() {
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {} | {} | {} | {} | {} |",
+            t["trace"].as_str().unwrap_or(""),
+            t["format"].as_str().unwrap_or(""),
+            t["judged"],
+            pct(&t["transition_accuracy"]),
+            pct(&t["baseline"]["transition_accuracy"]),
+            pct(&t["screen_coverage"]),
+            pct(&t["element_recall"]),
+            pct(&t["visual_similarity"]),
+        );
+    }
+    let _ = writeln!(
+        out,
+        "| **all** | | {} | **{}** | {} | {} | {} | {} |\n",
+        a["judged"],
+        pct(&a["transition_accuracy"]),
+        pct(&a["baseline"]["transition_accuracy"]),
+        pct(&a["screen_coverage"]),
+        pct(&a["element_recall"]),
+        pct(&a["visual_similarity"]),
+    );
+    for t in report["traces"].as_array().into_iter().flatten() {
+        let failures = t["failures"].as_object().filter(|f| !f.is_empty());
+        if let Some(failures) = failures {
+            let _ = writeln!(out, "Failures in {}:", t["trace"].as_str().unwrap_or(""));
+            for (reason, n) in failures {
+                let _ = writeln!(out, "- {n} step(s): {reason}");
+            }
+            out.push('\n');
+        }
+    }
+    let _ = writeln!(out, "Per-step detail and per-screen visual scores are in `fidelity.json`.");
+    out
+}

@@ -1,0 +1,190 @@
+//! Tasks from the usage graph: navigation tasks (reach a screen from launch) and input
+//! tasks (enter a value in a form and submit), each with its verifier and a reference
+//! solution found by a shortest path over the generated navigation handlers.
+
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::fmt::Write as _;
+use std::path::Path;
+
+use serde::Serialize;
+
+use crate::abstraction::{snake, Role};
+use crate::error::ReconError;
+use crate::generate::{AppModel, Handler, WidgetKind, WidgetRole};
+use crate::trace::{Trace, TraceAction};
+
+/// One generated task, as the report lists it.
+#[derive(Debug, Clone, Serialize)]
+pub struct TaskSummary {
+    pub id: String,
+    pub kind: String,
+    pub screen: String,
+    pub steps: usize,
+    pub file: String,
+}
+
+/// The handler path from the entry screen to every reachable screen (breadth first, so
+/// the shortest; ties go to the handler seen most often).
+fn paths(model: &AppModel) -> BTreeMap<String, Vec<Handler>> {
+    let mut out: BTreeMap<String, Vec<Handler>> = BTreeMap::new();
+    out.insert(model.entry.clone(), Vec::new());
+    let mut queue = VecDeque::from([model.entry.clone()]);
+    while let Some(id) = queue.pop_front() {
+        let Some(screen) = model.screen(&id) else { continue };
+        let mut handlers: Vec<&Handler> = screen.handlers.iter().filter(|h| h.target != "home").collect();
+        handlers.sort_by(|a, b| b.count.cmp(&a.count).then(a.name.cmp(&b.name)));
+        for h in handlers {
+            if !out.contains_key(&h.target) {
+                let mut path = out[&id].clone();
+                path.push(h.clone());
+                out.insert(h.target.clone(), path);
+                queue.push_back(h.target.clone());
+            }
+        }
+    }
+    out
+}
+
+fn lit(text: &str) -> String {
+    serde_json::to_string(text).unwrap_or_default()
+}
+
+/// A template literal for task text: `{` would start a parameter hole.
+fn tlit(text: &str) -> String {
+    lit(&text.replace(['{', '}'], ""))
+}
+
+fn solution_steps(model: &AppModel, path: &[Handler]) -> Vec<String> {
+    let mut steps = vec![format!("Open({})", tlit(&model.label))];
+    for h in path {
+        steps.push(format!("{}({})", if h.long_press { "LongPress" } else { "Tap" }, lit(&h.widget)));
+    }
+    steps
+}
+
+fn difficulty(steps: usize) -> &'static str {
+    match steps {
+        0..=2 => "easy",
+        3..=4 => "medium",
+        _ => "hard",
+    }
+}
+
+/// Texts the traces typed, by the target widget's resource id (or `""` when unknown).
+fn typed_texts(traces: &[Trace]) -> BTreeMap<String, BTreeSet<String>> {
+    let mut out: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for t in traces {
+        for s in &t.steps {
+            if let TraceAction::TypeText { text } = &s.action {
+                if !text.trim().is_empty() && !text.contains(['{', '}', '"', '\\']) {
+                    let id = s.target.as_ref().map(|t| t.node.resource_id.clone()).unwrap_or_default();
+                    out.entry(id).or_default().insert(text.trim().to_owned());
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Writes the task suite into `dir` (one RON file per task); returns what was written.
+pub fn write_tasks(model: &AppModel, traces: &[Trace], dir: &Path, max_tasks: usize) -> Result<Vec<TaskSummary>, ReconError> {
+    std::fs::create_dir_all(dir).map_err(|e| ReconError::io(dir, e))?;
+    for entry in std::fs::read_dir(dir).map_err(|e| ReconError::io(dir, e))?.flatten() {
+        if entry.path().extension().is_some_and(|e| e == "ron") {
+            std::fs::remove_file(entry.path()).map_err(|e| ReconError::io(&entry.path(), e))?;
+        }
+    }
+    let prefix = snake(&model.label);
+    let prefix = if prefix.is_empty() { "app".to_owned() } else { prefix };
+    let paths = paths(model);
+    let typed = typed_texts(traces);
+    let mut ranked: Vec<_> = model.screens.iter().filter(|s| s.role == Role::App && paths.contains_key(&s.id)).collect();
+    ranked.sort_by(|a, b| b.visits.cmp(&a.visits).then(a.id.cmp(&b.id)));
+    let mut out = Vec::new();
+    let mut write = |id: String, kind: &str, screen: &str, steps: usize, text: String| -> Result<(), ReconError> {
+        let file = dir.join(format!("{id}.ron"));
+        std::fs::write(&file, text).map_err(|e| ReconError::io(&file, e))?;
+        out.push(TaskSummary { id, kind: kind.to_owned(), screen: screen.to_owned(), steps, file: file.display().to_string() });
+        Ok(())
+    };
+    let mut navigation = 0;
+    for s in &ranked {
+        if s.id == model.entry || navigation >= max_tasks {
+            continue;
+        }
+        let path = &paths[&s.id];
+        let steps = solution_steps(model, path);
+        let via: Vec<&str> = path.iter().map(|h| h.widget.as_str()).collect();
+        let id = format!("{prefix}_reach_{}", s.id);
+        let mut text = String::new();
+        let _ = writeln!(text, "// Navigation: reach `{}` from launch ({} visit(s) in the traces; path: {}).", s.id, s.visits, via.join(" -> "));
+        let _ = writeln!(text, "Task(\n    id: {},\n    category: \"app\",\n    apps: [{}],", lit(&id), lit(&model.package));
+        let _ = writeln!(text, "    difficulty: {},\n    max_steps: {},\n    skills: [\"navigation\"],", lit(difficulty(steps.len())), steps.len() * 2 + 6);
+        let _ = writeln!(text, "    instruction: {},", tlit(&format!("In {}, go to the {} screen.", model.label, s.title)));
+        let _ = writeln!(text, "    success: [Screen(app: {}, screen: {})],", lit(&model.package), lit(&s.id));
+        let _ = writeln!(text, "    solution: [{}],\n)", steps.join(", "));
+        write(id, "navigation", &s.id, steps.len(), text)?;
+        navigation += 1;
+    }
+    let mut inputs = 0;
+    for s in &ranked {
+        if inputs >= max_tasks {
+            break;
+        }
+        let mut fields = Vec::new();
+        for w in &s.widgets {
+            w.walk(&mut |w| {
+                if w.kind == WidgetKind::TextField && w.role == WidgetRole::Input {
+                    fields.push(w.clone());
+                }
+            });
+        }
+        for field in fields {
+            let Some(key) = field.state_key.clone() else { continue };
+            let path = &paths[&s.id];
+            // The submit control: a button that leaves the screen, else any handler of it.
+            let submit = s
+                .handlers
+                .iter()
+                .filter(|h| h.target != "home" && !h.long_press)
+                .max_by_key(|h| {
+                    let is_button = s.widgets.iter().any(|w| {
+                        let mut found = false;
+                        w.walk(&mut |w| found |= w.id == h.widget && w.kind == WidgetKind::Button);
+                        found
+                    });
+                    (is_button, h.count)
+                });
+            let values: Vec<String> = match typed.get(&field.resource_id).or_else(|| typed.get("")) {
+                Some(v) if !v.is_empty() => v.iter().take(5).cloned().collect(),
+                _ => vec!["Alex Morgan".into(), "hello world".into(), "PhoneWorld 42".into()],
+            };
+            let mut steps = solution_steps(model, path);
+            steps.push(format!("Fill({}, \"{{value}}\")", lit(&field.id)));
+            let mut success = vec![format!("Equals(app: {}, path: {}, value: \"{{value}}\")", lit(&model.package), lit(&key))];
+            if let Some(h) = submit {
+                // Back hides the keyboard so the submit control is not under it.
+                steps.push("Back".into());
+                steps.push(format!("Tap({})", lit(&h.widget)));
+                if h.target != s.id {
+                    success.push(format!("Screen(app: {}, screen: {})", lit(&model.package), lit(&h.target)));
+                }
+            }
+            let id = format!("{prefix}_enter_{}", key);
+            let hint = [&field.text, &field.content_desc].into_iter().find(|t| !t.is_empty()).cloned().unwrap_or_else(|| field.id.replace('_', " "));
+            let mut text = String::new();
+            let _ = writeln!(text, "// Input: enter a value in `{}` on `{}`{}.", field.id, s.id, submit.map(|h| format!(" and submit with `{}`", h.widget)).unwrap_or_default());
+            let _ = writeln!(text, "Task(\n    id: {},\n    category: \"app\",\n    apps: [{}],", lit(&id), lit(&model.package));
+            let _ = writeln!(text, "    difficulty: {},\n    max_steps: {},\n    skills: [\"navigation\", \"form_filling\"],", lit(difficulty(steps.len())), steps.len() * 2 + 6);
+            let _ = writeln!(text, "    instruction: {},", lit(&format!("In {}, go to the {} screen, enter \"{{value}}\" in {}{}.", tlit(&model.label).trim_matches('"'), tlit(&s.title).trim_matches('"'), tlit(&hint).trim_matches('"'), if submit.is_some() { " and submit" } else { "" })));
+            let choices: Vec<String> = values.iter().map(|v| lit(v)).collect();
+            let _ = writeln!(text, "    params: {{\"value\": Choice([{}])}},", choices.join(", "));
+            let _ = writeln!(text, "    success: [{}],", success.join(", "));
+            let _ = writeln!(text, "    allow: [{}],", lit(&format!("{}:{key}", model.package)));
+            let _ = writeln!(text, "    solution: [{}],\n)", steps.join(", "));
+            write(id, "input", &s.id, steps.len(), text)?;
+            inputs += 1;
+        }
+    }
+    Ok(out)
+}

@@ -1,0 +1,327 @@
+//! The canonical trace: what every importer produces and everything after import reads.
+//! Documented in `docs/reconstruction.md`.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::{parse_json, read_text, ReconError};
+
+/// The `format` field of a canonical trace file.
+pub const TRACE_FORMAT: &str = "phoneworld-trace/1";
+
+/// One node of a UI hierarchy; bounds are `[x1, y1, x2, y2]` in the pixels of its screen.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(default)]
+pub struct UiNode {
+    pub class: String,
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub resource_id: String,
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub text: String,
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub content_desc: String,
+    pub bounds: [i32; 4],
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub clickable: bool,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub long_clickable: bool,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub checkable: bool,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub checked: bool,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub editable: bool,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub scrollable: bool,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub selected: bool,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub password: bool,
+    #[serde(skip_serializing_if = "is_true")]
+    pub enabled: bool,
+    #[serde(skip_serializing_if = "is_true")]
+    pub visible: bool,
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub package: String,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub children: Vec<UiNode>,
+}
+
+fn is_true(b: &bool) -> bool {
+    *b
+}
+
+impl UiNode {
+    /// A node with Android's defaults (enabled and visible).
+    pub fn new(class: &str, bounds: [i32; 4]) -> UiNode {
+        UiNode { class: class.to_owned(), bounds, enabled: true, visible: true, ..UiNode::default() }
+    }
+
+    pub fn width(&self) -> i32 {
+        self.bounds[2] - self.bounds[0]
+    }
+
+    pub fn height(&self) -> i32 {
+        self.bounds[3] - self.bounds[1]
+    }
+
+    pub fn contains(&self, x: f64, y: f64) -> bool {
+        x >= f64::from(self.bounds[0]) && x < f64::from(self.bounds[2]) && y >= f64::from(self.bounds[1]) && y < f64::from(self.bounds[3])
+    }
+
+    /// The class without its Java package (`android.widget.Button` → `Button`).
+    pub fn short_class(&self) -> &str {
+        self.class.rsplit('.').next().unwrap_or(&self.class)
+    }
+
+    /// The resource id without its package (`com.x:id/ok` → `ok`).
+    pub fn short_id(&self) -> &str {
+        self.resource_id.rsplit('/').next().unwrap_or(&self.resource_id)
+    }
+
+    /// The node at an index path below this one.
+    pub fn at(&self, path: &[usize]) -> Option<&UiNode> {
+        let mut node = self;
+        for &i in path {
+            node = node.children.get(i)?;
+        }
+        Some(node)
+    }
+
+    /// Visits every node with its index path, in pre-order.
+    pub fn walk<'n>(&'n self, path: &mut Vec<usize>, f: &mut dyn FnMut(&[usize], &'n UiNode)) {
+        f(path, self);
+        for (i, child) in self.children.iter().enumerate() {
+            path.push(i);
+            child.walk(path, f);
+            path.pop();
+        }
+    }
+
+    /// The index path of the node an input at (x, y) goes to: the deepest visible node
+    /// containing the point, preferring clickable ones (what Android's dispatch does).
+    pub fn hit_test(&self, x: f64, y: f64) -> Option<Vec<usize>> {
+        let mut best: Option<(bool, usize, Vec<usize>)> = None;
+        self.walk(&mut Vec::new(), &mut |path, node| {
+            if !node.visible || !node.contains(x, y) {
+                return;
+            }
+            let interactive = node.clickable || node.long_clickable || node.editable || node.checkable;
+            let candidate = (interactive, path.len(), path.to_vec());
+            // Later siblings are drawn on top, so among equals the last one wins.
+            let better = best.as_ref().is_none_or(|(bi, bd, _)| (interactive, path.len()) >= (*bi, *bd));
+            if better {
+                best = Some(candidate);
+            }
+        });
+        best.map(|(_, _, path)| path)
+    }
+}
+
+/// What kind of screen a concrete screen is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ScreenKind {
+    /// A full screen with its hierarchy.
+    Full,
+    /// A window smaller than the screen (a dialog, a menu).
+    Dialog,
+    /// Known only by a hash (a trace that did not save this state).
+    HashOnly,
+    /// A hierarchy with no nodes.
+    Empty,
+}
+
+/// One concrete screen as the trace saw it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Screen {
+    pub id: String,
+    pub kind: ScreenKind,
+    #[serde(default)]
+    pub package: String,
+    /// `package/Activity` where the trace gives it.
+    #[serde(default)]
+    pub activity: String,
+    /// The pixel size the bounds and action coordinates of this screen are in.
+    pub width: u32,
+    pub height: u32,
+    /// The screenshot, relative to the trace file's folder or absolute.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub screenshot: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub root: Option<UiNode>,
+}
+
+impl Screen {
+    pub fn hash_only(id: &str, width: u32, height: u32) -> Screen {
+        Screen { id: id.to_owned(), kind: ScreenKind::HashOnly, package: String::new(), activity: String::new(), width, height, screenshot: None, root: None }
+    }
+
+    /// Builds a screen from its hierarchy, deciding whether it is full, a dialog or empty.
+    pub fn from_root(id: &str, package: &str, activity: &str, width: u32, height: u32, root: Option<UiNode>) -> Screen {
+        let kind = match &root {
+            None => ScreenKind::Empty,
+            Some(r) if r.children.is_empty() && r.width() <= 0 => ScreenKind::Empty,
+            Some(r) => {
+                // A window covering under 85% of the screen, or starting well below its top, floats.
+                let area = f64::from(r.width().max(0)) * f64::from(r.height().max(0));
+                let screen = f64::from(width) * f64::from(height);
+                if area < 0.85 * screen || f64::from(r.bounds[1]) > 0.1 * f64::from(height) { ScreenKind::Dialog } else { ScreenKind::Full }
+            }
+        };
+        let package = if package.is_empty() { root.as_ref().map(|r| r.package.clone()).unwrap_or_default() } else { package.to_owned() };
+        Screen { id: id.to_owned(), kind, package, activity: activity.to_owned(), width, height, screenshot: None, root }
+    }
+}
+
+/// The node an action was aimed at.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Target {
+    /// Index path in the screen's hierarchy, when the screen has one and the node was found.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub path: Option<Vec<usize>>,
+    /// The node itself (without children), as the trace gave it or as hit-testing found it.
+    pub node: UiNode,
+}
+
+/// An action in the pixels of the screen it was taken on.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum TraceAction {
+    Tap { x: f64, y: f64 },
+    LongPress { x: f64, y: f64 },
+    Swipe { x1: f64, y1: f64, x2: f64, y2: f64 },
+    TypeText { text: String },
+    Key { key: String },
+    OpenApp { app: String },
+    CloseApp { app: String },
+    /// Nothing was done (or the trace records an answer): time passes.
+    Wait,
+}
+
+impl TraceAction {
+    pub fn name(&self) -> &'static str {
+        match self {
+            TraceAction::Tap { .. } => "tap",
+            TraceAction::LongPress { .. } => "long_press",
+            TraceAction::Swipe { .. } => "swipe",
+            TraceAction::TypeText { .. } => "type_text",
+            TraceAction::Key { .. } => "key",
+            TraceAction::OpenApp { .. } => "open_app",
+            TraceAction::CloseApp { .. } => "close_app",
+            TraceAction::Wait => "wait",
+        }
+    }
+
+    /// The point a tap or long press is at.
+    pub fn point(&self) -> Option<(f64, f64)> {
+        match self {
+            TraceAction::Tap { x, y } | TraceAction::LongPress { x, y } => Some((*x, *y)),
+            _ => None,
+        }
+    }
+}
+
+/// One step: on `screen` the user did `action`, and the phone showed `next`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TraceStep {
+    pub screen: String,
+    pub action: TraceAction,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub target: Option<Target>,
+    /// The screen shown after the action; `None` when the trace does not say.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub next: Option<String>,
+}
+
+/// A whole trace in the canonical format.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Trace {
+    pub format: String,
+    /// The importer that read it (`droidbot`, `llamatouch`, `rico`, `uiautomator`, `phoneworld`).
+    pub source_format: String,
+    /// Where it was read from.
+    pub source: String,
+    /// Folder that relative screenshot paths start from.
+    #[serde(default)]
+    pub base_dir: String,
+    pub screens: BTreeMap<String, Screen>,
+    pub steps: Vec<TraceStep>,
+    /// Things the importer met and handled (missing states, unresolved targets, ...).
+    #[serde(default)]
+    pub notes: Vec<String>,
+}
+
+impl Trace {
+    pub fn new(source_format: &str, source: &Path) -> Trace {
+        Trace {
+            format: TRACE_FORMAT.to_owned(),
+            source_format: source_format.to_owned(),
+            source: source.display().to_string(),
+            base_dir: if source.is_dir() { source.display().to_string() } else { source.parent().map(|p| p.display().to_string()).unwrap_or_default() },
+            screens: BTreeMap::new(),
+            steps: Vec::new(),
+            notes: Vec::new(),
+        }
+    }
+
+    /// Fills in missing targets by hit-testing each tap against its screen's hierarchy.
+    pub fn resolve_targets(&mut self) {
+        let mut unresolved = 0;
+        for step in &mut self.steps {
+            let Some((x, y)) = step.action.point() else { continue };
+            let Some(root) = self.screens.get(&step.screen).and_then(|s| s.root.as_ref()) else { continue };
+            match &mut step.target {
+                Some(t) if t.path.is_none() => {
+                    // Locate the given node in the hierarchy by its bounds and identity.
+                    let mut found = None;
+                    root.walk(&mut Vec::new(), &mut |path, n| {
+                        if found.is_none() && n.bounds == t.node.bounds && n.class == t.node.class && n.resource_id == t.node.resource_id {
+                            found = Some(path.to_vec());
+                        }
+                    });
+                    t.path = found.or_else(|| root.hit_test(x, y));
+                }
+                Some(_) => {}
+                None => match root.hit_test(x, y) {
+                    Some(path) => {
+                        let mut node = root.at(&path).cloned().unwrap_or_default();
+                        node.children.clear();
+                        step.target = Some(Target { path: Some(path), node });
+                    }
+                    None => unresolved += 1,
+                },
+            }
+        }
+        if unresolved > 0 {
+            self.notes.push(format!("{unresolved} tap(s) hit no node of their screen"));
+        }
+    }
+
+    /// Reads a canonical trace file.
+    pub fn load(path: &Path) -> Result<Trace, ReconError> {
+        let text = read_text(path)?;
+        let value = parse_json(path, &text)?;
+        let trace: Trace = serde_json::from_value(value).map_err(|e| ReconError::format(path, format!("not a canonical trace: {e}")))?;
+        if trace.format != TRACE_FORMAT {
+            return Err(ReconError::field(path, "format", format!("`{}`: expected `{TRACE_FORMAT}`", trace.format)));
+        }
+        for (i, step) in trace.steps.iter().enumerate() {
+            for (field, id) in [("screen", Some(&step.screen)), ("next", step.next.as_ref())] {
+                if let Some(id) = id {
+                    if !trace.screens.contains_key(id) {
+                        return Err(ReconError::field(path, format!("steps[{i}].{field}"), format!("no screen `{id}`")));
+                    }
+                }
+            }
+        }
+        Ok(trace)
+    }
+
+    /// The canonical JSON (pretty, keys in a fixed order).
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).unwrap_or_default()
+    }
+}

@@ -1,5 +1,6 @@
 //! `phoneworld`: the command line of the mock phone.
 
+mod adb_commands;
 mod commands;
 mod reconstruct_commands;
 mod task_commands;
@@ -158,6 +159,25 @@ enum Command {
         #[arg(long)]
         app: PathBuf,
     },
+    /// Serve a mock phone over the ADB device protocol until killed (`adb connect ADDR:PORT`).
+    ServeAdb {
+        #[arg(long)]
+        port: u16,
+        /// Address to listen on.
+        #[arg(long, default_value = "127.0.0.1")]
+        bind: String,
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// Play this task (its setup applied; `phoneworld verdict` judges it).
+        #[arg(long)]
+        task: Option<String>,
+        /// The suite the task is in.
+        #[arg(long, default_value = "phoneworld-v0")]
+        suite: String,
+        /// Require ADB authentication with this host key (adbkey.pub; repeatable).
+        #[arg(long = "auth-key")]
+        auth_key: Vec<PathBuf>,
+    },
     /// Prove every template: its solution passes, doing nothing and wrong variants fail.
     Verify {
         #[arg(long, default_value = "phoneworld-v0")]
@@ -203,6 +223,12 @@ fn main() -> ExitCode {
             reconstruct_commands::graph(traces, format, out, package.as_deref(), *tolerance, cli.json)
         }
         Command::Replay { traces, format, app } => reconstruct_commands::replay_traces(traces, format, app, cli.json),
+        Command::ServeAdb { port, bind, seed, task, suite, auth_key } => adb_commands::serve_adb(
+            &cli.apps_dir,
+            &cli.suite_dir,
+            &adb_commands::ServeAdb { port: *port, bind, seed: *seed, task: task.as_deref(), suite, auth_keys: auth_key },
+            cli.json,
+        ),
         Command::Verify { suite, seeds } => task_commands::verify(&cli.apps_dir, &cli.suite_dir, suite, *seeds, cli.json),
     };
     match result {

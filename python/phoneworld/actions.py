@@ -348,7 +348,7 @@ def _key(key: str) -> Action:
 
 def _read_canonical(value: Dict[str, Any], frame: _Frame, where: str) -> Action:
     kind = value.get("type")
-    if kind not in _CANONICAL_FIELDS:
+    if not isinstance(kind, str) or kind not in _CANONICAL_FIELDS:
         raise ActionError(f"{where}: type must be one of {', '.join(_CANONICAL_FIELDS)}, not {_show(kind)}")
     fields = _CANONICAL_FIELDS[kind]
     unknown = sorted(k for k in value if k != "type" and k not in fields)
@@ -705,7 +705,7 @@ def _parse_androidworld(action: object, context: _Context) -> List[Action]:
     if kind == "status":
         status = value.get("goal_status")
         statuses = {"complete": "success", "infeasible": "infeasible"}
-        if status not in statuses:
+        if not isinstance(status, str) or status not in statuses:
             raise ActionError(f"{where}: goal_status must be complete or infeasible, not {_show(status)}")
         return [_make("finish", status=statuses[str(status)], text="")]
     return [_make("answer", text=_text(value.get("text"), f"{where}: text"))]
@@ -885,7 +885,7 @@ def _finish_status(args: Dict[str, Any], where: str) -> str:
         return "success" if _bool(args["success"], f"{where}: success") else "infeasible"
     status = args.get("status", "success")
     statuses = {"success": "success", "complete": "success", "infeasible": "infeasible", "failure": "infeasible", "fail": "infeasible"}
-    if status not in statuses:
+    if not isinstance(status, str) or status not in statuses:
         raise ActionError(f"{where}: status must be success or infeasible, not {_show(status)}")
     return statuses[str(status)]
 
@@ -1243,7 +1243,7 @@ def _render_phonebuddy(action: Action, r: _Renderer) -> Union[str, Dict[str, Any
         args: Dict[str, Any] = {"points": [r.xy(action["x"], action["y"])]}
         if kind == "long_press" and action["ms"] != LONG_PRESS_MS:
             args["duration"] = action["ms"]
-        return _tool_call({"tap": "click", "double_tap": "double_click"}.get(kind, kind), args)
+        return _tool_call("click" if kind == "tap" else "double_click" if kind == "double_tap" else "long_press", args)
     if kind in ("swipe", "drag"):
         args = {"points": [r.xy(action["x1"], action["y1"]), r.xy(action["x2"], action["y2"])]}
         if action["ms"] != _MS_DEFAULTS[kind]:

@@ -8,7 +8,7 @@ array; Gymnasium 1.x's VectorEnv contract with its three autoreset modes, and En
 >>> obs["screenshot"].shape
 (2, 240, 108, 3)
 >>> obs, rewards, terminated, truncated, infos = envs.step([{"type": "key", "key": "home"}] * 2)
->>> list(infos["step"])
+>>> infos["step"].tolist()
 [1, 1]
 >>> envs.close()
 """
@@ -149,6 +149,20 @@ class VectorEnv(gym.vector.VectorEnv):  # type: ignore[type-arg]
     def state_hash(self, env_id: int) -> str:
         return self._core.state_hash(int(env_id))  # type: ignore[no-any-return]
 
+    def __reduce__(self) -> Any:
+        args = {
+            "num_envs": self.num_envs,
+            "task": self.task,
+            "config": self.config,
+            "num_threads": self.num_threads,
+            "batch_size": self.batch_size,
+            "autoreset_mode": _MODE_NAMES[self.autoreset_mode],
+            "copy": self.copy,
+            "render_mode": self.render_mode,
+        }
+        envs = [self._core.suspend(i) for i in range(self.num_envs)]
+        return (_unpickle_vector, (args, envs, self._tasks, self._elements))
+
     # --- internals ---------------------------------------------------------------------------------
 
     def _per_env(self, value: Any, default: list[Any]) -> list[Any]:
@@ -186,10 +200,9 @@ class VectorEnv(gym.vector.VectorEnv):  # type: ignore[type-arg]
 
     def _infos(self, infos: list[dict[str, Any]], finals: Optional[list[Any]] = None, ids: Optional[Sequence[int]] = None) -> dict[str, Any]:
         ids = list(range(len(infos))) if ids is None else list(ids)
-        out: dict[str, Any] = {}
-        for k, (env_id, info) in enumerate(zip(ids, infos)):
+        for env_id, info in zip(ids, infos):
             self._elements[env_id] = info.get("ui_elements")
-            out = self._add_info(out, info, k)
+        out = _merge_infos(infos)
         if finals is not None and any(f is not None for f in finals):
             final_obs = np.full(len(infos), None, dtype=object)
             final_info = np.full(len(infos), None, dtype=object)
@@ -208,6 +221,40 @@ class VectorEnv(gym.vector.VectorEnv):  # type: ignore[type-arg]
             out["final_obs"], out["_final_obs"] = final_obs, mask
             out["final_info"], out["_final_info"] = final_info, mask
         return out
+
+
+def _merge_infos(infos: list[dict[str, Any]]) -> dict[str, Any]:
+    """Per-env info dicts as Gymnasium's vector info: one array per key (numbers and bools as
+    numeric arrays, anything else as objects) with a `_key` mask of the envs that have it."""
+    out: dict[str, Any] = {}
+    keys = sorted({k for info in infos for k in info})
+    n = len(infos)
+    for key in keys:
+        values = [info.get(key) for info in infos]
+        mask = np.asarray([key in info for info in infos], dtype=np.bool_)
+        present = [v for v, m in zip(values, mask) if m]
+        if present and all(isinstance(v, bool) for v in present):
+            array: np.ndarray = np.zeros(n, dtype=np.bool_)
+        elif present and all(isinstance(v, int) and not isinstance(v, bool) for v in present):
+            array = np.zeros(n, dtype=np.int64)
+        elif present and all(isinstance(v, float) for v in present):
+            array = np.zeros(n, dtype=np.float64)
+        else:
+            array = np.full(n, None, dtype=object)
+        for i, (value, has) in enumerate(zip(values, mask)):
+            if has:
+                array[i] = value
+        out[key], out[f"_{key}"] = array, mask
+    return out
+
+
+def _unpickle_vector(args: dict[str, Any], envs: list[Optional[dict[str, Any]]], tasks: list[Optional[str]], elements: list[Any]) -> VectorEnv:
+    venv = VectorEnv(**args)
+    for i, state in enumerate(envs):
+        if state is not None:
+            venv._core.resume(i, state)
+    venv._tasks, venv._elements = list(tasks), list(elements)
+    return venv
 
 
 def _cpu_count() -> int:

@@ -153,24 +153,12 @@ impl EnvCore {
 
     /// The episode in flight as plain data (None before the first reset).
     fn suspend<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
-        let Some(state) = self.episode.suspend() else { return Ok(None) };
-        let dict = PyDict::new(py);
-        dict.set_item("task", state.choice.task.as_deref())?;
-        dict.set_item("params", to_py(py, &serde_json::to_value(&state.choice.params).unwrap_or_default())?)?;
-        dict.set_item("seed", state.seed)?;
-        dict.set_item("steps", state.steps)?;
-        dict.set_item("done", state.done)?;
-        dict.set_item("snapshot", PyBytes::new(py, &state.snapshot))?;
-        Ok(Some(dict))
+        self.episode.suspend().map(|state| suspended_to_py(py, &state)).transpose()
     }
 
     /// Continues an episode from `suspend()`'s data.
     fn resume(&mut self, py: Python<'_>, state: &Bound<'_, PyDict>) -> PyResult<()> {
-        let get = |key: &str| state.get_item(key)?.ok_or_else(|| SnapshotError::new_err(format!("episode state has no `{key}`")));
-        let params = get("params")?;
-        let choice = task_choice(get("task")?.extract()?, Some(params.cast::<PyDict>()?))?;
-        let suspended =
-            Suspended { choice, seed: get("seed")?.extract()?, steps: get("steps")?.extract()?, done: get("done")?.extract()?, snapshot: get("snapshot")?.extract()? };
+        let suspended = suspended_from_py(state)?;
         let episode = &mut self.episode;
         py.detach(|| episode.resume(&suspended)).map_err(SnapshotError::new_err)
     }
@@ -197,4 +185,28 @@ impl EnvCore {
     fn suite_name(&self) -> String {
         self.settings.suite.name.clone()
     }
+}
+
+pub(crate) fn suspended_to_py<'py>(py: Python<'py>, state: &Suspended) -> PyResult<Bound<'py, PyDict>> {
+    let dict = PyDict::new(py);
+    dict.set_item("task", state.choice.task.as_deref())?;
+    dict.set_item("params", to_py(py, &serde_json::to_value(&state.choice.params).unwrap_or_default())?)?;
+    dict.set_item("seed", state.seed)?;
+    dict.set_item("steps", state.steps)?;
+    dict.set_item("done", state.done)?;
+    dict.set_item("snapshot", PyBytes::new(py, &state.snapshot))?;
+    Ok(dict)
+}
+
+pub(crate) fn suspended_from_py(state: &Bound<'_, PyDict>) -> PyResult<Suspended> {
+    let get = |key: &str| state.get_item(key)?.ok_or_else(|| SnapshotError::new_err(format!("episode state has no `{key}`")));
+    let params = get("params")?;
+    let choice = task_choice(get("task")?.extract()?, Some(params.cast::<PyDict>()?))?;
+    Ok(Suspended {
+        choice,
+        seed: get("seed")?.extract()?,
+        steps: get("steps")?.extract()?,
+        done: get("done")?.extract()?,
+        snapshot: get("snapshot")?.extract()?,
+    })
 }

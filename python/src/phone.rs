@@ -149,7 +149,7 @@ impl Phone {
         self.with(py, |d| d.frame_hash())
     }
 
-    /// (package, screen) in the foreground; the launcher is ("launcher", "home").
+    /// (package, screen) in the foreground; the home screen is ("com.phoneworld.launcher", ...).
     fn foreground(&self, py: Python<'_>) -> (String, String) {
         self.with(py, |d| d.foreground())
     }

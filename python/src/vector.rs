@@ -13,9 +13,9 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList};
 
 use crate::convert::actions_from_py;
-use crate::env_core::task_choice;
+use crate::env_core::{suspended_from_py, suspended_to_py, task_choice};
 use crate::episode::{Episode, StepOutcome, TaskChoice};
-use crate::errors::{ConfigError, PhoneWorldError};
+use crate::errors::{ConfigError, PhoneWorldError, SnapshotError};
 use crate::observe::{info_to_py, EnvObs, ObsConfig};
 use crate::settings::{Settings, SettingsArgs};
 
@@ -431,6 +431,35 @@ impl VectorCore {
         let slot = self.slots.get(i).ok_or_else(|| ConfigError::new_err(format!("env id {i} is out of range")))?;
         let slot = lock(slot);
         slot.episode.device.as_ref().map(|d| d.state_hash()).ok_or_else(|| PhoneWorldError::new_err("no episode: call reset() first"))
+    }
+
+    /// Env `i` as plain data for pickling: its episode, task choice, seeds and autoreset flag.
+    fn suspend<'py>(&self, py: Python<'py>, i: usize) -> PyResult<Option<Bound<'py, PyDict>>> {
+        let slot = lock(self.slots.get(i).ok_or_else(|| ConfigError::new_err(format!("env id {i} is out of range")))?);
+        let Some(state) = slot.episode.suspend() else { return Ok(None) };
+        let dict = suspended_to_py(py, &state)?;
+        dict.set_item("choice_task", slot.choice.task.as_deref())?;
+        dict.set_item("choice_params", crate::convert::to_py(py, &serde_json::to_value(&slot.choice.params).unwrap_or_default())?)?;
+        dict.set_item("first_seed", slot.seed)?;
+        dict.set_item("episodes", slot.episodes)?;
+        dict.set_item("needs_reset", slot.needs_reset)?;
+        Ok(Some(dict))
+    }
+
+    /// Continues env `i` from `suspend(i)`'s data.
+    fn resume(&mut self, py: Python<'_>, i: usize, state: &Bound<'_, PyDict>) -> PyResult<()> {
+        self.ensure_idle()?;
+        let suspended = suspended_from_py(state)?;
+        let get = |key: &str| state.get_item(key)?.ok_or_else(|| SnapshotError::new_err(format!("env state has no `{key}`")));
+        let params = get("choice_params")?;
+        let choice = task_choice(get("choice_task")?.extract()?, Some(params.cast::<PyDict>()?))?;
+        let (seed, episodes, needs_reset) = (get("first_seed")?.extract()?, get("episodes")?.extract()?, get("needs_reset")?.extract()?);
+        let slot = self.slots.get(i).ok_or_else(|| ConfigError::new_err(format!("env id {i} is out of range")))?;
+        let mut slot = lock(slot);
+        let episode = &mut slot.episode;
+        py.detach(|| episode.resume(&suspended)).map_err(SnapshotError::new_err)?;
+        (slot.choice, slot.seed, slot.episodes, slot.needs_reset) = (choice, seed, episodes, needs_reset);
+        Ok(())
     }
 
     #[getter]

@@ -1,0 +1,36 @@
+"""Shared fixtures: small screenshots keep the suite fast; the engine is the same at any size."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+SMALL: dict[str, Any] = {"obs_size": (108, 240)}
+
+
+def cli_binary() -> Path:
+    """The `phoneworld` binary, built if needed."""
+    for profile in ("release", "debug"):
+        candidate = ROOT / "target" / profile / "phoneworld"
+        if candidate.exists():
+            return candidate
+    subprocess.run(["cargo", "build", "-p", "phoneworld-cli"], cwd=ROOT, check=True)
+    return ROOT / "target" / "debug" / "phoneworld"
+
+
+@pytest.fixture(scope="session")
+def cli() -> Path:
+    return cli_binary()
+
+
+@pytest.fixture()
+def small() -> dict[str, Any]:
+    return dict(SMALL)
+
+
+os.environ.setdefault("PHONEWORLD_ROOT", str(ROOT))

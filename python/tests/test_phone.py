@@ -1,0 +1,84 @@
+"""`phoneworld.Phone`: the device API from Python."""
+
+from __future__ import annotations
+
+import pickle
+
+import numpy as np
+import pytest
+
+import phoneworld
+from phoneworld import ActionError, ConfigError, Phone, PhoneWorldError, SnapshotError
+
+
+def test_step_changes_the_screen_and_reports_it() -> None:
+    phone = Phone(seed=0)
+    before = phone.frame_hash()
+    result = phone.step({"type": "open_app", "app": "Clock"})
+    assert result["ok"] and result["package"] == "com.phoneworld.clock"
+    assert phone.foreground() == ("com.phoneworld.clock", result["screen"])
+    assert phone.frame_hash() != before
+
+
+def test_screenshot_is_an_rgb_array_of_the_device_or_requested_size() -> None:
+    phone = Phone(seed=0, width=720, height=1600)
+    full = phone.screenshot()
+    assert full.shape == (1600, 720, 3) and full.dtype == np.uint8 and full.flags["C_CONTIGUOUS"]
+    assert full.std() > 0, "a real screen, not a blank buffer"
+    small = phone.screenshot(width=180)
+    assert small.shape == (400, 180, 3)
+    png = phone.screenshot_png()
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_ui_elements_use_androidworld_fields_and_xml_is_a_dump() -> None:
+    phone = Phone(seed=0)
+    phone.step({"type": "open_app", "app": "Settings"})
+    elements = phone.ui_elements()
+    assert elements and {"text", "content_description", "class_name", "bbox_pixels", "is_clickable", "resource_id"} <= set(elements[0])
+    assert any(e["text"] == "Settings" for e in elements)
+    xml = phone.ui_xml()
+    assert xml.startswith("<?xml") and "android.widget" in xml
+    assert "Settings" in phone.ui_tree()
+
+
+def test_state_snapshot_restore_and_fork() -> None:
+    phone = Phone(seed=3)
+    phone.step({"type": "open_app", "app": "Clock"})
+    state = phone.state()
+    assert "com.phoneworld.clock" in state["apps"]
+    data = phone.snapshot()
+    copy = Phone.restore(data)
+    assert copy.state_hash() == phone.state_hash() and copy.frame_hash() == phone.frame_hash()
+    fork = phone.fork()
+    fork.step({"type": "key", "key": "home"})
+    assert fork.foreground()[0] == "com.phoneworld.launcher" and phone.foreground()[0] == "com.phoneworld.clock"
+    twin = pickle.loads(pickle.dumps(phone))
+    assert twin.state_hash() == phone.state_hash()
+
+
+def test_corrupt_snapshot_names_the_offset() -> None:
+    data = bytearray(Phone(seed=0).snapshot())
+    data[-1] ^= 0xFF
+    with pytest.raises(SnapshotError, match="offset 20"):
+        Phone.restore(bytes(data))
+    with pytest.raises(SnapshotError, match="magic"):
+        Phone.restore(b"not a snapshot at all, not at all........................")
+
+
+def test_bad_inputs_raise_the_hierarchy() -> None:
+    phone = Phone()
+    with pytest.raises(ActionError, match="missing field `y`"):
+        phone.step({"type": "tap", "x": 3})
+    with pytest.raises(ActionError):
+        phone.step("{not json")
+    with pytest.raises(ConfigError, match="out of range"):
+        Phone(width=10, height=10)
+    for cls in (ActionError, ConfigError, SnapshotError, phoneworld.ScriptError, phoneworld.NotSupportedOnRealDevice, phoneworld.DeviceError):
+        assert issubclass(cls, PhoneWorldError)
+
+
+def test_a_noop_is_reported_not_raised() -> None:
+    phone = Phone()
+    result = phone.step({"type": "tap", "x": 540, "y": 5})
+    assert result["ok"] is False and result["note"]

@@ -17,6 +17,41 @@ The coordinate frame is explicit (`COORDS`): ``pixel`` (device pixels), ``norm10
 axes), ``norm1`` (0-1) or ``resized`` (pixels of the image the model saw, `image_size`, by default
 `smart_resize` of the screen as Qwen2.5-VL's processor resizes it). Each format has its own default frame.
 
+What each format covers (``render`` raises `ActionError` for what a format cannot express at all; with
+``strict=True``, the default, also for detail it would lose, such as a duration it has no field for):
+
+- ``canonical`` (pixel): every action, as a dict or its JSON.
+- ``androidworld`` (pixel): AndroidWorld's JSONAction. click, double_tap and long_press at x, y or at an
+  ``index`` into `ui_elements` (the element's bbox center); input_text taps its target when it has one,
+  types (``clear_text``) and presses Enter, as AndroidWorld's actuation does, so it is two or three
+  canonical actions; keyboard_enter, navigate_home, navigate_back; scroll moves the content toward
+  ``direction`` ("down" shows what is below: the finger moves up from the center of the screen or of the
+  element to its edge); swipe runs edge to edge through the middle in AndroidWorld's own geometry
+  ("up" and "down" move the finger that way, "left" starts at the left edge and "right" at the right);
+  scroll or swipe with x, y, x2, y2 (and duration) is a literal finger path, as PhoneBuddy's AndroidWorld
+  server runs it; open_app, wait (one second), status (complete or infeasible) and answer. It has no
+  drag, close_app, recents, delete or menu key, and no typing without Enter.
+- ``phonebuddy`` (norm1000): ``<tool_call>`` blocks as in PhoneBuddy's public AndroidWorld evaluation
+  script, with the argument names of its prompt: click, double_click, long_press (duration ms) with
+  ``points`` [[x, y]]; type (text; with points it taps there first); scroll and drag with two points
+  (scroll with one point or none and a ``direction`` moves the finger that way by half the screen, as
+  the script reads a bare direction); button_press (``type``: back, home, menu, enter); open_app and
+  close_app (``package``; ``app`` and ``app_name`` are read too); wait (``time`` ms); output (an answer);
+  finish (text). Several blocks are several actions; text around them (thinking) is ignored. Every
+  canonical action is expressible, with three extensions of the published prompt: type's ``clear``,
+  button_press recents and delete, and finish's ``status`` infeasible.
+- ``qwen25vl`` (resized): Qwen2.5-VL's ``mobile_use`` tool: click, long_press (time in seconds), swipe
+  (coordinate to coordinate2), type, key (adb keyevent names: app_switch, del, ...), system_button
+  (Back, Home, Menu, Enter), open, wait (seconds), terminate (success or failure), and answer (text), an
+  extension AndroidWorld agents use. It has no double tap, drag or close_app.
+- ``uitars`` (norm1000; ``coords="resized"`` for UI-TARS-1.5): ``Thought: ...\nAction: ...`` calls with
+  points as ``'<|box_start|>(x,y)<|box_end|>'``, ``'(x,y)'``, boxes ``(x1,y1,x2,y2)`` (their center) or
+  1.5's ``'<point>x y</point>'``: click, left_double, long_press, type (content ending in a newline also
+  presses Enter), scroll (start_box with a direction that moves the view, "down" showing what is below,
+  the finger moving half the screen; or an end_box), drag, open_app, press_home, press_back, hotkey,
+  wait (five seconds; ``wait(seconds=...)`` otherwise), finished (finish success with its content) and
+  call_user (finish infeasible). It has no answer (answers go in finished's content) and no close_app.
+
 >>> from phoneworld import actions
 >>> actions.parse('<think>...</think><tool_call>{"name": "click", "arguments": {"points": [[500, 250]]}}</tool_call>')
 {'type': 'tap', 'x': 540, 'y': 600}
@@ -462,7 +497,10 @@ def detect(action: object) -> str:
         raise ActionError("empty action")
     if "<tool_call>" in text:
         blocks = _tool_call_texts(text)
-        value = _load_json_lenient(blocks[0], "tool call 1") if blocks else None
+        try:
+            value = _load_json_lenient(blocks[0], "tool call 1") if blocks else None
+        except ActionError:
+            value = None  # the PhoneBuddy reader reports what is wrong with it
         if isinstance(value, dict) and value.get("name") == "mobile_use":
             return "qwen25vl"
         return "phonebuddy"
@@ -589,7 +627,7 @@ def _element_box(context: _Context, index_value: object, where: str) -> Tuple[fl
     if elements is None:
         raise ActionError(f"{where}: index {index} needs the screen's ui_elements")
     if not 0 <= index < len(elements):
-        raise ActionError(f"{where}: index {index} outside 0..{len(elements) - 1} ({len(elements)} UI elements)")
+        raise ActionError(f"{where}: index {index} outside 0..{len(elements) - 1} (the screen has {len(elements)} UI elements)")
     element = elements[index]
     box = element.get("bbox_pixels") if isinstance(element, dict) else None
     if not isinstance(box, dict):

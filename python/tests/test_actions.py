@@ -240,6 +240,7 @@ ERRORS = [
     ("canonical", {"type": "tap", "x": 1080.6, "y": 1}, {}, "canonical: tap: x coordinate 1080.6 outside 0..1080"),
     ("canonical", {"type": "tap", "x": float("nan"), "y": 1}, {}, "must be a finite number"),
     ("auto", "order me a pizza", {}, "cannot tell the format of 'order me a pizza'"),
+    ("auto", "<think>tap it</think><tool_call>{not json</tool_call>", {}, "phonebuddy: tool call 1 is not JSON"),
     ("auto", 17, {}, "an action must be a str or dict, not int"),
     ("auto", {"action_type": "input_text", "text": "x"}, {"fmt_parse": True}, "is 2 canonical actions (type_text, key); use parse_steps"),
     ("yaml", "{}", {}, "format must be one of auto, canonical"),

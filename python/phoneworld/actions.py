@@ -632,7 +632,9 @@ def _element_box(context: _Context, index_value: object, where: str) -> Tuple[fl
     box = element.get("bbox_pixels") if isinstance(element, dict) else None
     if not isinstance(box, dict):
         raise ActionError(f"{where}: UI element {index} has no bbox_pixels")
-    edges = tuple(_number(box.get(k), f"{where}: UI element {index} bbox_pixels.{k}", lenient=False) for k in ("x_min", "y_min", "x_max", "y_max"))
+    edges = tuple(
+        _number(box.get(k), f"{where}: UI element {index} bbox_pixels.{k}", lenient=False) for k in ("x_min", "y_min", "x_max", "y_max")
+    )
     return edges[0], edges[1], edges[2], edges[3]
 
 
@@ -1564,24 +1566,41 @@ def tool_schema(
                 },
                 ["text"],
             ),
-            _function("scroll", "Swipe the finger from the first point to the second (to scroll)", {"points": points2, "duration": ms}, ["points"]),
+            _function(
+                "scroll", "Swipe the finger from the first point to the second (to scroll)", {"points": points2, "duration": ms}, ["points"]
+            ),
             _function("drag", "Drag from the first point to the second", {"points": points2, "duration": ms}, ["points"]),
             _function(
                 "button_press",
                 "Press a phone button",
-                {"type": {"type": "string", "enum": ["back", "home", "menu", "enter", "recents", "delete"], "description": "back, home, menu or enter (recents and delete are PhoneWorld extensions)"}},
+                {
+                    "type": {
+                        "type": "string",
+                        "enum": ["back", "home", "menu", "enter", "recents", "delete"],
+                        "description": "back, home, menu or enter (recents and delete are PhoneWorld extensions)",
+                    }
+                },
                 ["type"],
             ),
             _function("open_app", "Open an app", {"package": package}, ["package"]),
             _function("close_app", "Close an app", {"package": package}, ["package"]),
             _function("wait", "Wait", {"time": ms}, ["time"]),
-            _function("output", "Tell the user something (an answer to their question)", {"text": {"type": "string", "description": "The text"}}, ["text"]),
+            _function(
+                "output",
+                "Tell the user something (an answer to their question)",
+                {"text": {"type": "string", "description": "The text"}},
+                ["text"],
+            ),
             _function(
                 "finish",
                 "End the task",
                 {
                     "text": {"type": "string", "description": "What was done, or why it cannot be done"},
-                    "status": {"type": "string", "enum": list(FINISH_STATUSES), "description": "PhoneWorld extension: infeasible when the task cannot be done"},
+                    "status": {
+                        "type": "string",
+                        "enum": list(FINISH_STATUSES),
+                        "description": "PhoneWorld extension: infeasible when the task cannot be done",
+                    },
                 },
                 ["text"],
             ),
@@ -1594,7 +1613,11 @@ def tool_schema(
                 "mobile_use",
                 description,
                 {
-                    "action": {"type": "string", "enum": list(_QWEN_ACTIONS), "description": "The action (answer is an extension used by AndroidWorld agents)"},
+                    "action": {
+                        "type": "string",
+                        "enum": list(_QWEN_ACTIONS),
+                        "description": "The action (answer is an extension used by AndroidWorld agents)",
+                    },
                     "coordinate": {"type": "array", "description": "(x, y) for click, long_press and swipe"},
                     "coordinate2": {"type": "array", "description": "(x, y) where swipe ends"},
                     "text": {"type": "string", "description": "For key (adb keyevent name), type, open and answer"},
@@ -1633,14 +1656,18 @@ def system_prompt(
         tools = "\n".join(json.dumps(t, ensure_ascii=False) for t in tool_schema(fmt, screen=screen, coords=coords, image_size=image_size))
         return (
             f"{lead} {words}\n\n# Tools\n\nYou may call one or more of these functions:\n<tools>\n{tools}\n</tools>\n\n"
-            'Write each call as a JSON object with the function name and arguments inside <tool_call></tool_call> tags:\n'
+            "Write each call as a JSON object with the function name and arguments inside <tool_call></tool_call> tags:\n"
             '<tool_call>\n{"name": <function-name>, "arguments": <args-json-object>}\n</tool_call>'
         )
     if fmt == "uitars":
         if variant == "point":
             at, start, end = "point='<point>x1 y1</point>'", "start_point='<point>x1 y1</point>'", "end_point='<point>x2 y2</point>'"
         else:
-            at, start, end = "start_box='<|box_start|>(x1,y1)<|box_end|>'", "start_box='<|box_start|>(x1,y1)<|box_end|>'", "end_box='<|box_start|>(x2,y2)<|box_end|>'"
+            at, start, end = (
+                "start_box='<|box_start|>(x1,y1)<|box_end|>'",
+                "start_box='<|box_start|>(x1,y1)<|box_end|>'",
+                "end_box='<|box_start|>(x2,y2)<|box_end|>'",
+            )
         return (
             f"{lead} {words}\n\n## Output Format\nThought: ...\nAction: ...\n\n## Action Space\n"
             f"click({at})\nleft_double({at})\nlong_press({at})\n"
@@ -1662,6 +1689,6 @@ def system_prompt(
     return (
         f"{lead} {words}\n\nReply with one JSON action: tap, double_tap, long_press (x, y[, ms]); swipe, drag "
         "(x1, y1, x2, y2[, ms]); type_text (text[, clear]); key (back, home, enter, recents, delete, menu); "
-        'open_app, close_app (app); wait (ms); answer (text); finish (status success or infeasible, text). '
+        "open_app, close_app (app); wait (ms); answer (text); finish (status success or infeasible, text). "
         'For example {"type": "tap", "x": 540, "y": 1200}.'
     )

@@ -359,7 +359,13 @@ def _episode_samples(episode: Episode, options: _Options) -> Iterator[Sample]:
             image_size = (resized_w, resized_h)
         try:
             rendered: Optional[Union[str, Dict[str, Any]]] = actions.render(
-                step.action, options.fmt, screen=screen, coords=coords, image_size=image_size, strict=options.strict, variant=options.variant
+                step.action,
+                options.fmt,
+                screen=screen,
+                coords=coords,
+                image_size=image_size,
+                strict=options.strict,
+                variant=options.variant,
             )
         except ActionError as err:
             if not options.skip_unrepresentable:
@@ -383,7 +389,11 @@ def _sample(
     image_size: Optional[Size],
 ) -> Sample:
     assert episode.instruction is not None and step.image is not None
-    earlier = [s for s in episode.steps[: step.index] if s.image is not None][-(options.history_images - 1) :] if options.history_images > 1 else []
+    earlier = (
+        [s for s in episode.steps[: step.index] if s.image is not None][-(options.history_images - 1) :]
+        if options.history_images > 1
+        else []
+    )
     with_image = {s.index for s in earlier}
     lines = []
     for index, text in enumerate(history):
@@ -393,7 +403,9 @@ def _sample(
     answer = _as_text(rendered)
     for text in (episode.instruction, answer, *history):
         if IMAGE_TAG in text:
-            raise TrajectoryError(f"{episode.path / 'steps.jsonl'}:{step.index + 1}: the text {text!r:.60} holds {IMAGE_TAG}, which marks images")
+            raise TrajectoryError(
+                f"{episode.path / 'steps.jsonl'}:{step.index + 1}: the text {text!r:.60} holds {IMAGE_TAG}, which marks images"
+            )
     messages = []
     system = options.system_prompt
     if system is None:

@@ -107,7 +107,7 @@ def _random_action(rng: random.Random, screen: tuple[int, int]) -> Dict[str, Any
         (x1, y1), (x2, y2) = xy(), xy()
         return {"type": kind, "x1": x1, "y1": y1, "x2": x2, "y2": y2, "ms": actions._MS_DEFAULTS[kind]}
     if kind == "type_text":
-        return {"type": kind, "text": rng.choice(["milk", "it's \"7\"", "a\\b", "line\nbreak", "名前"]), "clear": False}
+        return {"type": kind, "text": rng.choice(["milk", 'it\'s "7"', "a\\b", "line\nbreak", "名前"]), "clear": False}
     if kind == "key":
         return {"type": kind, "key": rng.choice(actions.KEYS)}
     if kind in ("open_app", "close_app"):
@@ -212,22 +212,72 @@ ERRORS = [
     ("uitars", "Action: fly()", {}, "uitars: unknown action 'fly'"),
     ("uitars", "Action: scroll(start_box='(1,2)')", {}, "uitars: scroll: needs an end_box or a direction"),
     ("uitars", "Action: click(start_box='(500,1200)')", {}, "coordinate 1200 outside 0..1000"),
-    ("phonebuddy", '<tool_call>{"name": "click", "arguments": {"points": [[1, 2], [3, 4], [5, 6]]}}</tool_call>', {}, "phonebuddy: click: arguments.points must be [[x, y]]"),
-    ("phonebuddy", '<tool_call>{"name": "click", "arguments": {"points": [[1, 2], [3, 4]]}}</tool_call>', {}, "phonebuddy: click: arguments.points must be [[x, y]]"),
-    ("phonebuddy", '<tool_call>{"name": "click", "arguments": {"points": [[500, 1200]]}}</tool_call>', {}, "phonebuddy: click: y coordinate 1200 outside 0..1000"),
+    (
+        "phonebuddy",
+        '<tool_call>{"name": "click", "arguments": {"points": [[1, 2], [3, 4], [5, 6]]}}</tool_call>',
+        {},
+        "phonebuddy: click: arguments.points must be [[x, y]]",
+    ),
+    (
+        "phonebuddy",
+        '<tool_call>{"name": "click", "arguments": {"points": [[1, 2], [3, 4]]}}</tool_call>',
+        {},
+        "phonebuddy: click: arguments.points must be [[x, y]]",
+    ),
+    (
+        "phonebuddy",
+        '<tool_call>{"name": "click", "arguments": {"points": [[500, 1200]]}}</tool_call>',
+        {},
+        "phonebuddy: click: y coordinate 1200 outside 0..1000",
+    ),
     ("phonebuddy", '<tool_call>{"name": "fly", "arguments": {}}</tool_call>', {}, "phonebuddy: unknown function 'fly'"),
     ("phonebuddy", "<tool_call>{not json</tool_call>", {}, "phonebuddy: tool call 1 is not JSON"),
     ("phonebuddy", "I think I am done.", {}, "phonebuddy: no <tool_call>"),
-    ("phonebuddy", '<tool_call>{"name": "button_press", "arguments": {"type": "volume_up"}}</tool_call>', {}, "phonebuddy: button_press: arguments.type must name one of back"),
-    ("phonebuddy", '<tool_call>{"name": "drag", "arguments": {"points": [[1, 2]]}}</tool_call>', {}, "phonebuddy: drag: arguments.points must be [[x1, y1], [x2, y2]]"),
-    ("qwen25vl", '<tool_call>{"name": "mobile_use", "arguments": {"action": "click", "coordinate": [1]}}</tool_call>', {}, "qwen25vl: click: arguments.coordinate must be [x, y]"),
-    ("qwen25vl", '<tool_call>{"name": "mobile_use", "arguments": {"action": "terminate", "status": "done"}}</tool_call>', {}, "qwen25vl: terminate: status must be success or failure"),
-    ("qwen25vl", '<tool_call>{"name": "mobile_use", "arguments": {"action": "key", "text": "volume_up"}}</tool_call>', {}, "qwen25vl: key: text must name one of back"),
+    (
+        "phonebuddy",
+        '<tool_call>{"name": "button_press", "arguments": {"type": "volume_up"}}</tool_call>',
+        {},
+        "phonebuddy: button_press: arguments.type must name one of back",
+    ),
+    (
+        "phonebuddy",
+        '<tool_call>{"name": "drag", "arguments": {"points": [[1, 2]]}}</tool_call>',
+        {},
+        "phonebuddy: drag: arguments.points must be [[x1, y1], [x2, y2]]",
+    ),
+    (
+        "qwen25vl",
+        '<tool_call>{"name": "mobile_use", "arguments": {"action": "click", "coordinate": [1]}}</tool_call>',
+        {},
+        "qwen25vl: click: arguments.coordinate must be [x, y]",
+    ),
+    (
+        "qwen25vl",
+        '<tool_call>{"name": "mobile_use", "arguments": {"action": "terminate", "status": "done"}}</tool_call>',
+        {},
+        "qwen25vl: terminate: status must be success or failure",
+    ),
+    (
+        "qwen25vl",
+        '<tool_call>{"name": "mobile_use", "arguments": {"action": "key", "text": "volume_up"}}</tool_call>',
+        {},
+        "qwen25vl: key: text must name one of back",
+    ),
     ("qwen25vl", '<tool_call>{"name": "click", "arguments": {}}</tool_call>', {}, "qwen25vl: function 'click' is not mobile_use"),
     ("androidworld", {"action_type": "click", "index": 4}, {}, "androidworld: click: index 4 needs the screen's ui_elements"),
-    ("androidworld", {"action_type": "click", "index": 4}, {"ui_elements": [{"bbox_pixels": {"x_min": 0, "x_max": 1, "y_min": 0, "y_max": 1}}]}, "androidworld: click: index 4 outside 0..0"),
+    (
+        "androidworld",
+        {"action_type": "click", "index": 4},
+        {"ui_elements": [{"bbox_pixels": {"x_min": 0, "x_max": 1, "y_min": 0, "y_max": 1}}]},
+        "androidworld: click: index 4 outside 0..0",
+    ),
     ("androidworld", {"action_type": "click", "index": 0, "x": 1, "y": 2}, {}, "give either an index or x and y"),
-    ("androidworld", {"action_type": "scroll", "direction": "sideways"}, {}, "androidworld: scroll: direction must be one of up, down, left, right"),
+    (
+        "androidworld",
+        {"action_type": "scroll", "direction": "sideways"},
+        {},
+        "androidworld: scroll: direction must be one of up, down, left, right",
+    ),
     ("androidworld", {"action_type": "status", "goal_status": "done"}, {}, "goal_status must be complete or infeasible"),
     ("androidworld", {"action_type": "unknown"}, {}, "action_type 'unknown' is no action"),
     ("androidworld", {"action_type": "input_text", "text": ""}, {}, "androidworld: input_text: text must not be empty"),
@@ -301,11 +351,56 @@ def test_variant_applies_to_uitars_only() -> None:
 # --- garbage -------------------------------------------------------------------------------------
 
 PIECES = [
-    "<tool_call>", "</tool_call>", "<think>", "</think>", "Action:", "Thought:", "click(", "scroll(", "type(content=", "start_box=",
-    "point=", "direction=", "'(", ")'", "<|box_start|>", "<|box_end|>", "<point>", "</point>", '{"name": ', '"arguments": ',
-    '"points": ', '"action_type": ', '"type": ', '"action": ', '"mobile_use"', '"click"', '"scroll"', '"index": ', "[[", "]]",
-    "1e999", "-1", "null", "true", "1000", "0.5", "99999999999999999999", "[", "]", "{", "}", ",", ":", '"', "'", "\n", "\\n", "\\",
-    ")", "(",
+    "<tool_call>",
+    "</tool_call>",
+    "<think>",
+    "</think>",
+    "Action:",
+    "Thought:",
+    "click(",
+    "scroll(",
+    "type(content=",
+    "start_box=",
+    "point=",
+    "direction=",
+    "'(",
+    ")'",
+    "<|box_start|>",
+    "<|box_end|>",
+    "<point>",
+    "</point>",
+    '{"name": ',
+    '"arguments": ',
+    '"points": ',
+    '"action_type": ',
+    '"type": ',
+    '"action": ',
+    '"mobile_use"',
+    '"click"',
+    '"scroll"',
+    '"index": ',
+    "[[",
+    "]]",
+    "1e999",
+    "-1",
+    "null",
+    "true",
+    "1000",
+    "0.5",
+    "99999999999999999999",
+    "[",
+    "]",
+    "{",
+    "}",
+    ",",
+    ":",
+    '"',
+    "'",
+    "\n",
+    "\\n",
+    "\\",
+    ")",
+    "(",
 ]
 
 
@@ -337,8 +432,31 @@ def _random_json(rng: random.Random, depth: int = 0) -> Any:
     if choice in (3, 4, 5):
         return rng.choice(["click", "scroll", "input_text", "tap", "swipe", "type", "mobile_use", "status", "finish", "key"])
     if choice in (6, 7):
-        keys = ["type", "action_type", "name", "arguments", "action", "x", "y", "x1", "y2", "index", "points", "coordinate",
-                "coordinate2", "text", "direction", "goal_status", "status", "key", "ms", "time", "duration", "app", "clear"]
+        keys = [
+            "type",
+            "action_type",
+            "name",
+            "arguments",
+            "action",
+            "x",
+            "y",
+            "x1",
+            "y2",
+            "index",
+            "points",
+            "coordinate",
+            "coordinate2",
+            "text",
+            "direction",
+            "goal_status",
+            "status",
+            "key",
+            "ms",
+            "time",
+            "duration",
+            "app",
+            "clear",
+        ]
         return {rng.choice(keys): _random_json(rng, depth + 1) for _ in range(rng.randint(0, 5))}
     return [_random_json(rng, depth + 1) for _ in range(rng.randint(0, 3))]
 
@@ -378,7 +496,20 @@ def test_tool_schemas_are_openai_functions() -> None:
         assert tools and all(t["type"] == "function" and t["function"]["parameters"]["type"] == "object" for t in tools)
         json.dumps(tools)
     names = [t["function"]["name"] for t in actions.tool_schema("phonebuddy")]
-    assert names == ["click", "double_click", "long_press", "type", "scroll", "drag", "button_press", "open_app", "close_app", "wait", "output", "finish"]
+    assert names == [
+        "click",
+        "double_click",
+        "long_press",
+        "type",
+        "scroll",
+        "drag",
+        "button_press",
+        "open_app",
+        "close_app",
+        "wait",
+        "output",
+        "finish",
+    ]
     assert "1092x2408" in actions.tool_schema("qwen25vl")[0]["function"]["description"]
     with pytest.raises(ActionError, match="not a tool-call format"):
         actions.tool_schema("uitars")
@@ -386,10 +517,18 @@ def test_tool_schemas_are_openai_functions() -> None:
 
 def test_every_phonebuddy_function_in_the_schema_parses() -> None:
     examples: Dict[str, Dict[str, Any]] = {
-        "click": {"points": [[1, 2]]}, "double_click": {"points": [[1, 2]]}, "long_press": {"points": [[1, 2]]},
-        "type": {"text": "a"}, "scroll": {"points": [[1, 2], [3, 4]]}, "drag": {"points": [[1, 2], [3, 4]]},
-        "button_press": {"type": "back"}, "open_app": {"package": "p"}, "close_app": {"package": "p"}, "wait": {"time": 5},
-        "output": {"text": "a"}, "finish": {"text": "a"},
+        "click": {"points": [[1, 2]]},
+        "double_click": {"points": [[1, 2]]},
+        "long_press": {"points": [[1, 2]]},
+        "type": {"text": "a"},
+        "scroll": {"points": [[1, 2], [3, 4]]},
+        "drag": {"points": [[1, 2], [3, 4]]},
+        "button_press": {"type": "back"},
+        "open_app": {"package": "p"},
+        "close_app": {"package": "p"},
+        "wait": {"time": 5},
+        "output": {"text": "a"},
+        "finish": {"text": "a"},
     }
     for tool in actions.tool_schema("phonebuddy"):
         name = tool["function"]["name"]
@@ -401,4 +540,10 @@ def test_every_phonebuddy_function_in_the_schema_parses() -> None:
 @pytest.mark.parametrize("fmt", actions.FORMATS)
 def test_system_prompts_state_the_frame(fmt: str) -> None:
     prompt = actions.system_prompt(fmt)
-    assert {"canonical": "screen pixels", "androidworld": "screen pixels", "phonebuddy": "0-1000", "qwen25vl": "1092x2408", "uitars": "0-1000"}[fmt] in prompt
+    assert {
+        "canonical": "screen pixels",
+        "androidworld": "screen pixels",
+        "phonebuddy": "0-1000",
+        "qwen25vl": "1092x2408",
+        "uitars": "0-1000",
+    }[fmt] in prompt

@@ -56,13 +56,22 @@ def _rewrite_line(episode: Path, number: int, change: Any) -> None:
 
 MALFORMED = [
     (lambda e: _rewrite_line(e, 2, lambda line: line[:-5]), "steps.jsonl:2: not JSON"),
-    (lambda e: _rewrite_line(e, 3, lambda line: line.replace('"type":"tap"', '"type":"poke"')), "steps.jsonl:3: action: canonical: type must be one of"),
+    (
+        lambda e: _rewrite_line(e, 3, lambda line: line.replace('"type":"tap"', '"type":"poke"')),
+        "steps.jsonl:3: action: canonical: type must be one of",
+    ),
     (lambda e: _rewrite_line(e, 4, lambda line: line.replace('"step":3', '"step":7')), "steps.jsonl:4: step is 7, expected 3"),
-    (lambda e: _rewrite_line(e, 2, lambda line: line.replace('"x":94.5', '"x":5000')), "steps.jsonl:2: action: canonical: tap: x coordinate 5000 outside 0..1080"),
+    (
+        lambda e: _rewrite_line(e, 2, lambda line: line.replace('"x":94.5', '"x":5000')),
+        "steps.jsonl:2: action: canonical: tap: x coordinate 5000 outside 0..1080",
+    ),
     (lambda e: (e / "step_00002.png").unlink(), "steps.jsonl:3: image step_00002.png does not exist"),
     (lambda e: (e / "episode.json").write_text('{"task": "x"}'), "episode.json: device (width, height) is missing"),
     (lambda e: (e / "episode.json").write_text("[1, 2]"), "episode.json: expected a JSON object, not list"),
-    (lambda e: (e / "episode.json").write_text('{"device": {"width": 1080, "height": 2400}, "seed": "zero"}'), "episode.json: seed must be a int"),
+    (
+        lambda e: (e / "episode.json").write_text('{"device": {"width": 1080, "height": 2400}, "seed": "zero"}'),
+        "episode.json: seed must be a int",
+    ),
     (lambda e: (e / "episode.json").unlink(), "steps.jsonl without episode.json"),
 ]
 
@@ -126,7 +135,13 @@ def test_llamafactory_json_has_one_sample_per_step(tmp_path: Path, fmt: str) -> 
             "file_name": "phone.json",
             "formatting": "sharegpt",
             "columns": {"messages": "messages", "images": "images"},
-            "tags": {"role_tag": "role", "content_tag": "content", "user_tag": "user", "assistant_tag": "assistant", "system_tag": "system"},
+            "tags": {
+                "role_tag": "role",
+                "content_tag": "content",
+                "user_tag": "user",
+                "assistant_tag": "assistant",
+                "system_tag": "system",
+            },
         }
     }
 
@@ -256,7 +271,9 @@ def test_parquet_without_pyarrow_says_what_to_install(tmp_path: Path, monkeypatc
 
 def _cli() -> Optional[Path]:
     configured = os.environ.get("PHONEWORLD_BIN")
-    candidates = [Path(configured)] if configured else [ROOT / "target" / "release" / "phoneworld", ROOT / "target" / "debug" / "phoneworld"]
+    candidates = (
+        [Path(configured)] if configured else [ROOT / "target" / "release" / "phoneworld", ROOT / "target" / "debug" / "phoneworld"]
+    )
     return next((c for c in candidates if c.is_file()), None)
 
 
@@ -267,7 +284,12 @@ def test_reads_what_the_cli_writes(tmp_path: Path) -> None:
         pytest.skip("no phoneworld binary (cargo build -p phoneworld-cli, or set PHONEWORLD_BIN)")
     script = tmp_path / "actions.jsonl"
     script.write_text('{"type": "open_app", "app": "Clock"}\n{"type": "tap", "x": 135, "y": 300}\n{"type": "key", "key": "back"}\n')
-    run = subprocess.run([str(cli), "run", "--size", "270x600", "--actions", str(script), "--out-dir", str(tmp_path / "run")], capture_output=True, text=True, timeout=120)
+    run = subprocess.run(
+        [str(cli), "run", "--size", "270x600", "--actions", str(script), "--out-dir", str(tmp_path / "run")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert run.returncode == 0, run.stderr
     [episode] = export.episodes(tmp_path / "run")
     assert episode.device == (270, 600) and episode.instruction is None and episode.task is None

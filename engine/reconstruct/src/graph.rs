@@ -42,7 +42,11 @@ pub struct ActionEdge {
 /// The signature of a widget: stable across visits, never volatile text when an id exists.
 pub fn widget_signature(node: &UiNode, screen_size: (u32, u32)) -> String {
     let class = node.short_class();
-    if !node.resource_id.is_empty() {
+    // A button's label tells apart controls that share an id (the same button on each page of a pager).
+    let label = node.text.trim();
+    if !node.resource_id.is_empty() && class.contains("Button") && !label.is_empty() && label.chars().count() <= 30 {
+        format!("{class}#{}\"{label}\"", node.short_id())
+    } else if !node.resource_id.is_empty() {
         format!("{class}#{}", node.short_id())
     } else if !node.text.is_empty() {
         format!("{class}\"{}\"", node.text.chars().take(40).collect::<String>())

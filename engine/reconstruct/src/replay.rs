@@ -150,8 +150,10 @@ impl Replayer<'_> {
     fn put_on(&mut self, label: &Label) -> bool {
         match label {
             Label::Screen(i) => {
+                // A fresh start of the app, then the screen: its stack is [entry, screen].
                 let id = self.model.abstraction.screens[*i].id.clone();
                 let package = self.model.package.clone();
+                self.device.step(&Action::CloseApp { app: package.clone() });
                 self.device.open_screen(&package, &id, serde_json::json!({})).is_ok()
             }
             Label::Launcher => {
@@ -354,9 +356,14 @@ pub fn replay_with(model: &AppModel, catalog: Arc<Catalog>, trace: &Trace, visua
             trace_screens.insert(e.clone());
         }
         let mut resynced = false;
-        if r.observe() != from && r.put_on(&from) {
-            resynced = true;
-            resyncs += 1;
+        if r.observe() != from {
+            // The trace went on from another screen: first let time pass, as it did there
+            // (a splash moves on); only then put the phone on the trace's screen.
+            r.device.step(&Action::Wait { ms: 2 * crate::generate::MOVE_ON_MS });
+            if r.observe() != from && r.put_on(&from) {
+                resynced = true;
+                resyncs += 1;
+            }
         }
         let (actions, mode) = r.translate(trace, step, &from, expected.as_ref());
         for a in &actions {

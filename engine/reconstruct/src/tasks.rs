@@ -26,12 +26,24 @@ pub struct TaskSummary {
 /// The handler path from the entry screen to every reachable screen (breadth first, so
 /// the shortest; ties go to the handler seen most often).
 fn paths(model: &AppModel) -> BTreeMap<String, Vec<Handler>> {
+    // A splash that moves on by itself is a step too: waiting.
+    let waits = |screen: &crate::generate::ScreenModel| {
+        screen.moves_on.as_ref().map(|(target, count)| Handler {
+            name: String::new(),
+            widget: String::new(),
+            target: target.clone(),
+            count: *count,
+            long_press: false,
+            pops: false,
+            alternatives: Vec::new(),
+        })
+    };
     let mut out: BTreeMap<String, Vec<Handler>> = BTreeMap::new();
     out.insert(model.entry.clone(), Vec::new());
     let mut queue = VecDeque::from([model.entry.clone()]);
     while let Some(id) = queue.pop_front() {
         let Some(screen) = model.screen(&id) else { continue };
-        let mut handlers: Vec<&Handler> = screen.handlers.iter().filter(|h| h.target != "home").collect();
+        let mut handlers: Vec<Handler> = screen.handlers.iter().filter(|h| h.target != "home").cloned().chain(waits(screen)).collect();
         handlers.sort_by(|a, b| b.count.cmp(&a.count).then(a.name.cmp(&b.name)));
         for h in handlers {
             if !out.contains_key(&h.target) {
@@ -57,7 +69,11 @@ fn tlit(text: &str) -> String {
 fn solution_steps(model: &AppModel, path: &[Handler]) -> Vec<String> {
     let mut steps = vec![format!("Open({})", tlit(&model.label))];
     for h in path {
-        steps.push(format!("{}({})", if h.long_press { "LongPress" } else { "Tap" }, lit(&h.widget)));
+        if h.widget.is_empty() {
+            steps.push(format!("Wait({})", 2 * crate::generate::MOVE_ON_MS));
+        } else {
+            steps.push(format!("{}({})", if h.long_press { "LongPress" } else { "Tap" }, lit(&h.widget)));
+        }
     }
     steps
 }
@@ -114,7 +130,7 @@ pub fn write_tasks(model: &AppModel, traces: &[Trace], dir: &Path, max_tasks: us
         }
         let path = &paths[&s.id];
         let steps = solution_steps(model, path);
-        let via: Vec<&str> = path.iter().map(|h| h.widget.as_str()).collect();
+        let via: Vec<&str> = path.iter().map(|h| if h.widget.is_empty() { "(wait)" } else { h.widget.as_str() }).collect();
         let id = format!("{prefix}_reach_{}", s.id);
         let mut text = String::new();
         let _ = writeln!(text, "// Navigation: reach `{}` from launch ({} visit(s) in the traces; path: {}).", s.id, s.visits, via.join(" -> "));

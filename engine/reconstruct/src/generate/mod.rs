@@ -27,6 +27,9 @@ pub struct Handler {
     pub target: String,
     pub count: usize,
     pub long_press: bool,
+    /// Goes back rather than forward: Back from this screen led to the same target.
+    #[serde(default)]
+    pub pops: bool,
     /// Other screens the same widget led to (less often), with counts.
     pub alternatives: Vec<(String, usize)>,
 }
@@ -44,6 +47,8 @@ pub struct ScreenModel {
     pub activity: String,
     pub widgets: Vec<Widget>,
     pub handlers: Vec<Handler>,
+    /// The screen moved on by itself in the traces (a splash): where to, and how often.
+    pub moves_on: Option<(String, usize)>,
     #[serde(skip)]
     pub background: Option<[u8; 3]>,
     /// Where the example this screen was built from came from.
@@ -56,6 +61,9 @@ pub struct AppModel {
     pub package: String,
     pub label: String,
     pub entry: String,
+    /// Back on the entry screen stayed there in the traces: an empty first screen under it
+    /// puts it back whenever Back reveals it.
+    pub entry_guard: bool,
     pub screens: Vec<ScreenModel>,
     pub abstraction: Abstraction,
     /// The traces it was built from (`source` of each), in order.
@@ -63,6 +71,12 @@ pub struct AppModel {
     /// Edges between screens that the app does not reproduce with a handler, and why.
     pub unreproduced_edges: Vec<serde_json::Value>,
 }
+
+/// The empty first screen of an app with an entry guard.
+pub const GUARD_SCREEN: &str = "start";
+
+/// Virtual ms after which a splash screen moves on.
+pub const MOVE_ON_MS: u64 = 1500;
 
 /// How an app is generated.
 #[derive(Debug, Clone)]
@@ -163,11 +177,21 @@ pub fn model(abstraction: &Abstraction, graph: &UsageGraph, traces: &[Trace], op
         };
         // Attach the navigation edges: the most frequent target of each widget wins.
         let mut by_widget: BTreeMap<(String, bool), Vec<(usize, usize, crate::trace::UiNode, (u32, u32))>> = BTreeMap::new();
+        let mut stays: BTreeMap<(String, bool), usize> = BTreeMap::new();
+        let mut acted_on = false;
+        let mut moves_on: Option<(String, usize)> = None;
         for (to, edge) in graph.out_edges(index) {
             let long = edge.action == "long_press";
             let tap_like = edge.action == "tap" || long;
+            acted_on |= tap_like || edge.action == "type_text" || edge.action == "swipe";
             if to == index {
+                if let (Some(sig), true) = (&edge.widget, tap_like) {
+                    *stays.entry((sig.clone(), long)).or_default() += edge.count;
+                }
                 continue;
+            }
+            if edge.spontaneous && abstraction.screens[to].role != Role::Launcher && moves_on.as_ref().is_none_or(|(_, c)| edge.count > *c) {
+                moves_on = Some((abstraction.screens[to].id.clone(), edge.count));
             }
             match (&edge.widget, &edge.target, tap_like) {
                 (Some(sig), Some((node, size)), true) => by_widget.entry((sig.clone(), long)).or_default().push((to, edge.count, node.clone(), *size)),
@@ -188,6 +212,15 @@ pub fn model(abstraction: &Abstraction, graph: &UsageGraph, traces: &[Trace], op
         for ((sig, long), mut options_list) in by_widget {
             options_list.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
             let (to, count, node, size) = options_list[0].clone();
+            // A widget that mostly left the screen where it was is not a way out of it.
+            let stayed = stays.get(&(sig.clone(), long)).copied().unwrap_or(0);
+            if stayed > count {
+                unreproduced.push(serde_json::json!({
+                    "from": abs.id, "to": abstraction.screens[to].id, "action": if long { "long_press" } else { "tap" }, "widget": sig, "count": count,
+                    "reason": format!("the same widget stayed on the screen more often ({stayed} times)"),
+                }));
+                continue;
+            }
             let alternatives: Vec<(String, usize)> = options_list[1..].iter().map(|(t, c, ..)| (abstraction.screens[*t].id.clone(), *c)).collect();
             pending.push((sig, long, to, count, node, size, alternatives));
         }
@@ -234,7 +267,8 @@ pub fn model(abstraction: &Abstraction, graph: &UsageGraph, traces: &[Trace], op
                     }
                 });
             }
-            handlers.push(Handler { name, widget: widget_id, target, count, long_press: long, alternatives });
+            let pops = graph.out_edges(index).iter().any(|(t, e)| *t == to && e.action == "key:back");
+            handlers.push(Handler { name, widget: widget_id, target, count, long_press: long, pops, alternatives });
         }
         // Inputs write app state under a key unique in the app.
         for w in widgets.iter_mut() {
@@ -250,7 +284,10 @@ pub fn model(abstraction: &Abstraction, graph: &UsageGraph, traces: &[Trace], op
         if !is_full {
             widgets = interactive_only(widgets);
         }
+        // Only a screen nobody acts on (a splash, a loading page) moves on by itself.
+        let moves_on = moves_on.filter(|_| !acted_on && handlers.is_empty());
         screens.push(ScreenModel {
+            moves_on,
             id: abs.id.clone(),
             title: humanize(&abs.id),
             role: abs.role,
@@ -265,10 +302,24 @@ pub fn model(abstraction: &Abstraction, graph: &UsageGraph, traces: &[Trace], op
         });
     }
     let entry = entry_screen(abstraction, traces).unwrap_or_else(|| screens.first().map(|s| s.id.clone()).unwrap_or_default());
+    let entry_guard = abstraction.index_of(&entry).is_some_and(|i| {
+        let (mut stayed, mut left) = (0, 0);
+        for (to, edge) in graph.out_edges(i) {
+            if edge.action == "key:back" {
+                if to == i {
+                    stayed += edge.count;
+                } else {
+                    left += edge.count;
+                }
+            }
+        }
+        stayed > left
+    });
     AppModel {
         package: options.package.clone(),
         label: options.label.clone(),
         entry,
+        entry_guard,
         screens,
         abstraction: abstraction.clone(),
         sources: traces.iter().map(|t| t.source.clone()).collect(),
@@ -328,6 +379,9 @@ pub fn write_app(model: &AppModel, traces: &[Trace], out: &Path) -> Result<Vec<S
     for screen in &model.screens {
         write(&format!("screens/{}.ron", screen.id), &ron_writer::screen(screen), &mut files)?;
     }
+    if model.entry_guard {
+        write(&format!("screens/{GUARD_SCREEN}.ron"), &ron_writer::guard(model), &mut files)?;
+    }
     write("main.lua", &lua(model, &sources), &mut files)?;
     write("content/observed.ron", &ron_writer::observed(model, traces), &mut files)?;
     let json = serde_json::to_string_pretty(model).unwrap_or_default();
@@ -344,7 +398,25 @@ fn lua(model: &AppModel, sources: &[String]) -> String {
     out.push_str("-- Each handler is a widget that led to another screen in the traces (how often is in the\n");
     out.push_str("-- comment). Text fields and switches write app state directly (state.<screen>_<widget>).\n");
     out.push_str("-- Edit freely: add state updates, conditions or dialogs where the real app has them.\n");
+    if model.entry_guard {
+        let _ = write!(
+            out,
+            "\n-- Back on `{0}` stayed there in the traces; this first screen, under it, shows it again\n\
+             -- whenever Back reveals it.\nfunction {GUARD_SCREEN}__enter(ev)\n  nav.push(\"{0}\")\nend\n",
+            model.entry
+        );
+    }
     for screen in &model.screens {
+        if let Some((target, count)) = &screen.moves_on {
+            let _ = write!(
+                out,
+                "\n-- {0} moved on to `{target}` by itself in the traces ({count} time(s)): a splash or a loading page.\n\
+                 function {0}__enter(ev)\n  locals.set(\"waiting\", true)\n  timer.after({MOVE_ON_MS}, \"{0}__moved_on\")\nend\n\n\
+                 function {0}__moved_on(ev)\n  -- Only if the user is still here (locals are the top screen's).\n  \
+                 if locals.get(\"waiting\") then\n    nav.replace(\"{target}\")\n  end\nend\n",
+                screen.id
+            );
+        }
         if screen.handlers.is_empty() {
             continue;
         }
@@ -359,6 +431,8 @@ fn lua(model: &AppModel, sources: &[String]) -> String {
             let _ = writeln!(out, "function {}(ev)", h.name);
             if h.target == "home" {
                 out.push_str("  nav.home()\n");
+            } else if h.pops {
+                let _ = writeln!(out, "  nav.pop() -- back to `{}`, where Back from here went too", h.target);
             } else {
                 let _ = writeln!(out, "  nav.push(\"{}\")", h.target);
             }

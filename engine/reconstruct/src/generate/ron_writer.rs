@@ -52,6 +52,16 @@ fn text_size(height_dp: f64) -> f64 {
     (height_dp / lines / 1.6).clamp(10.0, 24.0).round()
 }
 
+fn first_text(w: &Widget) -> Option<String> {
+    let mut found = None;
+    w.walk(&mut |c| {
+        if found.is_none() && !c.text.trim().is_empty() {
+            found = Some(c.text.trim().to_owned());
+        }
+    });
+    found
+}
+
 fn widget(w: &Widget, parent: [f64; 4], bg: Option<[u8; 3]>, depth: usize, out: &mut String) {
     let pad = "    ".repeat(depth);
     let mut props: Vec<String> = Vec::new();
@@ -86,8 +96,17 @@ fn widget(w: &Widget, parent: [f64; 4], bg: Option<[u8; 3]>, depth: usize, out: 
             }
         }
         WidgetKind::Container => {
-            if !w.content_desc.is_empty() {
-                props.push(format!("content_desc: {}", tlit(&w.content_desc)));
+            // A control that groups others needs a name to be listed (and found) as one element.
+            let acts = w.on_tap.is_some() || w.on_long_press.is_some();
+            let desc = if !w.content_desc.is_empty() {
+                w.content_desc.clone()
+            } else if acts {
+                first_text(w).unwrap_or_else(|| w.id.replace('_', " "))
+            } else {
+                String::new()
+            };
+            if !desc.is_empty() {
+                props.push(format!("content_desc: {}", tlit(&desc)));
             }
         }
     }
@@ -147,7 +166,11 @@ pub(super) fn screen(s: &ScreenModel) -> String {
         out.push_str("// The trace saved no hierarchy for this screen: only the widgets acted on are known.\n");
     }
     out.push_str("// Boxes are in dp: margin (left, top) inside the parent, then width and height.\n");
-    let _ = writeln!(out, "Screen(\n    title: {},\n    root: Stack(", tlit(&s.title));
+    let _ = writeln!(out, "Screen(\n    title: {},", tlit(&s.title));
+    if s.moves_on.is_some() {
+        let _ = writeln!(out, "    on_enter: {},", lit(&format!("{}__enter", s.id)));
+    }
+    out.push_str("    root: Stack(\n");
     let bg = s.background;
     let root_bg = match (s.kind, bg) {
         (ScreenKind::Dialog, _) => "#99000000".to_owned(),
@@ -181,7 +204,8 @@ pub(super) fn manifest(model: &AppModel, sources: &[String]) -> String {
     }
     out.push_str("// Screens are in screens/, navigation in main.lua, observed texts in content/observed.ron.\n");
     let _ = writeln!(out, "App(\n    package: {},\n    label: {},", lit(&model.package), lit(&model.label));
-    let _ = writeln!(out, "    icon: \"apps\",\n    color: \"#5F6368\",\n    entry: {},", lit(&model.entry));
+    let entry = if model.entry_guard { super::GUARD_SCREEN } else { &model.entry };
+    let _ = writeln!(out, "    icon: \"apps\",\n    color: \"#5F6368\",\n    entry: {},", lit(entry));
     out.push_str("    scripts: [\"main.lua\"],\n    content: {\"observed\": \"content/observed.ron\"},\n");
     let mut state: Vec<(String, String)> = Vec::new();
     for s in &model.screens {
@@ -237,4 +261,15 @@ pub(super) fn observed(model: &AppModel, traces: &[Trace]) -> String {
     }
     out.push_str("}\n");
     out
+}
+
+/// `screens/start.ron`: the empty screen under the entry when Back must not leave it.
+pub(super) fn guard(model: &AppModel) -> String {
+    format!(
+        "// Under `{0}`: Back on `{0}` stayed there in the traces, so this screen shows it again\n\
+         // whenever Back reveals it (see main.lua).\nScreen(\n    title: {1},\n    on_enter: \"{2}__enter\",\n    root: Column(children: []),\n)\n",
+        model.entry,
+        tlit(&model.label),
+        super::GUARD_SCREEN
+    )
 }

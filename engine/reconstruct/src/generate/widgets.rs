@@ -180,7 +180,9 @@ pub(crate) fn match_score(w: &Widget, node: &UiNode, m: &Mapper) -> f64 {
     let nb = m.normalized(node.bounds);
     let iou = iou(w.source_box, nb);
     let mut score = 0.0;
-    if !node.resource_id.is_empty() && w.resource_id == node.resource_id {
+    // Same id but another label is another control in the same place (a pager's pages).
+    let relabeled = !node.text.is_empty() && !w.text.is_empty() && w.text != node.text && w.class.contains("Button");
+    if !node.resource_id.is_empty() && w.resource_id == node.resource_id && !relabeled {
         score += 4.0;
     }
     if !node.text.is_empty() && w.text == node.text {
@@ -189,7 +191,7 @@ pub(crate) fn match_score(w: &Widget, node: &UiNode, m: &Mapper) -> f64 {
     if !node.content_desc.is_empty() && w.content_desc == node.content_desc {
         score += 2.0;
     }
-    if score == 0.0 && iou < 0.5 {
+    if relabeled || (score == 0.0 && iou < 0.5) {
         return 0.0;
     }
     score + iou

@@ -178,7 +178,7 @@ pub(super) fn import(dir: &Path) -> Result<Trace, ReconError> {
             }
         }
         // The state HOME lands on, when it was not saved, is the launcher.
-        if matches!(&action, TraceAction::Key { key } if key == "home") && start != stop {
+        if matches!(&action, TraceAction::Key { key } if key == "home") {
             if let Some(s) = trace.screens.get_mut(&stop).filter(|s| s.kind == ScreenKind::HashOnly) {
                 s.package = "com.android.launcher".into();
                 s.activity = "com.android.launcher/(reached by HOME)".into();

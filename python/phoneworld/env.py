@@ -31,8 +31,11 @@ class PhoneEnv(gym.Env[ObsType, Any]):
     `task` fixes the task template; without it each `reset` takes the task from
     `options={"task": ..., "params": {...}}` or draws one from the suite by the seed.
     Observations hold the instruction, the screenshot and the UI tree as text (as configured);
-    `info` holds the UI elements, the foreground app, the step, success, sub-goal progress,
-    `parsed_action` (canonical, device pixels) and `action_error`.
+    `info` holds the UI elements, the foreground app, the step, success (None until the
+    episode ends), sub-goal progress, `parsed_action` (the canonical action in device pixels;
+    an empty dict when the action could not be parsed), `parsed_actions` (all canonical
+    actions of the step: AndroidWorld's `input_text` on a field is a tap and the typing) and
+    `action_error` (None or the reason).
     """
 
     metadata = {"render_modes": ["rgb_array"], "render_fps": 2}

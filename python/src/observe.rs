@@ -3,6 +3,7 @@
 use phoneworld_data::UiElement;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
+use serde_json::Value;
 
 use crate::convert::{to_py, ui_elements_to_py};
 use crate::episode::{Episode, StepOutcome};
@@ -84,20 +85,16 @@ pub(crate) fn info_to_py<'py>(py: Python<'py>, obs: &EnvObs, outcome: Option<&St
     let met = obs.subgoals.iter().filter(|(_, m)| *m).count();
     let progress = if obs.subgoals.is_empty() { 0.0 } else { met as f64 / obs.subgoals.len() as f64 };
     info.set_item("subgoal_progress", progress)?;
-    match outcome {
-        Some(outcome) => {
-            match &outcome.parsed_action {
-                Some(action) => info.set_item("parsed_action", to_py(py, action)?)?,
-                None => info.set_item("parsed_action", py.None())?,
-            }
-            info.set_item("action_error", outcome.action_error.as_deref())?;
-            info.set_item("note", outcome.note.as_deref())?;
-        }
-        None => {
-            info.set_item("parsed_action", py.None())?;
-            info.set_item("action_error", py.None())?;
-            info.set_item("note", py.None())?;
-        }
-    }
+    // Always a dict (empty when the action could not be parsed) and always a list, so that
+    // Gymnasium's vector envs can merge the infos of several envs.
+    let (last, all): (Value, Vec<Value>) = match outcome.and_then(|o| o.parsed_action.as_ref()) {
+        Some(Value::Array(actions)) => (actions.last().cloned().unwrap_or_default(), actions.clone()),
+        Some(action) => (action.clone(), vec![action.clone()]),
+        None => (Value::Object(Default::default()), Vec::new()),
+    };
+    info.set_item("parsed_action", to_py(py, &last)?)?;
+    info.set_item("parsed_actions", to_py(py, &Value::Array(all))?)?;
+    info.set_item("action_error", outcome.and_then(|o| o.action_error.as_deref()))?;
+    info.set_item("note", outcome.and_then(|o| o.note.as_deref()))?;
     Ok(info)
 }

@@ -99,6 +99,18 @@ impl Phone {
         step_result_to_py(py, &result)
     }
 
+    /// Applies canonical actions in one call, without building step results: the Rust-side
+    /// baseline for measuring what `step` costs in Python.
+    fn run_actions(&self, py: Python<'_>, actions: &Bound<'_, PyList>) -> PyResult<()> {
+        let actions = actions.iter().map(|a| action_from_py(&a).map_err(ActionError::new_err)).collect::<PyResult<Vec<_>>>()?;
+        self.with(py, move |d| {
+            for action in &actions {
+                d.step(action);
+            }
+        });
+        Ok(())
+    }
+
     /// The screen as an (H, W, 3) uint8 array; with width and/or height, downscaled in Rust.
     #[pyo3(signature = (width=None, height=None))]
     fn screenshot<'py>(&self, py: Python<'py>, width: Option<u32>, height: Option<u32>) -> PyResult<Bound<'py, PyArray3<u8>>> {

@@ -56,7 +56,7 @@ def test_invalid_action_is_reported_and_costs_a_step(small: dict[str, Any]) -> N
     env.reset(seed=0)
     for k, bad in enumerate(["", "click somewhere", {"type": "tap"}, 42, {"action_type": "fly"}], start=1):
         _, reward, terminated, truncated, info = env.step(bad)
-        assert info["action_error"] and info["parsed_action"] is None
+        assert info["action_error"] and info["parsed_action"] == {} and info["parsed_actions"] == []
         assert info["step"] == k and reward == 0.0 and not terminated
 
 

@@ -1,0 +1,137 @@
+"""Python-side throughput, measured side by side in one run (best of 3 rounds each).
+
+    .venv/bin/python python/bench/bench.py            # or: make bench-python
+
+Every benchmark uses the same action mix, in which every step changes the screen: scrolling the
+Settings list, switching Clock tabs, opening and closing a detail page.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from typing import Any, Callable
+
+import gymnasium as gym
+import numpy as np
+
+import phoneworld
+from phoneworld import Phone, PhoneEnv, VectorEnv
+from phoneworld._core import EnvCore
+
+# (open app, then a cycle of actions that each change the screen)
+MIX: list[dict[str, Any]] = [
+    {"type": "open_app", "app": "Settings"},
+    {"type": "swipe", "x1": 540, "y1": 1900, "x2": 540, "y2": 900, "ms": 300},
+    {"type": "swipe", "x1": 540, "y1": 900, "x2": 540, "y2": 1900, "ms": 300},
+    {"type": "tap", "x": 540, "y": 700},
+    {"type": "key", "key": "back"},
+    {"type": "open_app", "app": "Clock"},
+    {"type": "tap", "x": 405, "y": 2180},
+    {"type": "tap", "x": 135, "y": 2180},
+    {"type": "key", "key": "home"},
+]
+
+
+def best(rounds: int, fn: Callable[[], float]) -> float:
+    return min(fn() for _ in range(rounds))
+
+
+def phone_steps(n: int, screenshot: bool) -> float:
+    phone = Phone(seed=0)
+    for action in MIX:  # warm caches (glyphs, layouts)
+        phone.step(action)
+    start = time.perf_counter()
+    for i in range(n):
+        phone.step(MIX[i % len(MIX)])
+        if screenshot:
+            phone.screenshot()
+    return (time.perf_counter() - start) / n
+
+
+def rust_step_only(n: int) -> float:
+    """The same steps applied by Rust in one call: the baseline for the Phone.step overhead."""
+    phone = Phone(seed=0)
+    for action in MIX:
+        phone.step(action)
+    actions = [MIX[i % len(MIX)] for i in range(n)]
+    start = time.perf_counter()
+    phone.run_actions(actions)
+    return (time.perf_counter() - start) / n
+
+
+def vector_steps(num_envs: int, threads: int, n: int) -> float:
+    venv = VectorEnv(num_envs=num_envs, num_threads=threads, copy=False)
+    venv.reset(seed=0)
+    for action in MIX:
+        venv.step([action] * num_envs)
+    start = time.perf_counter()
+    for i in range(n):
+        venv.step([MIX[i % len(MIX)]] * num_envs)
+    elapsed = time.perf_counter() - start
+    venv.close()
+    return n * num_envs / elapsed
+
+
+def _make_env() -> gym.Env[Any, Any]:
+    return PhoneEnv(ui_elements=False)
+
+
+def async_vector_steps(num_envs: int, n: int) -> float:
+    venv = gym.vector.AsyncVectorEnv([_make_env] * num_envs, shared_memory=False, context="spawn")
+    venv.reset(seed=0)
+    for action in MIX:
+        venv.step(tuple([action] * num_envs))
+    start = time.perf_counter()
+    for i in range(n):
+        venv.step(tuple([MIX[i % len(MIX)]] * num_envs))
+    elapsed = time.perf_counter() - start
+    venv.close()
+    return n * num_envs / elapsed
+
+
+def restore_to_start(n: int) -> float:
+    core = EnvCore(phoneworld.PhoneConfig(observe=(), ui_elements=False).core_settings())
+    core.reset(0, "settings_bluetooth_connect", None)
+    for _ in range(3):
+        core.step({"type": "swipe", "x1": 540, "y1": 1900, "x2": 540, "y2": 900, "ms": 300})
+    start = time.perf_counter()
+    for _ in range(n):
+        core.restart_only()
+    return (time.perf_counter() - start) / n
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--steps", type=int, default=300)
+    parser.add_argument("--rounds", type=int, default=3)
+    args = parser.parse_args()
+    n, r = args.steps, args.rounds
+
+    with_shot = best(r, lambda: phone_steps(n, True))
+    step_only = best(r, lambda: phone_steps(n * 4, False))
+    rust_only = best(r, lambda: rust_step_only(n * 4))
+    one = max(vector_steps(8, 1, n // 10) for _ in range(r))
+    two = max(vector_steps(8, 2, n // 10) for _ in range(r))
+    procs = max(async_vector_steps(8, n // 20) for _ in range(max(1, r - 1)))
+    restore = best(r, lambda: restore_to_start(2000))
+
+    frame = np.zeros((2400, 1080, 3), np.uint8)
+    copy_start = time.perf_counter()
+    for _ in range(50):
+        frame.copy()
+    memcpy = (time.perf_counter() - copy_start) / 50
+
+    print("| benchmark | returns | result | target |")
+    print("|---|---|---|---|")
+    print(f"| Phone.step + screenshot() 1080x2400 | (H,W,3) uint8 | {1 / with_shot:.0f} steps/s ({with_shot * 1e3:.2f} ms) | >= 300 steps/s |")
+    print(f"| Phone.step only | step result dict | {step_only * 1e6:.1f} us/step | |")
+    print(f"| Phone.step overhead over the Rust step | | {(step_only - rust_only) * 1e6:.1f} us ({step_only * 1e6:.1f} vs {rust_only * 1e6:.1f} us) | <= 15 us |")
+    print(f"| VectorEnv 8 envs, 2 threads vs 1 thread | (8,H,W,3) | {two:.0f} vs {one:.0f} steps/s = {two / one:.2f}x | >= 1.7x |")
+    print(f"| VectorEnv 8 envs/2 threads vs AsyncVectorEnv 8 procs | obs dicts | {two:.0f} vs {procs:.0f} steps/s = {two / procs:.2f}x | >= 1.5x |")
+    print(f"| restore to the task's start state | nothing | {restore * 1e3:.4f} ms | <= 0.3 ms |")
+    print(f"| (numpy copy of one 1080x2400x3 frame) | | {memcpy * 1e3:.2f} ms | |")
+
+
+if __name__ == "__main__":
+    main()

@@ -80,11 +80,17 @@ impl Intent {
         while i < args.len() {
             let arg = args[i].as_str();
             match arg {
-                "-a" => intent.action = Some(value(i)?),
-                "-c" => intent.categories.push(value(i)?),
-                "-n" => intent.component = Some(value(i)?),
-                "-p" => intent.package = Some(value(i)?),
-                "-d" => intent.data = Some(value(i)?),
+                "-a" | "-c" | "-n" | "-p" | "-d" => {
+                    let v = value(i)?;
+                    match arg {
+                        "-a" => intent.action = Some(v),
+                        "-c" => intent.categories.push(v),
+                        "-n" => intent.component = Some(v),
+                        "-p" => intent.package = Some(v),
+                        _ => intent.data = Some(v),
+                    }
+                    i += 1;
+                }
                 "-t" | "-f" | "--user" | "-R" | "-P" | "--start-profiler" | "--display" | "--windowingMode" | "--activityType" => {
                     i += 1;
                 }
@@ -310,8 +316,9 @@ pub(crate) fn am(ctx: &mut Ctx<'_>, args: &[String]) -> u8 {
             let Some(package) = rest.iter().find(|a| !a.starts_with("--") && a.parse::<u32>().is_err()) else {
                 return ctx.fail(1, &format!("Error: no package given to {verb}"));
             };
-            if verb == "force-stop" && installed(ctx.session.device(), package) && package != LAUNCHER {
-                ctx.session.step(&Action::CloseApp { app: package.clone() });
+            let known = ctx.session.device().catalog().find(package).map(|a| a.package().to_owned());
+            if let (Some(package), "force-stop") = (known, verb.as_str()) {
+                ctx.session.step(&Action::CloseApp { app: package });
             }
             0
         }
@@ -362,8 +369,10 @@ pub(crate) fn monkey(ctx: &mut Ctx<'_>, args: &[String]) -> u8 {
     let Some(count) = count else {
         return ctx.fail(1, "** Error: Count not specified\nusage: monkey [-p ALLOWED_PACKAGE [-p ALLOWED_PACKAGE] ...] [-c MAIN_CATEGORY] [-s SEED] [-v] COUNT");
     };
-    let package = match packages.iter().find(|p| installed(ctx.session.device(), p) && p.as_str() != LAUNCHER) {
-        Some(p) => p.clone(),
+    // The mock also takes an app's label where Android needs its package.
+    let catalog = std::sync::Arc::clone(ctx.session.device().catalog());
+    let package = match packages.iter().find_map(|p| catalog.find(p).map(|a| a.package().to_owned())) {
+        Some(p) => p,
         None if packages.is_empty() => {
             let apps = &ctx.session.device().catalog().apps;
             if apps.is_empty() {

@@ -371,6 +371,3 @@ pub(crate) fn flags<'a>(args: &'a [String], known: &str) -> Result<(Vec<char>, V
     }
     Ok((set, rest))
 }
-
-#[cfg(test)]
-mod tests;

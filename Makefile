@@ -38,7 +38,11 @@ test-rust:
 
 test-python: python
 	$(PY) -m pytest -q python/tests
-	$(PY) -m mypy --config-file python/mypy.ini python/phoneworld python/tests/typing_check.py
+	cd python && ../$(PY) -m mypy --config-file mypy.ini phoneworld tests/typing_check.py
+	cd /tmp && $(CURDIR)/$(PY) -m mypy.stubtest phoneworld._core
+
+bench-python: python ## Python throughput: Phone.step + screenshot, VectorEnv scaling, restore
+	$(PY) python/bench/bench.py
 
 lint: ## Format check and clippy with warnings as errors
 	$(CARGO) fmt --all -- --check

@@ -82,15 +82,15 @@ class VectorEnv(gym.vector.VectorEnv):  # type: ignore[type-arg]
     # --- Gymnasium VectorEnv API ---------------------------------------------------------------
 
     def reset(self, *, seed: "int | Sequence[int] | None" = None, options: Optional[dict[str, Any]] = None) -> tuple[dict[str, Any], dict[str, Any]]:
-        if isinstance(seed, (list, tuple, np.ndarray)):
-            if len(seed) != self.num_envs:
-                raise ConfigError(f"reset got {len(seed)} seeds for {self.num_envs} envs")
-            super().reset(seed=int(seed[0]))
-            seeds = [int(s) for s in seed]
-        else:
-            super().reset(seed=seed)
+        if seed is None or isinstance(seed, (int, np.integer)):
+            super().reset(seed=None if seed is None else int(seed))
             base = int(seed) if seed is not None else int(self.np_random.integers(0, 2**31 - 1))
             seeds = [base + i for i in range(self.num_envs)]
+        else:
+            seeds = [int(s) for s in seed]
+            if len(seeds) != self.num_envs:
+                raise ConfigError(f"reset got {len(seeds)} seeds for {self.num_envs} envs")
+            super().reset(seed=seeds[0])
         options = dict(options or {})
         mask = options.pop("reset_mask", None)
         tasks = self._per_env(options.pop("task", options.pop("tasks", None)), self._tasks)

@@ -16,6 +16,9 @@ PY := $(VENV)/bin/python
 
 setup: ## Check the toolchain (Rust via cargo) and make the Python virtualenv
 	@command -v $(CARGO) >/dev/null || { echo "cargo not found: install Rust from your distribution or rustup"; exit 1; }
+	@command -v adb >/dev/null || { echo "installing Debian's adb (the ADB tests drive the mock phone with it)"; \
+		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq adb >/dev/null; }
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	@$(PY) -m pip install --quiet --disable-pip-version-check -r python/requirements-dev.txt
 

@@ -8,7 +8,9 @@ mod common;
 use std::time::{Duration, Instant};
 
 use common::adb::{temp_dir, AdbHost};
-use phoneworld_adb::{decode_png, AdbClient, AdbError, AdbPhone, AdbPublicKey, AdbServer, AuthPolicy, ServerHandle, ServerOptions, SharedPhone};
+use phoneworld_adb::{
+    decode_png, AdbClient, AdbError, AdbPhone, AdbPublicKey, AdbServer, AuthPolicy, ServerHandle, ServerOptions, SharedPhone,
+};
 use phoneworld_data::{Action, Key, UiElement};
 
 const T: Duration = Duration::from_secs(20);
@@ -138,7 +140,10 @@ fn unauthorized_hosts_are_refused_and_known_keys_let_in() {
     let key_file = other_dir.join("adbkey");
     assert_eq!(host.adb(&["keygen", key_file.to_str().unwrap()], T).status, 0);
     let other = AdbPublicKey::from_file(&other_dir.join("adbkey.pub")).unwrap();
-    let (_strict, addr) = serve(SharedPhone::from_session(common::session(0)), ServerOptions { auth: AuthPolicy::Keys(vec![other]), ..ServerOptions::default() });
+    let (_strict, addr) = serve(
+        SharedPhone::from_session(common::session(0)),
+        ServerOptions { auth: AuthPolicy::Keys(vec![other]), ..ServerOptions::default() },
+    );
     let client = host.client();
     let err = client.connect_device(&addr).unwrap_err();
     assert!(matches!(err, AdbError::DeviceUnauthorized { .. }), "{err}");
@@ -149,7 +154,10 @@ fn unauthorized_hosts_are_refused_and_known_keys_let_in() {
 
     // The host's own key (written when its server started) is let in.
     let mine = AdbPublicKey::from_file(&host.public_key_path()).unwrap();
-    let (_open, addr) = serve(SharedPhone::from_session(common::session(0)), ServerOptions { auth: AuthPolicy::Keys(vec![mine]), ..ServerOptions::default() });
+    let (_open, addr) = serve(
+        SharedPhone::from_session(common::session(0)),
+        ServerOptions { auth: AuthPolicy::Keys(vec![mine]), ..ServerOptions::default() },
+    );
     let serial = host.connect(&addr);
     assert_eq!(AdbPhone::connect(&client, &serial).unwrap().screen_size(), (1080, 2400));
 }

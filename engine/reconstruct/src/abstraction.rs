@@ -36,6 +36,28 @@ pub struct AbstractScreen {
     pub members: Vec<(usize, String)>,
     /// Times a trace step was on this screen or landed on it.
     pub visits: usize,
+    /// The first short text near the top of the first member (its title, usually).
+    #[serde(default)]
+    pub title: String,
+}
+
+/// The first short text in the top fifth of a screen: what its title bar says.
+fn title_of(screen: &Screen) -> String {
+    let mut found = String::new();
+    if let Some(root) = &screen.root {
+        root.walk(&mut Vec::new(), &mut |_, n| {
+            let text = n.text.trim();
+            if found.is_empty()
+                && !text.is_empty()
+                && text.split_whitespace().count() <= 3
+                && !is_system_chrome(n)
+                && f64::from(n.bounds[1]) < 0.2 * f64::from(screen.height)
+            {
+                found = text.to_owned();
+            }
+        });
+    }
+    found
 }
 
 /// Packages whose windows are the home screen.
@@ -47,12 +69,13 @@ fn in_screen(n: &UiNode, w: u32, h: u32) -> bool {
     n.visible && n.width() > 0 && n.height() > 0 && n.bounds[0] < w as i32 && n.bounds[1] < h as i32 && n.bounds[2] > 0 && n.bounds[3] > 0
 }
 
-/// Nodes that belong to the system bars, not to the screen.
+/// Nodes that belong to the system bars or the keyboard, not to the screen.
 pub fn is_system_chrome(n: &UiNode) -> bool {
     n.package == "com.android.systemui"
+        || n.package.contains("inputmethod")
+        || n.package.ends_with(".keyboard")
         || n.resource_id == "android:id/statusBarBackground"
         || n.resource_id == "android:id/navigationBarBackground"
-        || n.resource_id.starts_with("com.phoneworld.system")
 }
 
 /// The structural tokens of a screen: `Class#id` for nodes with a resource id, and
@@ -180,6 +203,7 @@ impl Abstraction {
                         signature: signature(screen),
                         members: Vec::new(),
                         visits: 0,
+                        title: title_of(screen),
                     });
                     self.screens.len() - 1
                 }
@@ -215,6 +239,9 @@ impl Abstraction {
                 (_, ScreenKind::HashOnly) => format!("unsaved_{}", snake(&s.members.first().map(|m| m.1.chars().take(6).collect::<String>()).unwrap_or_default())),
                 _ => {
                     let mut name = activity_name(&s.activity);
+                    if name.is_empty() {
+                        name = snake(&s.title);
+                    }
                     if name.is_empty() {
                         name = "screen".into();
                     }

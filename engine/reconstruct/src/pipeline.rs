@@ -106,7 +106,7 @@ fn app_label(traces: &[Trace], package: &str) -> String {
         }
     }
     const GENERIC: [&str; 10] = ["com", "org", "net", "io", "android", "app", "apps", "mobile", "www", "de"];
-    let word = package.split('.').find(|w| !GENERIC.contains(w)).unwrap_or(package);
+    let word = package.split('.').rev().find(|w| !GENERIC.contains(w)).unwrap_or(package);
     let name = snake(word).replace('_', " ");
     let mut chars = name.chars();
     chars.next().map(|c| c.to_uppercase().collect::<String>() + chars.as_str()).unwrap_or_else(|| "App".into())
@@ -190,7 +190,8 @@ pub fn reconstruct(paths: &[PathBuf], out: &Path, options: &ReconOptions) -> Res
     }
     std::fs::create_dir_all(out).map_err(|e| ReconError::io(out, e))?;
     let mut files = write_app(&model, &analysis.traces, out)?;
-    let suite = format!("{}-reconstructed", snake(&model.label).replace('_', "-"));
+    let slug = package.rsplit('.').next().map(snake).unwrap_or_default();
+    let suite = format!("{}-reconstructed", if slug.is_empty() { "app".to_owned() } else { slug.replace('_', "-") });
     let tasks = write_tasks(&model, &analysis.traces, &out.join("verifiers").join(&suite), options.max_tasks)?;
     files.extend(tasks.iter().map(|t| format!("verifiers/{suite}/{}.ron", t.id)));
     let graph_json = serde_json::to_string_pretty(&analysis.graph.to_json()).unwrap_or_default();

@@ -179,10 +179,49 @@ impl Replayer<'_> {
             });
         }
         let (_, id) = best?;
+        // The whole tree, not the element list: a button's own node is not a leaf.
         let suffix = format!(":id/{id}");
-        let element = self.device.ui_elements().into_iter().find(|e| e.resource_id.as_deref().is_some_and(|r| r.ends_with(&suffix)))?;
-        let b = element.bbox_pixels?;
-        Some(((b.x_min + b.x_max) / 2.0, (b.y_min + b.y_max) / 2.0))
+        let package = self.model.package.clone();
+        let find = |tree: &UiNode| {
+            let mut found = None;
+            tree.walk(&mut Vec::new(), &mut |_, n| {
+                if found.is_none() && n.resource_id.ends_with(&suffix) && n.resource_id.starts_with(&package) {
+                    found = Some(n.bounds);
+                }
+            });
+            found
+        };
+        let mut b = self.phone_tree().as_ref().and_then(find);
+        // Not on screen: perhaps under the keyboard.
+        if b.is_none() && self.keyboard_out_of_the_way(None) {
+            b = self.phone_tree().as_ref().and_then(find);
+        }
+        let b = b?;
+        Some((f64::from(b[0] + b[2]) / 2.0, f64::from(b[1] + b[3]) / 2.0))
+    }
+
+    /// The phone's whole tree (the element list leaves out containers such as the keyboard).
+    fn phone_tree(&mut self) -> Option<UiNode> {
+        let xml = self.device.ui_xml();
+        crate::import::hierarchy::read_uiautomator_xml(Path::new("(phone)"), &xml).ok()
+    }
+
+    /// Hides the keyboard when it covers the point or the target: real apps resize above
+    /// the keyboard, which traces do not record.
+    fn keyboard_out_of_the_way(&mut self, p: Option<(f64, f64)>) -> bool {
+        let Some(tree) = self.phone_tree() else { return false };
+        let mut keyboard: Option<[i32; 4]> = None;
+        tree.walk(&mut Vec::new(), &mut |_, n| {
+            if keyboard.is_none() && (n.package.ends_with(".keyboard") || n.package.contains("inputmethod")) {
+                keyboard = Some(n.bounds);
+            }
+        });
+        let Some(k) = keyboard else { return false };
+        let covered = p.is_none_or(|(x, y)| x >= f64::from(k[0]) && x < f64::from(k[2]) && y >= f64::from(k[1]) && y < f64::from(k[3]));
+        if covered {
+            self.device.step(&Action::Key { key: Key::Back });
+        }
+        covered
     }
 
     /// The phone actions for a trace step, and how they were chosen.
@@ -207,6 +246,7 @@ impl Replayer<'_> {
                     None => (point(*x, *y), "point"),
                 };
                 let action = if long { Action::LongPress { x: p.0, y: p.1, ms: 800 } } else { Action::Tap { x: p.0, y: p.1 } };
+                self.keyboard_out_of_the_way(Some(p));
                 (vec![action], mode)
             }
             TraceAction::Swipe { x1, y1, x2, y2 } => {

@@ -32,6 +32,7 @@ fn paths(model: &AppModel) -> BTreeMap<String, Vec<Handler>> {
             name: String::new(),
             widget: String::new(),
             target: target.clone(),
+            home: false,
             count: *count,
             long_press: false,
             pops: false,
@@ -43,7 +44,7 @@ fn paths(model: &AppModel) -> BTreeMap<String, Vec<Handler>> {
     let mut queue = VecDeque::from([model.entry.clone()]);
     while let Some(id) = queue.pop_front() {
         let Some(screen) = model.screen(&id) else { continue };
-        let mut handlers: Vec<Handler> = screen.handlers.iter().filter(|h| h.target != "home").cloned().chain(waits(screen)).collect();
+        let mut handlers: Vec<Handler> = screen.handlers.iter().filter(|h| !h.home).cloned().chain(waits(screen)).collect();
         handlers.sort_by(|a, b| b.count.cmp(&a.count).then(a.name.cmp(&b.name)));
         for h in handlers {
             if !out.contains_key(&h.target) {
@@ -55,6 +56,21 @@ fn paths(model: &AppModel) -> BTreeMap<String, Vec<Handler>> {
         }
     }
     out
+}
+
+/// The app-state key the widget of a handler writes, if it is an input.
+fn state_key_of(model: &AppModel, h: &Handler) -> Option<String> {
+    let mut key = None;
+    for s in &model.screens {
+        for w in &s.widgets {
+            w.walk(&mut |w| {
+                if key.is_none() && w.on_tap.as_deref() == Some(h.name.as_str()) {
+                    key = w.state_key.clone();
+                }
+            });
+        }
+    }
+    key
 }
 
 fn lit(text: &str) -> String {
@@ -110,7 +126,7 @@ pub fn write_tasks(model: &AppModel, traces: &[Trace], dir: &Path, max_tasks: us
             std::fs::remove_file(entry.path()).map_err(|e| ReconError::io(&entry.path(), e))?;
         }
     }
-    let prefix = snake(&model.label);
+    let prefix = snake(model.package.rsplit('.').next().unwrap_or_default());
     let prefix = if prefix.is_empty() { "app".to_owned() } else { prefix };
     let paths = paths(model);
     let typed = typed_texts(traces);
@@ -132,12 +148,17 @@ pub fn write_tasks(model: &AppModel, traces: &[Trace], dir: &Path, max_tasks: us
         let steps = solution_steps(model, path);
         let via: Vec<&str> = path.iter().map(|h| if h.widget.is_empty() { "(wait)" } else { h.widget.as_str() }).collect();
         let id = format!("{prefix}_reach_{}", s.id);
+        // Toggles on the way change app data: the task allows exactly those.
+        let allow: Vec<String> = path.iter().filter_map(|h| state_key_of(model, h)).map(|k| lit(&format!("{}:{k}", model.package))).collect();
         let mut text = String::new();
         let _ = writeln!(text, "// Navigation: reach `{}` from launch ({} visit(s) in the traces; path: {}).", s.id, s.visits, via.join(" -> "));
         let _ = writeln!(text, "Task(\n    id: {},\n    category: \"app\",\n    apps: [{}],", lit(&id), lit(&model.package));
         let _ = writeln!(text, "    difficulty: {},\n    max_steps: {},\n    skills: [\"navigation\"],", lit(difficulty(steps.len())), steps.len() * 2 + 6);
         let _ = writeln!(text, "    instruction: {},", tlit(&format!("In {}, go to the {} screen.", model.label, s.title)));
         let _ = writeln!(text, "    success: [Screen(app: {}, screen: {})],", lit(&model.package), lit(&s.id));
+        if !allow.is_empty() {
+            let _ = writeln!(text, "    allow: [{}],", allow.join(", "));
+        }
         let _ = writeln!(text, "    solution: [{}],\n)", steps.join(", "));
         write(id, "navigation", &s.id, steps.len(), text)?;
         navigation += 1;
@@ -162,7 +183,7 @@ pub fn write_tasks(model: &AppModel, traces: &[Trace], dir: &Path, max_tasks: us
             let submit = s
                 .handlers
                 .iter()
-                .filter(|h| h.target != "home" && !h.long_press)
+                .filter(|h| !h.home && !h.long_press)
                 .max_by_key(|h| {
                     let is_button = s.widgets.iter().any(|w| {
                         let mut found = false;

@@ -23,8 +23,11 @@ use widgets::{build, from_target, match_score, Mapper};
 pub struct Handler {
     pub name: String,
     pub widget: String,
-    /// A screen id, or `home` for the launcher.
+    /// The screen it leads to (the launcher's abstract id when `home`).
     pub target: String,
+    /// Leads to the launcher (the phone's home screen).
+    #[serde(default)]
+    pub home: bool,
     pub count: usize,
     pub long_press: bool,
     /// Goes back rather than forward: Back from this screen led to the same target.
@@ -250,7 +253,8 @@ pub fn model(abstraction: &Abstraction, graph: &UsageGraph, traces: &[Trace], op
                 });
             }
             let Some((_, widget_id)) = best else { continue };
-            let target = if abstraction.screens[to].role == Role::Launcher { "home".to_owned() } else { abstraction.screens[to].id.clone() };
+            let home = abstraction.screens[to].role == Role::Launcher;
+            let target = abstraction.screens[to].id.clone();
             let name = format!("{}__{}{}", abs.id, widget_id, if long { "_long" } else { "" });
             if handlers.iter().any(|h: &Handler| h.name == name) {
                 continue;
@@ -259,6 +263,10 @@ pub fn model(abstraction: &Abstraction, graph: &UsageGraph, traces: &[Trace], op
                 w.walk_mut(&mut |w| {
                     if w.id == widget_id {
                         w.role = WidgetRole::Navigation;
+                        // A field that navigates when tapped is a search bar placeholder, not a field.
+                        if w.kind == WidgetKind::TextField {
+                            w.kind = WidgetKind::Text;
+                        }
                         if long {
                             w.on_long_press = Some(name.clone());
                         } else {
@@ -268,12 +276,12 @@ pub fn model(abstraction: &Abstraction, graph: &UsageGraph, traces: &[Trace], op
                 });
             }
             let pops = graph.out_edges(index).iter().any(|(t, e)| *t == to && e.action == "key:back");
-            handlers.push(Handler { name, widget: widget_id, target, count, long_press: long, pops, alternatives });
+            handlers.push(Handler { name, widget: widget_id, target, home, count, long_press: long, pops, alternatives });
         }
         // Inputs write app state under a key unique in the app.
         for w in widgets.iter_mut() {
             w.walk_mut(&mut |w| {
-                if w.role == WidgetRole::Input {
+                if matches!(w.kind, WidgetKind::TextField | WidgetKind::Switch | WidgetKind::Checkbox) {
                     let key = format!("{}_{}", abs.id, w.id);
                     state_counter.insert(key.clone());
                     w.state_key = Some(key);
@@ -429,7 +437,7 @@ fn lua(model: &AppModel, sources: &[String]) -> String {
             }
             out.push('\n');
             let _ = writeln!(out, "function {}(ev)", h.name);
-            if h.target == "home" {
+            if h.home {
                 out.push_str("  nav.home()\n");
             } else if h.pops {
                 let _ = writeln!(out, "  nav.pop() -- back to `{}`, where Back from here went too", h.target);

@@ -114,7 +114,9 @@ fn widget(w: &Widget, parent: [f64; 4], bg: Option<[u8; 3]>, depth: usize, out: 
         props.push(format!("background: {}", lit(&hex(c))));
     }
     if let Some(h) = &w.on_tap {
-        props.push(format!("on_tap: {}", lit(h)));
+        // A toggle handles its own taps: what it leads to happens when it changes.
+        let event = if matches!(w.kind, WidgetKind::Switch | WidgetKind::Checkbox) { "on_change" } else { "on_tap" };
+        props.push(format!("{event}: {}", lit(h)));
     }
     if let Some(h) = &w.on_long_press {
         props.push(format!("on_long_press: {}", lit(h)));

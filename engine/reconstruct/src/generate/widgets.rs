@@ -59,15 +59,15 @@ pub struct Widget {
     /// The source bounds normalized to 0..1.
     pub source_box: [f64; 4],
     pub checked: bool,
-    #[serde(skip)]
+    #[serde(default)]
     pub background: Option<[u8; 3]>,
-    #[serde(skip)]
+    #[serde(default)]
     pub on_tap: Option<String>,
-    #[serde(skip)]
+    #[serde(default)]
     pub on_long_press: Option<String>,
     /// The app-state key an input writes (`state.<key>`).
     pub state_key: Option<String>,
-    #[serde(skip)]
+    #[serde(default)]
     pub children: Vec<Widget>,
 }
 

@@ -39,9 +39,9 @@ pub struct UiNode {
     pub selected: bool,
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub password: bool,
-    #[serde(skip_serializing_if = "is_true")]
+    #[serde(default = "yes", skip_serializing_if = "is_true")]
     pub enabled: bool,
-    #[serde(skip_serializing_if = "is_true")]
+    #[serde(default = "yes", skip_serializing_if = "is_true")]
     pub visible: bool,
     #[serde(skip_serializing_if = "String::is_empty")]
     pub package: String,
@@ -51,6 +51,10 @@ pub struct UiNode {
 
 fn is_true(b: &bool) -> bool {
     *b
+}
+
+fn yes() -> bool {
+    true
 }
 
 impl UiNode {

@@ -53,7 +53,8 @@ pub(crate) fn wrap_tops(mut tops: Vec<UiNode>) -> UiNode {
         bounds = [0; 4];
     }
     let mut root = UiNode::new("android.widget.FrameLayout", bounds);
-    root.package = tops.first().map(|t| t.package.clone()).unwrap_or_default();
+    // The frame belongs to the app, not to the status bar that usually comes first.
+    root.package = tops.iter().find(|t| !crate::abstraction::is_system_chrome(t)).or(tops.first()).map(|t| t.package.clone()).unwrap_or_default();
     root.children = tops;
     root
 }

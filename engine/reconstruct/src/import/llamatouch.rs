@@ -102,7 +102,14 @@ fn read_screen(dir: &Path, i: usize) -> Result<Screen, ReconError> {
     };
     let activity = if activity == "null" { String::new() } else { activity };
     let screenshot = file("png").is_file().then(|| format!("{i}.png"));
-    let size = screenshot.as_ref().and_then(|s| image_size(&dir.join(s))).or_else(|| root.as_ref().map(root_extent)).unwrap_or((1080, 2400));
+    let shot = screenshot.as_ref().and_then(|s| image_size(&dir.join(s)));
+    let size = match (shot, root.as_ref().map(root_extent)) {
+        // A downscaled screenshot: keep its aspect at the hierarchy's scale.
+        (Some((w, h)), Some((rw, _))) if rw > w => (rw, (f64::from(rw) * f64::from(h) / f64::from(w.max(1))).round() as u32),
+        (Some(size), _) => size,
+        (None, Some(extent)) => extent,
+        (None, None) => (1080, 2400),
+    };
     // `pkg/Activity`; a window name without a slash (the launcher's wallpaper) has no package.
     let package = activity.split_once('/').map(|(p, _)| p.to_owned()).unwrap_or_default();
     let mut screen = Screen::from_root(&i.to_string(), &package, &activity, size.0, size.1, root);

@@ -72,7 +72,7 @@ pub(super) fn import(dir: &Path) -> Result<Trace, ReconError> {
             }
         };
         // Screens are told apart by what is drawn; the frame hash says exactly that.
-        let id = if frame_hash.is_empty() { format!("step{line_no}") } else { format!("f{}", &frame_hash[..frame_hash.len().min(16)]) };
+        let id = if frame_hash.is_empty() { format!("step{line_no}") } else { format!("f{}", frame_hash.chars().take(16).collect::<String>()) };
         if !trace.screens.contains_key(&id) {
             let (w, h) = device.unwrap_or_else(|| root_extent(&root));
             let mut screen = Screen::from_root(&id, package, &format!("{package}/{screen_name}"), w, h, Some(root));

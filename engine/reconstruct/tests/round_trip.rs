@@ -1,0 +1,108 @@
+//! The round trip: record trajectories of a bundled app (oracle solutions of some of its
+//! task templates, and monkey walks), reconstruct the app from them, and replay the
+//! trajectories of its other templates on the reconstruction.
+
+mod common;
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use common::scratch;
+use phoneworld_phone::{project_root, step_recorded, Catalog, Device, DeviceConfig, ImageFormat, ImageOptions, Monkey, TrajectoryWriter};
+use phoneworld_reconstruct::import::import;
+use phoneworld_reconstruct::replay::replay;
+use phoneworld_reconstruct::{reconstruct, ReconOptions};
+use phoneworld_tasks::{evaluate, AgentKind, Suite};
+
+struct RoundTrip {
+    transition_accuracy: f64,
+    baseline: f64,
+    screen_coverage: f64,
+    element_recall: f64,
+    judged: usize,
+}
+
+fn round_trip(package: &str, prefix: &str) -> RoundTrip {
+    let dir = scratch(&format!("round-trip-{prefix}"));
+    let catalog = Catalog::load_default(&[]).unwrap();
+    let full = Suite::find("phoneworld-v0", &[project_root().join("verifiers")], &catalog).unwrap();
+    let templates: Vec<_> = full.templates.iter().filter(|t| t.apps == [package.to_owned()]).cloned().collect();
+    assert!(templates.len() >= 4, "{package}: {} templates", templates.len());
+    // Every other template builds the app; the rest are replayed on it.
+    let (mut train, mut test) = (Vec::new(), Vec::new());
+    for (i, t) in templates.into_iter().enumerate() {
+        if i % 2 == 0 { train.push(t) } else { test.push(t) }
+    }
+    let record = |templates: &Vec<_>, to: &str| -> Vec<PathBuf> {
+        let suite = Suite { name: full.name.clone(), templates: templates.clone(), hash: full.hash.clone() };
+        let report = evaluate(Arc::clone(&catalog), &suite, AgentKind::Oracle, 1, Some(&dir.join(to))).unwrap();
+        assert_eq!(report.success_rate, 1.0);
+        templates.iter().map(|t| dir.join(to).join(format!("{}-0", t.id))).collect()
+    };
+    let mut sources = record(&train, "train");
+    let tests = record(&test, "test");
+    for seed in [1, 2] {
+        let out = dir.join(format!("monkey{seed}"));
+        let options = ImageOptions { format: ImageFormat::Jpeg(80), size: Some((270, 600)), xml: true };
+        let mut writer = TrajectoryWriter::with_images(&out, Some(options)).unwrap();
+        let mut device = Device::new(Arc::clone(&catalog), DeviceConfig { seed, ..DeviceConfig::default() }).unwrap();
+        let mut monkey = Monkey::new(seed, Some(package.to_owned()));
+        for _ in 0..300 {
+            let action = monkey.next_action(&mut device);
+            step_recorded(&mut device, &action, Some(&mut writer)).unwrap();
+        }
+        writer.finish(&serde_json::json!({ "kind": "monkey", "seed": seed })).unwrap();
+        sources.push(out);
+    }
+    // PhoneWorld draws dialogs and sheets into the screen's own hierarchy, so a looser
+    // tolerance keeps a screen with an overlay one screen.
+    let options = ReconOptions { tolerance: 0.4, visual: false, ..ReconOptions::default() };
+    let app = dir.join("app");
+    let r = reconstruct(&sources, &app, &options).unwrap();
+    assert_eq!(r.model.package, package);
+    let (mut ok, mut base, mut judged, mut reached, mut shown, mut matched, mut total) = (0, 0, 0, 0, 0, 0, 0);
+    for t in &tests {
+        let f = replay(&app, &import(t, None).unwrap(), false).unwrap();
+        ok += f.succeeded;
+        base += f.baseline.succeeded;
+        judged += f.judged;
+        reached += f.screens_reached;
+        shown += f.screens_in_trace;
+        matched += f.elements_matched;
+        total += f.elements_total;
+    }
+    let ratio = |a: usize, b: usize| a as f64 / b as f64;
+    let result = RoundTrip {
+        transition_accuracy: ratio(ok, judged),
+        baseline: ratio(base, judged),
+        screen_coverage: ratio(reached, shown),
+        element_recall: ratio(matched, total),
+        judged,
+    };
+    eprintln!(
+        "{package}: {judged} replayed steps, transition_accuracy {:.3} (baseline {:.3}), screen_coverage {:.3}, element_recall {:.3}",
+        result.transition_accuracy, result.baseline, result.screen_coverage, result.element_recall
+    );
+    result
+}
+
+#[test]
+fn clock_round_trip() {
+    let r = round_trip("com.phoneworld.clock", "clock");
+    assert!(r.judged >= 15);
+    assert!(r.transition_accuracy >= 0.9, "{}", r.transition_accuracy);
+    assert!(r.transition_accuracy > r.baseline + 0.25);
+    assert!(r.screen_coverage >= 0.9, "{}", r.screen_coverage);
+    // Alarm rows show other alarms than the ones recorded: texts differ more than screens.
+    assert!(r.element_recall >= 0.75, "{}", r.element_recall);
+}
+
+#[test]
+fn settings_round_trip() {
+    let r = round_trip("com.phoneworld.settings", "settings");
+    assert!(r.judged >= 8);
+    assert!(r.transition_accuracy >= 0.9, "{}", r.transition_accuracy);
+    assert!(r.transition_accuracy > r.baseline + 0.5);
+    assert!(r.screen_coverage >= 0.9, "{}", r.screen_coverage);
+    assert!(r.element_recall >= 0.8, "{}", r.element_recall);
+}

@@ -10,19 +10,21 @@ use phoneworld_reconstruct::replay::replay;
 use phoneworld_reconstruct::{analyze, fidelity_json, fidelity_markdown, reconstruct as run_reconstruct, ReconOptions};
 
 fn options(format: &str, package: Option<&str>, tolerance: f64) -> Result<ReconOptions> {
-    Ok(ReconOptions {
-        format: TraceFormat::parse(format)?,
-        package: package.map(str::to_owned),
-        tolerance,
-        ..ReconOptions::default()
-    })
+    Ok(ReconOptions { format: TraceFormat::parse(format)?, package: package.map(str::to_owned), tolerance, ..ReconOptions::default() })
 }
 
 fn pct(v: f64) -> String {
     format!("{:.1}%", v * 100.0)
 }
 
-pub(crate) fn reconstruct(traces: &[PathBuf], format: &str, out: &Path, package: Option<&str>, tolerance: f64, as_json: bool) -> Result<ExitCode> {
+pub(crate) fn reconstruct(
+    traces: &[PathBuf],
+    format: &str,
+    out: &Path,
+    package: Option<&str>,
+    tolerance: f64,
+    as_json: bool,
+) -> Result<ExitCode> {
     let options = options(format, package, tolerance)?;
     let r = run_reconstruct(traces, out, &options)?;
     let summary = r.summary();
@@ -61,7 +63,14 @@ pub(crate) fn reconstruct(traces: &[PathBuf], format: &str, out: &Path, package:
     Ok(ExitCode::SUCCESS)
 }
 
-pub(crate) fn graph(traces: &[PathBuf], format: &str, out: &Path, package: Option<&str>, tolerance: f64, as_json: bool) -> Result<ExitCode> {
+pub(crate) fn graph(
+    traces: &[PathBuf],
+    format: &str,
+    out: &Path,
+    package: Option<&str>,
+    tolerance: f64,
+    as_json: bool,
+) -> Result<ExitCode> {
     let options = options(format, package, tolerance)?;
     let analysis = analyze(traces, &options)?;
     let text = match out.extension().and_then(|e| e.to_str()) {

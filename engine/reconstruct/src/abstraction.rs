@@ -90,7 +90,8 @@ pub fn signature(screen: &Screen) -> Vec<String> {
         }
         if !n.resource_id.is_empty() {
             tokens.insert(format!("{}#{}", n.short_class(), n.short_id()));
-        } else if n.clickable || n.editable || n.checkable || (n.children.is_empty() && (!n.text.is_empty() || !n.content_desc.is_empty())) {
+        } else if n.clickable || n.editable || n.checkable || (n.children.is_empty() && (!n.text.is_empty() || !n.content_desc.is_empty()))
+        {
             let col = ((f64::from(n.bounds[0] + n.bounds[2]) / 2.0) / f64::from(w.max(1)) * 4.0) as i32;
             let row = ((f64::from(n.bounds[1] + n.bounds[3]) / 2.0) / f64::from(h.max(1)) * 8.0) as i32;
             tokens.insert(format!("{}@{col},{row}", n.short_class()));
@@ -164,7 +165,9 @@ impl Abstraction {
         let sig = signature(screen);
         let mut best: Option<(f64, usize)> = None;
         for (i, s) in self.screens.iter().enumerate() {
-            if s.kind != screen.kind || s.package != screen.package || (!s.activity.is_empty() && !screen.activity.is_empty() && s.activity != screen.activity)
+            if s.kind != screen.kind
+                || s.package != screen.package
+                || (!s.activity.is_empty() && !screen.activity.is_empty() && s.activity != screen.activity)
             {
                 continue;
             }
@@ -236,7 +239,9 @@ impl Abstraction {
             let s = &self.screens[i];
             let base = match (s.role, s.kind) {
                 (Role::Launcher, _) => "launcher".to_owned(),
-                (_, ScreenKind::HashOnly) => format!("unsaved_{}", snake(&s.members.first().map(|m| m.1.chars().take(6).collect::<String>()).unwrap_or_default())),
+                (_, ScreenKind::HashOnly) => {
+                    format!("unsaved_{}", snake(&s.members.first().map(|m| m.1.chars().take(6).collect::<String>()).unwrap_or_default()))
+                }
                 _ => {
                     let mut name = activity_name(&s.activity);
                     if name.is_empty() {
@@ -306,5 +311,28 @@ fn activity_name(activity: &str) -> String {
         name
     } else {
         trimmed.to_owned()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_read_like_the_activity() {
+        assert_eq!(activity_name("com.yelp.android/.ui.activities.feed.ActivityFeed"), "feed");
+        assert_eq!(activity_name("com.duolingo/com.duolingo.app.LoginActivity"), "login");
+        assert_eq!(activity_name("com.phoneworld.clock/alarm_edit"), "alarm_edit");
+        assert_eq!(snake("SearchBusinessesByList"), "search_businesses_by_list");
+        assert_eq!(snake("36b4f2"), "s_36b4f2");
+    }
+
+    #[test]
+    fn similarity_is_jaccard() {
+        let t = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(similarity(&t(&["a", "b"]), &t(&["a", "b"])), 1.0);
+        assert_eq!(similarity(&t(&["a", "b"]), &t(&["b", "c"])), 1.0 / 3.0);
+        assert_eq!(similarity(&[], &[]), 1.0);
+        assert_eq!(similarity(&t(&["a"]), &[]), 0.0);
     }
 }

@@ -191,7 +191,13 @@ impl UsageGraph {
                 None => format!("{} x{}", w.action, w.count),
             };
             let style = if w.spontaneous { ", style=dashed" } else { "" };
-            let _ = writeln!(out, "  \"{}\" -> \"{}\" [label=\"{}\"{style}];", esc(&self.graph[e.source()].id), esc(&self.graph[e.target()].id), esc(&label));
+            let _ = writeln!(
+                out,
+                "  \"{}\" -> \"{}\" [label=\"{}\"{style}];",
+                esc(&self.graph[e.source()].id),
+                esc(&self.graph[e.target()].id),
+                esc(&label)
+            );
         }
         out.push_str("}\n");
         out

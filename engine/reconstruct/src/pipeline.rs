@@ -63,7 +63,8 @@ pub struct Reconstruction {
     pub dropped: Vec<Value>,
 }
 
-const SYSTEM_PACKAGES: [&str; 4] = ["android", "com.android.systemui", "com.android.permissioncontroller", "com.google.android.permissioncontroller"];
+const SYSTEM_PACKAGES: [&str; 4] =
+    ["android", "com.android.systemui", "com.android.permissioncontroller", "com.google.android.permissioncontroller"];
 
 /// The package the traces spend most steps in (not the launcher, not system windows).
 fn main_package(traces: &[Trace]) -> Option<String> {
@@ -120,7 +121,9 @@ pub fn analyze(paths: &[PathBuf], options: &ReconOptions) -> Result<Analysis, Re
     let traces: Vec<Trace> = paths.iter().map(|p| import(p, options.format)).collect::<Result<_, _>>()?;
     let package = match &options.package {
         Some(p) => p.clone(),
-        None => main_package(&traces).ok_or_else(|| ReconError::Input("the traces show no app screen (every screen is the launcher or unsaved); name the app with --package".into()))?,
+        None => main_package(&traces).ok_or_else(|| {
+            ReconError::Input("the traces show no app screen (every screen is the launcher or unsaved); name the app with --package".into())
+        })?,
     };
     if !(0.0..=1.0).contains(&options.tolerance) {
         return Err(ReconError::Input(format!("tolerance {}: expected a value between 0 and 1", options.tolerance)));
@@ -151,7 +154,9 @@ fn drop_unreachable(analysis: &mut Analysis) -> Vec<Value> {
     let mut dropped = Vec::new();
     for (i, s) in abs.screens.iter().enumerate() {
         if s.role == Role::Foreign && !reachable[i] {
-            dropped.push(json!({ "screen": s.id, "package": s.package, "visits": s.visits, "reason": "another app, never reached from the app" }));
+            dropped.push(
+                json!({ "screen": s.id, "package": s.package, "visits": s.visits, "reason": "another app, never reached from the app" }),
+            );
         }
     }
     let keep: Vec<bool> = abs.screens.iter().enumerate().map(|(i, s)| s.role != Role::Foreign || reachable[i]).collect();
@@ -203,9 +208,14 @@ pub fn reconstruct(paths: &[PathBuf], out: &Path, options: &ReconOptions) -> Res
     if let Some((dir, err)) = catalog.broken.iter().find(|(d, _)| d.starts_with(out)) {
         return Err(ReconError::Input(format!("{}: the generated app does not load: {err}", dir.display())));
     }
-    let fidelity: Vec<FidelityReport> = analysis.traces.iter().map(|t| replay_with(&model, std::sync::Arc::clone(&catalog), t, options.visual)).collect::<Result<_, _>>()?;
+    let fidelity: Vec<FidelityReport> = analysis
+        .traces
+        .iter()
+        .map(|t| replay_with(&model, std::sync::Arc::clone(&catalog), t, options.visual))
+        .collect::<Result<_, _>>()?;
     let report = fidelity_json(&model, &fidelity);
-    std::fs::write(out.join("fidelity.json"), serde_json::to_string_pretty(&report).unwrap_or_default()).map_err(|e| ReconError::io(&out.join("fidelity.json"), e))?;
+    std::fs::write(out.join("fidelity.json"), serde_json::to_string_pretty(&report).unwrap_or_default())
+        .map_err(|e| ReconError::io(&out.join("fidelity.json"), e))?;
     std::fs::write(out.join("fidelity.md"), fidelity_markdown(&report)).map_err(|e| ReconError::io(&out.join("fidelity.md"), e))?;
     files.push("fidelity.json".into());
     files.push("fidelity.md".into());
@@ -242,7 +252,9 @@ impl Reconstruction {
             .model
             .screens
             .iter()
-            .map(|s| json!({ "id": s.id, "role": s.role, "kind": s.kind, "visits": s.visits, "full": s.full, "handlers": s.handlers.len() }))
+            .map(
+                |s| json!({ "id": s.id, "role": s.role, "kind": s.kind, "visits": s.visits, "full": s.full, "handlers": s.handlers.len() }),
+            )
             .collect();
         let hash_only = self.model.screens.iter().filter(|s| s.kind == ScreenKind::HashOnly).count();
         let report = fidelity_json(&self.model, &self.fidelity);

@@ -312,7 +312,8 @@ fn significant(screen: &Screen) -> Vec<UiNode> {
     let mut out = Vec::new();
     if let Some(root) = &screen.root {
         root.walk(&mut Vec::new(), &mut |_, n| {
-            let inside = n.visible && n.width() > 0 && n.height() > 0 && n.bounds[0] < screen.width as i32 && n.bounds[1] < screen.height as i32;
+            let inside =
+                n.visible && n.width() > 0 && n.height() > 0 && n.bounds[0] < screen.width as i32 && n.bounds[1] < screen.height as i32;
             let speaks = !n.text.trim().is_empty() || !n.content_desc.trim().is_empty() || (n.clickable && n.children.is_empty());
             if inside && speaks && !is_system_chrome(n) {
                 let mut leaf = n.clone();
@@ -340,7 +341,10 @@ fn compare(screen: &Screen, elements: &[UiElement]) -> (usize, usize, usize, f64
             let text_eq = !n.text.trim().is_empty() && e.text.as_deref().is_some_and(|t| norm(t) == norm(&n.text));
             let desc_eq = !n.content_desc.trim().is_empty()
                 && [e.content_description.as_deref(), e.text.as_deref()].into_iter().flatten().any(|t| norm(t) == norm(&n.content_desc));
-            let id_eq = !n.resource_id.is_empty() && e.resource_id.as_deref().is_some_and(|r| crate::abstraction::snake(&short_id(r)) == crate::abstraction::snake(&short_id(&n.resource_id)));
+            let id_eq = !n.resource_id.is_empty()
+                && e.resource_id
+                    .as_deref()
+                    .is_some_and(|r| crate::abstraction::snake(&short_id(r)) == crate::abstraction::snake(&short_id(&n.resource_id)));
             if !(text_eq || desc_eq || id_eq) {
                 continue;
             }
@@ -464,7 +468,8 @@ pub fn replay_with(model: &AppModel, catalog: Arc<Catalog>, trace: &Trace, visua
         per_step.push(detail);
     }
     let visual_scores = if visual { visual_scores(&r, catalog, trace) } else { Vec::new() };
-    let visual_similarity = (!visual_scores.is_empty()).then(|| round4(visual_scores.iter().map(|v| v.ssim).sum::<f64>() / visual_scores.len() as f64));
+    let visual_similarity =
+        (!visual_scores.is_empty()).then(|| round4(visual_scores.iter().map(|v| v.ssim).sum::<f64>() / visual_scores.len() as f64));
     let baseline_cover = usize::from(first.as_ref().is_some_and(|f| matches!(f, Label::Screen(_) | Label::Launcher)));
     Ok(FidelityReport {
         trace: trace.source.clone(),
@@ -484,7 +489,11 @@ pub fn replay_with(model: &AppModel, catalog: Arc<Catalog>, trace: &Trace, visua
         bounds_iou: if matched_total == 0 { 0.0 } else { round4(iou_total / matched_total as f64) },
         visual_similarity,
         visual: visual_scores,
-        baseline: Baseline { succeeded: baseline_ok_count, transition_accuracy: ratio(baseline_ok_count, judged), screen_coverage: ratio(baseline_cover, trace_screens.len()) },
+        baseline: Baseline {
+            succeeded: baseline_ok_count,
+            transition_accuracy: ratio(baseline_ok_count, judged),
+            screen_coverage: ratio(baseline_cover, trace_screens.len()),
+        },
         resyncs,
         script_errors,
         failures,

@@ -15,7 +15,10 @@ pub fn fidelity_markdown(report: &Value) -> String {
     let _ = writeln!(out, "# Fidelity of {} ({})\n", report["label"].as_str().unwrap_or(""), report["app"].as_str().unwrap_or(""));
     let _ = writeln!(out, "Each step of each trace is replayed on the generated app; a step succeeds when the app lands on");
     let _ = writeln!(out, "the abstract screen the trace shows next. The baseline is an app in which nothing ever changes.\n");
-    let _ = writeln!(out, "| trace | format | judged steps | transition accuracy | baseline | screen coverage | element recall | visual similarity |");
+    let _ = writeln!(
+        out,
+        "| trace | format | judged steps | transition accuracy | baseline | screen coverage | element recall | visual similarity |"
+    );
     let _ = writeln!(out, "|---|---|---:|---:|---:|---:|---:|---:|");
     for t in report["traces"].as_array().into_iter().flatten() {
         let _ = writeln!(

@@ -149,11 +149,23 @@ pub fn write_tasks(model: &AppModel, traces: &[Trace], dir: &Path, max_tasks: us
         let via: Vec<&str> = path.iter().map(|h| if h.widget.is_empty() { "(wait)" } else { h.widget.as_str() }).collect();
         let id = format!("{prefix}_reach_{}", s.id);
         // Toggles on the way change app data: the task allows exactly those.
-        let allow: Vec<String> = path.iter().filter_map(|h| state_key_of(model, h)).map(|k| lit(&format!("{}:{k}", model.package))).collect();
+        let allow: Vec<String> =
+            path.iter().filter_map(|h| state_key_of(model, h)).map(|k| lit(&format!("{}:{k}", model.package))).collect();
         let mut text = String::new();
-        let _ = writeln!(text, "// Navigation: reach `{}` from launch ({} visit(s) in the traces; path: {}).", s.id, s.visits, via.join(" -> "));
+        let _ = writeln!(
+            text,
+            "// Navigation: reach `{}` from launch ({} visit(s) in the traces; path: {}).",
+            s.id,
+            s.visits,
+            via.join(" -> ")
+        );
         let _ = writeln!(text, "Task(\n    id: {},\n    category: \"app\",\n    apps: [{}],", lit(&id), lit(&model.package));
-        let _ = writeln!(text, "    difficulty: {},\n    max_steps: {},\n    skills: [\"navigation\"],", lit(difficulty(steps.len())), steps.len() * 2 + 6);
+        let _ = writeln!(
+            text,
+            "    difficulty: {},\n    max_steps: {},\n    skills: [\"navigation\"],",
+            lit(difficulty(steps.len())),
+            steps.len() * 2 + 6
+        );
         let _ = writeln!(text, "    instruction: {},", tlit(&format!("In {}, go to the {} screen.", model.label, s.title)));
         let _ = writeln!(text, "    success: [Screen(app: {}, screen: {})],", lit(&model.package), lit(&s.id));
         if !allow.is_empty() {
@@ -180,18 +192,14 @@ pub fn write_tasks(model: &AppModel, traces: &[Trace], dir: &Path, max_tasks: us
             let Some(key) = field.state_key.clone() else { continue };
             let path = &paths[&s.id];
             // The submit control: a button that leaves the screen, else any handler of it.
-            let submit = s
-                .handlers
-                .iter()
-                .filter(|h| !h.home && !h.long_press)
-                .max_by_key(|h| {
-                    let is_button = s.widgets.iter().any(|w| {
-                        let mut found = false;
-                        w.walk(&mut |w| found |= w.id == h.widget && w.kind == WidgetKind::Button);
-                        found
-                    });
-                    (is_button, h.count)
+            let submit = s.handlers.iter().filter(|h| !h.home && !h.long_press).max_by_key(|h| {
+                let is_button = s.widgets.iter().any(|w| {
+                    let mut found = false;
+                    w.walk(&mut |w| found |= w.id == h.widget && w.kind == WidgetKind::Button);
+                    found
                 });
+                (is_button, h.count)
+            });
             let values: Vec<String> = match typed.get(&field.resource_id).or_else(|| typed.get("")) {
                 Some(v) if !v.is_empty() => v.iter().take(5).cloned().collect(),
                 _ => vec!["Alex Morgan".into(), "hello world".into(), "PhoneWorld 42".into()],
@@ -208,12 +216,37 @@ pub fn write_tasks(model: &AppModel, traces: &[Trace], dir: &Path, max_tasks: us
                 }
             }
             let id = format!("{prefix}_enter_{}", key);
-            let hint = [&field.text, &field.content_desc].into_iter().find(|t| !t.is_empty()).cloned().unwrap_or_else(|| field.id.replace('_', " "));
+            let hint = [&field.text, &field.content_desc]
+                .into_iter()
+                .find(|t| !t.is_empty())
+                .cloned()
+                .unwrap_or_else(|| field.id.replace('_', " "));
             let mut text = String::new();
-            let _ = writeln!(text, "// Input: enter a value in `{}` on `{}`{}.", field.id, s.id, submit.map(|h| format!(" and submit with `{}`", h.widget)).unwrap_or_default());
+            let _ = writeln!(
+                text,
+                "// Input: enter a value in `{}` on `{}`{}.",
+                field.id,
+                s.id,
+                submit.map(|h| format!(" and submit with `{}`", h.widget)).unwrap_or_default()
+            );
             let _ = writeln!(text, "Task(\n    id: {},\n    category: \"app\",\n    apps: [{}],", lit(&id), lit(&model.package));
-            let _ = writeln!(text, "    difficulty: {},\n    max_steps: {},\n    skills: [\"navigation\", \"form_filling\"],", lit(difficulty(steps.len())), steps.len() * 2 + 6);
-            let _ = writeln!(text, "    instruction: {},", lit(&format!("In {}, go to the {} screen, enter \"{{value}}\" in {}{}.", tlit(&model.label).trim_matches('"'), tlit(&s.title).trim_matches('"'), tlit(&hint).trim_matches('"'), if submit.is_some() { " and submit" } else { "" })));
+            let _ = writeln!(
+                text,
+                "    difficulty: {},\n    max_steps: {},\n    skills: [\"navigation\", \"form_filling\"],",
+                lit(difficulty(steps.len())),
+                steps.len() * 2 + 6
+            );
+            let _ = writeln!(
+                text,
+                "    instruction: {},",
+                lit(&format!(
+                    "In {}, go to the {} screen, enter \"{{value}}\" in {}{}.",
+                    tlit(&model.label).trim_matches('"'),
+                    tlit(&s.title).trim_matches('"'),
+                    tlit(&hint).trim_matches('"'),
+                    if submit.is_some() { " and submit" } else { "" }
+                ))
+            );
             let choices: Vec<String> = values.iter().map(|v| lit(v)).collect();
             let _ = writeln!(text, "    params: {{\"value\": Choice([{}])}},", choices.join(", "));
             let _ = writeln!(text, "    success: [{}],", success.join(", "));

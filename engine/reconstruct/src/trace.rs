@@ -160,7 +160,16 @@ pub struct Screen {
 
 impl Screen {
     pub fn hash_only(id: &str, width: u32, height: u32) -> Screen {
-        Screen { id: id.to_owned(), kind: ScreenKind::HashOnly, package: String::new(), activity: String::new(), width, height, screenshot: None, root: None }
+        Screen {
+            id: id.to_owned(),
+            kind: ScreenKind::HashOnly,
+            package: String::new(),
+            activity: String::new(),
+            width,
+            height,
+            screenshot: None,
+            root: None,
+        }
     }
 
     /// Builds a screen from its hierarchy, deciding whether it is full, a dialog or empty.
@@ -172,7 +181,11 @@ impl Screen {
                 // A window covering under 85% of the screen, or starting well below its top, floats.
                 let area = f64::from(r.width().max(0)) * f64::from(r.height().max(0));
                 let screen = f64::from(width) * f64::from(height);
-                if area < 0.85 * screen || f64::from(r.bounds[1]) > 0.1 * f64::from(height) { ScreenKind::Dialog } else { ScreenKind::Full }
+                if area < 0.85 * screen || f64::from(r.bounds[1]) > 0.1 * f64::from(height) {
+                    ScreenKind::Dialog
+                } else {
+                    ScreenKind::Full
+                }
             }
         };
         let package = if package.is_empty() { root.as_ref().map(|r| r.package.clone()).unwrap_or_default() } else { package.to_owned() };
@@ -194,13 +207,32 @@ pub struct Target {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum TraceAction {
-    Tap { x: f64, y: f64 },
-    LongPress { x: f64, y: f64 },
-    Swipe { x1: f64, y1: f64, x2: f64, y2: f64 },
-    TypeText { text: String },
-    Key { key: String },
-    OpenApp { app: String },
-    CloseApp { app: String },
+    Tap {
+        x: f64,
+        y: f64,
+    },
+    LongPress {
+        x: f64,
+        y: f64,
+    },
+    Swipe {
+        x1: f64,
+        y1: f64,
+        x2: f64,
+        y2: f64,
+    },
+    TypeText {
+        text: String,
+    },
+    Key {
+        key: String,
+    },
+    OpenApp {
+        app: String,
+    },
+    CloseApp {
+        app: String,
+    },
     /// Nothing was done (or the trace records an answer): time passes.
     Wait,
 }
@@ -264,7 +296,11 @@ impl Trace {
             format: TRACE_FORMAT.to_owned(),
             source_format: source_format.to_owned(),
             source: source.display().to_string(),
-            base_dir: if source.is_dir() { source.display().to_string() } else { source.parent().map(|p| p.display().to_string()).unwrap_or_default() },
+            base_dir: if source.is_dir() {
+                source.display().to_string()
+            } else {
+                source.parent().map(|p| p.display().to_string()).unwrap_or_default()
+            },
             screens: BTreeMap::new(),
             steps: Vec::new(),
             notes: Vec::new(),

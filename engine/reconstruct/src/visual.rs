@@ -167,3 +167,32 @@ pub fn hex(c: [u8; 3]) -> String {
 pub fn luma(c: [u8; 3]) -> f64 {
     0.299 * f64::from(c[0]) + 0.587 * f64::from(c[1]) + 0.114 * f64::from(c[2])
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn stripes(w: u32, h: u32, period: u32) -> Vec<f64> {
+        (0..w * h).map(|i| if (i / w / period) % 2 == 0 { 30.0 } else { 220.0 }).collect()
+    }
+
+    #[test]
+    fn ssim_is_one_for_the_same_image_and_lower_for_another() {
+        let a = stripes(32, 64, 4);
+        assert!((ssim(&a, &a, 32, 64) - 1.0).abs() < 1e-9);
+        let b = stripes(32, 64, 8);
+        let flat = vec![128.0; 32 * 64];
+        assert!(ssim(&a, &b, 32, 64) < 0.7);
+        assert!(ssim(&a, &flat, 32, 64) < 0.1);
+    }
+
+    #[test]
+    fn median_color_ignores_a_minority_of_other_pixels() {
+        let mut img = Rgb { width: 10, height: 10, pixels: vec![[0, 200, 0]; 100] };
+        for p in img.pixels.iter_mut().take(20) {
+            *p = [255, 255, 255];
+        }
+        assert_eq!(img.median_color(0.0, 0.0, 1.0, 1.0), Some([0, 200, 0]));
+        assert_eq!(hex([0, 200, 0]), "#00C800");
+    }
+}

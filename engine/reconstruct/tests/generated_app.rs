@@ -32,7 +32,7 @@ fn tap_id(device: &mut Device, id: &str) {
     let at = xml.find(&needle).unwrap_or_else(|| panic!("no `{id}` on screen"));
     let bounds = &xml[at..];
     let b = &bounds[bounds.find("bounds=\"[").unwrap() + 9..];
-    let nums: Vec<f64> = b[..b.find('"').unwrap()].split(|c| c == ',' || c == '[' || c == ']').filter(|s| !s.is_empty()).map(|s| s.parse().unwrap()).collect();
+    let nums: Vec<f64> = b[..b.find('"').unwrap()].split([',', '[', ']']).filter(|s| !s.is_empty()).map(|s| s.parse().unwrap()).collect();
     device.step(&Action::Tap { x: (nums[0] + nums[2]) / 2.0, y: (nums[1] + nums[3]) / 2.0 });
 }
 
@@ -81,7 +81,7 @@ fn the_app_runs_and_a_reconstructed_tap_lands_where_the_trace_went() {
 fn generated_tasks_pass_with_the_oracle() {
     for name in FORMATS {
         let r = build("generated_ta", name);
-        let catalog = Catalog::load_default(&[r.out.clone()]).unwrap();
+        let catalog = Catalog::load_default(std::slice::from_ref(&r.out)).unwrap();
         let suite = Suite::load(&r.out.join("verifiers").join(&r.suite), &catalog).unwrap();
         assert!(suite.templates.len() >= 3, "{name}: only {} tasks", suite.templates.len());
         let report = evaluate(Arc::clone(&catalog), &suite, AgentKind::Oracle, 2, None).unwrap();
@@ -101,7 +101,12 @@ fn fidelity_beats_the_nothing_changes_baseline() {
         let r = build("fidelity_bea", name);
         let f = &r.fidelity[0];
         assert!(f.judged > 0);
-        assert!(f.transition_accuracy > f.baseline.transition_accuracy + 0.4, "{name}: {} vs {}", f.transition_accuracy, f.baseline.transition_accuracy);
+        assert!(
+            f.transition_accuracy > f.baseline.transition_accuracy + 0.4,
+            "{name}: {} vs {}",
+            f.transition_accuracy,
+            f.baseline.transition_accuracy
+        );
         assert_eq!(f.script_errors, 0, "{name}");
         assert_eq!(f.per_step.len(), f.steps);
         let expected = if name == "droidbot" { 0.8 } else { 0.99 };

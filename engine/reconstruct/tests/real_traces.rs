@@ -16,7 +16,9 @@ use phoneworld_tasks::{evaluate, AgentKind, Suite};
 fn traces_dir() -> Option<PathBuf> {
     match std::env::var_os("PHONEWORLD_TRACES") {
         Some(dir) => Some(PathBuf::from(dir)),
-        None if std::env::var("CI").as_deref() == Ok("true") => panic!("PHONEWORLD_TRACES is not set; CI must point it at the sample traces"),
+        None if std::env::var("CI").as_deref() == Ok("true") => {
+            panic!("PHONEWORLD_TRACES is not set; CI must point it at the sample traces")
+        }
         None => {
             eprintln!("skipped: set PHONEWORLD_TRACES to the folder of the sample traces to run this test");
             None
@@ -34,7 +36,7 @@ fn reconstructed(name: &str) -> Option<Reconstruction> {
     let (modules, _) = LayoutModules::load(&[project_root().join("layouts")]);
     let problems = check_app(&out, &modules);
     assert!(problems.is_empty(), "{name}: {problems:?}");
-    let catalog = Catalog::load_default(&[out.clone()]).unwrap();
+    let catalog = Catalog::load_default(std::slice::from_ref(&out)).unwrap();
     let suite = Suite::load(&out.join("verifiers").join(&r.suite), &catalog).unwrap();
     assert!(!suite.templates.is_empty(), "{name}: no tasks");
     let report = evaluate(Arc::clone(&catalog), &suite, AgentKind::Oracle, 1, None).unwrap();
@@ -97,6 +99,11 @@ fn droidbot_fdroid_adguard_noisy_run() {
     // 766 of the 1000 events are self-loops: the baseline is high, the app must beat it.
     assert!(f.baseline.transition_accuracy > 0.8, "{}", f.baseline.transition_accuracy);
     assert!(f.transition_accuracy >= 0.9, "{}", f.transition_accuracy);
-    assert!(f.transition_accuracy - f.baseline.transition_accuracy >= 0.08, "{} vs {}", f.transition_accuracy, f.baseline.transition_accuracy);
+    assert!(
+        f.transition_accuracy - f.baseline.transition_accuracy >= 0.08,
+        "{} vs {}",
+        f.transition_accuracy,
+        f.baseline.transition_accuracy
+    );
     assert!(f.screen_coverage >= 0.9, "{}", f.screen_coverage);
 }

@@ -31,7 +31,11 @@ fn round_trip(package: &str, prefix: &str) -> RoundTrip {
     // Every other template builds the app; the rest are replayed on it.
     let (mut train, mut test) = (Vec::new(), Vec::new());
     for (i, t) in templates.into_iter().enumerate() {
-        if i % 2 == 0 { train.push(t) } else { test.push(t) }
+        if i % 2 == 0 {
+            train.push(t)
+        } else {
+            test.push(t)
+        }
     }
     let record = |templates: &Vec<_>, to: &str| -> Vec<PathBuf> {
         let suite = Suite { name: full.name.clone(), templates: templates.clone(), hash: full.hash.clone() };

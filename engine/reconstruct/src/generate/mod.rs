@@ -15,8 +15,8 @@ use crate::error::ReconError;
 use crate::graph::UsageGraph;
 use crate::trace::{ScreenKind, Trace};
 use crate::visual::Rgb;
-pub use widgets::{iou, Widget, WidgetKind, WidgetRole};
 use widgets::{build, from_target, match_score, Mapper};
+pub use widgets::{iou, Widget, WidgetKind, WidgetRole};
 
 /// A navigation handler: a widget that led to another screen.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -153,10 +153,14 @@ fn screenshot(trace: &Trace, screen_id: &str) -> Option<Rgb> {
     Some(Rgb { width: img.width, height: crop_h, pixels: img.pixels[..(img.width * crop_h) as usize].to_vec() })
 }
 
+/// One way a widget was seen used: target screen, count, the node, its screen's size.
+type Observed = (usize, usize, crate::trace::UiNode, (u32, u32));
+
 /// Builds the app model from the abstraction and the usage graph.
 pub fn model(abstraction: &Abstraction, graph: &UsageGraph, traces: &[Trace], options: &GenOptions) -> AppModel {
     let ranked = graph.ranked();
-    let full: BTreeSet<usize> = ranked.iter().filter(|&&i| abstraction.screens[i].role != Role::Launcher).take(options.full_screens).copied().collect();
+    let full: BTreeSet<usize> =
+        ranked.iter().filter(|&&i| abstraction.screens[i].role != Role::Launcher).take(options.full_screens).copied().collect();
     let mut screens = Vec::new();
     let mut unreproduced = Vec::new();
     let mut state_counter: BTreeSet<String> = BTreeSet::new();
@@ -176,10 +180,14 @@ pub fn model(abstraction: &Abstraction, graph: &UsageGraph, traces: &[Trace], op
                 let background = shot.as_ref().and_then(|img| img.median_color(0.0, 0.0, 1.0, 1.0));
                 (build(root, &m, shot.as_ref()), background, format!("{}#{}", traces[t].source, s.id))
             }
-            None => (Vec::new(), None, abs.members.first().map(|(t, id)| format!("{}#{id} (known only by its hash)", traces[*t].source)).unwrap_or_default()),
+            None => (
+                Vec::new(),
+                None,
+                abs.members.first().map(|(t, id)| format!("{}#{id} (known only by its hash)", traces[*t].source)).unwrap_or_default(),
+            ),
         };
         // Attach the navigation edges: the most frequent target of each widget wins.
-        let mut by_widget: BTreeMap<(String, bool), Vec<(usize, usize, crate::trace::UiNode, (u32, u32))>> = BTreeMap::new();
+        let mut by_widget: BTreeMap<(String, bool), Vec<Observed>> = BTreeMap::new();
         let mut stays: BTreeMap<(String, bool), usize> = BTreeMap::new();
         let mut acted_on = false;
         let mut moves_on: Option<(String, usize)> = None;
@@ -193,11 +201,14 @@ pub fn model(abstraction: &Abstraction, graph: &UsageGraph, traces: &[Trace], op
                 }
                 continue;
             }
-            if edge.spontaneous && abstraction.screens[to].role != Role::Launcher && moves_on.as_ref().is_none_or(|(_, c)| edge.count > *c) {
+            if edge.spontaneous && abstraction.screens[to].role != Role::Launcher && moves_on.as_ref().is_none_or(|(_, c)| edge.count > *c)
+            {
                 moves_on = Some((abstraction.screens[to].id.clone(), edge.count));
             }
             match (&edge.widget, &edge.target, tap_like) {
-                (Some(sig), Some((node, size)), true) => by_widget.entry((sig.clone(), long)).or_default().push((to, edge.count, node.clone(), *size)),
+                (Some(sig), Some((node, size)), true) => {
+                    by_widget.entry((sig.clone(), long)).or_default().push((to, edge.count, node.clone(), *size))
+                }
                 _ => {
                     let why = match edge.action.as_str() {
                         "key:back" | "key:home" | "key:recents" => "the phone's own navigation does this",
@@ -224,7 +235,8 @@ pub fn model(abstraction: &Abstraction, graph: &UsageGraph, traces: &[Trace], op
                 }));
                 continue;
             }
-            let alternatives: Vec<(String, usize)> = options_list[1..].iter().map(|(t, c, ..)| (abstraction.screens[*t].id.clone(), *c)).collect();
+            let alternatives: Vec<(String, usize)> =
+                options_list[1..].iter().map(|(t, c, ..)| (abstraction.screens[*t].id.clone(), *c)).collect();
             pending.push((sig, long, to, count, node, size, alternatives));
         }
         // Targets that the example does not show become widgets of their own, on top.
@@ -342,7 +354,8 @@ fn entry_screen(abstraction: &Abstraction, traces: &[Trace]) -> Option<String> {
     for (t, trace) in traces.iter().enumerate() {
         for step in &trace.steps {
             let from = role_of(t, &step.screen);
-            let launched = matches!(step.action, crate::trace::TraceAction::OpenApp { .. }) || from.is_some_and(|s| s.role == Role::Launcher);
+            let launched =
+                matches!(step.action, crate::trace::TraceAction::OpenApp { .. }) || from.is_some_and(|s| s.role == Role::Launcher);
             if let Some(next) = step.next.as_ref().and_then(|n| role_of(t, n)) {
                 if launched && next.role == Role::App {
                     return Some(next.id.clone());

@@ -159,7 +159,11 @@ pub(crate) fn build(n: &UiNode, m: &Mapper, shot: Option<&Rgb>) -> Vec<Widget> {
     vec![Widget {
         id: String::new(),
         kind,
-        role: if matches!(kind, WidgetKind::TextField | WidgetKind::Switch | WidgetKind::Checkbox) { WidgetRole::Input } else { WidgetRole::Static },
+        role: if matches!(kind, WidgetKind::TextField | WidgetKind::Switch | WidgetKind::Checkbox) {
+            WidgetRole::Input
+        } else {
+            WidgetRole::Static
+        },
         rect: m.rect(n.bounds),
         class: n.class.clone(),
         resource_id: n.resource_id.clone(),

@@ -93,7 +93,10 @@ fn center(b: [i32; 4]) -> (f64, f64) {
 
 /// The action of one event file and its target node.
 fn event_action(file: &Path, event: &Value) -> Result<(TraceAction, Option<Target>), ReconError> {
-    let kind = event.get("event_type").and_then(Value::as_str).ok_or_else(|| ReconError::field(file, "event.event_type", "missing or not a string"))?;
+    let kind = event
+        .get("event_type")
+        .and_then(Value::as_str)
+        .ok_or_else(|| ReconError::field(file, "event.event_type", "missing or not a string"))?;
     let view = match event.get("view") {
         None | Some(Value::Null) => None,
         Some(v) => Some(droidbot_node(file, "event.view", v)?),
@@ -116,7 +119,10 @@ fn event_action(file: &Path, event: &Value) -> Result<(TraceAction, Option<Targe
             TraceAction::LongPress { x, y }
         }
         "scroll" | "swipe" => {
-            let b = view.as_ref().map(|v| v.bounds).ok_or_else(|| ReconError::field(file, "event.view", "a scroll needs the view it scrolls"))?;
+            let b = view
+                .as_ref()
+                .map(|v| v.bounds)
+                .ok_or_else(|| ReconError::field(file, "event.view", "a scroll needs the view it scrolls"))?;
             let (cx, cy) = center(b);
             let (dx, dy) = (f64::from(b[2] - b[0]) * 0.3, f64::from(b[3] - b[1]) * 0.3);
             // DroidBot's direction is where the content moves into view: UP drags the finger down.
@@ -133,7 +139,10 @@ fn event_action(file: &Path, event: &Value) -> Result<(TraceAction, Option<Targe
         "set_text" => TraceAction::TypeText { text: event.get("text").and_then(Value::as_str).unwrap_or_default().to_owned() },
         "key" => TraceAction::Key { key: key_name(file, event.get("name").and_then(Value::as_str).unwrap_or(""))? },
         "intent" => {
-            let intent = event.get("intent").and_then(Value::as_str).ok_or_else(|| ReconError::field(file, "event.intent", "missing or not a string"))?;
+            let intent = event
+                .get("intent")
+                .and_then(Value::as_str)
+                .ok_or_else(|| ReconError::field(file, "event.intent", "missing or not a string"))?;
             if let Some(pkg) = intent.strip_prefix("am force-stop ") {
                 TraceAction::CloseApp { app: pkg.trim().to_owned() }
             } else {

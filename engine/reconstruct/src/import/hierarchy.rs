@@ -11,7 +11,8 @@ use crate::trace::UiNode;
 
 /// Parses `[x1,y1][x2,y2]` (uiautomator) bounds.
 pub(crate) fn parse_bracket_bounds(text: &str) -> Option<[i32; 4]> {
-    let nums: Vec<i32> = text.split(|c: char| c == '[' || c == ']' || c == ',').filter(|s| !s.trim().is_empty()).map(|s| s.trim().parse().ok()).collect::<Option<Vec<_>>>()?;
+    let nums: Vec<i32> =
+        text.split(['[', ']', ',']).filter(|s| !s.trim().is_empty()).map(|s| s.trim().parse().ok()).collect::<Option<Vec<_>>>()?;
     match nums[..] {
         [x1, y1, x2, y2] if x2 >= x1 && y2 >= y1 => Some([x1, y1, x2, y2]),
         _ => None,
@@ -54,7 +55,8 @@ pub(crate) fn wrap_tops(mut tops: Vec<UiNode>) -> UiNode {
     }
     let mut root = UiNode::new("android.widget.FrameLayout", bounds);
     // The frame belongs to the app, not to the status bar that usually comes first.
-    root.package = tops.iter().find(|t| !crate::abstraction::is_system_chrome(t)).or(tops.first()).map(|t| t.package.clone()).unwrap_or_default();
+    root.package =
+        tops.iter().find(|t| !crate::abstraction::is_system_chrome(t)).or(tops.first()).map(|t| t.package.clone()).unwrap_or_default();
     root.children = tops;
     root
 }
@@ -65,7 +67,8 @@ fn xml_node(path: &Path, text: &str, node: &roxmltree::Node<'_, '_>) -> Result<U
         return Err(ReconError::line(path, line, format!("unexpected element <{}>, expected <node>", node.tag_name().name())));
     }
     let raw_bounds = node.attribute("bounds").ok_or_else(|| ReconError::line(path, line, "<node> without `bounds`"))?;
-    let bounds = parse_bracket_bounds(raw_bounds).ok_or_else(|| ReconError::line(path, line, format!("field `bounds`: `{raw_bounds}` is not [x1,y1][x2,y2]")))?;
+    let bounds = parse_bracket_bounds(raw_bounds)
+        .ok_or_else(|| ReconError::line(path, line, format!("field `bounds`: `{raw_bounds}` is not [x1,y1][x2,y2]")))?;
     let get = |name: &str| node.attribute(name).unwrap_or("").to_owned();
     let mut out = UiNode {
         class: get("class"),
@@ -105,7 +108,13 @@ fn bool_field(v: &Value, key: &str, default: bool) -> bool {
 
 /// DroidBot bounds `[[x1, y1], [x2, y2]]`.
 pub(crate) fn droidbot_bounds(path: &Path, field: &str, v: Option<&Value>) -> Result<[i32; 4], ReconError> {
-    let bad = || ReconError::field(path, field, format!("`{}` is not [[x1, y1], [x2, y2]]", v.map(Value::to_string).unwrap_or_else(|| "missing".into())));
+    let bad = || {
+        ReconError::field(
+            path,
+            field,
+            format!("`{}` is not [[x1, y1], [x2, y2]]", v.map(Value::to_string).unwrap_or_else(|| "missing".into())),
+        )
+    };
     let pairs = v.and_then(Value::as_array).ok_or_else(bad)?;
     let coords: Vec<i64> = pairs.iter().filter_map(Value::as_array).flatten().filter_map(Value::as_i64).collect();
     match (pairs.len(), &coords[..]) {

@@ -63,7 +63,8 @@ fn read_simplified(path: &Path, v: &Value) -> Result<Option<UiNode>, ReconError>
     let mut nodes = Vec::new();
     for (i, e) in list.iter().enumerate() {
         let raw = e.get("bounds").and_then(Value::as_str).unwrap_or("");
-        let bounds = parse_bracket_bounds(raw).ok_or_else(|| ReconError::field(path, format!("[{i}].bounds"), format!("`{raw}` is not [x1,y1][x2,y2]")))?;
+        let bounds = parse_bracket_bounds(raw)
+            .ok_or_else(|| ReconError::field(path, format!("[{i}].bounds"), format!("`{raw}` is not [x1,y1][x2,y2]")))?;
         let s = |k: &str| e.get(k).and_then(Value::as_str).unwrap_or("").to_owned();
         let b = |k: &str| e.get(k).and_then(Value::as_bool).unwrap_or(false);
         let mut node = UiNode::new(&s("class"), bounds);
@@ -115,7 +116,8 @@ fn read_screen(dir: &Path, i: usize) -> Result<Screen, ReconError> {
     let mut screen = Screen::from_root(&i.to_string(), &package, &activity, size.0, size.1, root);
     if package.is_empty() && activity.contains("Wallpaper") {
         // The launcher shows over the wallpaper window; its nodes name the launcher package.
-        screen.package = screen.root.as_ref().map(|r| r.package.clone()).filter(|p| !p.is_empty()).unwrap_or_else(|| "com.android.launcher".into());
+        screen.package =
+            screen.root.as_ref().map(|r| r.package.clone()).filter(|p| !p.is_empty()).unwrap_or_else(|| "com.android.launcher".into());
     }
     screen.screenshot = screenshot;
     Ok(screen)
@@ -125,7 +127,8 @@ pub(super) fn import(dir: &Path) -> Result<Trace, ReconError> {
     let mut trace = Trace::new("llamatouch", dir);
     let events_file = dir.join("eventStructs.txt");
     let events_text = read_text(&events_file)?;
-    let lines: Vec<(usize, &str)> = events_text.lines().enumerate().map(|(i, l)| (i + 1, l)).filter(|(_, l)| !l.trim().is_empty()).collect();
+    let lines: Vec<(usize, &str)> =
+        events_text.lines().enumerate().map(|(i, l)| (i + 1, l)).filter(|(_, l)| !l.trim().is_empty()).collect();
     let has_screen = |i: usize| ["xml", "vh", "json", "png", "activity"].iter().any(|ext| dir.join(format!("{i}.{ext}")).is_file());
     let mut count = 0;
     while has_screen(count) {

@@ -83,11 +83,18 @@ pub fn detect(path: &Path) -> Result<(TraceFormat, PathBuf), ReconError> {
     if path.is_file() {
         let ext = path.extension().map(|e| e.to_string_lossy().to_lowercase()).unwrap_or_default();
         return match ext.as_str() {
-            "jsonl" if path.file_name().is_some_and(|n| n == "steps.jsonl") => Ok((TraceFormat::PhoneWorld, path.parent().unwrap_or(path).to_path_buf())),
+            "jsonl" if path.file_name().is_some_and(|n| n == "steps.jsonl") => {
+                Ok((TraceFormat::PhoneWorld, path.parent().unwrap_or(path).to_path_buf()))
+            }
             "jsonl" => Ok((TraceFormat::UiAutomator, path.to_path_buf())),
             "json" => Ok((TraceFormat::Canonical, path.to_path_buf())),
-            "txt" if path.file_name().is_some_and(|n| n == "eventStructs.txt") => Ok((TraceFormat::LlamaTouch, path.parent().unwrap_or(path).to_path_buf())),
-            _ => Err(ReconError::format(path, format!("cannot tell the trace format of this file; name one with --format ({})", TraceFormat::NAMES))),
+            "txt" if path.file_name().is_some_and(|n| n == "eventStructs.txt") => {
+                Ok((TraceFormat::LlamaTouch, path.parent().unwrap_or(path).to_path_buf()))
+            }
+            _ => Err(ReconError::format(
+                path,
+                format!("cannot tell the trace format of this file; name one with --format ({})", TraceFormat::NAMES),
+            )),
         };
     }
     if path.join("steps.jsonl").is_file() {

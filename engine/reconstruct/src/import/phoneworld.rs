@@ -17,7 +17,10 @@ fn from_elements(elements: &[UiElement]) -> UiNode {
         .iter()
         .filter_map(|e| {
             let b = e.bbox_pixels?;
-            let mut n = UiNode::new(e.class_name.as_deref().unwrap_or("android.view.View"), [b.x_min as i32, b.y_min as i32, b.x_max as i32, b.y_max as i32]);
+            let mut n = UiNode::new(
+                e.class_name.as_deref().unwrap_or("android.view.View"),
+                [b.x_min as i32, b.y_min as i32, b.x_max as i32, b.y_max as i32],
+            );
             n.text = e.text.clone().unwrap_or_default();
             n.content_desc = e.content_description.clone().unwrap_or_default();
             n.resource_id = e.resource_id.clone().unwrap_or_default();
@@ -72,7 +75,8 @@ pub(super) fn import(dir: &Path) -> Result<Trace, ReconError> {
             }
         };
         // Screens are told apart by what is drawn; the frame hash says exactly that.
-        let id = if frame_hash.is_empty() { format!("step{line_no}") } else { format!("f{}", frame_hash.chars().take(16).collect::<String>()) };
+        let id =
+            if frame_hash.is_empty() { format!("step{line_no}") } else { format!("f{}", frame_hash.chars().take(16).collect::<String>()) };
         if !trace.screens.contains_key(&id) {
             let (w, h) = device.unwrap_or_else(|| root_extent(&root));
             let mut screen = Screen::from_root(&id, package, &format!("{package}/{screen_name}"), w, h, Some(root));

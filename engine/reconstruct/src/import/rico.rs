@@ -41,7 +41,8 @@ pub(super) fn import(dir: &Path) -> Result<Trace, ReconError> {
     let mut trace = Trace::new("rico", dir);
     let gestures_file = dir.join("gestures.json");
     let gestures = parse_json(&gestures_file, &read_text(&gestures_file)?)?;
-    let map = gestures.as_object().ok_or_else(|| ReconError::field(&gestures_file, "(root)", "expected {\"<screen id>\": [[x, y], ...]}"))?;
+    let map =
+        gestures.as_object().ok_or_else(|| ReconError::field(&gestures_file, "(root)", "expected {\"<screen id>\": [[x, y], ...]}"))?;
     let mut ids: Vec<(u64, &Value)> = Vec::new();
     for (key, points) in map {
         let id = key.parse::<u64>().map_err(|_| ReconError::field(&gestures_file, key, "screen ids must be integers"))?;
@@ -60,7 +61,13 @@ pub(super) fn import(dir: &Path) -> Result<Trace, ReconError> {
         for (j, p) in list.iter().enumerate() {
             match p.as_array().map(|a| a.iter().map(Value::as_f64).collect::<Option<Vec<f64>>>()) {
                 Some(Some(xy)) if xy.len() == 2 && xy.iter().all(|c| (-0.05..=1.05).contains(c)) => pts.push((xy[0], xy[1])),
-                _ => return Err(ReconError::field(&gestures_file, format!("{field}[{j}]"), format!("`{p}` is not a normalized [x, y] point"))),
+                _ => {
+                    return Err(ReconError::field(
+                        &gestures_file,
+                        format!("{field}[{j}]"),
+                        format!("`{p}` is not a normalized [x, y] point"),
+                    ))
+                }
             }
         }
         let screen = trace.screens.get(&field).map(|s| (s.width, s.height)).unwrap_or((1440, 2560));

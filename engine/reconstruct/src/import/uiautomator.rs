@@ -15,7 +15,9 @@ pub(crate) fn from_canonical(action: &Action) -> TraceAction {
     match action {
         Action::Tap { x, y } | Action::DoubleTap { x, y } => TraceAction::Tap { x: *x, y: *y },
         Action::LongPress { x, y, .. } => TraceAction::LongPress { x: *x, y: *y },
-        Action::Swipe { x1, y1, x2, y2, .. } | Action::Drag { x1, y1, x2, y2, .. } => TraceAction::Swipe { x1: *x1, y1: *y1, x2: *x2, y2: *y2 },
+        Action::Swipe { x1, y1, x2, y2, .. } | Action::Drag { x1, y1, x2, y2, .. } => {
+            TraceAction::Swipe { x1: *x1, y1: *y1, x2: *x2, y2: *y2 }
+        }
         Action::TypeText { text, .. } => TraceAction::TypeText { text: text.clone() },
         Action::Key { key } => TraceAction::Key {
             key: match key {
@@ -45,7 +47,10 @@ pub(super) fn import(file: &Path) -> Result<Trace, ReconError> {
             continue;
         }
         let v: Value = serde_json::from_str(line).map_err(|e| ReconError::line(file, line_no, format!("column {}: {e}", e.column())))?;
-        let screen = v.get("screen").and_then(Value::as_str).ok_or_else(|| ReconError::line(file, line_no, "field `screen`: missing or not a string"))?;
+        let screen = v
+            .get("screen")
+            .and_then(Value::as_str)
+            .ok_or_else(|| ReconError::line(file, line_no, "field `screen`: missing or not a string"))?;
         let action = v.get("action").ok_or_else(|| ReconError::line(file, line_no, "field `action`: missing"))?;
         let action = Action::from_json(&action.to_string()).map_err(|e| ReconError::line(file, line_no, format!("field `action`: {e}")))?;
         let screenshot = match v.get("screenshot") {

@@ -3,12 +3,12 @@
 
 use std::path::{Path, PathBuf};
 
-pub fn fixture(name: &str) -> PathBuf {
+pub(crate) fn fixture(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(name)
 }
 
 /// A fresh, empty folder for one test (removed first if a previous run left it).
-pub fn scratch(name: &str) -> PathBuf {
+pub(crate) fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("phoneworld-reconstruct-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
@@ -16,7 +16,7 @@ pub fn scratch(name: &str) -> PathBuf {
 }
 
 /// Copies a folder recursively.
-pub fn copy_dir(from: &Path, to: &Path) {
+pub(crate) fn copy_dir(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).unwrap();
     for entry in std::fs::read_dir(from).unwrap() {
         let entry = entry.unwrap();
@@ -30,7 +30,7 @@ pub fn copy_dir(from: &Path, to: &Path) {
 }
 
 /// Every file below a folder, relative and sorted.
-pub fn files_below(dir: &Path) -> Vec<PathBuf> {
+pub(crate) fn files_below(dir: &Path) -> Vec<PathBuf> {
     fn walk(base: &Path, dir: &Path, out: &mut Vec<PathBuf>) {
         for entry in std::fs::read_dir(dir).unwrap() {
             let path = entry.unwrap().path();
@@ -48,4 +48,4 @@ pub fn files_below(dir: &Path) -> Vec<PathBuf> {
 }
 
 /// The fixture formats, each with the folder the trace is in.
-pub const FORMATS: [&str; 5] = ["uiautomator", "llamatouch", "droidbot", "rico", "phoneworld"];
+pub(crate) const FORMATS: [&str; 5] = ["uiautomator", "llamatouch", "droidbot", "rico", "phoneworld"];

@@ -173,7 +173,7 @@ mod tests {
     use super::*;
 
     fn stripes(w: u32, h: u32, period: u32) -> Vec<f64> {
-        (0..w * h).map(|i| if (i / w / period) % 2 == 0 { 30.0 } else { 220.0 }).collect()
+        (0..w * h).map(|i| if (i / w / period).is_multiple_of(2) { 30.0 } else { 220.0 }).collect()
     }
 
     #[test]

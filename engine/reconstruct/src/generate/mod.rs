@@ -100,7 +100,7 @@ fn assign_ids(widgets: &mut [Widget], used: &mut BTreeSet<String>) {
                     WidgetKind::Container => "group",
                     WidgetKind::Text => "text",
                     WidgetKind::Button => "button",
-                    WidgetKind::Image => "image",
+                    WidgetKind::Image | WidgetKind::Icon => "image",
                     WidgetKind::TextField => "field",
                     WidgetKind::Switch => "switch",
                     WidgetKind::Checkbox => "checkbox",

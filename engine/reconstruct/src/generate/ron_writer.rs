@@ -75,10 +75,23 @@ fn widget(w: &Widget, parent: [f64; 4], bg: Option<[u8; 3]>, depth: usize, out: 
             props.push(format!("color: {}", lit(ink(bg))));
         }
         WidgetKind::Button => {
-            props.push(format!("text: {}", tlit(&w.text)));
+            let label = if w.text.is_empty() { &w.content_desc } else { &w.text };
+            props.push(format!("text: {}", tlit(label)));
+            if !w.content_desc.is_empty() && w.content_desc != *label {
+                props.push(format!("content_desc: {}", tlit(&w.content_desc)));
+            }
             props.push(format!("variant: {}", lit(if own_bg.is_some() { "filled" } else { "text" })));
         }
         WidgetKind::Image => {
+            let desc = if w.content_desc.is_empty() { &w.text } else { &w.content_desc };
+            if !desc.is_empty() {
+                props.push(format!("content_desc: {}", tlit(desc)));
+            }
+        }
+        WidgetKind::Icon => {
+            props.push(format!("icon: {}", lit(super::widgets::guess_icon(&w.content_desc, &w.id))));
+            props.push(format!("size: {}", num(w.rect[2].min(w.rect[3]).clamp(12.0, 48.0) * 0.7)));
+            props.push(format!("color: {}", lit(ink(bg))));
             let desc = if w.content_desc.is_empty() { &w.text } else { &w.content_desc };
             if !desc.is_empty() {
                 props.push(format!("content_desc: {}", tlit(desc)));
@@ -129,6 +142,7 @@ fn widget(w: &Widget, parent: [f64; 4], bg: Option<[u8; 3]>, depth: usize, out: 
         WidgetKind::Text => "Text",
         WidgetKind::Button => "Button",
         WidgetKind::Image => "Image",
+        WidgetKind::Icon => "Icon",
         WidgetKind::TextField => "TextField",
         WidgetKind::Switch => "Switch",
         WidgetKind::Checkbox => "Checkbox",

@@ -27,6 +27,8 @@ pub enum WidgetKind {
     Text,
     Button,
     Image,
+    /// A small image: drawn as a Material icon guessed from its description.
+    Icon,
     TextField,
     Switch,
     Checkbox,
@@ -116,6 +118,48 @@ fn visible(n: &UiNode, m: &Mapper) -> bool {
     n.visible && n.width() > 0 && n.height() > 0 && r[2] >= 1.0 && r[3] >= 1.0 && !is_system_chrome(n)
 }
 
+/// At most 72 dp either way on a 1080-wide screen (about a fifth of its width).
+fn small(n: &UiNode) -> bool {
+    n.width() <= n.height().max(1) * 3 && n.width() < 200 && n.height() < 200
+}
+
+/// A Material icon for a small image, from words of its description or id.
+pub(crate) fn guess_icon(desc: &str, id: &str) -> &'static str {
+    WORDS.iter().find(|(word, _)| text_has(desc, id, word)).map(|(_, icon)| *icon).unwrap_or("circle")
+}
+
+fn text_has(desc: &str, id: &str, word: &str) -> bool {
+    desc.to_lowercase().contains(word) || id.to_lowercase().replace('_', " ").contains(word)
+}
+
+/// Words of a description and the icons they suggest, first match wins.
+pub(crate) const WORDS: [(&str, &str); 24] = [
+    ("back", "arrow_back"),
+    ("navigate up", "arrow_back"),
+    ("setting", "settings"),
+    ("search", "search"),
+    ("more", "more_vert"),
+    ("menu", "menu"),
+    ("close", "close"),
+    ("cancel", "close"),
+    ("add", "add"),
+    ("new", "add"),
+    ("share", "share"),
+    ("delete", "delete"),
+    ("edit", "edit"),
+    ("home", "home"),
+    ("favorite", "favorite"),
+    ("star", "star"),
+    ("increase", "expand_less"),
+    ("decrease", "expand_more"),
+    ("next", "chevron_right"),
+    ("previous", "chevron_left"),
+    ("profile", "account_circle"),
+    ("account", "account_circle"),
+    ("notification", "notifications"),
+    ("call", "call"),
+];
+
 fn kind_of(n: &UiNode, kept_children: usize) -> Option<WidgetKind> {
     let class = n.short_class();
     if n.editable {
@@ -131,8 +175,12 @@ fn kind_of(n: &UiNode, kept_children: usize) -> Option<WidgetKind> {
         if !n.text.is_empty() {
             return Some(WidgetKind::Text);
         }
+        // A large control known only by its description (a tab): a button labelled with it.
+        if (n.clickable || n.long_clickable) && !n.content_desc.is_empty() && !small(n) {
+            return Some(WidgetKind::Button);
+        }
         if !n.content_desc.is_empty() || class.contains("Image") || n.clickable || !n.resource_id.is_empty() {
-            return Some(WidgetKind::Image);
+            return Some(if small(n) { WidgetKind::Icon } else { WidgetKind::Image });
         }
         return None;
     }
@@ -214,9 +262,10 @@ pub fn iou(a: [f64; 4], b: [f64; 4]) -> f64 {
     }
 }
 
-/// A new widget standing for a target node the screen's example did not show.
+/// A new widget standing for a target node the screen's example did not show: an
+/// invisible area where the trace tapped (its content there was dynamic).
 pub(crate) fn from_target(node: &UiNode, m: &Mapper) -> Widget {
-    let kind = kind_of(node, 0).unwrap_or(WidgetKind::Image);
+    let kind = if node.text.is_empty() { WidgetKind::Container } else { kind_of(node, 0).unwrap_or(WidgetKind::Container) };
     Widget {
         id: String::new(),
         kind,
@@ -233,5 +282,21 @@ pub(crate) fn from_target(node: &UiNode, m: &Mapper) -> Widget {
         on_long_press: None,
         state_key: None,
         children: Vec::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn guessed_icons_exist_in_the_icon_font() {
+        for (_, icon) in WORDS {
+            assert!(phoneworld_text::icon_exists(icon), "{icon}");
+        }
+        assert!(phoneworld_text::icon_exists("circle"));
+        assert_eq!(guess_icon("Navigate up", ""), "arrow_back");
+        assert_eq!(guess_icon("", "settings"), "settings");
+        assert_eq!(guess_icon("Photo of a cat", "hero"), "circle");
     }
 }

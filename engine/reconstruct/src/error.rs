@@ -5,8 +5,8 @@ use std::path::PathBuf;
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum ReconError {
-    #[error("{}: cannot read: {source}", path.display())]
-    Io { path: PathBuf, source: std::io::Error },
+    #[error("{}: cannot read: {cause}", path.display())]
+    Io { path: PathBuf, cause: std::io::Error },
     #[error("{}:{line}: {message}", path.display())]
     Line { path: PathBuf, line: usize, message: String },
     #[error("{}: field `{field}`: {message}", path.display())]
@@ -19,7 +19,7 @@ pub enum ReconError {
 
 impl ReconError {
     pub(crate) fn io(path: &std::path::Path, source: std::io::Error) -> ReconError {
-        ReconError::Io { path: path.to_path_buf(), source }
+        ReconError::Io { path: path.to_path_buf(), cause: source }
     }
 
     pub(crate) fn field(path: &std::path::Path, field: impl Into<String>, message: impl Into<String>) -> ReconError {

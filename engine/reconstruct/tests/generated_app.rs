@@ -182,3 +182,23 @@ fn generated_files_are_readable() {
     let unsaved = std::fs::read_to_string(r.out.join("screens/unsaved_e6e6e6.ron")).unwrap();
     assert!(unsaved.contains("saved no hierarchy"), "{unsaved}");
 }
+
+#[test]
+fn texts_with_quotes_braces_and_newlines_stay_text() {
+    let dir = scratch("hostile-texts");
+    common::copy_dir(&fixture("uiautomator"), &dir);
+    let list = std::fs::read_to_string(dir.join("list.xml")).unwrap();
+    let list = list.replace("text=\"Groceries\"", "text=\"Say &quot;hi&quot; {now}&#10;-- ]] \\ end\"").replace(
+        "class=\"android.widget.TextView\" package=\"com.example.notes\" content-desc=\"\"",
+        "class=\"android.widget.TextView&#10;x\" package=\"com.example.notes\" content-desc=\"\"",
+    );
+    std::fs::write(dir.join("list.xml"), list).unwrap();
+    let out = dir.join("app");
+    let r = reconstruct(&[dir.join("actions.jsonl")], &out, &ReconOptions::default()).unwrap();
+    let (modules, _) = LayoutModules::load(&[project_root().join("layouts")]);
+    assert!(check_app(&out, &modules).is_empty(), "{:?}", check_app(&out, &modules));
+    let mut d = device(&out);
+    d.step(&Action::OpenApp { app: r.model.package.clone() });
+    let texts: Vec<String> = d.ui_elements().into_iter().filter_map(|e| e.text).collect();
+    assert!(texts.iter().any(|t| t == "Say \"hi\" {now}\n-- ]] \\ end"), "{texts:?}");
+}

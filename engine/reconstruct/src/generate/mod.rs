@@ -75,6 +75,11 @@ pub struct AppModel {
     pub unreproduced_edges: Vec<serde_json::Value>,
 }
 
+/// Text for a comment line: control characters (a newline would end the comment) become spaces.
+pub(crate) fn one_line(text: &str) -> String {
+    text.chars().map(|c| if c.is_control() { ' ' } else { c }).collect()
+}
+
 /// The empty first screen of an app with an entry guard.
 pub const GUARD_SCREEN: &str = "start";
 
@@ -412,9 +417,9 @@ pub fn write_app(model: &AppModel, traces: &[Trace], out: &Path) -> Result<Vec<S
 
 fn lua(model: &AppModel, sources: &[String]) -> String {
     let mut out = String::new();
-    let _ = writeln!(out, "-- {}: reconstructed by `phoneworld reconstruct` from {} trace(s):", model.label, sources.len());
+    let _ = writeln!(out, "-- {}: reconstructed by `phoneworld reconstruct` from {} trace(s):", one_line(&model.label), sources.len());
     for s in sources {
-        let _ = writeln!(out, "--   {s}");
+        let _ = writeln!(out, "--   {}", one_line(s));
     }
     out.push_str("-- Each handler is a widget that led to another screen in the traces (how often is in the\n");
     out.push_str("-- comment). Text fields and switches write app state directly (state.<screen>_<widget>).\n");
@@ -441,7 +446,8 @@ fn lua(model: &AppModel, sources: &[String]) -> String {
         if screen.handlers.is_empty() {
             continue;
         }
-        let _ = writeln!(out, "\n-- {} ({})", screen.id, if screen.activity.is_empty() { "activity unknown" } else { &screen.activity });
+        let activity = if screen.activity.is_empty() { "activity unknown".to_owned() } else { one_line(&screen.activity) };
+        let _ = writeln!(out, "\n-- {} ({activity})", screen.id);
         for h in &screen.handlers {
             let _ = write!(out, "\n-- {} `{}`, seen {} time(s)", if h.long_press { "long press on" } else { "tap on" }, h.widget, h.count);
             if !h.alternatives.is_empty() {

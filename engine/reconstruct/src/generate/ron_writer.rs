@@ -5,7 +5,7 @@ use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
 use super::widgets::{Widget, WidgetKind};
-use super::{AppModel, ScreenModel};
+use super::{one_line, AppModel, ScreenModel};
 use crate::abstraction::Role;
 use crate::trace::{ScreenKind, Trace};
 use crate::visual::{hex, luma};
@@ -147,9 +147,9 @@ fn widget(w: &Widget, parent: [f64; 4], bg: Option<[u8; 3]>, depth: usize, out: 
         WidgetKind::Switch => "Switch",
         WidgetKind::Checkbox => "Checkbox",
     };
-    let _ = write!(out, "{pad}// {}", w.class.rsplit('.').next().unwrap_or(&w.class));
+    let _ = write!(out, "{pad}// {}", one_line(w.class.rsplit('.').next().unwrap_or(&w.class)));
     if !w.resource_id.is_empty() {
-        let _ = write!(out, " {}", w.resource_id);
+        let _ = write!(out, " {}", one_line(&w.resource_id));
     }
     out.push('\n');
     if w.children.is_empty() {
@@ -167,11 +167,11 @@ fn widget(w: &Widget, parent: [f64; 4], bg: Option<[u8; 3]>, depth: usize, out: 
 /// `screens/<id>.ron`.
 pub(super) fn screen(s: &ScreenModel) -> String {
     let mut out = String::new();
-    let _ = writeln!(out, "// {}: reconstructed from {}", s.id, s.example);
+    let _ = writeln!(out, "// {}: reconstructed from {}", s.id, one_line(&s.example));
     let _ = writeln!(
         out,
         "// Activity: {}. Seen {} time(s); {}.",
-        if s.activity.is_empty() { "unknown" } else { &s.activity },
+        if s.activity.is_empty() { "unknown".to_owned() } else { one_line(&s.activity) },
         s.visits,
         if s.full { "every widget is kept" } else { "a less used screen: only its interactive widgets are kept" }
     );
@@ -214,9 +214,9 @@ pub(super) fn screen(s: &ScreenModel) -> String {
 /// `app.ron`.
 pub(super) fn manifest(model: &AppModel, sources: &[String]) -> String {
     let mut out = String::new();
-    let _ = writeln!(out, "// {}: reconstructed by `phoneworld reconstruct` from:", model.label);
+    let _ = writeln!(out, "// {}: reconstructed by `phoneworld reconstruct` from:", one_line(&model.label));
     for s in sources {
-        let _ = writeln!(out, "//   {s}");
+        let _ = writeln!(out, "//   {}", one_line(s));
     }
     out.push_str("// Screens are in screens/, navigation in main.lua, observed texts in content/observed.ron.\n");
     let _ = writeln!(out, "App(\n    package: {},\n    label: {},", lit(&model.package), lit(&model.label));

@@ -198,6 +198,11 @@ pub(crate) fn build(n: &UiNode, m: &Mapper, shot: Option<&Rgb>) -> Vec<Widget> {
     if !children.is_empty() && !speaks && children.len() == 1 && !n.editable {
         return children;
     }
+    // A wrapper exactly the size of its only child adds nesting, not structure.
+    let passive = !n.clickable && !n.long_clickable && n.content_desc.is_empty() && !n.editable;
+    if passive && children.len() == 1 && children[0].kind == WidgetKind::Container && children[0].rect == m.rect(n.bounds) {
+        return children;
+    }
     let Some(kind) = kind_of(n, children.len()) else { return children };
     let nb = m.normalized(n.bounds);
     let background = match kind {

@@ -295,6 +295,7 @@ pub fn model(abstraction: &Abstraction, graph: &UsageGraph, traces: &[Trace], op
             let pops = graph.out_edges(index).iter().any(|(t, e)| *t == to && e.action == "key:back");
             handlers.push(Handler { name, widget: widget_id, target, home, count, long_press: long, pops, alternatives });
         }
+        widgets::spread_over_rows(&mut widgets);
         // Inputs write app state under a key unique in the app.
         for w in widgets.iter_mut() {
             w.walk_mut(&mut |w| {

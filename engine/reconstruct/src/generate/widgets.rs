@@ -61,6 +61,9 @@ pub struct Widget {
     /// The source bounds normalized to 0..1.
     pub source_box: [f64; 4],
     pub checked: bool,
+    /// A scrolling list: its rows are alike, and what one row does the others do.
+    #[serde(default)]
+    pub list: bool,
     #[serde(default)]
     pub background: Option<[u8; 3]>,
     #[serde(default)]
@@ -224,6 +227,7 @@ pub(crate) fn build(n: &UiNode, m: &Mapper, shot: Option<&Rgb>) -> Vec<Widget> {
         content_desc: n.content_desc.clone(),
         source_box: nb,
         checked: n.checked,
+        list: n.scrollable,
         background,
         on_tap: None,
         on_long_press: None,
@@ -282,6 +286,7 @@ pub(crate) fn from_target(node: &UiNode, m: &Mapper) -> Widget {
         content_desc: node.content_desc.clone(),
         source_box: m.normalized(node.bounds),
         checked: node.checked,
+        list: false,
         background: None,
         on_tap: None,
         on_long_press: None,
@@ -303,5 +308,40 @@ mod tests {
         assert_eq!(guess_icon("Navigate up", ""), "arrow_back");
         assert_eq!(guess_icon("", "settings"), "settings");
         assert_eq!(guess_icon("Photo of a cat", "hero"), "circle");
+    }
+}
+
+/// Rows of a list alike in class and size to a row with a handler get the same handler:
+/// the traces tapped one contact, any contact opens the detail screen.
+pub(crate) fn spread_over_rows(widgets: &mut [Widget]) {
+    for w in widgets.iter_mut() {
+        if w.list {
+            let mut models: Vec<(String, [f64; 2], Option<String>, Option<String>)> = Vec::new();
+            for c in &w.children {
+                c.walk(&mut |d| {
+                    if d.on_tap.is_some() || d.on_long_press.is_some() {
+                        models.push((d.class.clone(), [d.rect[2], d.rect[3]], d.on_tap.clone(), d.on_long_press.clone()));
+                    }
+                });
+            }
+            for c in w.children.iter_mut() {
+                c.walk_mut(&mut |d| {
+                    let alike = |m: &&(String, [f64; 2], Option<String>, Option<String>)| {
+                        m.0 == d.class && (m.1[0] - d.rect[2]).abs() <= 2.0 && (m.1[1] - d.rect[3]).abs() <= 8.0
+                    };
+                    // Each kind of handler separately: a row tapped in one trace and long-pressed in another.
+                    if d.on_tap.is_none() {
+                        d.on_tap = models.iter().filter(alike).find_map(|m| m.2.clone());
+                    }
+                    if d.on_long_press.is_none() {
+                        d.on_long_press = models.iter().filter(alike).find_map(|m| m.3.clone());
+                    }
+                    if d.on_tap.is_some() || d.on_long_press.is_some() {
+                        d.role = WidgetRole::Navigation;
+                    }
+                });
+            }
+        }
+        spread_over_rows(&mut w.children);
     }
 }

@@ -295,28 +295,15 @@ pub(crate) fn from_target(node: &UiNode, m: &Mapper) -> Widget {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn guessed_icons_exist_in_the_icon_font() {
-        for (_, icon) in WORDS {
-            assert!(phoneworld_text::icon_exists(icon), "{icon}");
-        }
-        assert!(phoneworld_text::icon_exists("circle"));
-        assert_eq!(guess_icon("Navigate up", ""), "arrow_back");
-        assert_eq!(guess_icon("", "settings"), "settings");
-        assert_eq!(guess_icon("Photo of a cat", "hero"), "circle");
-    }
-}
+/// A row with handlers: class, size (dp), tap and long-press handlers.
+type RowModel = (String, [f64; 2], Option<String>, Option<String>);
 
 /// Rows of a list alike in class and size to a row with a handler get the same handler:
 /// the traces tapped one contact, any contact opens the detail screen.
 pub(crate) fn spread_over_rows(widgets: &mut [Widget]) {
     for w in widgets.iter_mut() {
         if w.list {
-            let mut models: Vec<(String, [f64; 2], Option<String>, Option<String>)> = Vec::new();
+            let mut models: Vec<RowModel> = Vec::new();
             for c in &w.children {
                 c.walk(&mut |d| {
                     if d.on_tap.is_some() || d.on_long_press.is_some() {
@@ -326,9 +313,7 @@ pub(crate) fn spread_over_rows(widgets: &mut [Widget]) {
             }
             for c in w.children.iter_mut() {
                 c.walk_mut(&mut |d| {
-                    let alike = |m: &&(String, [f64; 2], Option<String>, Option<String>)| {
-                        m.0 == d.class && (m.1[0] - d.rect[2]).abs() <= 2.0 && (m.1[1] - d.rect[3]).abs() <= 8.0
-                    };
+                    let alike = |m: &&RowModel| m.0 == d.class && (m.1[0] - d.rect[2]).abs() <= 2.0 && (m.1[1] - d.rect[3]).abs() <= 8.0;
                     // Each kind of handler separately: a row tapped in one trace and long-pressed in another.
                     if d.on_tap.is_none() {
                         d.on_tap = models.iter().filter(alike).find_map(|m| m.2.clone());
@@ -343,5 +328,21 @@ pub(crate) fn spread_over_rows(widgets: &mut [Widget]) {
             }
         }
         spread_over_rows(&mut w.children);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn guessed_icons_exist_in_the_icon_font() {
+        for (_, icon) in WORDS {
+            assert!(phoneworld_text::icon_exists(icon), "{icon}");
+        }
+        assert!(phoneworld_text::icon_exists("circle"));
+        assert_eq!(guess_icon("Navigate up", ""), "arrow_back");
+        assert_eq!(guess_icon("", "settings"), "settings");
+        assert_eq!(guess_icon("Photo of a cat", "hero"), "circle");
     }
 }

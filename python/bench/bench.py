@@ -61,7 +61,7 @@ def rust_step_only(n: int) -> float:
 
 
 def vector_steps(num_envs: int, threads: int, n: int) -> float:
-    venv = VectorEnv(num_envs=num_envs, num_threads=threads, copy=False)
+    venv = VectorEnv(num_envs=num_envs, num_threads=threads, copy=False, max_steps=100_000)
     venv.reset(seed=0)
     for action in MIX:
         venv.step([action] * num_envs)
@@ -74,7 +74,7 @@ def vector_steps(num_envs: int, threads: int, n: int) -> float:
 
 
 def _make_env() -> gym.Env[Any, Any]:
-    return PhoneEnv(ui_elements=False)
+    return PhoneEnv(ui_elements=False, max_steps=100_000)
 
 
 def async_vector_steps(num_envs: int, n: int) -> float:

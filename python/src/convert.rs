@@ -1,7 +1,8 @@
 //! Conversions between Python objects and the engine's JSON values, actions and UI elements.
 
-use phoneworld_data::{Action, UiElement};
+use phoneworld_data::{Action, BBox, UiElement};
 use pyo3::exceptions::PyTypeError;
+use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 use serde_json::{Map, Number, Value};
@@ -93,11 +94,43 @@ pub(crate) fn actions_from_py(obj: &Bound<'_, PyAny>) -> Result<Vec<Action>, Str
     action_from_py(obj).map(|a| vec![a])
 }
 
+fn bbox_to_py<'py>(py: Python<'py>, b: &BBox) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item(intern!(py, "x_min"), b.x_min)?;
+    d.set_item(intern!(py, "x_max"), b.x_max)?;
+    d.set_item(intern!(py, "y_min"), b.y_min)?;
+    d.set_item(intern!(py, "y_max"), b.y_max)?;
+    Ok(d)
+}
+
+/// UI elements as dicts with AndroidWorld's field names, built directly (this runs under
+/// the GIL for every env of a batch, so it avoids an intermediate JSON value).
 pub(crate) fn ui_elements_to_py<'py>(py: Python<'py>, elements: &[UiElement]) -> PyResult<Bound<'py, PyList>> {
     let list = PyList::empty(py);
-    for element in elements {
-        let value = serde_json::to_value(element).unwrap_or(Value::Null);
-        list.append(to_py(py, &value)?)?;
+    for e in elements {
+        let d = PyDict::new(py);
+        d.set_item(intern!(py, "text"), e.text.as_deref())?;
+        d.set_item(intern!(py, "content_description"), e.content_description.as_deref())?;
+        d.set_item(intern!(py, "class_name"), e.class_name.as_deref())?;
+        d.set_item(intern!(py, "bbox"), e.bbox.as_ref().map(|b| bbox_to_py(py, b)).transpose()?)?;
+        d.set_item(intern!(py, "bbox_pixels"), e.bbox_pixels.as_ref().map(|b| bbox_to_py(py, b)).transpose()?)?;
+        d.set_item(intern!(py, "hint_text"), e.hint_text.as_deref())?;
+        d.set_item(intern!(py, "is_checked"), e.is_checked)?;
+        d.set_item(intern!(py, "is_checkable"), e.is_checkable)?;
+        d.set_item(intern!(py, "is_clickable"), e.is_clickable)?;
+        d.set_item(intern!(py, "is_editable"), e.is_editable)?;
+        d.set_item(intern!(py, "is_enabled"), e.is_enabled)?;
+        d.set_item(intern!(py, "is_focused"), e.is_focused)?;
+        d.set_item(intern!(py, "is_focusable"), e.is_focusable)?;
+        d.set_item(intern!(py, "is_long_clickable"), e.is_long_clickable)?;
+        d.set_item(intern!(py, "is_scrollable"), e.is_scrollable)?;
+        d.set_item(intern!(py, "is_selected"), e.is_selected)?;
+        d.set_item(intern!(py, "is_visible"), e.is_visible)?;
+        d.set_item(intern!(py, "package_name"), e.package_name.as_deref())?;
+        d.set_item(intern!(py, "resource_name"), e.resource_name.as_deref())?;
+        d.set_item(intern!(py, "tooltip"), e.tooltip.as_deref())?;
+        d.set_item(intern!(py, "resource_id"), e.resource_id.as_deref())?;
+        list.append(d)?;
     }
     Ok(list)
 }

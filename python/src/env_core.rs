@@ -62,7 +62,13 @@ impl EnvCore {
 
     /// Starts an episode: `task` None draws one from the suite by the seed.
     #[pyo3(signature = (seed, task=None, params=None))]
-    fn reset<'py>(&mut self, py: Python<'py>, seed: u64, task: Option<String>, params: Option<&Bound<'py, PyDict>>) -> PyResult<Observed<'py>> {
+    fn reset<'py>(
+        &mut self,
+        py: Python<'py>,
+        seed: u64,
+        task: Option<String>,
+        params: Option<&Bound<'py, PyDict>>,
+    ) -> PyResult<Observed<'py>> {
         let choice = task_choice(task, params)?;
         let episode = &mut self.episode;
         py.detach(|| episode.reset(&choice, seed)).map_err(task_error)?;

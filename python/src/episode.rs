@@ -112,7 +112,9 @@ impl Episode {
             })?),
             None => {
                 let index = drawn_template(&self.suite, seed);
-                Arc::clone(self.suite.templates.get(index).ok_or_else(|| TaskError::Io(format!("suite `{}` has no tasks", self.suite.name)))?)
+                Arc::clone(
+                    self.suite.templates.get(index).ok_or_else(|| TaskError::Io(format!("suite `{}` has no tasks", self.suite.name)))?,
+                )
             }
         };
         let key = (template.id.clone(), seed, choice.params.clone());
@@ -296,7 +298,16 @@ fn apply(device: &mut Device, writer: &mut Option<TrajectoryWriter>, action: &Ac
             }
             let (package, screen) = device.foreground();
             let step = device.store().session.steps;
-            let result = StepResult { step, action: action.kind().to_owned(), ok: true, note: None, script_errors: Vec::new(), package, screen, clock_ms: 0 };
+            let result = StepResult {
+                step,
+                action: action.kind().to_owned(),
+                ok: true,
+                note: None,
+                script_errors: Vec::new(),
+                package,
+                screen,
+                clock_ms: 0,
+            };
             (result, note)
         }
     }

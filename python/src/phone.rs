@@ -11,7 +11,7 @@ use pyo3::types::{PyBytes, PyDict, PyList, PyTuple};
 use crate::catalogs::catalog;
 use crate::convert::{action_from_py, to_py, ui_elements_to_py};
 use crate::errors::{phone_error, ActionError, ConfigError};
-use crate::frame::{rgb_array, render_into, ObsSize};
+use crate::frame::{render_into, rgb_array, ObsSize};
 
 /// A deterministic mock Android phone.
 ///

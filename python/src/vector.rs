@@ -11,6 +11,7 @@ use numpy::{PyArray4, PyArrayMethods, PyUntypedArrayMethods};
 use phoneworld_data::Action;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList};
+use rayon::prelude::*;
 
 use crate::convert::actions_from_py;
 use crate::env_core::{suspended_from_py, suspended_to_py, task_choice};
@@ -106,33 +107,21 @@ fn lock(slot: &Mutex<Slot>) -> MutexGuard<'_, Slot> {
     slot.lock().unwrap_or_else(|p| p.into_inner())
 }
 
-/// Runs `work(slot index, slot, its pixel chunk)` for every index in `ids` on `threads`
-/// scoped threads, results in `ids` order.
+/// Runs `work(slot index, slot, its pixel chunk)` for every index in `ids` on the pool's
+/// threads, results in `ids` order. The threads live as long as the env, so their per-thread
+/// caches (text layout memo) stay warm from step to step.
 fn parallel<T: Send>(
+    pool: &rayon::ThreadPool,
     slots: &[Mutex<Slot>],
     ids: &[usize],
     pixels: &mut [u8],
     frame_len: usize,
-    threads: usize,
     work: &(dyn Fn(usize, &mut Slot, &mut [u8]) -> T + Sync),
 ) -> Vec<T> {
-    let mut chunks: Vec<&mut [u8]> = if frame_len == 0 { ids.iter().map(|_| &mut [][..]).collect() } else { pixels.chunks_mut(frame_len).collect() };
-    let jobs: Vec<(usize, usize, &mut [u8])> = ids.iter().enumerate().map(|(k, &i)| (k, i, std::mem::take(&mut chunks[k]))).collect();
-    let per_thread = jobs.len().div_ceil(threads.max(1)).max(1);
-    let mut groups: Vec<Vec<(usize, usize, &mut [u8])>> = Vec::new();
-    let mut jobs = jobs.into_iter().peekable();
-    while jobs.peek().is_some() {
-        groups.push(jobs.by_ref().take(per_thread).collect());
-    }
-    let mut results: Vec<(usize, T)> = std::thread::scope(|scope| {
-        let handles: Vec<_> = groups
-            .into_iter()
-            .map(|group| scope.spawn(move || group.into_iter().map(|(k, i, px)| (k, work(i, &mut lock(&slots[i]), px))).collect::<Vec<_>>()))
-            .collect();
-        handles.into_iter().flat_map(|h| h.join().unwrap_or_default()).collect()
-    });
-    results.sort_by_key(|(k, _)| *k);
-    results.into_iter().map(|(_, t)| t).collect()
+    let mut chunks: Vec<&mut [u8]> =
+        if frame_len == 0 { ids.iter().map(|_| &mut [][..]).collect() } else { pixels.chunks_mut(frame_len).collect() };
+    let jobs: Vec<(usize, &mut [u8])> = ids.iter().enumerate().map(|(k, &i)| (i, std::mem::take(&mut chunks[k]))).collect();
+    pool.install(|| jobs.into_par_iter().map(|(i, px)| work(i, &mut lock(&slots[i]), px)).collect())
 }
 
 /// A job for the asynchronous workers.
@@ -154,6 +143,7 @@ pub(crate) struct VectorCore {
     settings: Settings,
     slots: Arc<Vec<Mutex<Slot>>>,
     threads: usize,
+    pool: Arc<rayon::ThreadPool>,
     mode: Autoreset,
     batch: Option<Py<PyArray4<u8>>>,
     workers: Option<Workers>,
@@ -263,7 +253,13 @@ impl VectorCore {
                 })
             })
             .collect();
-        Ok(VectorCore { settings, slots: Arc::new(slots), threads: num_threads.min(num_envs), mode, batch: None, workers: None })
+        let threads = num_threads.min(num_envs);
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .thread_name(|i| format!("phoneworld-env-{i}"))
+            .build()
+            .map_err(|e| PhoneWorldError::new_err(format!("starting {threads} threads: {e}")))?;
+        Ok(VectorCore { settings, slots: Arc::new(slots), threads, pool: Arc::new(pool), mode, batch: None, workers: None })
     }
 
     /// Resets the envs whose `mask` entry is true (all without a mask): env i plays `tasks[i]`
@@ -297,12 +293,12 @@ impl VectorCore {
             Some(g) => g.as_slice_mut().map_err(|e| PhoneWorldError::new_err(e.to_string()))?,
             None => &mut [],
         };
-        let (obs_config, frame_len, threads) = (self.settings.obs, self.settings.frame_len(), self.threads);
+        let (obs_config, frame_len) = (self.settings.obs, self.settings.frame_len());
         let ids: Vec<usize> = (0..n).collect();
-        let slots = &self.slots;
+        let (slots, pool) = (&self.slots, &*self.pool);
         let num_envs = n as u64;
         let results: Vec<(EnvObs, Option<String>)> = py.detach(|| {
-            parallel(slots, &ids, pixels, frame_len, threads, &|i, slot: &mut Slot, px: &mut [u8]| {
+            parallel(pool, slots, &ids, pixels, frame_len, &|i, slot: &mut Slot, px: &mut [u8]| {
                 let error = if mask.as_ref().is_none_or(|m| m[i]) { slot.start(num_envs).err() } else { None };
                 slot.error = error.clone();
                 (slot.episode.observe(&obs_config, (frame_len > 0).then_some(px)), error)
@@ -328,7 +324,13 @@ impl VectorCore {
         py: Python<'py>,
         actions: &Bound<'py, PyList>,
         errors: &Bound<'py, PyList>,
-    ) -> PyResult<(Batch<'py>, Vec<f64>, Vec<bool>, Vec<bool>, Vec<Option<(Option<Bound<'py, PyBytes>>, String, Option<String>, Bound<'py, PyDict>)>>)> {
+    ) -> PyResult<(
+        Batch<'py>,
+        Vec<f64>,
+        Vec<bool>,
+        Vec<bool>,
+        Vec<Option<(Option<Bound<'py, PyBytes>>, String, Option<String>, Bound<'py, PyDict>)>>,
+    )> {
         self.ensure_idle()?;
         let n = self.num_envs();
         if actions.len() != n {
@@ -341,13 +343,13 @@ impl VectorCore {
             Some(g) => g.as_slice_mut().map_err(|e| PhoneWorldError::new_err(e.to_string()))?,
             None => &mut [],
         };
-        let (obs_config, frame_len, threads, mode) = (self.settings.obs, self.settings.frame_len(), self.threads, self.mode);
+        let (obs_config, frame_len, mode) = (self.settings.obs, self.settings.frame_len(), self.mode);
         let actions: Vec<Mutex<Option<Result<Vec<Action>, String>>>> = actions.iter_mut().map(|a| Mutex::new(a.take())).collect();
         let ids: Vec<usize> = (0..n).collect();
-        let slots = &self.slots;
+        let (slots, pool) = (&self.slots, &*self.pool);
         let num_envs = n as u64;
         let stepped: Vec<Stepped> = py.detach(|| {
-            parallel(slots, &ids, pixels, frame_len, threads, &|i, slot: &mut Slot, px: &mut [u8]| {
+            parallel(pool, slots, &ids, pixels, frame_len, &|i, slot: &mut Slot, px: &mut [u8]| {
                 let action = actions[i].lock().unwrap_or_else(|p| p.into_inner()).take().unwrap_or_else(|| Err("no action".into()));
                 slot.step(action, mode, &obs_config, num_envs, px)
             })
@@ -381,8 +383,14 @@ impl VectorCore {
         &mut self,
         py: Python<'py>,
         batch_size: usize,
-    ) -> PyResult<(Vec<usize>, Batch<'py>, Vec<f64>, Vec<bool>, Vec<bool>, Vec<Option<(Option<Bound<'py, PyBytes>>, String, Option<String>, Bound<'py, PyDict>)>>)>
-    {
+    ) -> PyResult<(
+        Vec<usize>,
+        Batch<'py>,
+        Vec<f64>,
+        Vec<bool>,
+        Vec<bool>,
+        Vec<Option<(Option<Bound<'py, PyBytes>>, String, Option<String>, Bound<'py, PyDict>)>>,
+    )> {
         let Some(workers) = self.workers.as_mut() else {
             return Err(PhoneWorldError::new_err("nothing was sent: call send() first"));
         };
@@ -490,7 +498,13 @@ impl VectorCore {
         py: Python<'py>,
         array: Option<Bound<'py, PyArray4<u8>>>,
         stepped: Vec<Stepped>,
-    ) -> PyResult<(Batch<'py>, Vec<f64>, Vec<bool>, Vec<bool>, Vec<Option<(Option<Bound<'py, PyBytes>>, String, Option<String>, Bound<'py, PyDict>)>>)> {
+    ) -> PyResult<(
+        Batch<'py>,
+        Vec<f64>,
+        Vec<bool>,
+        Vec<bool>,
+        Vec<Option<(Option<Bound<'py, PyBytes>>, String, Option<String>, Bound<'py, PyDict>)>>,
+    )> {
         let instructions = stepped.iter().map(|s| s.obs.instruction.clone()).collect();
         let trees = stepped.iter().map(|s| s.obs.ui_tree.clone()).collect();
         let infos = PyList::empty(py);

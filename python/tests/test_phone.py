@@ -82,3 +82,17 @@ def test_a_noop_is_reported_not_raised() -> None:
     phone = Phone()
     result = phone.step({"type": "tap", "x": 540, "y": 5})
     assert result["ok"] is False and result["note"]
+
+
+def test_ui_elements_have_exactly_androidworlds_fields() -> None:
+    fields = {
+        "text", "content_description", "class_name", "bbox", "bbox_pixels", "hint_text", "is_checked", "is_checkable",
+        "is_clickable", "is_editable", "is_enabled", "is_focused", "is_focusable", "is_long_clickable", "is_scrollable",
+        "is_selected", "is_visible", "package_name", "resource_name", "tooltip", "resource_id",
+    }  # fmt: skip
+    phone = Phone(seed=0)
+    phone.step({"type": "open_app", "app": "Settings"})
+    for element in phone.ui_elements():
+        assert set(element) == fields
+        box = element["bbox_pixels"]
+        assert set(box) == {"x_min", "x_max", "y_min", "y_max"} and box["x_max"] > box["x_min"]

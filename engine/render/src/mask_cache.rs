@@ -92,8 +92,28 @@ fn rasterize(key: ShapeKey) -> ShapeMask {
     rasterize_window(key, 0, 0, w, h)
 }
 
+thread_local! {
+    // A per-thread front for the shared cache, so render threads do not contend on its lock.
+    static LOCAL: std::cell::RefCell<HashMap<ShapeKey, Arc<ShapeMask>>> = std::cell::RefCell::new(HashMap::new());
+}
+
 /// The coverage mask for `key`, rasterized on first use.
 pub(crate) fn shape_mask(key: ShapeKey) -> Arc<ShapeMask> {
+    if let Some(m) = LOCAL.with(|local| local.borrow().get(&key).cloned()) {
+        return m;
+    }
+    let mask = shared_mask(key);
+    LOCAL.with(|local| {
+        let mut local = local.borrow_mut();
+        if local.len() >= MAX_ENTRIES {
+            local.clear();
+        }
+        local.insert(key, Arc::clone(&mask));
+    });
+    mask
+}
+
+fn shared_mask(key: ShapeKey) -> Arc<ShapeMask> {
     static CACHE: OnceLock<Mutex<HashMap<ShapeKey, Arc<ShapeMask>>>> = OnceLock::new();
     let cache = CACHE.get_or_init(|| Mutex::new(HashMap::new()));
     if let Some(m) = cache.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {

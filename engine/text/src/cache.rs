@@ -1,6 +1,7 @@
 //! Process-wide cache of rasterized glyph coverage, shared by every device.
 
 use crate::fonts::{face, FontFace};
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::sync::{Arc, OnceLock, RwLock};
 
@@ -28,14 +29,30 @@ fn quantize(size_px: f32) -> u32 {
     (size_px.max(0.0) * 4.0).round() as u32
 }
 
+thread_local! {
+    // A per-thread front for the shared cache: devices rendering on several threads would
+    // otherwise contend on the lock word for every glyph drawn.
+    static LOCAL: RefCell<HashMap<Key, Arc<GlyphBitmap>>> = RefCell::new(HashMap::new());
+}
+
 /// The coverage bitmap of `glyph` in `face` at `size_px`, rasterized once per process.
 pub fn glyph_bitmap(face_id: FontFace, glyph: u16, size_px: f32) -> Arc<GlyphBitmap> {
     let key = (face_id, glyph, quantize(size_px));
+    if let Some(b) = LOCAL.with(|local| local.borrow().get(&key).cloned()) {
+        return b;
+    }
+    let bitmap = shared_bitmap(key);
+    LOCAL.with(|local| local.borrow_mut().insert(key, Arc::clone(&bitmap)));
+    bitmap
+}
+
+fn shared_bitmap(key: Key) -> Arc<GlyphBitmap> {
     if let Some(b) = cache().read().unwrap_or_else(|e| e.into_inner()).get(&key) {
         return Arc::clone(b);
     }
     // Rasterize outside the lock; a racing thread computes the identical bitmap.
-    let (m, coverage) = face(face_id).font.rasterize_indexed(glyph, key.2 as f32 / 4.0);
+    let (face_id, glyph, size) = key;
+    let (m, coverage) = face(face_id).font.rasterize_indexed(glyph, size as f32 / 4.0);
     let bitmap = Arc::new(GlyphBitmap { width: m.width, height: m.height, left: m.xmin, top: m.ymin + m.height as i32, coverage });
     let mut w = cache().write().unwrap_or_else(|e| e.into_inner());
     Arc::clone(w.entry(key).or_insert(bitmap))

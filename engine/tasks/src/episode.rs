@@ -66,7 +66,11 @@ impl Instance {
         for (name, value) in overrides {
             if !params.contains_key(name) {
                 let known: Vec<&str> = params.keys().map(String::as_str).collect();
-                return Err(TaskError::template(&template.id, &format!("params.{name}"), &format!("no such parameter (known: {})", known.join(", "))));
+                return Err(TaskError::template(
+                    &template.id,
+                    &format!("params.{name}"),
+                    &format!("no such parameter (known: {})", known.join(", ")),
+                ));
             }
             params.insert(name.clone(), value.clone());
         }

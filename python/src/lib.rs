@@ -1,6 +1,7 @@
 //! `phoneworld._core`: the Rust side of the `phoneworld` Python package. The Python modules
 //! around it (`phoneworld/*.py`) add the Gymnasium envs, action formats and exporters.
 
+mod adb;
 mod catalogs;
 mod convert;
 mod env_core;
@@ -18,6 +19,7 @@ use pyo3::prelude::*;
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     errors::register(m)?;
+    adb::register(m)?;
     m.add_class::<phone::Phone>()?;
     m.add_class::<env_core::EnvCore>()?;
     m.add_class::<vector::VectorCore>()?;

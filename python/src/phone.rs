@@ -1,16 +1,20 @@
 //! `phoneworld.Phone`: one mock phone, driven with canonical actions.
 
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::Arc;
 
 use numpy::PyArray3;
+use phoneworld_adb::SharedPhone;
 use phoneworld_phone::{Device, DeviceConfig, ScriptLimits};
+use phoneworld_tasks::Instance;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyTuple};
 
-use crate::catalogs::catalog;
+use crate::adb::{serve, AdbServer};
+use crate::catalogs::{catalog, suite};
 use crate::convert::{action_from_py, to_py, ui_elements_to_py};
-use crate::errors::{phone_error, ActionError, ConfigError};
+use crate::env_core::task_choice;
+use crate::errors::{phone_error, task_error, ActionError, ConfigError};
 use crate::frame::{render_into, rgb_array, ObsSize};
 
 /// A deterministic mock Android phone.
@@ -21,14 +25,13 @@ use crate::frame::{render_into, rgb_array, ObsSize};
 /// 'com.phoneworld.clock'
 /// >>> phone.screenshot().shape
 /// (2400, 1080, 3)
+///
+/// The device is shared: `serve_adb` serves this very phone over ADB, and ADB clients and
+/// these methods then act on the same state.
 #[pyclass(module = "phoneworld", name = "Phone")]
 pub(crate) struct Phone {
-    pub(crate) device: Arc<Mutex<Device>>,
+    pub(crate) phone: SharedPhone,
     pub(crate) apps_dirs: Vec<PathBuf>,
-}
-
-pub(crate) fn lock(device: &Mutex<Device>) -> MutexGuard<'_, Device> {
-    device.lock().unwrap_or_else(|p| p.into_inner())
 }
 
 /// A step result as a dict: ok, note, package, screen, step, clock_ms, script_errors.
@@ -50,12 +53,14 @@ pub(crate) fn step_result_to_py<'py>(py: Python<'py>, result: &phoneworld_phone:
 
 impl Phone {
     pub(crate) fn wrap(device: Device, apps_dirs: Vec<PathBuf>) -> Phone {
-        Phone { device: Arc::new(Mutex::new(device)), apps_dirs }
+        Phone { phone: SharedPhone::new(device), apps_dirs }
     }
 
+    /// Runs `f` on the device with the GIL released (ADB connections may hold the lock for a
+    /// moment; they never need the GIL, so waiting here cannot deadlock).
     fn with<T: Send>(&self, py: Python<'_>, f: impl FnOnce(&mut Device) -> T + Send) -> T {
-        let device = Arc::clone(&self.device);
-        py.detach(move || f(&mut lock(&device)))
+        let phone = self.phone.clone();
+        py.detach(move || f(phone.lock().device_mut()))
     }
 }
 
@@ -114,7 +119,7 @@ impl Phone {
     /// The screen as an (H, W, 3) uint8 array; with width and/or height, downscaled in Rust.
     #[pyo3(signature = (width=None, height=None))]
     fn screenshot<'py>(&self, py: Python<'py>, width: Option<u32>, height: Option<u32>) -> PyResult<Bound<'py, PyArray3<u8>>> {
-        let size = obs_size(self.size(), width, height)?;
+        let size = obs_size(self.size(py), width, height)?;
         let rgb = self.with(py, move |d| {
             let mut out = vec![0u8; size.width as usize * size.height as usize * 3];
             render_into(d, size, &mut out);
@@ -168,9 +173,8 @@ impl Phone {
 
     /// (width, height) in pixels.
     #[getter]
-    fn size(&self) -> (u32, u32) {
-        let device = lock(&self.device);
-        (device.config().width, device.config().height)
+    fn size(&self, py: Python<'_>) -> (u32, u32) {
+        self.with(py, |d| (d.config().width, d.config().height))
     }
 
     /// The state as snapshot bytes (small: only data that differs from a fresh install).
@@ -206,9 +210,66 @@ impl Phone {
         PyTuple::new(py, [restore, args.into_any()])
     }
 
-    fn __repr__(&self) -> String {
-        let device = lock(&self.device);
-        let (package, screen) = device.foreground();
-        format!("Phone({}x{}, foreground={package}/{screen})", device.config().width, device.config().height)
+    /// A phone playing a task of the suite: the task's setup applied, its instruction in
+    /// `task()`, its verifier in `verdict()` (and in `phoneworld verdict` over ADB).
+    #[staticmethod]
+    #[pyo3(signature = (task, seed=0, params=None, width=1080, height=2400, suite_name="phoneworld-v0", suite_dirs=None, apps_dirs=None))]
+    #[allow(clippy::too_many_arguments)]
+    fn for_task(
+        py: Python<'_>,
+        task: String,
+        seed: u64,
+        params: Option<&Bound<'_, PyDict>>,
+        width: u32,
+        height: u32,
+        suite_name: &str,
+        suite_dirs: Option<Vec<PathBuf>>,
+        apps_dirs: Option<Vec<PathBuf>>,
+    ) -> PyResult<Phone> {
+        let apps_dirs = apps_dirs.unwrap_or_default();
+        let config = device_config(seed, width, height)?;
+        let catalog = catalog(&apps_dirs)?;
+        let suite = suite(suite_name, &suite_dirs.unwrap_or_default(), &catalog)?;
+        let choice = task_choice(Some(task.clone()), params)?;
+        let template = suite.get(&task).ok_or_else(|| ConfigError::new_err(format!("no task `{task}` in suite `{}`", suite.name)))?;
+        let instance = Instance::with_params(Arc::clone(template), seed, &catalog, &choice.params).map_err(task_error)?;
+        let device = py.detach(|| instance.device_with(catalog, config)).map_err(task_error)?;
+        Ok(Phone { phone: SharedPhone::with_task(device, instance), apps_dirs })
+    }
+
+    /// The task this phone plays (`for_task`): {"id", "seed", "params", "instruction"}, or None.
+    fn task<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
+        let phone = self.phone.clone();
+        let task = py.detach(move || {
+            phone.lock().task().map(|t| {
+                let i = &t.instance;
+                serde_json::json!({"id": i.template.id, "seed": i.seed, "params": i.params, "instruction": i.instruction})
+            })
+        });
+        task.map(|t| to_py(py, &t)).transpose()
+    }
+
+    /// The verifier's verdict now, as `phoneworld verdict` prints it over ADB (success, reason,
+    /// collateral, subgoals, answer, finished, steps, state_hash); None without a task.
+    fn verdict<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
+        let phone = self.phone.clone();
+        let verdict = py.detach(move || phone.lock().verdict_json());
+        verdict.map(|v| to_py(py, &v)).transpose()
+    }
+
+    /// Serves this phone over the ADB device protocol on `bind:port` (port 0 picks a free
+    /// one), so `adb connect`, adb-shell, adbutils and `AdbPhone` drive this very device.
+    /// `auth_keys`: None (no AUTH), "any" (any host key is accepted) or a list of public keys
+    /// in `adbkey.pub` format (text or paths); other hosts stay `unauthorized`.
+    #[pyo3(signature = (port=0, bind="127.0.0.1", auth_keys=None))]
+    fn serve_adb(&self, py: Python<'_>, port: u16, bind: &str, auth_keys: Option<&Bound<'_, PyAny>>) -> PyResult<AdbServer> {
+        serve(py, self.phone.clone(), bind, port, auth_keys)
+    }
+
+    fn __repr__(&self, py: Python<'_>) -> String {
+        self.with(py, |device| {
+            let (package, screen) = device.foreground();
+            format!("Phone({}x{}, foreground={package}/{screen})", device.config().width, device.config().height)
+        })
     }
 }

@@ -10,8 +10,15 @@ True
 
 from ._core import (
     ActionError,
+    AdbPhone,
+    AdbServer,
     ConfigError,
+    DeviceDisconnected,
     DeviceError,
+    DeviceNotFound,
+    DeviceOffline,
+    DeviceTimeout,
+    DeviceUnauthorized,
     NotSupportedOnRealDevice,
     Phone,
     PhoneWorldError,
@@ -19,10 +26,12 @@ from ._core import (
     SnapshotError,
     __version__,
 )
-from . import actions, export
+from . import actions, adb, export
+from .adb import AdbEnv, PrivateAdbServer
 from .config import PhoneConfig
 from .env import PhoneEnv
 from .evaluate import evaluate
+from .mixed import EpisodeRecord, MixedPool
 from .registration import register_envs, task_ids
 from .vector import VectorEnv
 from .wrappers import RecordTrajectory
@@ -31,19 +40,31 @@ register_envs()
 
 __all__ = [
     "ActionError",
+    "AdbEnv",
+    "AdbPhone",
+    "AdbServer",
     "ConfigError",
+    "DeviceDisconnected",
     "DeviceError",
+    "DeviceNotFound",
+    "DeviceOffline",
+    "DeviceTimeout",
+    "DeviceUnauthorized",
+    "EpisodeRecord",
+    "MixedPool",
     "NotSupportedOnRealDevice",
     "Phone",
     "PhoneConfig",
     "PhoneEnv",
     "PhoneWorldError",
+    "PrivateAdbServer",
     "RecordTrajectory",
     "ScriptError",
     "SnapshotError",
     "VectorEnv",
     "__version__",
     "actions",
+    "adb",
     "evaluate",
     "export",
     "register_envs",

@@ -1,7 +1,10 @@
-"""Gymnasium ids: `phoneworld/Suite-v0` and one `phoneworld/<Template>-v0` per task template.
+"""Gymnasium ids: `phoneworld/Suite-v0`, one `phoneworld/<Template>-v0` per task template, and
+`phoneworld/Adb-v0` (a phone behind ADB; nondeterministic).
 
 >>> import gymnasium as gym, phoneworld
 >>> "phoneworld/ClockAddAlarm-v0" in gym.registry
+True
+>>> gym.spec("phoneworld/Adb-v0").nondeterministic
 True
 >>> phoneworld.task_ids()["phoneworld/ClockAddAlarm-v0"]
 'clock_add_alarm'
@@ -35,6 +38,10 @@ def register_envs() -> None:
             vector_entry_point="phoneworld.vector:VectorEnv",
             nondeterministic=False,
         )
+    if "phoneworld/Adb-v0" not in gym.registry:
+        # A phone behind ADB (real, or a mock served over ADB): same observations and actions,
+        # but a real device does not replay, so it is not deterministic.
+        gym.register(id="phoneworld/Adb-v0", entry_point="phoneworld.adb:AdbEnv", nondeterministic=True)
     for env_id, task in task_ids().items():
         if env_id in gym.registry:
             continue

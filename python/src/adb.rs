@@ -374,14 +374,16 @@ fn adb_devices(py: Python<'_>, host: &str, port: u16, timeout: f64) -> PyResult<
 }
 
 /// One check as plain data, with its parameters filled in. `ui_observable`: it can be decided
-/// from what any Android device shows and from what the agent said (screen, answer, finish).
+/// from what any Android device shows and from what the agent said: the foreground app
+/// (a screen check without a screen name), the answer, the finish status.
 fn check_json(check: &Check, params: &Params) -> Value {
     let filled = |text: &str| fill(text, params).unwrap_or_else(|_| text.to_owned());
     let children = |checks: &[Check]| checks.iter().map(|c| check_json(c, params)).collect::<Vec<_>>();
     let all_observable = |items: &[Value]| items.iter().all(|c| c["ui_observable"] == Value::Bool(true));
     match check {
+        // Screen names are the mock's own; a real device shows only the app (package).
         Check::Screen { app, screen } => {
-            json!({"kind": "screen", "app": app, "screen": screen, "ui_observable": true})
+            json!({"kind": "screen", "app": app, "screen": screen, "ui_observable": screen.is_none()})
         }
         Check::Answer(text) => json!({"kind": "answer", "text": filled(text), "ui_observable": true}),
         Check::Finished(status) => json!({"kind": "finished", "status": status, "ui_observable": true}),
@@ -407,8 +409,8 @@ fn check_json(check: &Check, params: &Params) -> Value {
 
 /// A task instance's checks as data: {"task", "seed", "instruction", "apps", "max_steps",
 /// "success": [check], "subgoals": [{"name", "check"}], "ui_observable"}. Each check has a
-/// `kind` and `ui_observable`; screen, answer and finished checks (and all/any/not of them) are
-/// UI-observable, the app-data checks are not. `ui_observable` at the top: every success check is.
+/// `kind` and `ui_observable`; answer and finished checks, screen checks naming only the app,
+/// and all/any/not of those are UI-observable; app-data checks and screen names are not. `ui_observable` at the top: every success check is.
 #[pyfunction]
 #[pyo3(signature = (task, seed=0, params=None, suite_name="phoneworld-v0", suite_dirs=Vec::new(), apps_dirs=Vec::new()))]
 fn task_checks<'py>(

@@ -460,7 +460,10 @@ class PrivateAdbServer:
     def connect(self, address: str, timeout: float = 10.0) -> str:
         """`adb connect ADDRESS`, then waits until the device is online; returns its serial.
         Raises DeviceUnauthorized or DeviceOffline when it does not come online."""
-        adb_connect(address, port=self.port, timeout=timeout)
+        try:
+            adb_connect(address, port=self.port, timeout=timeout)
+        except DeviceUnauthorized:
+            pass  # a device that asks for a key may still let this one in: wait and see
         deadline = time.monotonic() + timeout
         state = "missing"
         while time.monotonic() < deadline:

@@ -196,7 +196,8 @@ impl AdbPhone {
 impl AdbPhone {
     /// Connects to device `serial` of the adb server at `host:port`. With `connect=True` the
     /// server is first asked to `adb connect` the serial (a `HOST:PORT` TCP device) and the
-    /// device is awaited for up to `timeout` seconds.
+    /// device is awaited for up to `timeout` seconds (a device that keeps refusing the key
+    /// raises DeviceUnauthorized once that time has passed).
     #[new]
     #[pyo3(signature = (serial, host="127.0.0.1", port=5037, timeout=10.0, connect=false))]
     fn new(py: Python<'_>, serial: String, host: &str, port: u16, timeout: f64, connect: bool) -> PyResult<AdbPhone> {
@@ -204,7 +205,13 @@ impl AdbPhone {
         let phone = py
             .detach(move || {
                 if connect {
-                    client.connect_device(&serial)?;
+                    // adb reports a device that asks for a key as "failed to authenticate",
+                    // yet it comes online once it accepts the key (or a user taps Allow):
+                    // wait for it either way.
+                    match client.connect_device(&serial) {
+                        Ok(_) | Err(AdbError::DeviceUnauthorized { .. }) => {}
+                        Err(e) => return Err(e),
+                    }
                     client.wait_for_device(&serial, client.timeout())?;
                 }
                 phoneworld_adb::AdbPhone::connect(&client, &serial)

@@ -45,13 +45,13 @@ pub(crate) fn serve_adb(apps_dirs: &[PathBuf], suite_dirs: &[PathBuf], args: &Se
         .with_context(|| format!("serving ADB on {}:{}", args.bind, args.port))?;
     let addr = server.local_addr();
     if as_json {
-        println!(
+        out!(
             "{}",
             json!({ "address": addr.to_string(), "host": addr.ip().to_string(), "port": addr.port(), "task": args.task, "seed": args.seed })
         );
     } else {
-        println!("serving a mock phone over ADB on {addr}");
-        println!("connect with: adb connect {addr}");
+        out!("serving a mock phone over ADB on {addr}");
+        out!("connect with: adb connect {addr}");
     }
     // Flush before blocking, so a parent reading the first line sees it now.
     use std::io::Write;

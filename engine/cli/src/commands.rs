@@ -41,10 +41,10 @@ pub(crate) fn apps(apps_dirs: &[PathBuf], as_json: bool) -> Result<ExitCode> {
         .collect();
     if as_json {
         let broken: Vec<Value> = catalog.broken.iter().map(|(dir, err)| json!({ "dir": dir, "error": err.to_string() })).collect();
-        println!("{}", json!({ "apps": apps, "count": apps.len(), "layout_modules": catalog.modules.modules.len(), "broken": broken }));
+        out!("{}", json!({ "apps": apps, "count": apps.len(), "layout_modules": catalog.modules.modules.len(), "broken": broken }));
     } else {
         for a in &catalog.apps {
-            println!(
+            out!(
                 "{:<28} {:<12} {} screens: {}",
                 a.package(),
                 a.label(),
@@ -90,12 +90,12 @@ pub(crate) fn render(
     }
     let (package, screen) = device.foreground();
     if as_json {
-        println!(
+        out!(
             "{}",
             json!({ "frame_hash": frame.hash(), "state_hash": device.state_hash(), "width": frame.width, "height": frame.height, "package": package, "screen": screen, "out": out })
         );
     } else {
-        println!("wrote {} ({}x{}, {package}/{screen})", out.display(), frame.width, frame.height);
+        out!("wrote {} ({}x{}, {package}/{screen})", out.display(), frame.width, frame.height);
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -184,11 +184,11 @@ pub(crate) fn run(
     }
     let frame_hash = device.frame_hash();
     if as_json {
-        println!("{}", json!({ "steps": steps, "noops": noops, "state_hash": device.state_hash(), "frame_hash": frame_hash }));
+        out!("{}", json!({ "steps": steps, "noops": noops, "state_hash": device.state_hash(), "frame_hash": frame_hash }));
     } else {
         for s in &steps {
             let note = s["note"].as_str().map(|n| format!("  (no-op: {n})")).unwrap_or_default();
-            println!(
+            out!(
                 "{:>4} {:<10} {}/{}{note}",
                 s["step"],
                 s["action"]["type"].as_str().unwrap_or(""),
@@ -196,7 +196,7 @@ pub(crate) fn run(
                 s["screen"].as_str().unwrap_or("")
             );
         }
-        println!("state {}\nframe {frame_hash}", device.state_hash());
+        out!("state {}\nframe {frame_hash}", device.state_hash());
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -239,17 +239,17 @@ pub(crate) fn monkey(
         w.finish(&episode_json(&device, "monkey", seed, json!({ "steps": steps, "app": package })))?;
     }
     if as_json {
-        println!(
+        out!(
             "{}",
             json!({ "steps": steps, "seed": seed, "state_hash": device.state_hash(), "frame_hash": frame_hash, "screens_visited": screens, "noops": noops, "script_errors": errors })
         );
     } else {
-        println!("{steps} steps, {} screens visited, {noops} no-ops, {} script errors", screens.len(), errors.len());
+        out!("{steps} steps, {} screens visited, {noops} no-ops, {} script errors", screens.len(), errors.len());
         for s in &screens {
-            println!("  {s}");
+            out!("  {s}");
         }
         for e in &errors {
-            println!(
+            out!(
                 "  error at step {}: {}:{}: {}",
                 e["step"],
                 e["file"].as_str().unwrap_or(""),
@@ -257,7 +257,7 @@ pub(crate) fn monkey(
                 e["message"].as_str().unwrap_or("")
             );
         }
-        println!("state {}\nframe {frame_hash}", device.state_hash());
+        out!("state {}\nframe {frame_hash}", device.state_hash());
     }
     Ok(if errors.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }
@@ -271,14 +271,14 @@ pub(crate) fn check(app_dir: &Path, as_json: bool) -> Result<ExitCode> {
     }
     problems.extend(check_app(app_dir, &modules));
     if as_json {
-        println!("{}", json!({ "app": app_dir, "ok": problems.is_empty(), "problems": problems }));
+        out!("{}", json!({ "app": app_dir, "ok": problems.is_empty(), "problems": problems }));
     } else if problems.is_empty() {
-        println!("{}: ok", app_dir.display());
+        out!("{}: ok", app_dir.display());
     } else {
         for p in &problems {
-            println!("{p}");
+            out!("{p}");
         }
-        println!("{} problem(s)", problems.len());
+        out!("{} problem(s)", problems.len());
     }
     Ok(if problems.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }

@@ -1,5 +1,20 @@
 //! `phoneworld`: the command line of the mock phone.
 
+/// Like `println!`, but a closed stdout (`phoneworld tasks | head`) ends the program quietly
+/// instead of panicking.
+macro_rules! out {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        if let Err(err) = writeln!(std::io::stdout().lock(), $($arg)*) {
+            if err.kind() == std::io::ErrorKind::BrokenPipe {
+                std::process::exit(0);
+            }
+            eprintln!("phoneworld: writing the output: {err}");
+            std::process::exit(1);
+        }
+    }};
+}
+
 mod adb_commands;
 mod commands;
 mod reconstruct_commands;
@@ -235,7 +250,7 @@ fn main() -> ExitCode {
         Ok(code) => code,
         Err(err) => {
             if cli.json {
-                println!("{}", serde_json::json!({ "error": format!("{err:#}") }));
+                out!("{}", serde_json::json!({ "error": format!("{err:#}") }));
             } else {
                 eprintln!("error: {err:#}");
             }

@@ -29,23 +29,23 @@ pub(crate) fn reconstruct(
     let r = run_reconstruct(traces, out, &options)?;
     let summary = r.summary();
     if as_json {
-        println!("{summary}");
+        out!("{summary}");
         return Ok(ExitCode::SUCCESS);
     }
     let f = &summary["fidelity"];
-    println!("{} ({}) -> {}", r.model.label, r.model.package, out.display());
-    println!(
+    out!("{} ({}) -> {}", r.model.label, r.model.package, out.display());
+    out!(
         "  {} screens ({} hash-only), {} edges, entry `{}`",
         r.model.screens.len(),
         summary["hash_only_screens"],
         r.analysis.graph.graph.edge_count(),
         r.model.entry
     );
-    println!("  {} files, {} tasks in suite `{}` (verifiers/{})", r.files.len(), r.tasks.len(), r.suite, r.suite);
+    out!("  {} files, {} tasks in suite `{}` (verifiers/{})", r.files.len(), r.tasks.len(), r.suite, r.suite);
     for d in &r.dropped {
-        println!("  dropped {}: {}", d["screen"].as_str().unwrap_or(""), d["reason"].as_str().unwrap_or(""));
+        out!("  dropped {}: {}", d["screen"].as_str().unwrap_or(""), d["reason"].as_str().unwrap_or(""));
     }
-    println!(
+    out!(
         "  fidelity: transition_accuracy {} (nothing-changes baseline {}), screen_coverage {}, element_recall {}, visual_similarity {}",
         pct(f["transition_accuracy"].as_f64().unwrap_or(0.0)),
         pct(f["baseline"]["transition_accuracy"].as_f64().unwrap_or(0.0)),
@@ -53,8 +53,8 @@ pub(crate) fn reconstruct(
         pct(f["element_recall"].as_f64().unwrap_or(0.0)),
         f["visual_similarity"].as_f64().map(pct).unwrap_or_else(|| "n/a".into()),
     );
-    println!("  report: {}", out.join("fidelity.md").display());
-    println!(
+    out!("  report: {}", out.join("fidelity.md").display());
+    out!(
         "  try: phoneworld check {0} && phoneworld eval --apps-dir {0} --suite-dir {1} --suite {2} --agent oracle",
         out.display(),
         out.join("verifiers").display(),
@@ -81,9 +81,9 @@ pub(crate) fn graph(
     std::fs::write(out, text).with_context(|| format!("writing {}", out.display()))?;
     let (screens, edges) = (analysis.graph.graph.node_count(), analysis.graph.graph.edge_count());
     if as_json {
-        println!("{}", serde_json::json!({ "out": out, "app": analysis.abstraction.package, "screens": screens, "edges": edges }));
+        out!("{}", serde_json::json!({ "out": out, "app": analysis.abstraction.package, "screens": screens, "edges": edges }));
     } else {
-        println!("{screens} screens, {edges} edges ({}) -> {}", analysis.abstraction.package, out.display());
+        out!("{screens} screens, {edges} edges ({}) -> {}", analysis.abstraction.package, out.display());
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -98,7 +98,7 @@ pub(crate) fn replay_traces(traces: &[PathBuf], format: &str, app: &Path, as_jso
     }
     let report = fidelity_json(&model, &reports);
     if as_json {
-        println!("{report}");
+        out!("{report}");
     } else {
         print!("{}", fidelity_markdown(&report));
     }

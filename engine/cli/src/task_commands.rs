@@ -44,17 +44,17 @@ pub(crate) fn tasks(apps_dirs: &[PathBuf], suite_dirs: &[PathBuf], name: &str, m
             "suite": suite.name, "suite_hash": suite.hash, "count": rows.len(), "by_category": by_category,
             "instances": instances, "tasks": rows,
         });
-        println!("{summary}");
+        out!("{summary}");
     } else {
         for r in &rows {
-            println!(
+            out!(
                 "{:<36} {:<9} {}",
                 r["id"].as_str().unwrap_or(""),
                 r["category"].as_str().unwrap_or(""),
                 r["example"].as_str().unwrap_or("")
             );
         }
-        println!("{} templates {by_category:?}, {instances} distinct instances (at most 100 counted per template)", rows.len());
+        out!("{} templates {by_category:?}, {instances} distinct instances (at most 100 counted per template)", rows.len());
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -72,16 +72,16 @@ pub(crate) fn eval(
     let (catalog, suite) = load_suite(apps_dirs, suite_dirs, name)?;
     let report = evaluate(catalog, &suite, agent, seeds, out_dir)?;
     if as_json {
-        println!("{}", serde_json::to_string(&report)?);
+        out!("{}", serde_json::to_string(&report)?);
     } else {
-        println!("suite {} ({} templates x {} seeds), agent {}", report.suite, suite.templates.len(), seeds, report.agent);
-        println!("{:<12} {:>9} {:>9}", "category", "episodes", "success");
+        out!("suite {} ({} templates x {} seeds), agent {}", report.suite, suite.templates.len(), seeds, report.agent);
+        out!("{:<12} {:>9} {:>9}", "category", "episodes", "success");
         for (category, v) in &report.by_category {
-            println!("{:<12} {:>9} {:>8.1}%", category, v["episodes"], v["success_rate"].as_f64().unwrap_or(0.0) * 100.0);
+            out!("{:<12} {:>9} {:>8.1}%", category, v["episodes"], v["success_rate"].as_f64().unwrap_or(0.0) * 100.0);
         }
-        println!("{:<12} {:>9} {:>8.1}%", "all", report.episodes, report.success_rate * 100.0);
+        out!("{:<12} {:>9} {:>8.1}%", "all", report.episodes, report.success_rate * 100.0);
         for f in report.failures.iter().take(20) {
-            println!(
+            out!(
                 "  failed {} seed {} at step {}: {}",
                 f["template"].as_str().unwrap_or(""),
                 f["seed"],
@@ -97,15 +97,15 @@ pub(crate) fn verify(apps_dirs: &[PathBuf], suite_dirs: &[PathBuf], name: &str, 
     let (catalog, suite) = load_suite(apps_dirs, suite_dirs, name)?;
     let problems = verify_suite(catalog, &suite, seeds)?;
     if as_json {
-        println!(
+        out!(
             "{}",
             json!({ "suite": suite.name, "templates": suite.templates.len(), "seeds": seeds, "ok": problems.is_empty(), "problems": problems })
         );
     } else {
         for p in &problems {
-            println!("{} seed {}: {}", p.template, p.seed, p.problem);
+            out!("{} seed {}: {}", p.template, p.seed, p.problem);
         }
-        println!("{} templates x {seeds} seeds: {} problem(s)", suite.templates.len(), problems.len());
+        out!("{} templates x {seeds} seeds: {} problem(s)", suite.templates.len(), problems.len());
     }
     Ok(if problems.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }
@@ -141,9 +141,9 @@ pub(crate) fn rollouts(
     let options = phoneworld_phone::ImageOptions { format, size, xml: true };
     let manifest = phoneworld_tasks::rollouts(catalog, &suite, seeds, out_dir, detours, options)?;
     if as_json {
-        println!("{manifest}");
+        out!("{manifest}");
     } else {
-        println!(
+        out!(
             "{} of {} episodes kept ({} with detours), {} steps, in {}",
             manifest["episodes"],
             manifest["attempted"],

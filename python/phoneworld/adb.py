@@ -102,8 +102,11 @@ def _answer_matches(answer: str, expected: str) -> bool:
     if _normalize(answer) == _normalize(expected):
         return True
     a, e = _number(answer), _number(expected)
-    strip = lambda s: _normalize("".join(c for c in s if c.isalpha() or c.isspace()))  # noqa: E731
-    return a is not None and e is not None and any(c.isdigit() for c in expected) and abs(a - e) < 1e-6 and strip(answer) == strip(expected)
+    return a is not None and e is not None and any(c.isdigit() for c in expected) and abs(a - e) < 1e-6 and _letters(answer) == _letters(expected)
+
+
+def _letters(text: str) -> str:
+    return _normalize("".join(c for c in text if c.isalpha() or c.isspace()))
 
 
 def _element_label(element: dict[str, Any]) -> list[str]:
@@ -143,7 +146,7 @@ def _holds(
     if kind == "answer":
         return answer is not None and _answer_matches(answer, str(check["text"]))
     if kind == "finished":
-        return finished == check["status"]
+        return finished == str(check["status"])
     if kind == "text_visible":
         needle = _normalize(str(check["text"]))
         return any(needle in label for e in elements for label in _element_label(e))

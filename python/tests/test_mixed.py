@@ -164,3 +164,11 @@ def test_bad_pool_settings_are_config_errors() -> None:
         MixedPool(mock, [], ratio=0.5)
     with pytest.raises(phoneworld.ConfigError, match="mock"):
         MixedPool(mock, {"mock": mock}, ratio=0.5)
+
+
+def test_docstring_examples_of_the_adb_and_mixed_modules() -> None:
+    import doctest
+
+    for module in (phoneworld.adb, phoneworld.mixed):
+        failures, tried = doctest.testmod(module, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+        assert failures == 0 and tried > 0, module.__name__

@@ -105,15 +105,7 @@ class VectorEnv(gym.vector.VectorEnv):  # type: ignore[type-arg]
 
     def step(self, actions: Any) -> tuple[dict[str, Any], np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         canonical, errors = self._parse(actions, range(self.num_envs))
-        (pixels, instructions, trees, infos), rewards, terminated, truncated, finals = self._core.step(canonical, errors)
-        info = self._infos(infos, finals)
-        return (
-            self._batch(pixels, instructions, trees),
-            np.asarray(rewards, dtype=np.float64),
-            np.asarray(terminated, dtype=np.bool_),
-            np.asarray(truncated, dtype=np.bool_),
-            info,
-        )
+        return self._step_result(self._core.step(canonical, errors))
 
     def render(self) -> Optional[tuple[np.ndarray, ...]]:
         return None
@@ -131,16 +123,10 @@ class VectorEnv(gym.vector.VectorEnv):  # type: ignore[type-arg]
 
     def recv(self) -> tuple[dict[str, Any], np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """The first `batch_size` sent steps to finish; `info["env_id"]` says whose they are."""
-        ids, (pixels, instructions, trees, infos), rewards, terminated, truncated, finals = self._core.recv(self.batch_size)
-        info = self._infos(infos, finals, ids)
+        ids, stepped = self._core.recv(self.batch_size)
+        obs, rewards, terminated, truncated, info = self._step_result(stepped, ids)
         info["env_id"] = np.asarray(ids, dtype=np.int64)
-        return (
-            self._batch(pixels, instructions, trees),
-            np.asarray(rewards, dtype=np.float64),
-            np.asarray(terminated, dtype=np.bool_),
-            np.asarray(truncated, dtype=np.bool_),
-            info,
-        )
+        return obs, rewards, terminated, truncated, info
 
     def result(self, env_id: int) -> dict[str, Any]:
         """Env `env_id`'s current or finished episode as `phoneworld eval` reports it."""
@@ -164,6 +150,16 @@ class VectorEnv(gym.vector.VectorEnv):  # type: ignore[type-arg]
         return (_unpickle_vector, (args, envs, self._tasks, self._elements))
 
     # --- internals ---------------------------------------------------------------------------------
+
+    def _step_result(self, stepped: Any, ids: Optional[Sequence[int]] = None) -> tuple[dict[str, Any], np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        (pixels, instructions, trees, infos), rewards, terminated, truncated, finals = stepped
+        return (
+            self._batch(pixels, instructions, trees),
+            np.asarray(rewards, dtype=np.float64),
+            np.asarray(terminated, dtype=np.bool_),
+            np.asarray(truncated, dtype=np.bool_),
+            self._infos(infos, finals, ids),
+        )
 
     def _per_env(self, value: Any, default: list[Any]) -> list[Any]:
         if value is None:

@@ -39,3 +39,10 @@ pub(crate) fn suite(name: &str, suite_dirs: &[PathBuf], catalog: &Catalog) -> Py
     cache.insert(key, Arc::clone(&loaded));
     Ok(loaded)
 }
+
+/// The catalog of `apps_dirs` and the suite `name` over it.
+pub(crate) fn catalog_and_suite(name: &str, suite_dirs: &[PathBuf], apps_dirs: &[PathBuf]) -> PyResult<(Arc<Catalog>, Arc<Suite>)> {
+    let catalog = catalog(apps_dirs)?;
+    let suite = suite(name, suite_dirs, &catalog)?;
+    Ok((catalog, suite))
+}

@@ -7,7 +7,7 @@ use phoneworld_phone::Catalog;
 use phoneworld_tasks::Suite;
 use pyo3::prelude::*;
 
-use crate::catalogs::{catalog, suite};
+use crate::catalogs::catalog_and_suite;
 use crate::episode::{Episode, RewardMode};
 use crate::errors::ConfigError;
 use crate::observe::ObsConfig;
@@ -43,8 +43,7 @@ pub(crate) struct Settings {
 
 impl Settings {
     pub(crate) fn load(args: SettingsArgs) -> PyResult<Settings> {
-        let catalog = catalog(&args.apps_dirs)?;
-        let suite = suite(&args.suite, &args.suite_dirs, &catalog)?;
+        let (catalog, suite) = catalog_and_suite(&args.suite, &args.suite_dirs, &args.apps_dirs)?;
         let device = device_config(0, args.width, args.height)?;
         let screenshot = if args.screenshot { Some(obs_size((args.width, args.height), args.obs_width, args.obs_height)?) } else { None };
         let reward = match args.reward.as_str() {

@@ -9,7 +9,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use serde_json::json;
 
-use crate::catalogs::{catalog, suite};
+use crate::catalogs::catalog_and_suite;
 use crate::convert::{to_json, to_py};
 use crate::env_core::task_choice;
 use crate::errors::{task_error, ConfigError};
@@ -19,8 +19,7 @@ use crate::errors::{task_error, ConfigError};
 #[pyfunction]
 #[pyo3(signature = (suite_name="phoneworld-v0", suite_dirs=Vec::new(), apps_dirs=Vec::new()))]
 fn suite_tasks<'py>(py: Python<'py>, suite_name: &str, suite_dirs: Vec<PathBuf>, apps_dirs: Vec<PathBuf>) -> PyResult<Bound<'py, PyList>> {
-    let catalog = catalog(&apps_dirs)?;
-    let suite = suite(suite_name, &suite_dirs, &catalog)?;
+    let (_, suite) = catalog_and_suite(suite_name, &suite_dirs, &apps_dirs)?;
     let list = PyList::empty(py);
     for t in &suite.templates {
         let value = json!({
@@ -38,8 +37,7 @@ fn suite_tasks<'py>(py: Python<'py>, suite_name: &str, suite_dirs: Vec<PathBuf>,
 #[pyfunction]
 #[pyo3(signature = (suite_name="phoneworld-v0", suite_dirs=Vec::new(), apps_dirs=Vec::new()))]
 fn suite_hashes(suite_name: &str, suite_dirs: Vec<PathBuf>, apps_dirs: Vec<PathBuf>) -> PyResult<(String, String, String)> {
-    let catalog = catalog(&apps_dirs)?;
-    let suite = suite(suite_name, &suite_dirs, &catalog)?;
+    let (catalog, suite) = catalog_and_suite(suite_name, &suite_dirs, &apps_dirs)?;
     Ok((suite.name.clone(), suite.hash.clone(), catalog.hash.clone()))
 }
 
@@ -56,8 +54,7 @@ fn task_instance<'py>(
     suite_dirs: Vec<PathBuf>,
     apps_dirs: Vec<PathBuf>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let catalog = catalog(&apps_dirs)?;
-    let suite = suite(suite_name, &suite_dirs, &catalog)?;
+    let (catalog, suite) = catalog_and_suite(suite_name, &suite_dirs, &apps_dirs)?;
     let choice = task_choice(Some(task.clone()), params)?;
     let template = suite.get(&task).ok_or_else(|| ConfigError::new_err(format!("no task `{task}` in suite `{}`", suite.name)))?;
     let instance = Instance::with_params(Arc::clone(template), seed, &catalog, &choice.params).map_err(task_error)?;
@@ -76,8 +73,7 @@ fn eval_report<'py>(
     suite_dirs: Vec<PathBuf>,
     apps_dirs: Vec<PathBuf>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let catalog = catalog(&apps_dirs)?;
-    let suite = suite(suite_name, &suite_dirs, &catalog)?;
+    let (catalog, suite) = catalog_and_suite(suite_name, &suite_dirs, &apps_dirs)?;
     let mut parsed = Vec::with_capacity(results.len());
     for (i, r) in results.iter().enumerate() {
         let value = to_json(&r)?;

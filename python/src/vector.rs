@@ -149,6 +149,11 @@ pub(crate) struct VectorCore {
     workers: Option<Workers>,
 }
 
+/// The observation of each env that just autoreset in SameStep mode: pixels, instruction,
+/// UI tree, info.
+type Final<'py> = Option<(Option<Bound<'py, PyBytes>>, String, Option<String>, Bound<'py, PyDict>)>;
+/// A batch, rewards, terminated, truncated and the SameStep finals.
+type StepBatch<'py> = (Batch<'py>, Vec<f64>, Vec<bool>, Vec<bool>, Vec<Final<'py>>);
 type Batch<'py> = (Option<Bound<'py, PyArray4<u8>>>, Vec<String>, Vec<Option<String>>, Bound<'py, PyList>);
 
 impl VectorCore {
@@ -319,18 +324,7 @@ impl VectorCore {
     /// finals) where finals[i] is (final pixels, final instruction, final ui_tree, final info)
     /// for envs that autoreset in SameStep mode, else None.
     #[allow(clippy::type_complexity)]
-    fn step<'py>(
-        &mut self,
-        py: Python<'py>,
-        actions: &Bound<'py, PyList>,
-        errors: &Bound<'py, PyList>,
-    ) -> PyResult<(
-        Batch<'py>,
-        Vec<f64>,
-        Vec<bool>,
-        Vec<bool>,
-        Vec<Option<(Option<Bound<'py, PyBytes>>, String, Option<String>, Bound<'py, PyDict>)>>,
-    )> {
+    fn step<'py>(&mut self, py: Python<'py>, actions: &Bound<'py, PyList>, errors: &Bound<'py, PyList>) -> PyResult<StepBatch<'py>> {
         self.ensure_idle()?;
         let n = self.num_envs();
         if actions.len() != n {
@@ -378,19 +372,7 @@ impl VectorCore {
 
     /// Waits for `batch_size` sent steps (whichever finish first) and returns them with their
     /// env ids, in the same layout as `step`.
-    #[allow(clippy::type_complexity)]
-    fn recv<'py>(
-        &mut self,
-        py: Python<'py>,
-        batch_size: usize,
-    ) -> PyResult<(
-        Vec<usize>,
-        Batch<'py>,
-        Vec<f64>,
-        Vec<bool>,
-        Vec<bool>,
-        Vec<Option<(Option<Bound<'py, PyBytes>>, String, Option<String>, Bound<'py, PyDict>)>>,
-    )> {
+    fn recv<'py>(&mut self, py: Python<'py>, batch_size: usize) -> PyResult<(Vec<usize>, StepBatch<'py>)> {
         let Some(workers) = self.workers.as_mut() else {
             return Err(PhoneWorldError::new_err("nothing was sent: call send() first"));
         };
@@ -424,8 +406,7 @@ impl VectorCore {
             }
         }
         let stepped = got.into_iter().map(|(_, s)| s).collect();
-        let (batch, rewards, terminated, truncated, finals) = self.convert(py, array, stepped)?;
-        Ok((ids, batch, rewards, terminated, truncated, finals))
+        Ok((ids, self.convert(py, array, stepped)?))
     }
 
     /// The finished (or current) episode of env `i` as `phoneworld eval` reports it.
@@ -493,18 +474,7 @@ impl VectorCore {
 
 impl VectorCore {
     #[allow(clippy::type_complexity)]
-    fn convert<'py>(
-        &self,
-        py: Python<'py>,
-        array: Option<Bound<'py, PyArray4<u8>>>,
-        stepped: Vec<Stepped>,
-    ) -> PyResult<(
-        Batch<'py>,
-        Vec<f64>,
-        Vec<bool>,
-        Vec<bool>,
-        Vec<Option<(Option<Bound<'py, PyBytes>>, String, Option<String>, Bound<'py, PyDict>)>>,
-    )> {
+    fn convert<'py>(&self, py: Python<'py>, array: Option<Bound<'py, PyArray4<u8>>>, stepped: Vec<Stepped>) -> PyResult<StepBatch<'py>> {
         let instructions = stepped.iter().map(|s| s.obs.instruction.clone()).collect();
         let trees = stepped.iter().map(|s| s.obs.ui_tree.clone()).collect();
         let infos = PyList::empty(py);

@@ -4,7 +4,7 @@ SHELL := /bin/bash
 CARGO ?= cargo
 OUT ?= out
 
-PHONY_PY := python test-python bench-python
+PHONY_PY := python test-python bench-python bench-adb
 .PHONY: help setup run test test-rust $(PHONY_PY) lint fmt bench bench-report memory verify
 
 help: ## Show the targets
@@ -46,6 +46,9 @@ test-python: python
 
 bench-python: python ## Python throughput: Phone.step + screenshot, VectorEnv scaling, restore
 	$(PY) python/bench/bench.py
+
+bench-adb: python ## ADB latency of a served phone: tap + screencap and echo via adbutils, PNG encode/decode
+	$(PY) python/bench/adb_latency.py
 
 lint: ## Format check and clippy with warnings as errors
 	$(CARGO) fmt --all -- --check

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use numpy::PyArray3;
-use phoneworld_adb::SharedPhone;
+use phoneworld_adb::{encode_png, PngCompression, SharedPhone};
 use phoneworld_phone::{Device, DeviceConfig, ScriptLimits};
 use phoneworld_tasks::Instance;
 use pyo3::prelude::*;
@@ -128,10 +128,24 @@ impl Phone {
         rgb_array(py, rgb, size)
     }
 
-    /// The screen as PNG bytes.
-    fn screenshot_png<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
-        let png = self.with(py, |d| d.frame().to_png());
-        PyBytes::new(py, &png)
+    /// The screen as PNG bytes. `compression`: None for the png crate's default level, or
+    /// serve-adb's levels `"fast"` (what `screencap -p` sends by default), `"balanced"`, `"best"`.
+    #[pyo3(signature = (compression=None))]
+    fn screenshot_png<'py>(&self, py: Python<'py>, compression: Option<&str>) -> PyResult<Bound<'py, PyBytes>> {
+        let level = match compression {
+            None => None,
+            Some("fast") => Some(PngCompression::Fast),
+            Some("balanced") => Some(PngCompression::Balanced),
+            Some("best") => Some(PngCompression::Best),
+            Some(other) => {
+                return Err(ConfigError::new_err(format!("compression: {other:?} is not one of \"fast\", \"balanced\", \"best\"")))
+            }
+        };
+        let png = self.with(py, |d| match level {
+            None => d.frame().to_png(),
+            Some(level) => encode_png(&d.frame(), level),
+        });
+        Ok(PyBytes::new(py, &png))
     }
 
     /// The UI elements (AndroidWorld's fields and selection rule), as dicts.

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 import pytest
 
@@ -31,6 +31,18 @@ def cli() -> Path:
 @pytest.fixture()
 def small() -> dict[str, Any]:
     return dict(SMALL)
+
+
+@pytest.fixture(scope="module")
+def private_adb() -> Iterator[Any]:
+    """Debian's `adb` server on a free loopback port with its own HOME, killed after the module."""
+    from phoneworld import PrivateAdbServer
+
+    server = PrivateAdbServer()
+    try:
+        yield server
+    finally:
+        server.close()
 
 
 os.environ.setdefault("PHONEWORLD_ROOT", str(ROOT))

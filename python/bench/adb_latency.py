@@ -18,7 +18,7 @@ import statistics
 import time
 from typing import Any, Callable
 
-import adbutils
+import adbutils  # type: ignore[import-untyped]
 from adbutils import AdbDevice
 from PIL import Image
 
@@ -89,7 +89,7 @@ def main() -> None:
             conn = by_id.shell(command, stream=True)
             data = conn.read_until_close(encoding=None)
             closing.append(conn)
-            return data  # type: ignore[return-value]
+            return bytes(data)
 
         closing: list[Any] = []
 

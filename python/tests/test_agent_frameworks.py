@@ -341,3 +341,175 @@ def test_appagent_command_sequence_drives_the_served_phone(served: Served) -> No
     served.assert_in_step()
     shot = controller.get_screenshot("7_after", save_dir)
     assert np.array_equal(rgb(Path(shot)), served.twin.screenshot())
+
+
+# --- Mobile-Agent (MobileAgent/controller.py), unmodified apart from running in this shell ------
+
+
+class MobileAgentController:
+    """Mobile-Agent's controller functions; `adb_path` is `adb -s SERIAL`, and `subprocess.run`
+    goes through `served` (same arguments, a timeout, the private server)."""
+
+    def __init__(self, served: Served) -> None:
+        self.served = served
+        self.adb_path = f"adb -s {served.serial}"
+
+    def get_size(self) -> tuple[int, int]:
+        command = self.adb_path + " shell wm size"
+        result = self.served.run(command)
+        resolution_line = result.stdout.strip().split("\n")[-1]
+        width, height = map(int, resolution_line.split(" ")[-1].split("x"))
+        return width, height
+
+    def get_xml(self) -> None:
+        # Mobile-Agent passes [adb_path, 'shell', 'uiautomator', 'dump']: the path split in words.
+        self.served.run([*self.adb_path.split(), "shell", "uiautomator", "dump"])
+        self.served.run([*self.adb_path.split(), "pull", "/sdcard/window_dump.xml", "./xml/window_dump.xml"])
+
+    def get_screenshot(self) -> None:
+        command = self.adb_path + " shell rm /sdcard/screenshot.png"
+        self.served.run(command)
+        command = self.adb_path + " shell screencap -p /sdcard/screenshot.png"
+        self.served.run(command)
+        command = self.adb_path + " pull /sdcard/screenshot.png ./screenshot"
+        self.served.run(command)
+        image_path = str(self.served.workdir / "screenshot" / "screenshot.png")
+        save_path = str(self.served.workdir / "screenshot" / "screenshot.jpg")
+        image = Image.open(image_path)
+        image.convert("RGB").save(save_path, "JPEG")
+        os.remove(image_path)
+
+    def tap(self, x: int, y: int) -> None:
+        command = self.adb_path + f" shell input tap {x} {y}"
+        self.served.run(command)
+
+    def type(self, text: str) -> None:
+        text = text.replace("\\n", "_").replace("\n", "_")
+        for char in text:
+            if char == " ":
+                command = self.adb_path + " shell input text %s"
+                self.served.run(command)
+            elif char == "_":
+                command = self.adb_path + " shell input keyevent 66"
+                self.served.run(command)
+            elif "a" <= char <= "z" or "A" <= char <= "Z" or char.isdigit():
+                command = self.adb_path + f" shell input text {char}"
+                self.served.run(command)
+            elif char in "-.,!?@'°/:;()":
+                command = self.adb_path + f' shell input text "{char}"'
+                self.served.run(command)
+            else:
+                command = self.adb_path + f' shell am broadcast -a ADB_INPUT_TEXT --es msg "{char}"'
+                self.served.run(command)
+
+    def slide(self, x1: int, y1: int, x2: int, y2: int) -> None:
+        command = self.adb_path + f" shell input swipe {x1} {y1} {x2} {y2} 500"
+        self.served.run(command)
+
+    def back(self) -> None:
+        command = self.adb_path + " shell input keyevent 4"
+        self.served.run(command)
+
+    def home(self) -> None:
+        command = self.adb_path + " shell am start -a android.intent.action.MAIN -c android.intent.category.HOME"
+        self.served.run(command)
+
+    def keyboard_shown(self) -> bool:
+        """Mobile-Agent v2's keyboard check: `mInputShown=` of `dumpsys input_method`."""
+        output = self.served.run(self.adb_path + " shell dumpsys input_method").stdout
+        for line in output.splitlines():
+            if "mInputShown=" in line:
+                return line.split("mInputShown=")[1].split()[0] == "true"
+        return False
+
+
+def xml_center(xml_path: Path, **attrs: str) -> tuple[int, int]:
+    """The center of the one node with these attributes (`content_desc` for `content-desc`)."""
+    wanted = {k.replace("_", "-"): v for k, v in attrs.items()}
+    nodes = [n for n in ET.parse(xml_path).iter("node") if all(n.get(k) == v for k, v in wanted.items())]
+    assert len(nodes) == 1, (wanted, len(nodes))
+    bounds = nodes[0].attrib["bounds"][1:-1].split("][")
+    x1, y1 = map(int, bounds[0].split(","))
+    x2, y2 = map(int, bounds[1].split(","))
+    return (x1 + x2) // 2, (y1 + y2) // 2
+
+
+def close_to(jpeg: Path, screen: np.ndarray) -> bool:
+    pixels = rgb(jpeg).astype(np.int16)
+    return pixels.shape == screen.shape and float(np.abs(pixels - screen.astype(np.int16)).mean()) < 4.0
+
+
+def test_mobile_agent_command_sequence_drives_the_served_phone(served: Served) -> None:
+    (served.workdir / "screenshot").mkdir()
+    (served.workdir / "xml").mkdir()
+    controller = MobileAgentController(served)
+    for phone in (served.phone, served.twin):
+        phone.step({"type": "open_app", "app": "Settings"})
+
+    # Home through the launcher intent.
+    controller.home()
+    served.both({"type": "key", "key": "home"})
+    assert served.phone.foreground()[0] == "com.phoneworld.launcher"
+    assert controller.get_size() == (1080, 2400)
+    controller.get_screenshot()
+    jpeg = served.workdir / "screenshot" / "screenshot.jpg"
+    assert close_to(jpeg, served.phone.screenshot())
+    assert not (served.workdir / "screenshot" / "screenshot.png").exists()
+    controller.get_xml()
+    xml_path = served.workdir / "xml" / "window_dump.xml"
+    assert xml_path.read_text() == served.phone.ui_xml()
+
+    x, y = xml_center(xml_path, content_desc="Notes", clickable="true")
+    controller.tap(x, y)
+    served.both({"type": "tap", "x": x, "y": y})
+    assert served.phone.foreground() == ("com.phoneworld.notes", "home")
+    # The next round's screenshot replaces the last one (rm first, then screencap and pull).
+    controller.get_screenshot()
+    assert close_to(jpeg, served.phone.screenshot())
+    served.assert_in_step()
+
+    controller.get_xml()
+    x, y = xml_center(xml_path, content_desc="Search notes")
+    controller.tap(x, y)
+    served.both({"type": "tap", "x": x, "y": y})
+    assert not controller.keyboard_shown()
+    controller.get_xml()
+    x, y = xml_center(xml_path, resource_id="com.phoneworld.notes:id/search_field", **{"class": "android.widget.EditText"})
+    controller.tap(x, y)
+    served.both({"type": "tap", "x": x, "y": y})
+    assert controller.keyboard_shown()
+
+    # One character per call: letters and digits bare, %s for a space, punctuation quoted,
+    # anything else through ADBKeyboard's broadcast, and a newline as Enter (keyevent 66).
+    typed = "Café B-2, ok?"
+    controller.type(typed + "\n")
+    for char in typed:
+        served.both({"type": "type_text", "text": char})
+    served.both({"type": "key", "key": "enter"})
+    controller.get_xml()
+    assert search_field_text(xml_path.read_text()) == typed
+    served.assert_in_step()
+
+    # Back (keyevent 4) closes the keyboard, then leaves the search screen.
+    controller.back()
+    served.both({"type": "key", "key": "back"})
+    assert not controller.keyboard_shown()
+    if served.phone.foreground()[1] == "search":
+        controller.back()
+        served.both({"type": "key", "key": "back"})
+    assert served.phone.foreground() == ("com.phoneworld.notes", "home")
+    served.assert_in_step()
+
+    # A slide scrolls the list by its length.
+    controller.get_xml()
+    before = xml_center(xml_path, content_desc="Note Parking spot")
+    controller.slide(540, 1500, 540, 1100)
+    served.both({"type": "swipe", "x1": 540, "y1": 1500, "x2": 540, "y2": 1100, "ms": 500})
+    controller.get_xml()
+    assert xml_center(xml_path, content_desc="Note Parking spot")[1] == before[1] - 400
+    served.assert_in_step()
+
+    controller.home()
+    served.both({"type": "key", "key": "home"})
+    assert served.phone.foreground()[0] == "com.phoneworld.launcher"
+    served.assert_in_step()

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import argparse
 import time
-from typing import Any, Callable, Optional
+from typing import Any, Optional
 
 import gymnasium as gym
 import numpy as np
@@ -36,10 +36,6 @@ MIX: list[dict[str, Any]] = [
 # One template for every env (as `gym.make_vec("phoneworld/ClockAddAlarm-v0", ...)` builds);
 # `--suite` below also measures envs whose tasks are drawn from the whole suite.
 TASK = "clock_add_alarm"
-
-
-def best(rounds: int, fn: Callable[[], float]) -> float:
-    return min(fn() for _ in range(rounds))
 
 
 def phone_steps(n: int, screenshot: bool) -> float:
@@ -109,19 +105,25 @@ def restore_to_start(n: int) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--steps", type=int, default=300)
-    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args()
     n, r = args.steps, args.rounds
 
-    with_shot = best(r, lambda: phone_steps(n, True))
-    step_only = best(r, lambda: phone_steps(n * 4, False))
-    rust_only = best(r, lambda: rust_step_only(n * 4))
-    one = max(vector_steps(8, 1, n // 10) for _ in range(r))
-    two = max(vector_steps(8, 2, n // 10) for _ in range(r))
-    suite_one = max(vector_steps(8, 1, n // 10, None) for _ in range(r))
-    suite_two = max(vector_steps(8, 2, n // 10, None) for _ in range(r))
-    procs = max(async_vector_steps(8, n // 20) for _ in range(max(1, r - 1)))
-    restore = best(r, lambda: restore_to_start(2000))
+    # Rounds interleave the variants compared with each other, so that a noisy moment on the
+    # machine does not favour one side; each keeps its best round.
+    with_shot, step_only, rust_only, restore = (float("inf"),) * 4
+    one = two = suite_one = suite_two = procs = 0.0
+    for round_ in range(r):
+        with_shot = min(with_shot, phone_steps(n, True))
+        step_only = min(step_only, phone_steps(n * 4, False))
+        rust_only = min(rust_only, rust_step_only(n * 4))
+        one = max(one, vector_steps(8, 1, n // 5))
+        two = max(two, vector_steps(8, 2, n // 5))
+        suite_one = max(suite_one, vector_steps(8, 1, n // 5, None))
+        suite_two = max(suite_two, vector_steps(8, 2, n // 5, None))
+        if round_ < 2:
+            procs = max(procs, async_vector_steps(8, n // 20))
+        restore = min(restore, restore_to_start(2000))
 
     frame = np.zeros((2400, 1080, 3), np.uint8)
     copy_start = time.perf_counter()

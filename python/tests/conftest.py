@@ -34,7 +34,7 @@ def small() -> dict[str, Any]:
 
 
 @pytest.fixture(scope="module")
-def private_adb() -> Iterator[Any]:
+def adb() -> Iterator[Any]:
     """Debian's `adb` server on a free loopback port with its own HOME, killed after the module."""
     from phoneworld import PrivateAdbServer
 

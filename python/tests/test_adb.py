@@ -18,15 +18,6 @@ import phoneworld
 from phoneworld import AdbPhone, DeviceError, NotSupportedOnRealDevice, Phone, PrivateAdbServer
 
 
-@pytest.fixture(scope="module")
-def adb() -> Iterator[PrivateAdbServer]:
-    server = PrivateAdbServer()
-    try:
-        yield server
-    finally:
-        server.close()
-
-
 class Served:
     def __init__(self, adb: PrivateAdbServer, phone: Phone, **serve: Any) -> None:
         self.adb, self.phone = adb, phone

@@ -15,15 +15,6 @@ from phoneworld.adb import AdbEnv, evaluate_checks, task_checks
 SMALL = (108, 240)
 
 
-@pytest.fixture(scope="module")
-def adb() -> Iterator[PrivateAdbServer]:
-    server = PrivateAdbServer()
-    try:
-        yield server
-    finally:
-        server.close()
-
-
 def serve(adb: PrivateAdbServer, phone: Phone) -> tuple[Any, str]:
     server = phone.serve_adb()
     return server, adb.connect(server.address)

@@ -68,8 +68,8 @@ class Served:
 
 
 @pytest.fixture()
-def served(private_adb: Any, tmp_path: Path) -> Iterator[Served]:
-    s = Served(private_adb, tmp_path)
+def served(adb: Any, tmp_path: Path) -> Iterator[Served]:
+    s = Served(adb, tmp_path)
     try:
         yield s
     finally:

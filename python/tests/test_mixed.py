@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any, Callable
 
 import pytest
 
@@ -15,15 +15,6 @@ from phoneworld import MixedPool, Phone, PhoneEnv, PrivateAdbServer
 from phoneworld.adb import AdbEnv, adb_disconnect
 
 SMALL = (108, 240)
-
-
-@pytest.fixture(scope="module")
-def adb() -> Iterator[PrivateAdbServer]:
-    server = PrivateAdbServer()
-    try:
-        yield server
-    finally:
-        server.close()
 
 
 def mock() -> PhoneEnv:

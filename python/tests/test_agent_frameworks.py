@@ -1,8 +1,8 @@
 """Agent frameworks that shell out to `adb` drive a served phone unmodified.
 
-AppAgent (`and_controller.py`) and Mobile-Agent (`controller.py`) run `adb -s SERIAL ...` command
-strings through `subprocess` with a shell, and parse what comes back with string splits and
-ElementTree. Their command strings are replayed here as they issue them, against Debian's `adb`
+AppAgent and Mobile-Agent run `adb -s SERIAL ...` command strings through `subprocess` with a
+shell, and parse what comes back with string splits and ElementTree. Their command strings are
+replayed here as they issue them, against Debian's `adb`
 and a private adb server, their output is parsed the way they parse it, and the served phone must
 end up where the same canonical actions take a phone driven directly (its twin), with the
 screen changes an agent would see: text landing in the field, Back and Home changing the
@@ -17,7 +17,7 @@ import subprocess
 import tempfile
 import xml.etree.ElementTree as ET
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Iterator, Optional
 
 import numpy as np
 import pytest
@@ -91,190 +91,132 @@ def search_field_text(xml: str) -> str:
     return field[0].get("text", "")
 
 
-# --- AppAgent (scripts/and_controller.py), unmodified apart from running in this shell ----------
+# --- AppAgent's side: its command strings and the way it reads their output, in our own code ---
+
+
+def node_box(node: ET.Element) -> tuple[int, int, int, int]:
+    """`bounds="[x1,y1][x2,y2]"` as four ints."""
+    first, second = node.attrib["bounds"].strip("[]").split("][")
+    x1, y1 = (int(v) for v in first.split(","))
+    x2, y2 = (int(v) for v in second.split(","))
+    return x1, y1, x2, y2
+
+
+def center(box: tuple[int, int, int, int]) -> tuple[int, int]:
+    return (box[0] + box[2]) // 2, (box[1] + box[3]) // 2
 
 
 class AndroidElement:
-    def __init__(self, uid: str, bbox: tuple[tuple[int, int], tuple[int, int]], attrib: str) -> None:
-        self.uid = uid
-        self.bbox = bbox
-        self.attrib = attrib
+    """An element AppAgent numbers for the model: an id built from the node and its box."""
+
+    def __init__(self, uid: str, box: tuple[int, int, int, int]) -> None:
+        self.uid, self.box = uid, box
 
 
-def get_id_from_element(elem: ET.Element) -> str:
-    bounds = elem.attrib["bounds"][1:-1].split("][")
-    x1, y1 = map(int, bounds[0].split(","))
-    x2, y2 = map(int, bounds[1].split(","))
-    elem_w, elem_h = x2 - x1, y2 - y1
-    if "resource-id" in elem.attrib and elem.attrib["resource-id"]:
-        elem_id = elem.attrib["resource-id"].replace(":", ".").replace("/", "_")
-    else:
-        elem_id = f"{elem.attrib['class']}_{elem_w}_{elem_h}"
-    if "content-desc" in elem.attrib and elem.attrib["content-desc"] and len(elem.attrib["content-desc"]) < 20:
-        content_desc = elem.attrib["content-desc"].replace("/", "_").replace(" ", "").replace(":", "_")
-        elem_id += f"_{content_desc}"
-    return elem_id
+def appagent_name(node: ET.Element) -> str:
+    """AppAgent's element name: the resource id (`:` and `/` replaced), or class and size; then a
+    short content description."""
+    x1, y1, x2, y2 = node_box(node)
+    resource = node.get("resource-id", "")
+    name = resource.replace(":", ".").replace("/", "_") if resource else f"{node.get('class')}_{x2 - x1}_{y2 - y1}"
+    desc = node.get("content-desc", "")
+    if desc and len(desc) < 20:
+        name += "_" + desc.replace("/", "_").replace(" ", "").replace(":", "_")
+    return name
 
 
-def traverse_tree(xml_path: str, elem_list: list[AndroidElement], attrib: str, add_index: bool = False) -> None:
-    path: list[ET.Element] = []
-    for event, elem in ET.iterparse(xml_path, ["start", "end"]):
-        if event == "start":
-            path.append(elem)
-            if attrib in elem.attrib and elem.attrib[attrib] == "true":
-                parent_prefix = ""
-                if len(path) > 1:
-                    parent_prefix = get_id_from_element(path[-2])
-                bounds = elem.attrib["bounds"][1:-1].split("][")
-                x1, y1 = map(int, bounds[0].split(","))
-                x2, y2 = map(int, bounds[1].split(","))
-                center = (x1 + x2) // 2, (y1 + y2) // 2
-                elem_id = get_id_from_element(elem)
-                if parent_prefix:
-                    elem_id = parent_prefix + "_" + elem_id
-                if add_index:
-                    elem_id += f"_{elem.attrib['index']}"
-                close = False
-                for e in elem_list:
-                    bbox = e.bbox
-                    center_ = (bbox[0][0] + bbox[1][0]) // 2, (bbox[0][1] + bbox[1][1]) // 2
-                    dist = (abs(center[0] - center_[0]) ** 2 + abs(center[1] - center_[1]) ** 2) ** 0.5
-                    if dist <= MIN_DIST:
-                        close = True
-                        break
-                if not close:
-                    elem_list.append(AndroidElement(elem_id, ((x1, y1), (x2, y2)), attrib))
-        if event == "end":
-            path.pop()
+def far_from(elements: list[AndroidElement], box: tuple[int, int, int, int]) -> bool:
+    cx, cy = center(box)
+    return all(((cx - ex) ** 2 + (cy - ey) ** 2) ** 0.5 > MIN_DIST for ex, ey in (center(e.box) for e in elements))
 
 
-class AppAgentController:
-    """AppAgent's AndroidController and execute_adb, with `subprocess.run` going through `served`."""
+def elements_with(xml_path: str, flag: str) -> list[AndroidElement]:
+    """Nodes whose `flag` is "true", named parent-name + own name + index, dropping any whose
+    center lies within MIN_DIST of one already taken."""
+    found: list[AndroidElement] = []
 
-    def __init__(self, served: Served, device: str) -> None:
-        self.served = served
-        self.device = device
-        self.screenshot_dir = ANDROID_DIR
-        self.xml_dir = ANDROID_DIR
-        self.width, self.height = self.get_device_size()
-        self.backslash = "\\"
+    def walk(node: ET.Element, parent: Optional[ET.Element]) -> None:
+        if node.tag == "node" and node.get(flag) == "true":
+            uid = appagent_name(node)
+            if parent is not None and parent.tag == "node":
+                uid = appagent_name(parent) + "_" + uid
+            uid += "_" + node.get("index", "")
+            if far_from(found, node_box(node)):
+                found.append(AndroidElement(uid, node_box(node)))
+        for child in node:
+            walk(child, node)
 
-    def execute_adb(self, adb_command: str) -> str:
-        result = self.served.run(adb_command)
-        if result.returncode == 0:
-            return result.stdout.strip()
-        return "ERROR"
-
-    def list_all_devices(self) -> list[str]:
-        device_list = []
-        result = self.execute_adb("adb devices")
-        if result != "ERROR":
-            devices = result.split("\n")[1:]
-            for d in devices:
-                device_list.append(d.split()[0])
-        return device_list
-
-    def get_device_size(self) -> tuple[int, int]:
-        adb_command = f"adb -s {self.device} shell wm size"
-        result = self.execute_adb(adb_command)
-        if result != "ERROR":
-            width, height = map(int, result.split(": ")[1].split("x"))
-            return width, height
-        return 0, 0
-
-    def get_screenshot(self, prefix: str, save_dir: str) -> str:
-        cap_command = f"adb -s {self.device} shell screencap -p " f"{os.path.join(self.screenshot_dir, prefix + '.png').replace(self.backslash, '/')}"
-        pull_command = (
-            f"adb -s {self.device} pull "
-            f"{os.path.join(self.screenshot_dir, prefix + '.png').replace(self.backslash, '/')} "
-            f"{os.path.join(save_dir, prefix + '.png')}"
-        )
-        result = self.execute_adb(cap_command)
-        if result != "ERROR":
-            result = self.execute_adb(pull_command)
-            if result != "ERROR":
-                return os.path.join(save_dir, prefix + ".png")
-            return result
-        return result
-
-    def get_xml(self, prefix: str, save_dir: str) -> str:
-        dump_command = f"adb -s {self.device} shell uiautomator dump " f"{os.path.join(self.xml_dir, prefix + '.xml').replace(self.backslash, '/')}"
-        pull_command = (
-            f"adb -s {self.device} pull "
-            f"{os.path.join(self.xml_dir, prefix + '.xml').replace(self.backslash, '/')} "
-            f"{os.path.join(save_dir, prefix + '.xml')}"
-        )
-        result = self.execute_adb(dump_command)
-        if result != "ERROR":
-            result = self.execute_adb(pull_command)
-            if result != "ERROR":
-                return os.path.join(save_dir, prefix + ".xml")
-            return result
-        return result
-
-    def back(self) -> str:
-        return self.execute_adb(f"adb -s {self.device} shell input keyevent KEYCODE_BACK")
-
-    def tap(self, x: int, y: int) -> str:
-        return self.execute_adb(f"adb -s {self.device} shell input tap {x} {y}")
-
-    def text(self, input_str: str) -> str:
-        input_str = input_str.replace(" ", "%s")
-        input_str = input_str.replace("'", "")
-        return self.execute_adb(f"adb -s {self.device} shell input text {input_str}")
-
-    def long_press(self, x: int, y: int, duration: int = 1000) -> str:
-        return self.execute_adb(f"adb -s {self.device} shell input swipe {x} {y} {x} {y} {duration}")
-
-    def swipe(self, x: int, y: int, direction: str, dist: str = "medium", quick: bool = False) -> str:
-        unit_dist = int(self.width / 10)
-        if dist == "long":
-            unit_dist *= 3
-        elif dist == "medium":
-            unit_dist *= 2
-        if direction == "up":
-            offset = 0, -2 * unit_dist
-        elif direction == "down":
-            offset = 0, 2 * unit_dist
-        elif direction == "left":
-            offset = -1 * unit_dist, 0
-        elif direction == "right":
-            offset = unit_dist, 0
-        else:
-            return "ERROR"
-        duration = 100 if quick else 400
-        return self.execute_adb(f"adb -s {self.device} shell input swipe {x} {y} {x+offset[0]} {y+offset[1]} {duration}")
+    walk(ET.parse(xml_path).getroot(), None)
+    return found
 
 
 def appagent_elements(xml_path: str) -> list[AndroidElement]:
-    """AppAgent's task_executor: clickable elements, then focusable ones not close to any of them."""
-    clickable_list: list[AndroidElement] = []
-    focusable_list: list[AndroidElement] = []
-    traverse_tree(xml_path, clickable_list, "clickable", True)
-    traverse_tree(xml_path, focusable_list, "focusable", True)
-    elem_list = clickable_list.copy()
-    for elem in focusable_list:
-        bbox = elem.bbox
-        center = (bbox[0][0] + bbox[1][0]) // 2, (bbox[0][1] + bbox[1][1]) // 2
-        close = False
-        for e in clickable_list:
-            bbox = e.bbox
-            center_ = (bbox[0][0] + bbox[1][0]) // 2, (bbox[0][1] + bbox[1][1]) // 2
-            dist = (abs(center[0] - center_[0]) ** 2 + abs(center[1] - center_[1]) ** 2) ** 0.5
-            if dist <= MIN_DIST:
-                close = True
-                break
-        if not close:
-            elem_list.append(elem)
-    return elem_list
+    """Clickable elements, then focusable ones not close to a clickable one."""
+    clickable = elements_with(xml_path, "clickable")
+    return clickable + [e for e in elements_with(xml_path, "focusable") if far_from(clickable, e.box)]
+
+
+class AppAgentController:
+    """AppAgent's controller: `adb -s SERIAL ...` strings run with a shell; output stripped, or
+    "ERROR" on a non-zero exit."""
+
+    def __init__(self, served: Served, device: str) -> None:
+        self.served, self.device = served, device
+        self.width, self.height = self.get_device_size()
+
+    def adb(self, args: str) -> str:
+        result = self.served.run(f"adb -s {self.device} {args}" if args != "devices" else "adb devices")
+        return result.stdout.strip() if result.returncode == 0 else "ERROR"
+
+    def list_all_devices(self) -> list[str]:
+        out = self.adb("devices")
+        return [] if out == "ERROR" else [line.split()[0] for line in out.split("\n")[1:]]
+
+    def get_device_size(self) -> tuple[int, int]:
+        out = self.adb("shell wm size")  # "Physical size: 1080x2400", read with split(": ")[1]
+        if out == "ERROR":
+            return 0, 0
+        width, height = out.split(": ")[1].split("x")
+        return int(width), int(height)
+
+    def fetch(self, command: str, device_file: str, save_dir: str) -> str:
+        """Runs `command` that writes `device_file`, pulls it into `save_dir`: the local path or "ERROR"."""
+        local = os.path.join(save_dir, os.path.basename(device_file))
+        if self.adb(f"shell {command} {device_file}") == "ERROR" or self.adb(f"pull {device_file} {local}") == "ERROR":
+            return "ERROR"
+        return local
+
+    def get_screenshot(self, prefix: str, save_dir: str) -> str:
+        return self.fetch("screencap -p", f"{ANDROID_DIR}/{prefix}.png", save_dir)
+
+    def get_xml(self, prefix: str, save_dir: str) -> str:
+        return self.fetch("uiautomator dump", f"{ANDROID_DIR}/{prefix}.xml", save_dir)
+
+    def back(self) -> str:
+        return self.adb("shell input keyevent KEYCODE_BACK")
+
+    def tap(self, x: int, y: int) -> str:
+        return self.adb(f"shell input tap {x} {y}")
+
+    def text(self, text: str) -> str:
+        # spaces become %s, apostrophes are dropped
+        return self.adb("shell input text " + text.replace(" ", "%s").replace("'", ""))
+
+    def long_press(self, x: int, y: int, duration: int = 1000) -> str:
+        return self.adb(f"shell input swipe {x} {y} {x} {y} {duration}")
+
+    def swipe(self, x: int, y: int, direction: str, dist: str = "medium", quick: bool = False) -> str:
+        # a tenth of the width per unit; medium is two units, long three; vertical moves go twice as far
+        unit = self.width // 10 * {"short": 1, "medium": 2, "long": 3}[dist]
+        dx, dy = {"up": (0, -2 * unit), "down": (0, 2 * unit), "left": (-unit, 0), "right": (unit, 0)}[direction]
+        return self.adb(f"shell input swipe {x} {y} {x + dx} {y + dy} {100 if quick else 400}")
 
 
 def element_center(elem_list: list[AndroidElement], uid_part: str) -> tuple[int, int]:
     """What the model answers `tap(N)` with: the center of the one element whose id names it."""
     matches = [e for e in elem_list if uid_part in e.uid]
     assert len(matches) == 1, (uid_part, [e.uid for e in elem_list])
-    (x1, y1), (x2, y2) = matches[0].bbox
-    return (x1 + x2) // 2, (y1 + y2) // 2
+    return center(matches[0].box)
 
 
 def test_appagent_command_sequence_drives_the_served_phone(served: Served) -> None:
@@ -343,81 +285,70 @@ def test_appagent_command_sequence_drives_the_served_phone(served: Served) -> No
     assert np.array_equal(rgb(Path(shot)), served.twin.screenshot())
 
 
-# --- Mobile-Agent (MobileAgent/controller.py), unmodified apart from running in this shell ------
+# --- Mobile-Agent's side: its command strings and the way it reads their output, in our own code
 
 
 class MobileAgentController:
-    """Mobile-Agent's controller functions; `adb_path` is `adb -s SERIAL`, and `subprocess.run`
-    goes through `served` (same arguments, a timeout, the private server)."""
+    """Mobile-Agent's controller: `adb -s SERIAL` as the adb path, commands run with a shell and
+    their exit status ignored."""
 
     def __init__(self, served: Served) -> None:
         self.served = served
         self.adb_path = f"adb -s {served.serial}"
 
+    def shell(self, command: str) -> str:
+        return self.served.run(f"{self.adb_path} shell {command}").stdout
+
     def get_size(self) -> tuple[int, int]:
-        command = self.adb_path + " shell wm size"
-        result = self.served.run(command)
-        resolution_line = result.stdout.strip().split("\n")[-1]
-        width, height = map(int, resolution_line.split(" ")[-1].split("x"))
-        return width, height
+        # the last line of `wm size`, its last word split at "x"
+        last = self.shell("wm size").strip().split("\n")[-1]
+        width, height = last.split(" ")[-1].split("x")
+        return int(width), int(height)
 
     def get_xml(self) -> None:
-        # Mobile-Agent passes [adb_path, 'shell', 'uiautomator', 'dump']: the path split in words.
+        # the dump goes to the default file, run as an argument list, then pulled
         self.served.run([*self.adb_path.split(), "shell", "uiautomator", "dump"])
         self.served.run([*self.adb_path.split(), "pull", "/sdcard/window_dump.xml", "./xml/window_dump.xml"])
 
     def get_screenshot(self) -> None:
-        command = self.adb_path + " shell rm /sdcard/screenshot.png"
-        self.served.run(command)
-        command = self.adb_path + " shell screencap -p /sdcard/screenshot.png"
-        self.served.run(command)
-        command = self.adb_path + " pull /sdcard/screenshot.png ./screenshot"
-        self.served.run(command)
-        image_path = str(self.served.workdir / "screenshot" / "screenshot.png")
-        save_path = str(self.served.workdir / "screenshot" / "screenshot.jpg")
-        image = Image.open(image_path)
-        image.convert("RGB").save(save_path, "JPEG")
-        os.remove(image_path)
+        # remove the old file, capture, pull, keep a JPEG copy
+        self.shell("rm /sdcard/screenshot.png")
+        self.shell("screencap -p /sdcard/screenshot.png")
+        self.served.run(f"{self.adb_path} pull /sdcard/screenshot.png ./screenshot")
+        png = self.served.workdir / "screenshot" / "screenshot.png"
+        Image.open(png).convert("RGB").save(png.with_suffix(".jpg"), "JPEG")
+        png.unlink()
 
     def tap(self, x: int, y: int) -> None:
-        command = self.adb_path + f" shell input tap {x} {y}"
-        self.served.run(command)
+        self.shell(f"input tap {x} {y}")
 
     def type(self, text: str) -> None:
-        text = text.replace("\\n", "_").replace("\n", "_")
-        for char in text:
+        # one command per character: %s for a space, Enter for a newline, letters and digits bare,
+        # common punctuation quoted, anything else through ADBKeyboard's broadcast
+        for char in text.replace("\\n", "\n"):
             if char == " ":
-                command = self.adb_path + " shell input text %s"
-                self.served.run(command)
-            elif char == "_":
-                command = self.adb_path + " shell input keyevent 66"
-                self.served.run(command)
-            elif "a" <= char <= "z" or "A" <= char <= "Z" or char.isdigit():
-                command = self.adb_path + f" shell input text {char}"
-                self.served.run(command)
+                self.shell("input text %s")
+            elif char == "\n":
+                self.shell("input keyevent 66")
+            elif char.isascii() and char.isalnum():
+                self.shell(f"input text {char}")
             elif char in "-.,!?@'°/:;()":
-                command = self.adb_path + f' shell input text "{char}"'
-                self.served.run(command)
+                self.shell(f'input text "{char}"')
             else:
-                command = self.adb_path + f' shell am broadcast -a ADB_INPUT_TEXT --es msg "{char}"'
-                self.served.run(command)
+                self.shell(f'am broadcast -a ADB_INPUT_TEXT --es msg "{char}"')
 
     def slide(self, x1: int, y1: int, x2: int, y2: int) -> None:
-        command = self.adb_path + f" shell input swipe {x1} {y1} {x2} {y2} 500"
-        self.served.run(command)
+        self.shell(f"input swipe {x1} {y1} {x2} {y2} 500")
 
     def back(self) -> None:
-        command = self.adb_path + " shell input keyevent 4"
-        self.served.run(command)
+        self.shell("input keyevent 4")
 
     def home(self) -> None:
-        command = self.adb_path + " shell am start -a android.intent.action.MAIN -c android.intent.category.HOME"
-        self.served.run(command)
+        self.shell("am start -a android.intent.action.MAIN -c android.intent.category.HOME")
 
     def keyboard_shown(self) -> bool:
-        """Mobile-Agent v2's keyboard check: `mInputShown=` of `dumpsys input_method`."""
-        output = self.served.run(self.adb_path + " shell dumpsys input_method").stdout
-        for line in output.splitlines():
+        """Whether `dumpsys input_method` says `mInputShown=true`."""
+        for line in self.shell("dumpsys input_method").splitlines():
             if "mInputShown=" in line:
                 return line.split("mInputShown=")[1].split()[0] == "true"
         return False
@@ -428,10 +359,7 @@ def xml_center(xml_path: Path, **attrs: str) -> tuple[int, int]:
     wanted = {k.replace("_", "-"): v for k, v in attrs.items()}
     nodes = [n for n in ET.parse(xml_path).iter("node") if all(n.get(k) == v for k, v in wanted.items())]
     assert len(nodes) == 1, (wanted, len(nodes))
-    bounds = nodes[0].attrib["bounds"][1:-1].split("][")
-    x1, y1 = map(int, bounds[0].split(","))
-    x2, y2 = map(int, bounds[1].split(","))
-    return (x1 + x2) // 2, (y1 + y2) // 2
+    return center(node_box(nodes[0]))
 
 
 def close_to(jpeg: Path, screen: np.ndarray) -> bool:

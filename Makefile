@@ -14,7 +14,7 @@ VENV ?= .venv
 PYTHON ?= python3
 PY := $(VENV)/bin/python
 
-setup: ## Check the toolchain (Rust via cargo) and make the Python virtualenv
+setup: ## Check the toolchain (Rust via cargo), install Debian's adb if missing, make the Python virtualenv
 	@command -v $(CARGO) >/dev/null || { echo "cargo not found: install Rust from your distribution or rustup"; exit 1; }
 	@command -v adb >/dev/null || { echo "installing Debian's adb (the ADB tests drive the mock phone with it)"; \
 		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \

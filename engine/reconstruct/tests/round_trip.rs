@@ -27,7 +27,7 @@ fn round_trip(package: &str, prefix: &str) -> RoundTrip {
     let catalog = Catalog::load_default(&[]).unwrap();
     let full = Suite::find("phoneworld-v0", &[project_root().join("verifiers")], &catalog).unwrap();
     let templates: Vec<_> = full.templates.iter().filter(|t| t.apps == [package.to_owned()]).cloned().collect();
-    assert!(templates.len() >= 4, "{package}: {} templates", templates.len());
+    assert!(templates.len() >= 2, "{package}: {} templates", templates.len());
     // Every other template builds the app; the rest are replayed on it.
     let (mut train, mut test) = (Vec::new(), Vec::new());
     for (i, t) in templates.into_iter().enumerate() {
@@ -109,4 +109,17 @@ fn settings_round_trip() {
     assert!(r.transition_accuracy > r.baseline + 0.5);
     assert!(r.screen_coverage >= 0.9, "{}", r.screen_coverage);
     assert!(r.element_recall >= 0.8, "{}", r.element_recall);
+}
+
+/// Every bundled app with at least two single-app templates, printed as the table in
+/// docs/reconstruction.md (a measurement, not a gate: `cargo test --test round_trip -- --ignored`).
+#[test]
+#[ignore]
+fn every_app_round_trip() {
+    for app in [
+        "clock", "notes", "contacts", "settings", "calendar", "messages", "email", "phone", "weather", "gallery", "music", "maps", "browser", "bank",
+        "shop", "food",
+    ] {
+        round_trip(&format!("com.phoneworld.{app}"), app);
+    }
 }

@@ -117,8 +117,8 @@ fn settings_round_trip() {
 #[ignore]
 fn every_app_round_trip() {
     for app in [
-        "clock", "notes", "contacts", "settings", "calendar", "messages", "email", "phone", "weather", "gallery", "music", "maps", "browser", "bank",
-        "shop", "food",
+        "clock", "notes", "contacts", "settings", "calendar", "messages", "email", "phone", "weather", "gallery", "music", "maps",
+        "browser", "bank", "shop", "food",
     ] {
         round_trip(&format!("com.phoneworld.{app}"), app);
     }

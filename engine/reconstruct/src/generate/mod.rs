@@ -191,6 +191,14 @@ pub fn model(abstraction: &Abstraction, graph: &UsageGraph, traces: &[Trace], op
                 abs.members.first().map(|(t, id)| format!("{}#{id} (known only by its hash)", traces[*t].source)).unwrap_or_default(),
             ),
         };
+        // Later visits add what the first did not show (more list rows, content that came later);
+        // the example itself adds nothing new.
+        for (t, id) in &abs.members {
+            let Some(s) = traces.get(*t).and_then(|tr| tr.screens.get(id)) else { continue };
+            let Some(root) = s.root.as_ref() else { continue };
+            let m = Mapper { width: f64::from(s.width.max(1)), height: f64::from(s.height.max(1)) };
+            widgets::merge_visit(&mut widgets, build(root, &m, None));
+        }
         // Attach the navigation edges: the most frequent target of each widget wins.
         let mut by_widget: BTreeMap<(String, bool), Vec<Observed>> = BTreeMap::new();
         let mut stays: BTreeMap<(String, bool), usize> = BTreeMap::new();

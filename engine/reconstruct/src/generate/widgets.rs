@@ -74,6 +74,9 @@ pub struct Widget {
     pub state_key: Option<String>,
     #[serde(default)]
     pub children: Vec<Widget>,
+    /// A list row added from a later visit of the screen (see `merge_visit`).
+    #[serde(default)]
+    pub merged: bool,
 }
 
 impl Widget {
@@ -233,6 +236,7 @@ pub(crate) fn build(n: &UiNode, m: &Mapper, shot: Option<&Rgb>) -> Vec<Widget> {
         on_long_press: None,
         state_key: None,
         children: if kind == WidgetKind::Container { children } else { Vec::new() },
+        merged: false,
     }]
 }
 
@@ -292,6 +296,113 @@ pub(crate) fn from_target(node: &UiNode, m: &Mapper) -> Widget {
         on_long_press: None,
         state_key: None,
         children: Vec::new(),
+        merged: false,
+    }
+}
+
+/// Texts and descriptions a widget tree shows.
+fn shown_texts(widgets: &[Widget]) -> std::collections::BTreeSet<String> {
+    let mut texts = std::collections::BTreeSet::new();
+    for w in widgets {
+        w.walk(&mut |w| {
+            for t in [&w.text, &w.content_desc] {
+                if !t.trim().is_empty() {
+                    texts.insert(t.trim().to_owned());
+                }
+            }
+        });
+    }
+    texts
+}
+
+/// The leaves' boxes of a widget tree: what already takes room on the screen.
+fn leaf_rects(widgets: &[Widget], out: &mut Vec<[f64; 4]>) {
+    for w in widgets {
+        if w.children.is_empty() {
+            out.push(w.rect);
+        } else {
+            leaf_rects(&w.children, out);
+        }
+    }
+}
+
+/// Share of `a`'s area that `b` covers (`[x, y, w, h]` boxes).
+fn covered(a: [f64; 4], b: [f64; 4]) -> f64 {
+    let ix = ((a[0] + a[2]).min(b[0] + b[2]) - a[0].max(b[0])).max(0.0);
+    let iy = ((a[1] + a[3]).min(b[1] + b[3]) - a[1].max(b[1])).max(0.0);
+    let area = a[2] * a[3];
+    if area <= 0.0 {
+        1.0
+    } else {
+        ix * iy / area
+    }
+}
+
+/// Which list a row sat in: the list's `source_box` and class.
+type ListKey = ([f64; 4], String);
+
+/// The units another visit's tree is compared by: a list's rows whole (a row is one item),
+/// elsewhere the leaves, each with the list it sat in (its `source_box` and class).
+fn units(widgets: Vec<Widget>, list: Option<ListKey>, out: &mut Vec<(Widget, Option<ListKey>)>) {
+    for mut w in widgets {
+        if w.list {
+            let key = Some((w.source_box, w.class.clone()));
+            for row in std::mem::take(&mut w.children) {
+                out.push((row, key.clone()));
+            }
+        } else if w.children.is_empty() || list.is_some() {
+            out.push((w, list.clone()));
+        } else {
+            units(std::mem::take(&mut w.children), None, out);
+        }
+    }
+}
+
+/// The list in `widgets` that is the same list as one of another visit (class and place).
+fn same_list<'w>(widgets: &'w mut [Widget], source_box: [f64; 4], class: &str) -> Option<&'w mut Widget> {
+    for w in widgets.iter_mut() {
+        if w.list && w.class == class && iou(w.source_box, source_box) >= 0.5 {
+            return Some(w);
+        }
+        if let Some(found) = same_list(&mut w.children, source_box, class) {
+            return Some(found);
+        }
+    }
+    None
+}
+
+/// The smallest side (dp) of a row taken from another visit: one line of text.
+const MIN_ROW_DP: f64 = 16.0;
+
+/// Adds what another visit of the same screen showed and the tree does not yet: content in
+/// places the tree leaves empty (a list with more rows, a banner). Content in a place the
+/// tree already fills is the same slot with other data, and stays as first seen. List rows
+/// go into the tree's own list, so what its rows do, the new ones do too.
+pub(crate) fn merge_visit(widgets: &mut [Widget], other: Vec<Widget>) {
+    let (aw, ah) = app_area();
+    let mut flat = Vec::new();
+    units(other, None, &mut flat);
+    for (unit, list) in flat {
+        // A row scrolled almost out of view is a sliver, not a row to show.
+        if unit.rect[2] < MIN_ROW_DP || unit.rect[3] < MIN_ROW_DP {
+            continue;
+        }
+        let texts = shown_texts(std::slice::from_ref(&unit));
+        if texts.is_empty() || texts.is_subset(&shown_texts(widgets)) || unit.rect[2] * unit.rect[3] > aw * ah / 2.0 {
+            continue;
+        }
+        let mut taken = Vec::new();
+        leaf_rects(widgets, &mut taken);
+        let mut own = Vec::new();
+        leaf_rects(std::slice::from_ref(&unit), &mut own);
+        if own.iter().any(|r| taken.iter().any(|t| covered(*r, *t) > 0.2 || covered(*t, *r) > 0.2)) {
+            continue;
+        }
+        if let Some(l) = list.and_then(|(b, class)| same_list(widgets, b, &class)) {
+            let mut unit = unit;
+            unit.merged = true;
+            l.children.push(unit);
+        }
     }
 }
 
@@ -312,7 +423,14 @@ pub(crate) fn spread_over_rows(widgets: &mut [Widget]) {
                 });
             }
             for c in w.children.iter_mut() {
+                // A row only seen on another visit takes the rows' own handlers, not those of
+                // controls inside them: which of its parts act was never seen.
+                let merged = c.merged;
+                let row = [c.rect[2], c.rect[3]];
                 c.walk_mut(&mut |d| {
+                    if merged && [d.rect[2], d.rect[3]] != row {
+                        return;
+                    }
                     let alike = |m: &&RowModel| m.0 == d.class && (m.1[0] - d.rect[2]).abs() <= 2.0 && (m.1[1] - d.rect[3]).abs() <= 8.0;
                     // Each kind of handler separately: a row tapped in one trace and long-pressed in another.
                     if d.on_tap.is_none() {
@@ -344,5 +462,34 @@ mod tests {
         assert_eq!(guess_icon("Navigate up", ""), "arrow_back");
         assert_eq!(guess_icon("", "settings"), "settings");
         assert_eq!(guess_icon("Photo of a cat", "hero"), "circle");
+    }
+
+    fn text(t: &str, y: f64) -> Widget {
+        let mut w = from_target(&UiNode::default(), &Mapper { width: 1.0, height: 1.0 });
+        (w.kind, w.text, w.rect, w.class) = (WidgetKind::Text, t.to_owned(), [0.0, y, 300.0, 60.0], "android.widget.TextView".to_owned());
+        w
+    }
+
+    fn list(rows: Vec<Widget>) -> Widget {
+        let mut w = from_target(&UiNode::default(), &Mapper { width: 1.0, height: 1.0 });
+        (w.list, w.source_box, w.class, w.rect, w.children) =
+            (true, [0.0, 0.1, 1.0, 0.9], "android.widget.ListView".to_owned(), [0.0, 0.0, 400.0, 700.0], rows);
+        w.children[0].on_tap = Some("open".to_owned());
+        w
+    }
+
+    #[test]
+    fn other_visits_add_rows_only_where_the_list_was_empty() {
+        let mut widgets = vec![list(vec![text("Ada", 0.0), text("Bob", 60.0)])];
+        // Another visit: another name where Bob was, a third row below, and a sliver.
+        let mut sliver = text("Zed", 300.0);
+        sliver.rect[3] = 3.0;
+        merge_visit(&mut widgets, vec![list(vec![text("Ada", 0.0), text("Cy", 60.0), text("Dee", 120.0), sliver])]);
+        let texts: Vec<&str> = widgets[0].children.iter().map(|w| w.text.as_str()).collect();
+        assert_eq!(texts, ["Ada", "Bob", "Dee"]);
+        assert!(widgets[0].children[2].merged);
+        // The added row does what the list's rows do.
+        spread_over_rows(&mut widgets);
+        assert_eq!(widgets[0].children[2].on_tap.as_deref(), Some("open"));
     }
 }

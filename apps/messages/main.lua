@@ -1,5 +1,6 @@
 -- Messages: SMS threads with the people of the shared address book.
 -- Threads live in state.threads; each screen derives its rows in on_enter.
+local days_from_civil, civil_from_days = clock.days_from_civil, clock.civil_from_days
 
 local MONTHS = { "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec" }
 
@@ -11,30 +12,6 @@ end
 local function digits(s)
   if type(s) ~= "string" then return "" end
   return (s:gsub("%D", ""))
-end
-
-local function days_from_civil(y, m, d)
-  if m <= 2 then y = y - 1 end
-  local era = (y >= 0 and y or y - 399) // 400
-  local yoe = y - era * 400
-  local mp = (m + 9) % 12
-  local doy = (153 * mp + 2) // 5 + d - 1
-  local doe = yoe * 365 + yoe // 4 - yoe // 100 + doy
-  return era * 146097 + doe - 719468
-end
-
-local function civil_from_days(z)
-  z = z + 719468
-  local era = (z >= 0 and z or z - 146096) // 146097
-  local doe = z - era * 146097
-  local yoe = (doe - doe // 1460 + doe // 36524 - doe // 146096) // 365
-  local y = yoe + era * 400
-  local doy = doe - (365 * yoe + yoe // 4 - yoe // 100)
-  local mp = (5 * doy + 2) // 153
-  local d = doy - (153 * mp + 2) // 5 + 1
-  local m = mp < 10 and mp + 3 or mp - 9
-  if m <= 2 then y = y + 1 end
-  return y, m, d
 end
 
 local function parse_date(text)

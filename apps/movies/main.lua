@@ -1,4 +1,5 @@
 -- Movies (Chatly mini-app): now showing, showtimes, seat map, pay with Chatly Pay, tickets.
+local days_from_civil, civil_from_days = clock.days_from_civil, clock.civil_from_days
 
 local FEE = 1.25
 local ROWS = { "A", "B", "C", "D", "E", "F" }
@@ -11,28 +12,6 @@ local function find_movie(id)
     if m.id == tonumber(id) then return m end
   end
   return nil
-end
-
-local function days_from_civil(y, m, d)
-  if m <= 2 then y = y - 1 end
-  local era = (y >= 0 and y or y - 399) // 400
-  local yoe = y - era * 400
-  local mp = (m + 9) % 12
-  local doy = (153 * mp + 2) // 5 + d - 1
-  return era * 146097 + yoe * 365 + yoe // 4 - yoe // 100 + doy - 719468
-end
-
-local function civil_from_days(z)
-  z = z + 719468
-  local era = (z >= 0 and z or z - 146096) // 146097
-  local doe = z - era * 146097
-  local yoe = (doe - doe // 1460 + doe // 36524 - doe // 146096) // 365
-  local doy = doe - (365 * yoe + yoe // 4 - yoe // 100)
-  local mp = (5 * doy + 2) // 153
-  local d = doy - (153 * mp + 2) // 5 + 1
-  local m = mp < 10 and mp + 3 or mp - 9
-  local y = yoe + era * 400 + (m <= 2 and 1 or 0)
-  return y, m, d
 end
 
 local WD = { "Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed" }

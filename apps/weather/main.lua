@@ -1,6 +1,7 @@
 -- Weather: forecasts are generated once per device in on_install (math.random is seeded from the
 -- device seed) from each city's typical climate in content, and kept in state.data. state.view
 -- holds what the screens show, already converted to the chosen units (refresh()).
+local days_from_civil = clock.days_from_civil
 
 local DAY_NAMES = { "Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun" }
 local DAY_LONG = { "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday" }
@@ -10,15 +11,6 @@ local ICONS = {
   ["Fog"] = "foggy", ["Windy"] = "air",
 }
 local WET = { Rain = true, Showers = true, Thunderstorms = true, Snow = true }
-
-local function days_from_civil(y, m, d)
-  y = m <= 2 and y - 1 or y
-  local era = (y >= 0 and y or y - 399) // 400
-  local yoe = y - era * 400
-  local doy = (153 * (m + (m > 2 and -3 or 9)) + 2) // 5 + d - 1
-  local doe = yoe * 365 + yoe // 4 - yoe // 100 + doy
-  return era * 146097 + doe - 719468
-end
 
 local function weekday_of_today(offset_days)
   local y, m, d = tostring(clock.today()):match("^(%d+)-(%d+)-(%d+)$")

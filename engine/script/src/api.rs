@@ -215,6 +215,9 @@ fn clock_table(lua: &Lua) -> mlua::Result<Table> {
         })?,
     )?;
     t.set("today", lua.create_function(|lua, ()| with_ctx(lua, |ctx| Ok(CivilTime::from_ms(ctx.now_ms).date_string())))?)?;
+    // Day arithmetic for apps (days since 1970-01-01 and back), so no app carries its own copy.
+    t.set("days_from_civil", lua.create_function(|_, (y, m, d): (i64, u32, u32)| Ok(phoneworld_data::days_from_civil(y, m, d)))?)?;
+    t.set("civil_from_days", lua.create_function(|_, days: i64| Ok(phoneworld_data::civil_from_days(days)))?)?;
     Ok(t)
 }
 

@@ -39,6 +39,9 @@ pub struct UiNode {
     pub selected: bool,
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub password: bool,
+    /// Has the input focus (where typed text goes).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub focused: bool,
     #[serde(default = "yes", skip_serializing_if = "is_true")]
     pub enabled: bool,
     #[serde(default = "yes", skip_serializing_if = "is_true")]
@@ -104,23 +107,23 @@ impl UiNode {
         }
     }
 
-    /// The index path of the node an input at (x, y) goes to: the deepest visible node
-    /// containing the point, preferring clickable ones (what Android's dispatch does).
+    /// The index path of the node an input at (x, y) goes to: the topmost visible node
+    /// containing the point, preferring ones that take touches (what Android's dispatch does).
     pub fn hit_test(&self, x: f64, y: f64) -> Option<Vec<usize>> {
-        let mut best: Option<(bool, usize, Vec<usize>)> = None;
+        let mut best: Option<(bool, Vec<usize>)> = None;
         self.walk(&mut Vec::new(), &mut |path, node| {
             if !node.visible || !node.contains(x, y) {
                 return;
             }
             let interactive = node.clickable || node.long_clickable || node.editable || node.checkable;
-            let candidate = (interactive, path.len(), path.to_vec());
-            // Later siblings are drawn on top, so among equals the last one wins.
-            let better = best.as_ref().is_none_or(|(bi, bd, _)| (interactive, path.len()) >= (*bi, *bd));
-            if better {
-                best = Some(candidate);
+            // Later nodes in pre-order are drawn on top (children over parents, later siblings
+            // over earlier ones, a floating button over the list under it): among nodes that
+            // take touches, the last one wins.
+            if best.as_ref().is_none_or(|(bi, _)| interactive >= *bi) {
+                best = Some((interactive, path.to_vec()));
             }
         });
-        best.map(|(_, _, path)| path)
+        best.map(|(_, path)| path)
     }
 }
 
@@ -311,8 +314,23 @@ impl Trace {
     pub fn resolve_targets(&mut self) {
         let mut unresolved = 0;
         for step in &mut self.steps {
-            let Some((x, y)) = step.action.point() else { continue };
             let Some(root) = self.screens.get(&step.screen).and_then(|s| s.root.as_ref()) else { continue };
+            if matches!(step.action, TraceAction::TypeText { .. }) && step.target.is_none() {
+                // Typed text goes to the focused field.
+                let mut focused = None;
+                root.walk(&mut Vec::new(), &mut |path, n| {
+                    if n.focused && n.editable && n.visible {
+                        focused = Some(path.to_vec());
+                    }
+                });
+                if let Some(path) = focused {
+                    let mut node = root.at(&path).cloned().unwrap_or_default();
+                    node.children.clear();
+                    step.target = Some(Target { path: Some(path), node });
+                }
+                continue;
+            }
+            let Some((x, y)) = step.action.point() else { continue };
             match &mut step.target {
                 Some(t) if t.path.is_none() => {
                     // Locate the given node in the hierarchy by its bounds and identity.

@@ -30,6 +30,7 @@ fn from_elements(elements: &[UiElement]) -> UiNode {
             n.checkable = e.is_checkable.unwrap_or(false);
             n.checked = e.is_checked.unwrap_or(false);
             n.editable = e.is_editable.unwrap_or(false);
+            n.focused = e.is_focused.unwrap_or(false);
             n.scrollable = e.is_scrollable.unwrap_or(false);
             Some(n)
         })

@@ -32,6 +32,9 @@ pub struct AbstractScreen {
     pub activity: String,
     /// Sorted structural tokens of the first member.
     pub signature: Vec<String>,
+    /// The first member's signature without list rows (see `classify_nearest`).
+    #[serde(default)]
+    pub list_free_signature: Vec<String>,
     /// Concrete screens merged here: `(trace index, screen id)`, in order of first visit.
     pub members: Vec<(usize, String)>,
     /// Times a trace step was on this screen or landed on it.
@@ -81,23 +84,42 @@ pub fn is_system_chrome(n: &UiNode) -> bool {
 /// The structural tokens of a screen: `Class#id` for nodes with a resource id, and
 /// `Class@col,row` (a coarse grid cell) for interactive or content nodes without one.
 pub fn signature(screen: &Screen) -> Vec<String> {
+    tokens(screen, false)
+}
+
+/// The signature with the rows of scrolling lists left out (`Class@col,list`): how many
+/// rows a list shows and how far it is scrolled are taken as content, not structure.
+pub fn list_free_signature(screen: &Screen) -> Vec<String> {
+    tokens(screen, true)
+}
+
+fn tokens(screen: &Screen, lists_free: bool) -> Vec<String> {
     let mut tokens = BTreeSet::new();
     let Some(root) = &screen.root else { return Vec::new() };
-    let (w, h) = (screen.width, screen.height);
-    root.walk(&mut Vec::new(), &mut |_, n| {
-        if !in_screen(n, w, h) || is_system_chrome(n) {
-            return;
-        }
+    tokens_of(root, screen.width, screen.height, lists_free.then_some(false), &mut tokens);
+    tokens.into_iter().collect()
+}
+
+/// `in_list`: `None` keeps list rows' places; `Some(inside a list)` leaves them out.
+fn tokens_of(n: &UiNode, w: u32, h: u32, in_list: Option<bool>, tokens: &mut BTreeSet<String>) {
+    if in_screen(n, w, h) && !is_system_chrome(n) {
         if !n.resource_id.is_empty() {
             tokens.insert(format!("{}#{}", n.short_class(), n.short_id()));
         } else if n.clickable || n.editable || n.checkable || (n.children.is_empty() && (!n.text.is_empty() || !n.content_desc.is_empty()))
         {
             let col = ((f64::from(n.bounds[0] + n.bounds[2]) / 2.0) / f64::from(w.max(1)) * 4.0) as i32;
-            let row = ((f64::from(n.bounds[1] + n.bounds[3]) / 2.0) / f64::from(h.max(1)) * 8.0) as i32;
-            tokens.insert(format!("{}@{col},{row}", n.short_class()));
+            if in_list == Some(true) {
+                tokens.insert(format!("{}@{col},list", n.short_class()));
+            } else {
+                let row = ((f64::from(n.bounds[1] + n.bounds[3]) / 2.0) / f64::from(h.max(1)) * 8.0) as i32;
+                tokens.insert(format!("{}@{col},{row}", n.short_class()));
+            }
         }
-    });
-    tokens.into_iter().collect()
+    }
+    let inner = in_list.map(|inside| inside || n.scrollable);
+    for c in &n.children {
+        tokens_of(c, w, h, inner, tokens);
+    }
 }
 
 /// Jaccard similarity of two sorted token lists (1.0 for two empty ones).
@@ -165,10 +187,7 @@ impl Abstraction {
         let sig = signature(screen);
         let mut best: Option<(f64, usize)> = None;
         for (i, s) in self.screens.iter().enumerate() {
-            if s.kind != screen.kind
-                || s.package != screen.package
-                || (!s.activity.is_empty() && !screen.activity.is_empty() && s.activity != screen.activity)
-            {
+            if !self.comparable(s, screen) {
                 continue;
             }
             let sim = similarity(&s.signature, &sig);
@@ -177,6 +196,36 @@ impl Abstraction {
             }
         }
         best.map(|(_, i)| i)
+    }
+
+    /// Like `classify`; when no screen matches, the one whose structure apart from list rows
+    /// does: a visit the traces never showed, with other rows in its lists (more orders, another
+    /// scroll position). For judging new traces; the abstraction itself is built by `classify`.
+    pub fn classify_nearest(&self, trace_index: usize, screen: &Screen) -> Option<usize> {
+        self.classify(trace_index, screen).or_else(|| {
+            if screen.kind == ScreenKind::HashOnly || self.role_of(screen) == Role::Launcher {
+                return None;
+            }
+            let sig = list_free_signature(screen);
+            let mut best: Option<(f64, usize)> = None;
+            for (i, s) in self.screens.iter().enumerate() {
+                if !self.comparable(s, screen) {
+                    continue;
+                }
+                let sim = similarity(&s.list_free_signature, &sig);
+                if sim >= self.tolerance && best.is_none_or(|(b, _)| sim > b) {
+                    best = Some((sim, i));
+                }
+            }
+            best.map(|(_, i)| i)
+        })
+    }
+
+    /// Same kind, package and (where both are known) activity.
+    fn comparable(&self, s: &AbstractScreen, screen: &Screen) -> bool {
+        s.kind == screen.kind
+            && s.package == screen.package
+            && (s.activity.is_empty() || screen.activity.is_empty() || s.activity == screen.activity)
     }
 
     /// Adds a trace's concrete screens, merging them into existing abstract screens or
@@ -204,6 +253,7 @@ impl Abstraction {
                         package: screen.package.clone(),
                         activity: screen.activity.clone(),
                         signature: signature(screen),
+                        list_free_signature: list_free_signature(screen),
                         members: Vec::new(),
                         visits: 0,
                         title: title_of(screen),

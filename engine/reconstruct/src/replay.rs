@@ -48,6 +48,9 @@ pub struct StepDetail {
     pub similarity: Option<f64>,
     pub elements_matched: usize,
     pub elements_total: usize,
+    /// The first few elements of the next screen not found on the phone (text or description).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub missing: Vec<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
 }
@@ -117,7 +120,7 @@ struct Replayer<'a> {
 impl Replayer<'_> {
     fn label_of(&self, trace: &Trace, id: &str) -> Label {
         let Some(screen) = trace.screens.get(id) else { return Label::Unknown(id.to_owned()) };
-        match self.model.abstraction.classify(self.trace_index, screen) {
+        match self.model.abstraction.classify_nearest(self.trace_index, screen) {
             Some(i) if self.model.abstraction.screens[i].role == Role::Launcher => Label::Launcher,
             Some(i) if self.model.screen(&self.model.abstraction.screens[i].id).is_some() => Label::Screen(i),
             _ => Label::Unknown(id.to_owned()),
@@ -325,11 +328,25 @@ fn significant(screen: &Screen) -> Vec<UiNode> {
     out
 }
 
-/// (matched, total, class agreements, summed IoU) of a trace screen's elements on the phone.
-fn compare(screen: &Screen, elements: &[UiElement]) -> (usize, usize, usize, f64) {
+/// How many of the missing elements a step lists.
+const MISSING_LISTED: usize = 8;
+
+/// How a trace screen's elements were found on the phone.
+struct Comparison {
+    matched: usize,
+    total: usize,
+    /// Matched elements of the same widget family.
+    agree: usize,
+    iou_sum: f64,
+    missing: Vec<String>,
+}
+
+/// How many of a trace screen's elements are on the phone, and how alike they are.
+fn compare(screen: &Screen, elements: &[UiElement]) -> Comparison {
     let source = significant(screen);
     let (w, h) = (f64::from(screen.width.max(1)), f64::from(screen.height.max(1)));
     let (mut matched, mut agree, mut iou_sum) = (0, 0, 0.0);
+    let mut missing = Vec::new();
     let short_id = |id: &str| id.rsplit('/').next().unwrap_or(id).to_owned();
     for n in &source {
         let nb = [f64::from(n.bounds[0]) / w, f64::from(n.bounds[1]) / h, f64::from(n.bounds[2]) / w, f64::from(n.bounds[3]) / h];
@@ -360,9 +377,12 @@ fn compare(screen: &Screen, elements: &[UiElement]) -> (usize, usize, usize, f64
             if family(e.class_name.as_deref().unwrap_or("")) == family(&n.class) {
                 agree += 1;
             }
+        } else if missing.len() < MISSING_LISTED {
+            let label = [&n.text, &n.content_desc, &n.resource_id].into_iter().find(|t| !t.trim().is_empty());
+            missing.push(label.map_or_else(|| n.short_class().to_owned(), |t| t.trim().to_owned()));
         }
     }
-    (matched, source.len(), agree, iou_sum)
+    Comparison { matched, total: source.len(), agree, iou_sum, missing }
 }
 
 /// Replays one trace on the generated app in `app_dir`.
@@ -431,6 +451,7 @@ pub fn replay_with(model: &AppModel, catalog: Arc<Catalog>, trace: &Trace, visua
             similarity: None,
             elements_matched: 0,
             elements_total: 0,
+            missing: Vec::new(),
             reason: None,
         };
         if let Some(expected) = &expected {
@@ -455,14 +476,15 @@ pub fn replay_with(model: &AppModel, catalog: Arc<Catalog>, trace: &Trace, visua
             }
             if let Some(next) = step.next.as_ref().and_then(|n| trace.screens.get(n)).filter(|s| s.root.is_some()) {
                 let elements = r.device.ui_elements();
-                let (m, t, a, i) = compare(next, &elements);
-                matched_total += m;
-                elements_total += t;
-                agree_total += a;
-                iou_total += i;
-                detail.elements_matched = m;
-                detail.elements_total = t;
-                detail.similarity = (t > 0).then(|| ratio(m, t));
+                let c = compare(next, &elements);
+                matched_total += c.matched;
+                elements_total += c.total;
+                agree_total += c.agree;
+                iou_total += c.iou_sum;
+                detail.elements_matched = c.matched;
+                detail.elements_total = c.total;
+                detail.similarity = (c.total > 0).then(|| ratio(c.matched, c.total));
+                detail.missing = c.missing;
             }
         }
         per_step.push(detail);

@@ -37,6 +37,8 @@ fn paths(model: &AppModel) -> BTreeMap<String, Vec<Handler>> {
             long_press: false,
             pops: false,
             alternatives: Vec::new(),
+            typed: false,
+            carry: None,
         })
     };
     let mut out: BTreeMap<String, Vec<Handler>> = BTreeMap::new();
@@ -44,7 +46,8 @@ fn paths(model: &AppModel) -> BTreeMap<String, Vec<Handler>> {
     let mut queue = VecDeque::from([model.entry.clone()]);
     while let Some(id) = queue.pop_front() {
         let Some(screen) = model.screen(&id) else { continue };
-        let mut handlers: Vec<Handler> = screen.handlers.iter().filter(|h| !h.home).cloned().chain(waits(screen)).collect();
+        // A typed handler needs text, which a navigation step does not type.
+        let mut handlers: Vec<Handler> = screen.handlers.iter().filter(|h| !h.home && !h.typed).cloned().chain(waits(screen)).collect();
         handlers.sort_by(|a, b| b.count.cmp(&a.count).then(a.name.cmp(&b.name)));
         for h in handlers {
             if !out.contains_key(&h.target) {
@@ -183,7 +186,8 @@ pub fn write_tasks(model: &AppModel, traces: &[Trace], dir: &Path, max_tasks: us
         let mut fields = Vec::new();
         for w in &s.widgets {
             w.walk(&mut |w| {
-                if w.kind == WidgetKind::TextField && w.role == WidgetRole::Input {
+                // A field whose typing shows another screen has no submit step to check after.
+                if w.kind == WidgetKind::TextField && w.role == WidgetRole::Input && w.on_change.is_none() {
                     fields.push(w.clone());
                 }
             });
@@ -192,7 +196,7 @@ pub fn write_tasks(model: &AppModel, traces: &[Trace], dir: &Path, max_tasks: us
             let Some(key) = field.state_key.clone() else { continue };
             let path = &paths[&s.id];
             // The submit control: a button that leaves the screen, else any handler of it.
-            let submit = s.handlers.iter().filter(|h| !h.home && !h.long_press).max_by_key(|h| {
+            let submit = s.handlers.iter().filter(|h| !h.home && !h.long_press && !h.typed).max_by_key(|h| {
                 let is_button = s.widgets.iter().any(|w| {
                     let mut found = false;
                     w.walk(&mut |w| found |= w.id == h.widget && w.kind == WidgetKind::Button);

@@ -2,6 +2,7 @@
 //! a manifest with the inputs' state, and the observed texts as read-only content.
 
 mod ron_writer;
+pub(crate) mod shown;
 pub(crate) mod widgets;
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -35,6 +36,12 @@ pub struct Handler {
     pub pops: bool,
     /// Other screens the same widget led to (less often), with counts.
     pub alternatives: Vec<(String, usize)>,
+    /// Typing into the widget (a text field) showed the target: a search that shows results.
+    #[serde(default)]
+    pub typed: bool,
+    /// For a typed handler: the app-state key of the target's field, which takes the text.
+    #[serde(default)]
+    pub carry: Option<String>,
 }
 
 /// One generated screen.
@@ -56,6 +63,9 @@ pub struct ScreenModel {
     pub background: Option<[u8; 3]>,
     /// Where the example this screen was built from came from.
     pub example: String,
+    /// Texts that follow the row that opened the screen.
+    #[serde(default)]
+    pub shown: Option<shown::Shown>,
 }
 
 /// The whole generated app, and what replay needs to know about it.
@@ -158,6 +168,53 @@ fn screenshot(trace: &Trace, screen_id: &str) -> Option<Rgb> {
     Some(Rgb { width: img.width, height: crop_h, pixels: img.pixels[..(img.width * crop_h) as usize].to_vec() })
 }
 
+/// At most this many rounds over a screen's visits to add their rows.
+const MERGE_PASSES: usize = 4;
+
+fn widget_count(widgets: &[Widget]) -> usize {
+    let mut n = 0;
+    for w in widgets {
+        w.walk(&mut |_| n += 1);
+    }
+    n
+}
+
+/// How a widget was used.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Gesture {
+    Tap,
+    LongPress,
+    Type,
+}
+
+impl Gesture {
+    fn of(action: &str) -> Option<Gesture> {
+        match action {
+            "tap" => Some(Gesture::Tap),
+            "long_press" => Some(Gesture::LongPress),
+            "type_text" => Some(Gesture::Type),
+            _ => None,
+        }
+    }
+
+    fn action(self) -> &'static str {
+        match self {
+            Gesture::Tap => "tap",
+            Gesture::LongPress => "long_press",
+            Gesture::Type => "type_text",
+        }
+    }
+
+    /// What a handler's name ends with.
+    fn suffix(self) -> &'static str {
+        match self {
+            Gesture::Tap => "",
+            Gesture::LongPress => "_long",
+            Gesture::Type => "_typed",
+        }
+    }
+}
+
 /// One way a widget was seen used: target screen, count, the node, its screen's size.
 type Observed = (usize, usize, crate::trace::UiNode, (u32, u32));
 
@@ -192,25 +249,37 @@ pub fn model(abstraction: &Abstraction, graph: &UsageGraph, traces: &[Trace], op
             ),
         };
         // Later visits add what the first did not show (more list rows, content that came later);
-        // the example itself adds nothing new.
-        for (t, id) in &abs.members {
-            let Some(s) = traces.get(*t).and_then(|tr| tr.screens.get(id)) else { continue };
-            let Some(root) = s.root.as_ref() else { continue };
-            let m = Mapper { width: f64::from(s.width.max(1)), height: f64::from(s.height.max(1)) };
-            widgets::merge_visit(&mut widgets, build(root, &m, None));
+        // the example itself adds nothing new. A visit scrolled far down aligns only with rows
+        // other visits added, so the visits are gone over again while they add rows.
+        let visits: Vec<Vec<Widget>> = abs
+            .members
+            .iter()
+            .filter_map(|(t, id)| {
+                let s = traces.get(*t)?.screens.get(id)?;
+                let m = Mapper { width: f64::from(s.width.max(1)), height: f64::from(s.height.max(1)) };
+                Some(build(s.root.as_ref()?, &m, None))
+            })
+            .collect();
+        for _ in 0..MERGE_PASSES {
+            let before = widget_count(&widgets);
+            for visit in &visits {
+                widgets::merge_visit(&mut widgets, visit.clone());
+            }
+            if widget_count(&widgets) == before {
+                break;
+            }
         }
         // Attach the navigation edges: the most frequent target of each widget wins.
-        let mut by_widget: BTreeMap<(String, bool), Vec<Observed>> = BTreeMap::new();
-        let mut stays: BTreeMap<(String, bool), usize> = BTreeMap::new();
+        let mut by_widget: BTreeMap<(String, Gesture), Vec<Observed>> = BTreeMap::new();
+        let mut stays: BTreeMap<(String, Gesture), usize> = BTreeMap::new();
         let mut acted_on = false;
         let mut moves_on: Option<(String, usize)> = None;
         for (to, edge) in graph.out_edges(index) {
-            let long = edge.action == "long_press";
-            let tap_like = edge.action == "tap" || long;
-            acted_on |= tap_like || edge.action == "type_text" || edge.action == "swipe";
+            let gesture = Gesture::of(&edge.action);
+            acted_on |= gesture.is_some() || edge.action == "swipe";
             if to == index {
-                if let (Some(sig), true) = (&edge.widget, tap_like) {
-                    *stays.entry((sig.clone(), long)).or_default() += edge.count;
+                if let (Some(sig), Some(g)) = (&edge.widget, gesture) {
+                    *stays.entry((sig.clone(), g)).or_default() += edge.count;
                 }
                 continue;
             }
@@ -218,16 +287,17 @@ pub fn model(abstraction: &Abstraction, graph: &UsageGraph, traces: &[Trace], op
             {
                 moves_on = Some((abstraction.screens[to].id.clone(), edge.count));
             }
-            match (&edge.widget, &edge.target, tap_like) {
-                (Some(sig), Some((node, size)), true) => {
-                    by_widget.entry((sig.clone(), long)).or_default().push((to, edge.count, node.clone(), *size))
+            match (&edge.widget, &edge.target, gesture) {
+                // Typing that left the app (a search handed to a browser) is not the field's doing.
+                (Some(sig), Some((node, size)), Some(g)) if g != Gesture::Type || abstraction.screens[to].role == Role::App => {
+                    by_widget.entry((sig.clone(), g)).or_default().push((to, edge.count, node.clone(), *size))
                 }
                 _ => {
                     let why = match edge.action.as_str() {
                         "key:back" | "key:home" | "key:recents" => "the phone's own navigation does this",
                         "wait" if edge.spontaneous => "the screen changed by itself (a timer or loading)",
                         "open_app" | "close_app" => "app launches are the phone's",
-                        _ => "only taps and long presses on widgets become handlers",
+                        _ => "only taps, long presses and typing on widgets become handlers",
                     };
                     unreproduced.push(serde_json::json!({
                         "from": abs.id, "to": abstraction.screens[to].id, "action": edge.action, "widget": edge.widget, "count": edge.count, "reason": why,
@@ -236,21 +306,21 @@ pub fn model(abstraction: &Abstraction, graph: &UsageGraph, traces: &[Trace], op
             }
         }
         let mut pending = Vec::new();
-        for ((sig, long), mut options_list) in by_widget {
+        for ((sig, gesture), mut options_list) in by_widget {
             options_list.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
             let (to, count, node, size) = options_list[0].clone();
             // A widget that mostly left the screen where it was is not a way out of it.
-            let stayed = stays.get(&(sig.clone(), long)).copied().unwrap_or(0);
+            let stayed = stays.get(&(sig.clone(), gesture)).copied().unwrap_or(0);
             if stayed > count {
                 unreproduced.push(serde_json::json!({
-                    "from": abs.id, "to": abstraction.screens[to].id, "action": if long { "long_press" } else { "tap" }, "widget": sig, "count": count,
+                    "from": abs.id, "to": abstraction.screens[to].id, "action": gesture.action(), "widget": sig, "count": count,
                     "reason": format!("the same widget stayed on the screen more often ({stayed} times)"),
                 }));
                 continue;
             }
             let alternatives: Vec<(String, usize)> =
                 options_list[1..].iter().map(|(t, c, ..)| (abstraction.screens[*t].id.clone(), *c)).collect();
-            pending.push((sig, long, to, count, node, size, alternatives));
+            pending.push((sig, gesture, to, count, node, size, alternatives));
         }
         // Targets that the example does not show become widgets of their own, on top.
         for (_, _, _, _, node, size, _) in &pending {
@@ -266,7 +336,7 @@ pub fn model(abstraction: &Abstraction, graph: &UsageGraph, traces: &[Trace], op
         let mut used = BTreeSet::new();
         assign_ids(&mut widgets, &mut used);
         let mut handlers = Vec::new();
-        for (_sig, long, to, count, node, size, alternatives) in pending {
+        for (_sig, gesture, to, count, node, size, alternatives) in pending {
             let m = Mapper { width: f64::from(size.0.max(1)), height: f64::from(size.1.max(1)) };
             let mut best: Option<(f64, String)> = None;
             for w in &widgets {
@@ -280,19 +350,23 @@ pub fn model(abstraction: &Abstraction, graph: &UsageGraph, traces: &[Trace], op
             let Some((_, widget_id)) = best else { continue };
             let home = abstraction.screens[to].role == Role::Launcher;
             let target = abstraction.screens[to].id.clone();
-            let name = format!("{}__{}{}", abs.id, widget_id, if long { "_long" } else { "" });
+            let name = format!("{}__{}{}", abs.id, widget_id, gesture.suffix());
             if handlers.iter().any(|h: &Handler| h.name == name) {
                 continue;
             }
             for w in widgets.iter_mut() {
                 w.walk_mut(&mut |w| {
                     if w.id == widget_id {
+                        if gesture == Gesture::Type {
+                            w.on_change = Some(name.clone());
+                            return;
+                        }
                         w.role = WidgetRole::Navigation;
                         // A field that navigates when tapped is a search bar placeholder, not a field.
                         if w.kind == WidgetKind::TextField {
                             w.kind = WidgetKind::Text;
                         }
-                        if long {
+                        if gesture == Gesture::LongPress {
                             w.on_long_press = Some(name.clone());
                         } else {
                             w.on_tap = Some(name.clone());
@@ -300,8 +374,26 @@ pub fn model(abstraction: &Abstraction, graph: &UsageGraph, traces: &[Trace], op
                     }
                 });
             }
-            let pops = graph.out_edges(index).iter().any(|(t, e)| *t == to && e.action == "key:back");
-            handlers.push(Handler { name, widget: widget_id, target, home, count, long_press: long, pops, alternatives });
+            // Goes back when Back from here most often went to the same screen (an Up arrow);
+            // a control leading where Back went only now and then goes forward.
+            let back_counts = |t: usize| {
+                graph.out_edges(index).iter().filter(|(u, e)| *u == t && e.action == "key:back").map(|(_, e)| e.count).sum::<usize>()
+            };
+            let back_to = graph.out_edges(index).iter().filter(|(_, e)| e.action == "key:back").map(|(t, _)| (back_counts(*t), *t)).max();
+            let pops = back_to.is_some_and(|(n, t)| t == to && n > 0);
+            let (long_press, typed) = (gesture == Gesture::LongPress, gesture == Gesture::Type);
+            handlers.push(Handler {
+                name,
+                widget: widget_id,
+                target,
+                home,
+                count,
+                long_press,
+                pops: pops && !typed,
+                alternatives,
+                typed,
+                carry: None,
+            });
         }
         widgets::spread_over_rows(&mut widgets);
         // Inputs write app state under a key unique in the app.
@@ -333,8 +425,11 @@ pub fn model(abstraction: &Abstraction, graph: &UsageGraph, traces: &[Trace], op
             handlers,
             background,
             example: example_name,
+            shown: None,
         });
     }
+    shown::follow_rows(&mut screens, abstraction, traces);
+    carry_typed_text(&mut screens);
     let entry = entry_screen(abstraction, traces).unwrap_or_else(|| screens.first().map(|s| s.id.clone()).unwrap_or_default());
     let entry_guard = abstraction.index_of(&entry).is_some_and(|i| {
         let (mut stayed, mut left) = (0, 0);
@@ -358,6 +453,34 @@ pub fn model(abstraction: &Abstraction, graph: &UsageGraph, traces: &[Trace], op
         abstraction: abstraction.clone(),
         sources: traces.iter().map(|t| t.source.clone()).collect(),
         unreproduced_edges: unreproduced,
+    }
+}
+
+/// A typed handler hands the text to the target's field of the same id (else its only field).
+fn carry_typed_text(screens: &mut [ScreenModel]) {
+    let fields = |s: &ScreenModel| {
+        let mut out: Vec<(String, String)> = Vec::new();
+        for w in &s.widgets {
+            w.walk(&mut |w| {
+                if let (WidgetKind::TextField, Some(key)) = (w.kind, &w.state_key) {
+                    out.push((w.resource_id.clone(), key.clone()));
+                }
+            });
+        }
+        out
+    };
+    let all: BTreeMap<String, Vec<(String, String)>> = screens.iter().map(|s| (s.id.clone(), fields(s))).collect();
+    for s in screens.iter_mut() {
+        let own = fields(s);
+        for h in s.handlers.iter_mut().filter(|h| h.typed) {
+            let resource = own.iter().find(|(_, key)| key.ends_with(&format!("_{}", h.widget))).map(|(r, _)| r.clone()).unwrap_or_default();
+            let theirs = all.get(&h.target).map(Vec::as_slice).unwrap_or_default();
+            h.carry = theirs
+                .iter()
+                .find(|(r, _)| !r.is_empty() && *r == resource)
+                .or(if theirs.len() == 1 { theirs.first() } else { None })
+                .map(|(_, key)| key.clone());
+        }
     }
 }
 
@@ -419,6 +542,7 @@ pub fn write_app(model: &AppModel, traces: &[Trace], out: &Path) -> Result<Vec<S
     }
     write("main.lua", &lua(model, &sources), &mut files)?;
     write("content/observed.ron", &ron_writer::observed(model, traces), &mut files)?;
+    write("content/shown.ron", &ron_writer::shown(model), &mut files)?;
     let json = serde_json::to_string_pretty(model).unwrap_or_default();
     write("reconstruction.json", &json, &mut files)?;
     Ok(files)
@@ -458,17 +582,33 @@ fn lua(model: &AppModel, sources: &[String]) -> String {
         let activity = if screen.activity.is_empty() { "activity unknown".to_owned() } else { one_line(&screen.activity) };
         let _ = writeln!(out, "\n-- {} ({activity})", screen.id);
         for h in &screen.handlers {
-            let _ = write!(out, "\n-- {} `{}`, seen {} time(s)", if h.long_press { "long press on" } else { "tap on" }, h.widget, h.count);
+            let gesture = if h.typed {
+                "typing into"
+            } else if h.long_press {
+                "long press on"
+            } else {
+                "tap on"
+            };
+            let _ = write!(out, "\n-- {gesture} `{}`, seen {} time(s)", h.widget, h.count);
             if !h.alternatives.is_empty() {
                 let alts: Vec<String> = h.alternatives.iter().map(|(s, c)| format!("{s} x{c}")).collect();
                 let _ = write!(out, "; it also led to {}", alts.join(", "));
             }
             out.push('\n');
             let _ = writeln!(out, "function {}(ev)", h.name);
-            if h.home {
+            if h.typed {
+                // Typing here showed another screen (results): it takes this one's place.
+                if let Some(key) = &h.carry {
+                    let _ = writeln!(out, "  state.set(\"{key}\", ev.value)");
+                }
+                let _ = writeln!(out, "  nav.replace(\"{}\")", h.target);
+            } else if h.home {
                 out.push_str("  nav.home()\n");
             } else if h.pops {
                 let _ = writeln!(out, "  nav.pop() -- back to `{}`, where Back from here went too", h.target);
+            } else if model.screen(&h.target).is_some_and(|t| t.shown.as_ref().is_some_and(|s| !s.variants.is_empty())) {
+                // The next screen shows what the tapped row led to (content/shown.ron).
+                let _ = writeln!(out, "  nav.push(\"{0}\", {{ shown = content.get(\"shown.{0}.{1}__\" .. ev.id) }})", h.target, screen.id);
             } else {
                 let _ = writeln!(out, "  nav.push(\"{}\")", h.target);
             }

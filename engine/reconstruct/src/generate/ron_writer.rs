@@ -4,6 +4,7 @@
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
+use super::shown::Shown;
 use super::widgets::{Widget, WidgetKind};
 use super::{one_line, AppModel, ScreenModel};
 use crate::abstraction::Role;
@@ -62,39 +63,62 @@ fn first_text(w: &Widget) -> Option<String> {
     found
 }
 
-fn widget(w: &Widget, parent: [f64; 4], bg: Option<[u8; 3]>, depth: usize, out: &mut String) {
+/// The screen a widget is written for: its id and the texts that follow the row that opened it.
+#[derive(Clone, Copy)]
+struct On<'a> {
+    screen: &'a str,
+    shown: Option<&'a Shown>,
+}
+
+impl On<'_> {
+    /// A text property: the literal, or, for a slot that follows the opening row, the
+    /// opening row's text (`params.shown`) with the example's as the fallback.
+    fn text(&self, slot: &str, literal: &str) -> String {
+        match self.shown {
+            Some(shown) if shown.default.contains_key(slot) => {
+                format!("\"{{params.shown ? params.shown.{slot} : content.shown.{}.default.{slot}}}\"", self.screen)
+            }
+            _ => tlit(literal),
+        }
+    }
+}
+
+fn widget(w: &Widget, parent: [f64; 4], bg: Option<[u8; 3]>, on: On<'_>, depth: usize, out: &mut String) {
     let pad = "    ".repeat(depth);
+    let desc_slot = super::shown::desc_slot(&w.id);
     let mut props: Vec<String> = Vec::new();
     props.push(format!("id: {}", lit(&w.id)));
     let (x, y) = (w.rect[0] - parent[0], w.rect[1] - parent[1]);
     let own_bg = w.background.filter(|c| bg.is_none_or(|p| (luma(*c) - luma(p)).abs() > 24.0));
     match w.kind {
         WidgetKind::Text => {
-            props.push(format!("text: {}", tlit(&w.text)));
+            props.push(format!("text: {}", on.text(&w.id, &w.text)));
             props.push(format!("size: {}", num(text_size(w.rect[3]))));
             props.push(format!("color: {}", lit(ink(bg))));
         }
         WidgetKind::Button => {
-            let label = if w.text.is_empty() { &w.content_desc } else { &w.text };
-            props.push(format!("text: {}", tlit(label)));
+            let (label, slot) = if w.text.is_empty() { (&w.content_desc, &desc_slot) } else { (&w.text, &w.id) };
+            props.push(format!("text: {}", on.text(slot, label)));
             if !w.content_desc.is_empty() && w.content_desc != *label {
-                props.push(format!("content_desc: {}", tlit(&w.content_desc)));
+                props.push(format!("content_desc: {}", on.text(&desc_slot, &w.content_desc)));
             }
             props.push(format!("variant: {}", lit(if own_bg.is_some() { "filled" } else { "text" })));
         }
         WidgetKind::Image => {
-            let desc = if w.content_desc.is_empty() { &w.text } else { &w.content_desc };
-            if !desc.is_empty() {
-                props.push(format!("content_desc: {}", tlit(desc)));
+            if !w.content_desc.is_empty() {
+                props.push(format!("content_desc: {}", on.text(&desc_slot, &w.content_desc)));
+            } else if !w.text.is_empty() {
+                props.push(format!("content_desc: {}", on.text(&w.id, &w.text)));
             }
         }
         WidgetKind::Icon => {
             props.push(format!("icon: {}", lit(super::widgets::guess_icon(&w.content_desc, &w.id))));
             props.push(format!("size: {}", num(w.rect[2].min(w.rect[3]).clamp(12.0, 48.0) * 0.7)));
             props.push(format!("color: {}", lit(ink(bg))));
-            let desc = if w.content_desc.is_empty() { &w.text } else { &w.content_desc };
-            if !desc.is_empty() {
-                props.push(format!("content_desc: {}", tlit(desc)));
+            if !w.content_desc.is_empty() {
+                props.push(format!("content_desc: {}", on.text(&desc_slot, &w.content_desc)));
+            } else if !w.text.is_empty() {
+                props.push(format!("content_desc: {}", on.text(&w.id, &w.text)));
             }
         }
         WidgetKind::TextField => {
@@ -111,15 +135,10 @@ fn widget(w: &Widget, parent: [f64; 4], bg: Option<[u8; 3]>, depth: usize, out: 
         WidgetKind::Container => {
             // A control that groups others needs a name to be listed (and found) as one element.
             let acts = w.on_tap.is_some() || w.on_long_press.is_some();
-            let desc = if !w.content_desc.is_empty() {
-                w.content_desc.clone()
+            if !w.content_desc.is_empty() {
+                props.push(format!("content_desc: {}", on.text(&desc_slot, &w.content_desc)));
             } else if acts {
-                first_text(w).unwrap_or_else(|| w.id.replace('_', " "))
-            } else {
-                String::new()
-            };
-            if !desc.is_empty() {
-                props.push(format!("content_desc: {}", tlit(&desc)));
+                props.push(format!("content_desc: {}", tlit(&first_text(w).unwrap_or_else(|| w.id.replace('_', " ")))));
             }
         }
     }
@@ -133,6 +152,9 @@ fn widget(w: &Widget, parent: [f64; 4], bg: Option<[u8; 3]>, depth: usize, out: 
     }
     if let Some(h) = &w.on_long_press {
         props.push(format!("on_long_press: {}", lit(h)));
+    }
+    if let Some(h) = &w.on_change {
+        props.push(format!("on_change: {}", lit(h)));
     }
     props.push(format!("margin: ({}, {}, 0, 0)", num(x), num(y)));
     props.push(format!("width: {}", num(w.rect[2])));
@@ -156,10 +178,22 @@ fn widget(w: &Widget, parent: [f64; 4], bg: Option<[u8; 3]>, depth: usize, out: 
         let _ = writeln!(out, "{pad}{name}({}),", props.join(", "));
         return;
     }
-    let _ = writeln!(out, "{pad}{name}({}, children: [", props.join(", "));
     let inner_bg = own_bg.or(bg);
+    // A list with rows below its box (from visits scrolled further down) scrolls over them.
+    let content_bottom = w.children.iter().map(|c| c.rect[1] + c.rect[3]).fold(0.0, f64::max);
+    if w.list && content_bottom > w.rect[1] + w.rect[3] + 1.0 {
+        let _ = writeln!(out, "{pad}Scroll({}, children: [", props.join(", "));
+        let _ = writeln!(out, "{pad}    Stack(width: {}, height: {}, children: [", num(w.rect[2]), num(content_bottom - w.rect[1]));
+        for c in &w.children {
+            widget(c, w.rect, inner_bg, on, depth + 2, out);
+        }
+        let _ = writeln!(out, "{pad}    ]),");
+        let _ = writeln!(out, "{pad}]),");
+        return;
+    }
+    let _ = writeln!(out, "{pad}{name}({}, children: [", props.join(", "));
     for c in &w.children {
-        widget(c, w.rect, inner_bg, depth + 1, out);
+        widget(c, w.rect, inner_bg, on, depth + 1, out);
     }
     let _ = writeln!(out, "{pad}]),");
 }
@@ -204,8 +238,9 @@ pub(super) fn screen(s: &ScreenModel) -> String {
         );
     }
     let inner_bg = if s.kind == ScreenKind::Dialog { None } else { bg };
+    let on = On { screen: &s.id, shown: s.shown.as_ref() };
     for w in &s.widgets {
-        widget(w, [0.0, 0.0, 0.0, 0.0], inner_bg, 3, &mut out);
+        widget(w, [0.0, 0.0, 0.0, 0.0], inner_bg, on, 3, &mut out);
     }
     out.push_str("        ],\n    ),\n)\n");
     out
@@ -222,7 +257,9 @@ pub(super) fn manifest(model: &AppModel, sources: &[String]) -> String {
     let _ = writeln!(out, "App(\n    package: {},\n    label: {},", lit(&model.package), lit(&model.label));
     let entry = if model.entry_guard { super::GUARD_SCREEN } else { &model.entry };
     let _ = writeln!(out, "    icon: \"apps\",\n    color: \"#5F6368\",\n    entry: {},", lit(entry));
-    out.push_str("    scripts: [\"main.lua\"],\n    content: {\"observed\": \"content/observed.ron\"},\n");
+    out.push_str(
+        "    scripts: [\"main.lua\"],\n    content: {\"observed\": \"content/observed.ron\", \"shown\": \"content/shown.ron\"},\n",
+    );
     let mut state: Vec<(String, String)> = Vec::new();
     for s in &model.screens {
         for w in &s.widgets {
@@ -274,6 +311,28 @@ pub(super) fn observed(model: &AppModel, traces: &[Trace]) -> String {
             let _ = writeln!(out, "        {},", lit(&t));
         }
         out.push_str("    ],\n");
+    }
+    out.push_str("}\n");
+    out
+}
+
+/// `content/shown.ron`: per screen, the texts that follow the row that opened it.
+pub(super) fn shown(model: &AppModel) -> String {
+    let mut out = String::from(
+        "// Texts of a screen that follow the row that opened it: `default` is what the screen's\n\
+         // example showed, `<screen>__<widget>` what it showed after that widget (a row) was tapped.\n{\n",
+    );
+    for s in &model.screens {
+        let Some(shown) = &s.shown else { continue };
+        let _ = writeln!(out, "    {}: {{", lit(&s.id));
+        for (key, slots) in std::iter::once(("default", &shown.default)).chain(shown.variants.iter().map(|(k, v)| (k.as_str(), v))) {
+            let _ = write!(out, "        {}: {{", lit(key));
+            for (slot, text) in slots {
+                let _ = write!(out, "{}: {}, ", lit(slot), lit(text));
+            }
+            out.push_str("},\n");
+        }
+        out.push_str("    },\n");
     }
     out.push_str("}\n");
     out

@@ -70,6 +70,9 @@ pub struct Widget {
     pub on_tap: Option<String>,
     #[serde(default)]
     pub on_long_press: Option<String>,
+    /// A field's handler for a new value.
+    #[serde(default)]
+    pub on_change: Option<String>,
     /// The app-state key an input writes (`state.<key>`).
     pub state_key: Option<String>,
     #[serde(default)]
@@ -234,6 +237,7 @@ pub(crate) fn build(n: &UiNode, m: &Mapper, shot: Option<&Rgb>) -> Vec<Widget> {
         background,
         on_tap: None,
         on_long_press: None,
+        on_change: None,
         state_key: None,
         children: if kind == WidgetKind::Container { children } else { Vec::new() },
         merged: false,
@@ -294,6 +298,7 @@ pub(crate) fn from_target(node: &UiNode, m: &Mapper) -> Widget {
         background: None,
         on_tap: None,
         on_long_press: None,
+        on_change: None,
         state_key: None,
         children: Vec::new(),
         merged: false,
@@ -338,17 +343,22 @@ fn covered(a: [f64; 4], b: [f64; 4]) -> f64 {
     }
 }
 
-/// Which list a row sat in: the list's `source_box` and class.
-type ListKey = ([f64; 4], String);
+/// Which list a row sat in: the list's `source_box`, class and box in that visit.
+#[derive(Debug, Clone, PartialEq)]
+struct ListPlace {
+    source_box: [f64; 4],
+    class: String,
+    rect: [f64; 4],
+}
 
 /// The units another visit's tree is compared by: a list's rows whole (a row is one item),
-/// elsewhere the leaves, each with the list it sat in (its `source_box` and class).
-fn units(widgets: Vec<Widget>, list: Option<ListKey>, out: &mut Vec<(Widget, Option<ListKey>)>) {
+/// elsewhere the leaves, each with the list it sat in.
+fn units(widgets: Vec<Widget>, list: Option<ListPlace>, out: &mut Vec<(Widget, Option<ListPlace>)>) {
     for mut w in widgets {
         if w.list {
-            let key = Some((w.source_box, w.class.clone()));
+            let place = Some(ListPlace { source_box: w.source_box, class: w.class.clone(), rect: w.rect });
             for row in std::mem::take(&mut w.children) {
-                out.push((row, key.clone()));
+                out.push((row, place.clone()));
             }
         } else if w.children.is_empty() || list.is_some() {
             out.push((w, list.clone()));
@@ -359,30 +369,65 @@ fn units(widgets: Vec<Widget>, list: Option<ListKey>, out: &mut Vec<(Widget, Opt
 }
 
 /// The list in `widgets` that is the same list as one of another visit (class and place).
-fn same_list<'w>(widgets: &'w mut [Widget], source_box: [f64; 4], class: &str) -> Option<&'w mut Widget> {
+fn same_list<'w>(widgets: &'w mut [Widget], place: &ListPlace) -> Option<&'w mut Widget> {
     for w in widgets.iter_mut() {
-        if w.list && w.class == class && iou(w.source_box, source_box) >= 0.5 {
+        if w.list && w.class == place.class && iou(w.source_box, place.source_box) >= 0.5 {
             return Some(w);
         }
-        if let Some(found) = same_list(&mut w.children, source_box, class) {
+        if let Some(found) = same_list(&mut w.children, place) {
             return Some(found);
         }
     }
     None
 }
 
+/// How far further down (dp) another visit had scrolled a list than the tree's copy of it:
+/// the most common shift between rows of the same size showing the same texts, 0 when no
+/// row is in both. Rows added from earlier visits count, so a long scroll chains up.
+fn scroll_offset(list: &Widget, rows: &[&Widget]) -> f64 {
+    let mut votes: std::collections::BTreeMap<i64, usize> = std::collections::BTreeMap::new();
+    for row in rows {
+        let texts = shown_texts(std::slice::from_ref(*row));
+        if texts.is_empty() {
+            continue;
+        }
+        for c in &list.children {
+            let same_box = (0..4).filter(|&i| i != 1).all(|i| (c.rect[i] - row.rect[i]).abs() <= 2.0);
+            if same_box && shown_texts(std::slice::from_ref(c)) == texts {
+                *votes.entry((c.rect[1] - row.rect[1]).round() as i64).or_default() += 1;
+            }
+        }
+    }
+    // Most votes; between equals, the smaller shift.
+    votes.into_iter().max_by(|a, b| a.1.cmp(&b.1).then(b.0.abs().cmp(&a.0.abs()))).map_or(0.0, |(shift, _)| shift as f64)
+}
+
 /// The smallest side (dp) of a row taken from another visit: one line of text.
 const MIN_ROW_DP: f64 = 16.0;
 
 /// Adds what another visit of the same screen showed and the tree does not yet: content in
-/// places the tree leaves empty (a list with more rows, a banner). Content in a place the
-/// tree already fills is the same slot with other data, and stays as first seen. List rows
-/// go into the tree's own list, so what its rows do, the new ones do too.
+/// places the tree leaves empty (a banner), and list rows the tree's lists lack. A visit
+/// that had scrolled a list down is aligned by the rows both show, and its new rows go
+/// below, where scrolling reveals them (the list then scrolls). Content in a place the tree
+/// already fills is the same slot with other data, and stays as first seen. List rows go
+/// into the tree's own list, so what its rows do, the new ones do too.
 pub(crate) fn merge_visit(widgets: &mut [Widget], other: Vec<Widget>) {
     let (aw, ah) = app_area();
     let mut flat = Vec::new();
     units(other, None, &mut flat);
-    for (unit, list) in flat {
+    let mut offsets: Vec<(ListPlace, f64)> = Vec::new();
+    for (_, place) in &flat {
+        let Some(place) = place else { continue };
+        if offsets.iter().any(|(p, _)| p == place) {
+            continue;
+        }
+        let rows: Vec<&Widget> = flat.iter().filter(|(_, p)| p.as_ref() == Some(place)).map(|(w, _)| w).collect();
+        let offset = same_list(widgets, place).map_or(0.0, |l| scroll_offset(l, &rows));
+        offsets.push((place.clone(), offset));
+    }
+    for (mut unit, place) in flat {
+        // Only list rows are added: elsewhere, content in an empty place is rarely the same screen's.
+        let Some(place) = place else { continue };
         // A row scrolled almost out of view is a sliver, not a row to show.
         if unit.rect[2] < MIN_ROW_DP || unit.rect[3] < MIN_ROW_DP {
             continue;
@@ -391,19 +436,36 @@ pub(crate) fn merge_visit(widgets: &mut [Widget], other: Vec<Widget>) {
         if texts.is_empty() || texts.is_subset(&shown_texts(widgets)) || unit.rect[2] * unit.rect[3] > aw * ah / 2.0 {
             continue;
         }
-        let mut taken = Vec::new();
-        leaf_rects(widgets, &mut taken);
+        let offset = offsets.iter().find(|(p, _)| *p == place).map_or(0.0, |(_, o)| *o);
+        if offset != 0.0 {
+            // In a scrolled list, a row at its edge is cut off: its box is not the row's.
+            let (top, bottom) = (place.rect[1], place.rect[1] + place.rect[3]);
+            if unit.rect[1] <= top + 1.0 || unit.rect[1] + unit.rect[3] >= bottom - 1.0 {
+                continue;
+            }
+            unit.walk_mut(&mut |w| w.rect[1] += offset);
+        }
         let mut own = Vec::new();
         leaf_rects(std::slice::from_ref(&unit), &mut own);
-        if own.iter().any(|r| taken.iter().any(|t| covered(*r, *t) > 0.2 || covered(*t, *r) > 0.2)) {
+        // Where the first visit showed the list, the row must find an empty place; further
+        // down, where scrolling reveals it, only the list's own rows are in the way.
+        if offset == 0.0 && !free_in(widgets, &own) {
             continue;
         }
-        if let Some(l) = list.and_then(|(b, class)| same_list(widgets, b, &class)) {
-            let mut unit = unit;
-            unit.merged = true;
-            l.children.push(unit);
+        let Some(l) = same_list(widgets, &place) else { continue };
+        if unit.rect[1] < l.rect[1] || !free_in(&l.children, &own) {
+            continue;
         }
+        unit.merged = true;
+        l.children.push(unit);
     }
+}
+
+/// No leaf of `widgets` overlaps any of `own`.
+fn free_in(widgets: &[Widget], own: &[[f64; 4]]) -> bool {
+    let mut taken = Vec::new();
+    leaf_rects(widgets, &mut taken);
+    !own.iter().any(|r| taken.iter().any(|t| covered(*r, *t) > 0.2 || covered(*t, *r) > 0.2))
 }
 
 /// A row with handlers: class, size (dp), tap and long-press handlers.
@@ -423,12 +485,13 @@ pub(crate) fn spread_over_rows(widgets: &mut [Widget]) {
                 });
             }
             for c in w.children.iter_mut() {
-                // A row only seen on another visit takes the rows' own handlers, not those of
-                // controls inside them: which of its parts act was never seen.
+                // A row only seen on another visit takes the rows' own handlers (the row, or a
+                // row inside a section), not those of controls inside them: which of its parts
+                // act was never seen.
                 let merged = c.merged;
                 let row = [c.rect[2], c.rect[3]];
                 c.walk_mut(&mut |d| {
-                    if merged && [d.rect[2], d.rect[3]] != row {
+                    if merged && [d.rect[2], d.rect[3]] != row && d.kind != WidgetKind::Container {
                         return;
                     }
                     let alike = |m: &&RowModel| m.0 == d.class && (m.1[0] - d.rect[2]).abs() <= 2.0 && (m.1[1] - d.rect[3]).abs() <= 8.0;
@@ -491,5 +554,18 @@ mod tests {
         // The added row does what the list's rows do.
         spread_over_rows(&mut widgets);
         assert_eq!(widgets[0].children[2].on_tap.as_deref(), Some("open"));
+    }
+
+    #[test]
+    fn a_visit_scrolled_down_adds_its_rows_below_in_the_same_places() {
+        let rows = |names: &[&str], top: f64| names.iter().enumerate().map(|(i, n)| text(n, top + 60.0 * i as f64)).collect::<Vec<_>>();
+        let mut widgets = vec![list(rows(&["Ada", "Bob", "Cy"], 60.0))];
+        // Scrolled by two rows: Cy is where Ada was; Dee and Eve come after it.
+        merge_visit(&mut widgets, vec![list(rows(&["Cy", "Dee", "Eve"], 60.0))]);
+        let placed: Vec<(&str, f64)> = widgets[0].children.iter().map(|w| (w.text.as_str(), w.rect[1])).collect();
+        assert_eq!(placed, [("Ada", 60.0), ("Bob", 120.0), ("Cy", 180.0), ("Dee", 240.0), ("Eve", 300.0)]);
+        // A visit scrolled further aligns with the rows the last one added.
+        merge_visit(&mut widgets, vec![list(rows(&["Eve", "Fay"], 60.0))]);
+        assert_eq!(widgets[0].children.last().map(|w| (w.text.as_str(), w.rect[1])), Some(("Fay", 360.0)));
     }
 }

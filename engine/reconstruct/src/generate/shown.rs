@@ -1,0 +1,199 @@
+//! Content that follows the row that opened a screen: a detail screen shows the contact,
+//! restaurant or event whose row was tapped. Each tap of a row seen in the traces gives what
+//! the next screen then showed; rows never tapped show what an observed one did, with that
+//! row's label put in place of the observed row's (a title, "Call <name>").
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::{Deserialize, Serialize};
+
+use super::widgets::{build, match_score, Mapper, Widget, WidgetKind};
+use super::ScreenModel;
+use crate::abstraction::{Abstraction, Role};
+use crate::trace::{Trace, TraceAction};
+
+/// The texts of a screen that changed with the row that opened it.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct Shown {
+    /// Slots (`<widget id>` for a text, `<widget id>__desc` for a description) and what the
+    /// screen's example shows in them.
+    pub default: BTreeMap<String, String>,
+    /// Per opening row (`<screen>__<widget id>`): every slot's text after tapping it.
+    pub variants: BTreeMap<String, BTreeMap<String, String>>,
+}
+
+/// The slot name of a widget's description.
+pub(crate) fn desc_slot(id: &str) -> String {
+    format!("{id}__desc")
+}
+
+/// The texts a screen's widgets show, by slot.
+fn slots(widgets: &[Widget]) -> Vec<(String, &Widget, bool)> {
+    let mut out = Vec::new();
+    for w in widgets {
+        w.walk(&mut |w| {
+            if w.kind == WidgetKind::TextField {
+                return;
+            }
+            if !w.text.trim().is_empty() && w.kind != WidgetKind::Container {
+                out.push((w.id.clone(), w, false));
+            }
+            if !w.content_desc.trim().is_empty() {
+                out.push((desc_slot(&w.id), w, true));
+            }
+        });
+    }
+    out
+}
+
+/// What another visit shows in each slot: the widget of the same kind and id in the same place.
+fn fill(slots: &[(String, &Widget, bool)], visit: &[Widget]) -> BTreeMap<String, String> {
+    let mut out = BTreeMap::new();
+    for (slot, w, is_desc) in slots {
+        let mut found: Option<String> = None;
+        for v in visit {
+            v.walk(&mut |v| {
+                // Same line, and the same left edge or center (a centered title is as wide as its text).
+                let center = |r: [f64; 4]| r[0] + r[2] / 2.0;
+                let near = (v.rect[1] - w.rect[1]).abs() <= 4.0
+                    && ((v.rect[0] - w.rect[0]).abs() <= 4.0 || (center(v.rect) - center(w.rect)).abs() <= 4.0);
+                if found.is_none() && near && v.kind == w.kind && v.resource_id == w.resource_id {
+                    let text = if *is_desc { &v.content_desc } else { &v.text };
+                    if !text.trim().is_empty() {
+                        found = Some(text.clone());
+                    }
+                }
+            });
+        }
+        out.insert(slot.clone(), found.unwrap_or_else(|| if *is_desc { w.content_desc.clone() } else { w.text.clone() }));
+    }
+    out
+}
+
+/// A row's label: its description, else its first text.
+fn label(w: &Widget) -> Option<String> {
+    if !w.content_desc.trim().is_empty() {
+        return Some(w.content_desc.trim().to_owned());
+    }
+    let mut text = None;
+    w.walk(&mut |c| {
+        if text.is_none() && !c.text.trim().is_empty() {
+            text = Some(c.text.trim().to_owned());
+        }
+    });
+    text
+}
+
+fn find<'w>(widgets: &'w [Widget], id: &str) -> Option<&'w Widget> {
+    let mut found = None;
+    for w in widgets {
+        w.walk(&mut |w| {
+            if found.is_none() && w.id == id {
+                found = Some(w);
+            }
+        });
+    }
+    found
+}
+
+/// Labels shorter than this are not put in place of each other (a section letter).
+const MIN_LABEL: usize = 3;
+
+/// Finds, for every screen opened by tapping rows, the texts that followed the row.
+pub(crate) fn follow_rows(screens: &mut [ScreenModel], abstraction: &Abstraction, traces: &[Trace]) {
+    let position = |id: &str| screens.iter().position(|s| s.id == id);
+    // (target screen, opening row key) -> the widgets of the screen shown after it, first seen.
+    let mut seen: BTreeMap<(usize, String), Vec<Widget>> = BTreeMap::new();
+    // (from screen, handler name) pairs that opened each target screen.
+    let mut openers: BTreeMap<usize, BTreeSet<(usize, String)>> = BTreeMap::new();
+    for (t, trace) in traces.iter().enumerate() {
+        for step in &trace.steps {
+            let long = matches!(step.action, TraceAction::LongPress { .. });
+            if !long && !matches!(step.action, TraceAction::Tap { .. }) {
+                continue;
+            }
+            let (Some(target), Some(next_id)) = (&step.target, &step.next) else { continue };
+            let (Some(a), Some(b)) = (trace.screens.get(&step.screen), trace.screens.get(next_id)) else { continue };
+            let (Some(ai), Some(bi)) = (abstraction.classify(t, a), abstraction.classify(t, b)) else { continue };
+            if ai == bi || abstraction.screens[ai].role == Role::Launcher || abstraction.screens[bi].role == Role::Launcher {
+                continue;
+            }
+            let (Some(from), Some(to), Some(root)) =
+                (position(&abstraction.screens[ai].id), position(&abstraction.screens[bi].id), &b.root)
+            else {
+                continue;
+            };
+            let m = Mapper { width: f64::from(a.width.max(1)), height: f64::from(a.height.max(1)) };
+            let mut best: Option<(f64, &Widget)> = None;
+            for w in &screens[from].widgets {
+                w.walk(&mut |w| {
+                    let s = match_score(w, &target.node, &m);
+                    if s > 0.0 && best.is_none_or(|(b, _)| s > b) {
+                        best = Some((s, w));
+                    }
+                });
+            }
+            let Some((_, row)) = best else { continue };
+            let handler = if long { &row.on_long_press } else { &row.on_tap };
+            let Some(handler) = handler else { continue };
+            let opens = screens[from].handlers.iter().any(|h| h.name == *handler && h.target == screens[to].id && !h.pops && !h.home);
+            if !opens {
+                continue;
+            }
+            openers.entry(to).or_default().insert((from, handler.clone()));
+            let key = format!("{}__{}", screens[from].id, row.id);
+            let mb = Mapper { width: f64::from(b.width.max(1)), height: f64::from(b.height.max(1)) };
+            seen.entry((to, key)).or_insert_with(|| build(root, &mb, None));
+        }
+    }
+    for (to, openers) in openers {
+        let slot_list = slots(&screens[to].widgets);
+        let default: BTreeMap<String, String> = slot_list
+            .iter()
+            .map(|(slot, w, is_desc)| (slot.clone(), if *is_desc { w.content_desc.clone() } else { w.text.clone() }))
+            .collect();
+        let mut variants: BTreeMap<String, BTreeMap<String, String>> = seen
+            .range((to, String::new())..(to + 1, String::new()))
+            .map(|((_, key), visit)| (key.clone(), fill(&slot_list, visit)))
+            .collect();
+        if !variants.values().any(|v| *v != default) {
+            continue;
+        }
+        // Rows never tapped: an observed row's texts with the labels swapped.
+        let observed: Vec<(String, String, BTreeMap<String, String>)> = variants
+            .iter()
+            .filter_map(|(key, v)| {
+                let (from, id) = key.split_once("__")?;
+                let from = screens.iter().find(|s| s.id == from)?;
+                Some((from.id.clone(), label(find(&from.widgets, id)?)?, v.clone()))
+            })
+            .filter(|(_, l, _)| l.chars().count() >= MIN_LABEL)
+            .collect();
+        for (from, handler) in &openers {
+            let Some((_, base_label, base)) = observed.iter().find(|(f, ..)| *f == screens[*from].id) else { continue };
+            for w in &screens[*from].widgets {
+                w.walk(&mut |w| {
+                    let key = format!("{}__{}", screens[*from].id, w.id);
+                    if w.on_tap.as_ref() != Some(handler) && w.on_long_press.as_ref() != Some(handler) || variants.contains_key(&key) {
+                        return;
+                    }
+                    let Some(l) = label(w).filter(|l| l.chars().count() >= MIN_LABEL) else { return };
+                    let v = base.iter().map(|(slot, text)| (slot.clone(), text.replace(base_label.as_str(), &l))).collect();
+                    variants.insert(key, v);
+                });
+            }
+        }
+        // Only slots that change are kept: the others stay literal in the layout.
+        let changing: BTreeSet<String> =
+            default.keys().filter(|slot| variants.values().any(|v| v.get(*slot) != default.get(*slot))).cloned().collect();
+        let keep = |m: BTreeMap<String, String>| m.into_iter().filter(|(slot, _)| changing.contains(slot)).collect();
+        screens[to].shown = Some(Shown {
+            default: keep(default),
+            variants: variants
+                .into_iter()
+                .map(|(key, v)| (key, keep(v)))
+                .filter(|(_, v): &(String, BTreeMap<String, String>)| !v.is_empty())
+                .collect(),
+        });
+    }
+}

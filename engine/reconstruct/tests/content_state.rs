@@ -1,0 +1,91 @@
+//! What a screen shows beyond its first visit: a detail screen follows the row that opened
+//! it, and a list scrolled further down in the traces scrolls to the same rows.
+
+mod common;
+
+use std::collections::BTreeSet;
+use std::sync::Arc;
+
+use common::scratch;
+use phoneworld_data::{Action, Key};
+use phoneworld_phone::{step_recorded, Catalog, Device, DeviceConfig, ImageFormat, ImageOptions, TrajectoryWriter};
+use phoneworld_reconstruct::{reconstruct, ReconOptions};
+
+const CONTACTS: &str = "com.phoneworld.contacts";
+const SWIPE_UP: Action = Action::Swipe { x1: 540.0, y1: 1900.0, x2: 540.0, y2: 900.0, ms: 300 };
+
+fn texts(device: &mut Device) -> BTreeSet<String> {
+    device.ui_elements().into_iter().filter_map(|e| e.text).filter(|t| !t.trim().is_empty()).collect()
+}
+
+/// Taps the element showing `text`.
+fn tap_text(device: &mut Device, text: &str) -> Action {
+    let e = device.ui_elements().into_iter().find(|e| e.text.as_deref() == Some(text)).unwrap_or_else(|| panic!("no `{text}` on screen"));
+    let b = e.bbox_pixels.unwrap();
+    Action::Tap { x: (b.x_min + b.x_max) / 2.0, y: (b.y_min + b.y_max) / 2.0 }
+}
+
+#[test]
+fn detail_screens_follow_the_tapped_row_and_lists_scroll_to_rows_seen_further_down() {
+    let dir = scratch("content-state");
+    let catalog = Catalog::load_default(&[]).unwrap();
+    let trace = dir.join("trace");
+    let images = ImageOptions { format: ImageFormat::Jpeg(80), size: Some((270, 600)), xml: true };
+    let mut writer = TrajectoryWriter::with_images(&trace, Some(images)).unwrap();
+    let mut source = Device::new(Arc::clone(&catalog), DeviceConfig::default()).unwrap();
+    let mut act = |device: &mut Device, action: &Action| {
+        step_recorded(device, action, Some(&mut writer)).unwrap();
+    };
+    act(&mut source, &Action::OpenApp { app: CONTACTS.into() });
+    let list_top = texts(&mut source);
+    let mut details = Vec::new();
+    for name in ["Aisha Khan", "Ben Carter"] {
+        let tap = tap_text(&mut source, name);
+        act(&mut source, &tap);
+        details.push(texts(&mut source));
+        act(&mut source, &Action::Key { key: Key::Back });
+    }
+    act(&mut source, &SWIPE_UP);
+    let scrolled = texts(&mut source);
+    act(&mut source, &SWIPE_UP);
+    let scrolled_twice = texts(&mut source);
+    // A trajectory saves the screen each action was taken on: one more, so the last is saved.
+    act(&mut source, &Action::Wait { ms: 500 });
+    writer.finish(&serde_json::json!({ "kind": "test" })).unwrap();
+
+    let app = dir.join("app");
+    let options = ReconOptions { tolerance: 0.4, visual: false, ..ReconOptions::default() };
+    reconstruct(&[trace], &app, &options).unwrap();
+    let catalog = Catalog::load_default(std::slice::from_ref(&app)).unwrap();
+    let mut rebuilt = Device::new(catalog, DeviceConfig::default()).unwrap();
+    rebuilt.step(&Action::OpenApp { app: CONTACTS.into() });
+
+    // Ben's row opens Ben's details, not the first detail screen the traces showed (Aisha's).
+    let tap = tap_text(&mut rebuilt, "Ben Carter");
+    rebuilt.step(&tap);
+    let shown = texts(&mut rebuilt);
+    let (aisha, ben) = (&details[0], &details[1]);
+    let only_ben: Vec<&String> = ben.difference(aisha).collect();
+    let only_aisha: Vec<&String> = aisha.difference(ben).collect();
+    assert!(only_ben.len() >= 3, "{only_ben:?}");
+    assert!(only_ben.iter().all(|t| shown.contains(*t)), "Ben's texts {only_ben:?} on {shown:?}");
+    assert!(!only_aisha.iter().any(|t| shown.contains(*t)), "Aisha's texts {only_aisha:?} on {shown:?}");
+    rebuilt.step(&Action::Key { key: Key::Back });
+    // A row never tapped opens the detail screen with its own name in place.
+    let tap = tap_text(&mut rebuilt, "Carlos Mendoza");
+    rebuilt.step(&tap);
+    assert!(texts(&mut rebuilt).contains("Carlos Mendoza"), "{:?}", texts(&mut rebuilt));
+    assert!(!texts(&mut rebuilt).contains("Ben Carter"));
+    rebuilt.step(&Action::Key { key: Key::Back });
+
+    // The same swipes bring the rows the trace saw further down into view.
+    let below: Vec<&String> = scrolled_twice.difference(&list_top).filter(|t| t.chars().count() > 1).collect();
+    assert!(!below.is_empty());
+    rebuilt.step(&SWIPE_UP);
+    let first: Vec<&String> = scrolled.difference(&list_top).filter(|t| t.chars().count() > 1).collect();
+    assert!(first.iter().all(|t| texts(&mut rebuilt).contains(*t)), "{first:?} on {:?}", texts(&mut rebuilt));
+    rebuilt.step(&SWIPE_UP);
+    let now = texts(&mut rebuilt);
+    let found = below.iter().filter(|t| now.contains(**t)).count();
+    assert!(found * 10 >= below.len() * 8, "{found} of {below:?} on {now:?}");
+}

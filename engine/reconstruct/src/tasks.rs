@@ -39,6 +39,7 @@ fn paths(model: &AppModel) -> BTreeMap<String, Vec<Handler>> {
             alternatives: Vec::new(),
             typed: false,
             carry: None,
+            like: None,
         })
     };
     let mut out: BTreeMap<String, Vec<Handler>> = BTreeMap::new();

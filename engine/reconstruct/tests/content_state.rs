@@ -89,3 +89,40 @@ fn detail_screens_follow_the_tapped_row_and_lists_scroll_to_rows_seen_further_do
     let found = below.iter().filter(|t| now.contains(**t)).count();
     assert!(found * 10 >= below.len() * 8, "{found} of {below:?} on {now:?}");
 }
+
+#[test]
+fn typing_that_showed_results_shows_them_in_the_rebuilt_app() {
+    let dir = scratch("typed-search");
+    let catalog = Catalog::load_default(&[]).unwrap();
+    let trace = dir.join("trace");
+    let images = ImageOptions { format: ImageFormat::Jpeg(80), size: Some((270, 600)), xml: true };
+    let mut writer = TrajectoryWriter::with_images(&trace, Some(images)).unwrap();
+    let mut source = Device::new(Arc::clone(&catalog), DeviceConfig::default()).unwrap();
+    let mut act = |device: &mut Device, action: &Action| {
+        step_recorded(device, action, Some(&mut writer)).unwrap();
+    };
+    act(&mut source, &Action::OpenApp { app: "com.phoneworld.messages".into() });
+    let search = source
+        .ui_elements()
+        .into_iter()
+        .find(|e| e.content_description.as_deref() == Some("Search conversations"))
+        .expect("the search bar");
+    let b = search.bbox_pixels.unwrap();
+    act(&mut source, &Action::Tap { x: (b.x_min + b.x_max) / 2.0, y: (b.y_min + b.y_max) / 2.0 });
+    let field = source.ui_elements().into_iter().find(|e| e.is_editable == Some(true)).expect("the search field");
+    let b = field.bbox_pixels.unwrap();
+    act(&mut source, &Action::Tap { x: (b.x_min + b.x_max) / 2.0, y: (b.y_min + b.y_max) / 2.0 });
+    act(&mut source, &Action::TypeText { text: "coffee".into(), clear: false });
+    let results = texts(&mut source);
+    act(&mut source, &Action::Wait { ms: 500 });
+    writer.finish(&serde_json::json!({ "kind": "test" })).unwrap();
+
+    let options = ReconOptions { visual: false, ..ReconOptions::default() };
+    let r = reconstruct(&[trace], &dir.join("app"), &options).unwrap();
+    let typed: Vec<&str> = r.model.screens.iter().flat_map(|s| &s.handlers).filter(|h| h.typed).map(|h| h.name.as_str()).collect();
+    assert_eq!(typed.len(), 1, "{typed:?}");
+    let step = r.fidelity[0].per_step.iter().find(|s| s.action == "type_text").unwrap();
+    assert_eq!(step.ok, Some(true), "{step:?}");
+    // The results screen keeps the typed text in its field.
+    assert!(step.missing.iter().all(|m| !m.contains("coffee")), "{step:?} vs {results:?}");
+}

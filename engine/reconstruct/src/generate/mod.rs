@@ -42,6 +42,9 @@ pub struct Handler {
     /// For a typed handler: the app-state key of the target's field, which takes the text.
     #[serde(default)]
     pub carry: Option<String>,
+    /// Not seen here: the same field on this other screen did it.
+    #[serde(default)]
+    pub like: Option<String>,
 }
 
 /// One generated screen.
@@ -105,11 +108,26 @@ pub struct GenOptions {
     pub full_screens: usize,
 }
 
+/// Whether a widget below `w` has the resource id `id`.
+fn id_below(w: &Widget, id: &str) -> bool {
+    let mut found = false;
+    for c in &w.children {
+        c.walk(&mut |d| found |= d.resource_id == id);
+    }
+    found
+}
+
 fn assign_ids(widgets: &mut [Widget], used: &mut BTreeSet<String>) {
     for w in widgets.iter_mut() {
         w.walk_mut(&mut |w| {
             let base = if !w.resource_id.is_empty() {
-                snake(w.resource_id.rsplit('/').next().unwrap_or(&w.resource_id))
+                let id = snake(w.resource_id.rsplit('/').next().unwrap_or(&w.resource_id));
+                // A wrapper sharing its id with the field inside it leaves the id to the field.
+                if id_below(w, &w.resource_id) {
+                    format!("{id}_group")
+                } else {
+                    id
+                }
             } else {
                 match w.kind {
                     WidgetKind::Container => "group",
@@ -341,7 +359,8 @@ pub fn model(abstraction: &Abstraction, graph: &UsageGraph, traces: &[Trace], op
             let mut best: Option<(f64, String)> = None;
             for w in &widgets {
                 w.walk(&mut |w| {
-                    let s = match_score(w, &node, &m);
+                    // Typing goes into a field, not the box around it.
+                    let s = if gesture == Gesture::Type && w.kind != WidgetKind::TextField { 0.0 } else { match_score(w, &node, &m) };
                     if s > 0.0 && best.as_ref().is_none_or(|(b, _)| s > *b) {
                         best = Some((s, w.id.clone()));
                     }
@@ -393,6 +412,7 @@ pub fn model(abstraction: &Abstraction, graph: &UsageGraph, traces: &[Trace], op
                 alternatives,
                 typed,
                 carry: None,
+                like: None,
             });
         }
         widgets::spread_over_rows(&mut widgets);
@@ -429,6 +449,7 @@ pub fn model(abstraction: &Abstraction, graph: &UsageGraph, traces: &[Trace], op
         });
     }
     shown::follow_rows(&mut screens, abstraction, traces);
+    lend_typed_handlers(&mut screens);
     carry_typed_text(&mut screens);
     let entry = entry_screen(abstraction, traces).unwrap_or_else(|| screens.first().map(|s| s.id.clone()).unwrap_or_default());
     let entry_guard = abstraction.index_of(&entry).is_some_and(|i| {
@@ -453,6 +474,57 @@ pub fn model(abstraction: &Abstraction, graph: &UsageGraph, traces: &[Trace], op
         abstraction: abstraction.clone(),
         sources: traces.iter().map(|t| t.source.clone()).collect(),
         unreproduced_edges: unreproduced,
+    }
+}
+
+/// A field the traces never typed into does what typing into the same field (same id, same
+/// activity) on another screen did: a search box before and after a first query.
+fn lend_typed_handlers(screens: &mut [ScreenModel]) {
+    let mut typed: BTreeMap<(String, String), (String, String, usize)> = BTreeMap::new();
+    for s in screens.iter() {
+        for h in s.handlers.iter().filter(|h| h.typed) {
+            let mut resource = String::new();
+            for w in &s.widgets {
+                w.walk(&mut |w| {
+                    if w.id == h.widget {
+                        resource = w.resource_id.clone();
+                    }
+                });
+            }
+            if !resource.is_empty() {
+                typed.entry((s.activity.clone(), resource)).or_insert((s.id.clone(), h.target.clone(), h.count));
+            }
+        }
+    }
+    for s in screens.iter_mut() {
+        let mut lent = Vec::new();
+        for w in s.widgets.iter_mut() {
+            w.walk_mut(&mut |w| {
+                if w.kind != WidgetKind::TextField || w.on_change.is_some() {
+                    return;
+                }
+                let Some((from, target, count)) = typed.get(&(s.activity.clone(), w.resource_id.clone())) else { return };
+                if *from == s.id || *target == s.id {
+                    return;
+                }
+                let name = format!("{}__{}{}", s.id, w.id, Gesture::Type.suffix());
+                w.on_change = Some(name.clone());
+                lent.push(Handler {
+                    name,
+                    widget: w.id.clone(),
+                    target: target.clone(),
+                    home: false,
+                    count: *count,
+                    long_press: false,
+                    pops: false,
+                    alternatives: Vec::new(),
+                    typed: true,
+                    carry: None,
+                    like: Some(from.clone()),
+                });
+            });
+        }
+        s.handlers.extend(lent);
     }
 }
 
@@ -589,7 +661,14 @@ fn lua(model: &AppModel, sources: &[String]) -> String {
             } else {
                 "tap on"
             };
-            let _ = write!(out, "\n-- {gesture} `{}`, seen {} time(s)", h.widget, h.count);
+            match &h.like {
+                Some(other) => {
+                    let _ = write!(out, "\n-- {gesture} `{}`, as the same field on `{other}` did {} time(s)", h.widget, h.count);
+                }
+                None => {
+                    let _ = write!(out, "\n-- {gesture} `{}`, seen {} time(s)", h.widget, h.count);
+                }
+            }
             if !h.alternatives.is_empty() {
                 let alts: Vec<String> = h.alternatives.iter().map(|(s, c)| format!("{s} x{c}")).collect();
                 let _ = write!(out, "; it also led to {}", alts.join(", "));

@@ -129,7 +129,10 @@ fn widget(w: &Widget, parent: [f64; 4], bg: Option<[u8; 3]>, on: On<'_>, depth: 
         WidgetKind::Switch | WidgetKind::Checkbox => {
             props.push(format!("value: {}", lit(&format!("state.{}", w.state_key.as_deref().unwrap_or(&w.id)))));
             if !w.text.is_empty() {
-                props.push(format!("text: {}", tlit(&w.text)));
+                props.push(format!("text: {}", on.text(&w.id, &w.text)));
+            }
+            if !w.content_desc.is_empty() {
+                props.push(format!("content_desc: {}", on.text(&desc_slot, &w.content_desc)));
             }
         }
         WidgetKind::Container => {

@@ -70,18 +70,18 @@ fn fill(slots: &[(String, &Widget, bool)], visit: &[Widget]) -> BTreeMap<String,
     out
 }
 
-/// A row's label: its description, else its first text.
-fn label(w: &Widget) -> Option<String> {
+/// What could name a row: its description, then its texts in order.
+fn labels(w: &Widget) -> Vec<String> {
+    let mut out = Vec::new();
     if !w.content_desc.trim().is_empty() {
-        return Some(w.content_desc.trim().to_owned());
+        out.push(w.content_desc.trim().to_owned());
     }
-    let mut text = None;
     w.walk(&mut |c| {
-        if text.is_none() && !c.text.trim().is_empty() {
-            text = Some(c.text.trim().to_owned());
+        if c.kind != WidgetKind::Container && !c.text.trim().is_empty() {
+            out.push(c.text.trim().to_owned());
         }
     });
-    text
+    out
 }
 
 fn find<'w>(widgets: &'w [Widget], id: &str) -> Option<&'w Widget> {
@@ -94,6 +94,16 @@ fn find<'w>(widgets: &'w [Widget], id: &str) -> Option<&'w Widget> {
         });
     }
     found
+}
+
+/// The ids of widgets inside scrolling lists (rows and what is in them).
+fn in_lists(widgets: &[Widget], inside: bool, out: &mut BTreeSet<String>) {
+    for w in widgets {
+        if inside {
+            out.insert(w.id.clone());
+        }
+        in_lists(&w.children, inside || w.list, out);
+    }
 }
 
 /// Labels shorter than this are not put in place of each other (a section letter).
@@ -134,6 +144,13 @@ pub(crate) fn follow_rows(screens: &mut [ScreenModel], abstraction: &Abstraction
                 });
             }
             let Some((_, row)) = best else { continue };
+            // Only a list's rows open a screen with content of their own; a button (Sign in)
+            // opens the same screen, whose texts change with the app's data, not with it.
+            let mut rows = BTreeSet::new();
+            in_lists(&screens[from].widgets, false, &mut rows);
+            if !rows.contains(&row.id) {
+                continue;
+            }
             let handler = if long { &row.on_long_press } else { &row.on_tap };
             let Some(handler) = handler else { continue };
             let opens = screens[from].handlers.iter().any(|h| h.name == *handler && h.target == screens[to].id && !h.pops && !h.home);
@@ -159,25 +176,31 @@ pub(crate) fn follow_rows(screens: &mut [ScreenModel], abstraction: &Abstraction
         if !variants.values().any(|v| *v != default) {
             continue;
         }
-        // Rows never tapped: an observed row's texts with the labels swapped.
-        let observed: Vec<(String, String, BTreeMap<String, String>)> = variants
+        // Rows never tapped: an observed row's texts with the labels swapped. The label is the
+        // first of the row's description and texts that the screen it opened shows (a contact's
+        // name, not the whole "Ada, missed call, 09:20" of a call log row).
+        let observed: Vec<(String, usize, String, BTreeMap<String, String>)> = variants
             .iter()
             .filter_map(|(key, v)| {
                 let (from, id) = key.split_once("__")?;
                 let from = screens.iter().find(|s| s.id == from)?;
-                Some((from.id.clone(), label(find(&from.widgets, id)?)?, v.clone()))
+                let candidates = labels(find(&from.widgets, id)?);
+                let (at, label) = candidates
+                    .into_iter()
+                    .enumerate()
+                    .find(|(_, l)| l.chars().count() >= MIN_LABEL && v.values().any(|text| text.contains(l.as_str())))?;
+                Some((from.id.clone(), at, label, v.clone()))
             })
-            .filter(|(_, l, _)| l.chars().count() >= MIN_LABEL)
             .collect();
         for (from, handler) in &openers {
-            let Some((_, base_label, base)) = observed.iter().find(|(f, ..)| *f == screens[*from].id) else { continue };
+            let Some((_, at, base_label, base)) = observed.iter().find(|(f, ..)| *f == screens[*from].id) else { continue };
             for w in &screens[*from].widgets {
                 w.walk(&mut |w| {
                     let key = format!("{}__{}", screens[*from].id, w.id);
                     if w.on_tap.as_ref() != Some(handler) && w.on_long_press.as_ref() != Some(handler) || variants.contains_key(&key) {
                         return;
                     }
-                    let Some(l) = label(w).filter(|l| l.chars().count() >= MIN_LABEL) else { return };
+                    let Some(l) = labels(w).into_iter().nth(*at).filter(|l| l.chars().count() >= MIN_LABEL) else { return };
                     let v = base.iter().map(|(slot, text)| (slot.clone(), text.replace(base_label.as_str(), &l))).collect();
                     variants.insert(key, v);
                 });

@@ -14,6 +14,15 @@ pub(super) fn container_of(b: &mut Builder<'_>, node: &Node, at: &At<'_>, direct
 }
 
 pub(super) fn layout_container(b: &mut Builder<'_>, node: &Node, at: &At<'_>) -> ViewNode {
+    let mut v = container_kind(b, node, at);
+    // A container can be the selected one of several (a day in a month grid).
+    if let (Some(a), Some(selected)) = (v.a11y.as_mut(), node.props.selected.as_ref()) {
+        a.selected = selected.eval(&at.scope);
+    }
+    v
+}
+
+fn container_kind(b: &mut Builder<'_>, node: &Node, at: &At<'_>) -> ViewNode {
     match node.kind {
         NodeKind::Row => {
             let mut v = container_of(b, node, at, Direction::Row);

@@ -40,6 +40,7 @@ fn paths(model: &AppModel) -> BTreeMap<String, Vec<Handler>> {
             typed: false,
             carry: None,
             like: None,
+            selects_first: None,
         })
     };
     let mut out: BTreeMap<String, Vec<Handler>> = BTreeMap::new();
@@ -93,6 +94,10 @@ fn solution_steps(model: &AppModel, path: &[Handler]) -> Vec<String> {
             steps.push(format!("Wait({})", 2 * crate::generate::MOVE_ON_MS));
         } else {
             steps.push(format!("{}({})", if h.long_press { "LongPress" } else { "Tap" }, lit(&h.widget)));
+            // A widget not selected at first takes one tap to select and one to lead on.
+            if h.selects_first.as_ref().is_some_and(|first| *first != h.widget) {
+                steps.push(format!("Tap({})", lit(&h.widget)));
+            }
         }
     }
     steps

@@ -45,6 +45,10 @@ pub struct Handler {
     /// Not seen here: the same field on this other screen did it.
     #[serde(default)]
     pub like: Option<String>,
+    /// A tap on a widget not selected selects it (the traces stayed); only a tap on the
+    /// selected one leads on. Holds the widget selected at first.
+    #[serde(default)]
+    pub selects_first: Option<String>,
 }
 
 /// One generated screen.
@@ -413,6 +417,7 @@ pub fn model(abstraction: &Abstraction, graph: &UsageGraph, traces: &[Trace], op
                 typed,
                 carry: None,
                 like: None,
+                selects_first: None,
             });
         }
         widgets::spread_over_rows(&mut widgets);
@@ -450,6 +455,7 @@ pub fn model(abstraction: &Abstraction, graph: &UsageGraph, traces: &[Trace], op
     }
     shown::follow_rows(&mut screens, abstraction, traces);
     lend_typed_handlers(&mut screens);
+    select_then_open(&mut screens, abstraction, traces);
     carry_typed_text(&mut screens);
     let entry = entry_screen(abstraction, traces).unwrap_or_else(|| screens.first().map(|s| s.id.clone()).unwrap_or_default());
     let entry_guard = abstraction.index_of(&entry).is_some_and(|i| {
@@ -474,6 +480,57 @@ pub fn model(abstraction: &Abstraction, graph: &UsageGraph, traces: &[Trace], op
         abstraction: abstraction.clone(),
         sources: traces.iter().map(|t| t.source.clone()).collect(),
         unreproduced_edges: unreproduced,
+    }
+}
+
+/// Handlers whose taps left the screen only when the tapped widget was already selected, and
+/// stayed (selecting it) otherwise: a month grid's day opens the day only once selected.
+fn select_then_open(screens: &mut [ScreenModel], abstraction: &Abstraction, traces: &[Trace]) {
+    // handler name -> (left while selected, left while not, stayed while not selected)
+    let mut seen: BTreeMap<(usize, String), (usize, usize, usize)> = BTreeMap::new();
+    for (t, trace) in traces.iter().enumerate() {
+        for step in &trace.steps {
+            let (crate::trace::TraceAction::Tap { .. }, Some(target), Some(next)) = (&step.action, &step.target, &step.next) else {
+                continue;
+            };
+            let (Some(a), Some(b)) = (trace.screens.get(&step.screen), trace.screens.get(next)) else { continue };
+            let (Some(ai), Some(bi)) = (abstraction.classify(t, a), abstraction.classify(t, b)) else { continue };
+            let Some(from) = screens.iter().position(|s| s.id == abstraction.screens[ai].id) else { continue };
+            let m = Mapper { width: f64::from(a.width.max(1)), height: f64::from(a.height.max(1)) };
+            let mut best: Option<(f64, &Widget)> = None;
+            for w in &screens[from].widgets {
+                w.walk(&mut |w| {
+                    let s = match_score(w, &target.node, &m);
+                    if s > 0.0 && best.is_none_or(|(b, _)| s > b) {
+                        best = Some((s, w));
+                    }
+                });
+            }
+            let Some(handler) = best.and_then(|(_, w)| w.on_tap.clone()) else { continue };
+            let counts = seen.entry((from, handler)).or_default();
+            match (ai == bi, target.node.selected) {
+                (false, true) => counts.0 += 1,
+                (false, false) => counts.1 += 1,
+                (true, false) => counts.2 += 1,
+                (true, true) => {}
+            }
+        }
+    }
+    for ((from, name), (left_selected, left_unselected, stayed_unselected)) in seen {
+        if left_selected == 0 || left_unselected > 0 || stayed_unselected == 0 {
+            continue;
+        }
+        let mut first = None;
+        for w in &screens[from].widgets {
+            w.walk(&mut |w| {
+                if first.is_none() && w.selected && w.on_tap.as_deref() == Some(name.as_str()) {
+                    first = Some(w.id.clone());
+                }
+            });
+        }
+        if let Some(h) = screens[from].handlers.iter_mut().find(|h| h.name == name && !h.pops && !h.home) {
+            h.selects_first = Some(first.unwrap_or_default());
+        }
     }
 }
 
@@ -521,6 +578,7 @@ fn lend_typed_handlers(screens: &mut [ScreenModel]) {
                     typed: true,
                     carry: None,
                     like: Some(from.clone()),
+                    selects_first: None,
                 });
             });
         }
@@ -675,7 +733,12 @@ fn lua(model: &AppModel, sources: &[String]) -> String {
             }
             out.push('\n');
             let _ = writeln!(out, "function {}(ev)", h.name);
-            if h.typed {
+            if let Some(first) = &h.selects_first {
+                // The first tap selects; the selected one leads on.
+                let _ = writeln!(out, "  if (locals.get(\"selected\") or \"{first}\") == ev.id then");
+                let _ = writeln!(out, "    nav.push(\"{}\")", h.target);
+                out.push_str("  else\n    locals.set(\"selected\", ev.id)\n  end\n");
+            } else if h.typed {
                 // Typing here showed another screen (results): it takes this one's place.
                 if let Some(key) = &h.carry {
                     let _ = writeln!(out, "  state.set(\"{key}\", ev.value)");

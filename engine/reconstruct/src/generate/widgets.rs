@@ -61,6 +61,9 @@ pub struct Widget {
     /// The source bounds normalized to 0..1.
     pub source_box: [f64; 4],
     pub checked: bool,
+    /// Shown as the selected one (a day in a month grid).
+    #[serde(default)]
+    pub selected: bool,
     /// A scrolling list: its rows are alike, and what one row does the others do.
     #[serde(default)]
     pub list: bool,
@@ -233,6 +236,7 @@ pub(crate) fn build(n: &UiNode, m: &Mapper, shot: Option<&Rgb>) -> Vec<Widget> {
         content_desc: n.content_desc.clone(),
         source_box: nb,
         checked: n.checked,
+        selected: n.selected,
         list: n.scrollable,
         background,
         on_tap: None,
@@ -294,6 +298,7 @@ pub(crate) fn from_target(node: &UiNode, m: &Mapper) -> Widget {
         content_desc: node.content_desc.clone(),
         source_box: m.normalized(node.bounds),
         checked: node.checked,
+        selected: node.selected,
         list: false,
         background: None,
         on_tap: None,

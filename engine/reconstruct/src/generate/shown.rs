@@ -1,7 +1,8 @@
-//! Content that follows the row that opened a screen: a detail screen shows the contact,
-//! restaurant or event whose row was tapped. Each tap of a row seen in the traces gives what
-//! the next screen then showed; rows never tapped show what an observed one did, with that
-//! row's label put in place of the observed row's (a title, "Call <name>").
+//! Content that follows the widget that opened a screen: a detail screen shows the contact,
+//! restaurant or event whose row was tapped, an Edit button opens "Edit contact" where Add
+//! opened "Create contact". Each opening widget seen in the traces gives what the next screen
+//! then showed, where its visits agree; rows never tapped show what an observed row opened,
+//! with that row's label put in place of the observed row's (a title, "Call <name>").
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -96,24 +97,14 @@ fn find<'w>(widgets: &'w [Widget], id: &str) -> Option<&'w Widget> {
     found
 }
 
-/// The ids of widgets inside scrolling lists (rows and what is in them).
-fn in_lists(widgets: &[Widget], inside: bool, out: &mut BTreeSet<String>) {
-    for w in widgets {
-        if inside {
-            out.insert(w.id.clone());
-        }
-        in_lists(&w.children, inside || w.list, out);
-    }
-}
-
 /// Labels shorter than this are not put in place of each other (a section letter).
 const MIN_LABEL: usize = 3;
 
 /// Finds, for every screen opened by tapping rows, the texts that followed the row.
 pub(crate) fn follow_rows(screens: &mut [ScreenModel], abstraction: &Abstraction, traces: &[Trace]) {
     let position = |id: &str| screens.iter().position(|s| s.id == id);
-    // (target screen, opening row key) -> the widgets of the screen shown after it, first seen.
-    let mut seen: BTreeMap<(usize, String), Vec<Widget>> = BTreeMap::new();
+    // (target screen, opening widget key) -> the widgets of the screen shown after each tap.
+    let mut seen: BTreeMap<(usize, String), Vec<Vec<Widget>>> = BTreeMap::new();
     // (from screen, handler name) pairs that opened each target screen.
     let mut openers: BTreeMap<usize, BTreeSet<(usize, String)>> = BTreeMap::new();
     for (t, trace) in traces.iter().enumerate() {
@@ -144,13 +135,6 @@ pub(crate) fn follow_rows(screens: &mut [ScreenModel], abstraction: &Abstraction
                 });
             }
             let Some((_, row)) = best else { continue };
-            // Only a list's rows open a screen with content of their own; a button (Sign in)
-            // opens the same screen, whose texts change with the app's data, not with it.
-            let mut rows = BTreeSet::new();
-            in_lists(&screens[from].widgets, false, &mut rows);
-            if !rows.contains(&row.id) {
-                continue;
-            }
             let handler = if long { &row.on_long_press } else { &row.on_tap };
             let Some(handler) = handler else { continue };
             let opens = screens[from].handlers.iter().any(|h| h.name == *handler && h.target == screens[to].id && !h.pops && !h.home);
@@ -160,7 +144,7 @@ pub(crate) fn follow_rows(screens: &mut [ScreenModel], abstraction: &Abstraction
             openers.entry(to).or_default().insert((from, handler.clone()));
             let key = format!("{}__{}", screens[from].id, row.id);
             let mb = Mapper { width: f64::from(b.width.max(1)), height: f64::from(b.height.max(1)) };
-            seen.entry((to, key)).or_insert_with(|| build(root, &mb, None));
+            seen.entry((to, key)).or_default().push(build(root, &mb, None));
         }
     }
     for (to, openers) in openers {
@@ -169,9 +153,23 @@ pub(crate) fn follow_rows(screens: &mut [ScreenModel], abstraction: &Abstraction
             .iter()
             .map(|(slot, w, is_desc)| (slot.clone(), if *is_desc { w.content_desc.clone() } else { w.text.clone() }))
             .collect();
+        // A slot follows the opening widget only where every visit it opened agrees: a Sign in
+        // button opens the same screen each time, and the balances there change with the app's
+        // data, not with the button.
         let mut variants: BTreeMap<String, BTreeMap<String, String>> = seen
             .range((to, String::new())..(to + 1, String::new()))
-            .map(|((_, key), visit)| (key.clone(), fill(&slot_list, visit)))
+            .map(|((_, key), visits)| {
+                let filled: Vec<BTreeMap<String, String>> = visits.iter().map(|v| fill(&slot_list, v)).collect();
+                let agreed = default
+                    .iter()
+                    .map(|(slot, text)| {
+                        let first = filled[0].get(slot);
+                        let same = filled.iter().all(|f| f.get(slot) == first);
+                        (slot.clone(), if same { first.cloned().unwrap_or_default() } else { text.clone() })
+                    })
+                    .collect();
+                (key.clone(), agreed)
+            })
             .collect();
         if !variants.values().any(|v| *v != default) {
             continue;

@@ -12,7 +12,7 @@ use serde::Serialize;
 
 use crate::abstraction::{is_system_chrome, Role};
 use crate::error::ReconError;
-use crate::generate::widgets::{match_score, Mapper};
+use crate::generate::widgets::{best_match, Mapper};
 use crate::generate::{iou, AppModel};
 use crate::trace::{Screen, Trace, TraceAction, TraceStep, UiNode};
 use crate::visual::{ssim, Rgb, COMPARE_SIZE};
@@ -172,16 +172,7 @@ impl Replayer<'_> {
         let Label::Screen(i) = self.observe() else { return None };
         let model_screen = self.model.screen(&self.model.abstraction.screens[i].id)?;
         let m = Mapper { width: f64::from(screen.width.max(1)), height: f64::from(screen.height.max(1)) };
-        let mut best: Option<(f64, String)> = None;
-        for w in &model_screen.widgets {
-            w.walk(&mut |w| {
-                let s = match_score(w, target, &m);
-                if s > 0.0 && best.as_ref().is_none_or(|(b, _)| s > *b) {
-                    best = Some((s, w.id.clone()));
-                }
-            });
-        }
-        let (_, id) = best?;
+        let id = best_match(&model_screen.widgets, target, &m, &|_| true)?.id.clone();
         // The whole tree, not the element list: a button's own node is not a leaf.
         let suffix = format!(":id/{id}");
         let package = self.model.package.clone();

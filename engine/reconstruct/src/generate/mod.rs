@@ -16,7 +16,7 @@ use crate::error::ReconError;
 use crate::graph::UsageGraph;
 use crate::trace::{ScreenKind, Trace};
 use crate::visual::Rgb;
-use widgets::{build, from_target, match_score, Mapper};
+use widgets::{best_match, build, from_target, match_score, Mapper};
 pub use widgets::{iou, Widget, WidgetKind, WidgetRole};
 
 /// A navigation handler: a widget that led to another screen.
@@ -360,17 +360,9 @@ pub fn model(abstraction: &Abstraction, graph: &UsageGraph, traces: &[Trace], op
         let mut handlers = Vec::new();
         for (_sig, gesture, to, count, node, size, alternatives) in pending {
             let m = Mapper { width: f64::from(size.0.max(1)), height: f64::from(size.1.max(1)) };
-            let mut best: Option<(f64, String)> = None;
-            for w in &widgets {
-                w.walk(&mut |w| {
-                    // Typing goes into a field, not the box around it.
-                    let s = if gesture == Gesture::Type && w.kind != WidgetKind::TextField { 0.0 } else { match_score(w, &node, &m) };
-                    if s > 0.0 && best.as_ref().is_none_or(|(b, _)| s > *b) {
-                        best = Some((s, w.id.clone()));
-                    }
-                });
-            }
-            let Some((_, widget_id)) = best else { continue };
+            // Typing goes into a field, not the box around it.
+            let eligible = |w: &Widget| gesture != Gesture::Type || w.kind == WidgetKind::TextField;
+            let Some(widget_id) = best_match(&widgets, &node, &m, &eligible).map(|w| w.id.clone()) else { continue };
             let home = abstraction.screens[to].role == Role::Launcher;
             let target = abstraction.screens[to].id.clone();
             let name = format!("{}__{}{}", abs.id, widget_id, gesture.suffix());
@@ -497,16 +489,9 @@ fn select_then_open(screens: &mut [ScreenModel], abstraction: &Abstraction, trac
             let (Some(ai), Some(bi)) = (abstraction.classify(t, a), abstraction.classify(t, b)) else { continue };
             let Some(from) = screens.iter().position(|s| s.id == abstraction.screens[ai].id) else { continue };
             let m = Mapper { width: f64::from(a.width.max(1)), height: f64::from(a.height.max(1)) };
-            let mut best: Option<(f64, &Widget)> = None;
-            for w in &screens[from].widgets {
-                w.walk(&mut |w| {
-                    let s = match_score(w, &target.node, &m);
-                    if s > 0.0 && best.is_none_or(|(b, _)| s > b) {
-                        best = Some((s, w));
-                    }
-                });
-            }
-            let Some(handler) = best.and_then(|(_, w)| w.on_tap.clone()) else { continue };
+            let Some(handler) = best_match(&screens[from].widgets, &target.node, &m, &|_| true).and_then(|w| w.on_tap.clone()) else {
+                continue;
+            };
             let counts = seen.entry((from, handler)).or_default();
             match (ai == bi, target.node.selected) {
                 (false, true) => counts.0 += 1,

@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
 
-use super::widgets::{build, match_score, Mapper, Widget, WidgetKind};
+use super::widgets::{best_match, build, Mapper, Widget, WidgetKind};
 use super::ScreenModel;
 use crate::abstraction::{Abstraction, Role};
 use crate::trace::{Trace, TraceAction};
@@ -125,16 +125,7 @@ pub(crate) fn follow_rows(screens: &mut [ScreenModel], abstraction: &Abstraction
                 continue;
             };
             let m = Mapper { width: f64::from(a.width.max(1)), height: f64::from(a.height.max(1)) };
-            let mut best: Option<(f64, &Widget)> = None;
-            for w in &screens[from].widgets {
-                w.walk(&mut |w| {
-                    let s = match_score(w, &target.node, &m);
-                    if s > 0.0 && best.is_none_or(|(b, _)| s > b) {
-                        best = Some((s, w));
-                    }
-                });
-            }
-            let Some((_, row)) = best else { continue };
+            let Some(row) = best_match(&screens[from].widgets, &target.node, &m, &|_| true) else { continue };
             let handler = if long { &row.on_long_press } else { &row.on_tap };
             let Some(handler) = handler else { continue };
             let opens = screens[from].handlers.iter().any(|h| h.name == *handler && h.target == screens[to].id && !h.pops && !h.home);

@@ -270,6 +270,20 @@ pub(crate) fn match_score(w: &Widget, node: &UiNode, m: &Mapper) -> f64 {
     score + iou
 }
 
+/// The widget of a tree that best matches a node, among those `eligible` (first of equals).
+pub(crate) fn best_match<'w>(widgets: &'w [Widget], node: &UiNode, m: &Mapper, eligible: &dyn Fn(&Widget) -> bool) -> Option<&'w Widget> {
+    let mut best: Option<(f64, &Widget)> = None;
+    for w in widgets {
+        w.walk(&mut |w| {
+            let s = if eligible(w) { match_score(w, node, m) } else { 0.0 };
+            if s > 0.0 && best.is_none_or(|(b, _)| s > b) {
+                best = Some((s, w));
+            }
+        });
+    }
+    best.map(|(_, w)| w)
+}
+
 /// Intersection over union of two `[x1, y1, x2, y2]` boxes.
 pub fn iou(a: [f64; 4], b: [f64; 4]) -> f64 {
     let ix = (a[2].min(b[2]) - a[0].max(b[0])).max(0.0);

@@ -184,18 +184,7 @@ impl Abstraction {
             // Only the same hash in the same trace is known to be the same screen.
             return self.screens.iter().position(|s| s.members.iter().any(|(t, id)| *t == trace_index && *id == screen.id));
         }
-        let sig = signature(screen);
-        let mut best: Option<(f64, usize)> = None;
-        for (i, s) in self.screens.iter().enumerate() {
-            if !self.comparable(s, screen) {
-                continue;
-            }
-            let sim = similarity(&s.signature, &sig);
-            if sim >= self.tolerance && best.is_none_or(|(b, _)| sim > b) {
-                best = Some((sim, i));
-            }
-        }
-        best.map(|(_, i)| i)
+        self.most_alike(screen, &signature(screen), |s| &s.signature)
     }
 
     /// Like `classify`; when no screen matches, the one whose structure apart from list rows
@@ -206,19 +195,24 @@ impl Abstraction {
             if screen.kind == ScreenKind::HashOnly || self.role_of(screen) == Role::Launcher {
                 return None;
             }
-            let sig = list_free_signature(screen);
-            let mut best: Option<(f64, usize)> = None;
-            for (i, s) in self.screens.iter().enumerate() {
-                if !self.comparable(s, screen) {
-                    continue;
-                }
-                let sim = similarity(&s.list_free_signature, &sig);
-                if sim >= self.tolerance && best.is_none_or(|(b, _)| sim > b) {
-                    best = Some((sim, i));
-                }
-            }
-            best.map(|(_, i)| i)
+            self.most_alike(screen, &list_free_signature(screen), |s| &s.list_free_signature)
         })
+    }
+
+    /// The comparable abstract screen whose signature (`of`) is most like `sig`, if at least
+    /// `tolerance` alike.
+    fn most_alike(&self, screen: &Screen, sig: &[String], of: impl Fn(&AbstractScreen) -> &Vec<String>) -> Option<usize> {
+        let mut best: Option<(f64, usize)> = None;
+        for (i, s) in self.screens.iter().enumerate() {
+            if !self.comparable(s, screen) {
+                continue;
+            }
+            let sim = similarity(of(s), sig);
+            if sim >= self.tolerance && best.is_none_or(|(b, _)| sim > b) {
+                best = Some((sim, i));
+            }
+        }
+        best.map(|(_, i)| i)
     }
 
     /// Same kind, package and (where both are known) activity.

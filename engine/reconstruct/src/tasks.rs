@@ -28,20 +28,7 @@ pub struct TaskSummary {
 fn paths(model: &AppModel) -> BTreeMap<String, Vec<Handler>> {
     // A splash that moves on by itself is a step too: waiting.
     let waits = |screen: &crate::generate::ScreenModel| {
-        screen.moves_on.as_ref().map(|(target, count)| Handler {
-            name: String::new(),
-            widget: String::new(),
-            target: target.clone(),
-            home: false,
-            count: *count,
-            long_press: false,
-            pops: false,
-            alternatives: Vec::new(),
-            typed: false,
-            carry: None,
-            like: None,
-            selects_first: None,
-        })
+        screen.moves_on.as_ref().map(|(target, count)| Handler { target: target.clone(), count: *count, ..Handler::default() })
     };
     let mut out: BTreeMap<String, Vec<Handler>> = BTreeMap::new();
     out.insert(model.entry.clone(), Vec::new());

@@ -4,10 +4,10 @@
 mod common;
 
 use std::collections::BTreeSet;
-use std::sync::Arc;
+use std::path::{Path, PathBuf};
 
 use common::scratch;
-use phoneworld_data::{Action, Key};
+use phoneworld_data::{Action, Key, UiElement};
 use phoneworld_phone::{step_recorded, Catalog, Device, DeviceConfig, ImageFormat, ImageOptions, TrajectoryWriter};
 use phoneworld_reconstruct::{reconstruct, ReconOptions};
 
@@ -18,40 +18,65 @@ fn texts(device: &mut Device) -> BTreeSet<String> {
     device.ui_elements().into_iter().filter_map(|e| e.text).filter(|t| !t.trim().is_empty()).collect()
 }
 
-/// Taps the element showing `text`.
-fn tap_text(device: &mut Device, text: &str) -> Action {
-    let e = device.ui_elements().into_iter().find(|e| e.text.as_deref() == Some(text)).unwrap_or_else(|| panic!("no `{text}` on screen"));
+/// A tap on the center of the first element on screen that `is` picks.
+fn tap_on(device: &mut Device, what: &str, is: impl Fn(&UiElement) -> bool) -> Action {
+    let e = device.ui_elements().into_iter().find(|e| is(e)).unwrap_or_else(|| panic!("no {what} on screen"));
     let b = e.bbox_pixels.unwrap();
     Action::Tap { x: (b.x_min + b.x_max) / 2.0, y: (b.y_min + b.y_max) / 2.0 }
+}
+
+/// A tap on the element showing `text`.
+fn tap_text(device: &mut Device, text: &str) -> Action {
+    tap_on(device, &format!("`{text}`"), |e| e.text.as_deref() == Some(text))
+}
+
+/// A phone whose actions are recorded as a PhoneWorld trajectory with its hierarchies.
+struct Recorder {
+    device: Device,
+    writer: TrajectoryWriter,
+    trace: PathBuf,
+}
+
+impl Recorder {
+    fn new(dir: &Path) -> Recorder {
+        let trace = dir.join("trace");
+        let images = ImageOptions { format: ImageFormat::Jpeg(80), size: Some((270, 600)), xml: true };
+        let writer = TrajectoryWriter::with_images(&trace, Some(images)).unwrap();
+        let device = Device::new(Catalog::load_default(&[]).unwrap(), DeviceConfig::default()).unwrap();
+        Recorder { device, writer, trace }
+    }
+
+    fn act(&mut self, action: &Action) {
+        step_recorded(&mut self.device, action, Some(&mut self.writer)).unwrap();
+    }
+
+    /// Ends the trajectory; returns its folder.
+    fn finish(mut self) -> PathBuf {
+        // A trajectory saves the screen each action was taken on: one more, so the last is saved.
+        self.act(&Action::Wait { ms: 500 });
+        self.writer.finish(&serde_json::json!({ "kind": "test" })).unwrap();
+        self.trace
+    }
 }
 
 #[test]
 fn detail_screens_follow_the_tapped_row_and_lists_scroll_to_rows_seen_further_down() {
     let dir = scratch("content-state");
-    let catalog = Catalog::load_default(&[]).unwrap();
-    let trace = dir.join("trace");
-    let images = ImageOptions { format: ImageFormat::Jpeg(80), size: Some((270, 600)), xml: true };
-    let mut writer = TrajectoryWriter::with_images(&trace, Some(images)).unwrap();
-    let mut source = Device::new(Arc::clone(&catalog), DeviceConfig::default()).unwrap();
-    let mut act = |device: &mut Device, action: &Action| {
-        step_recorded(device, action, Some(&mut writer)).unwrap();
-    };
-    act(&mut source, &Action::OpenApp { app: CONTACTS.into() });
-    let list_top = texts(&mut source);
+    let mut source = Recorder::new(&dir);
+    source.act(&Action::OpenApp { app: CONTACTS.into() });
+    let list_top = texts(&mut source.device);
     let mut details = Vec::new();
     for name in ["Aisha Khan", "Ben Carter"] {
-        let tap = tap_text(&mut source, name);
-        act(&mut source, &tap);
-        details.push(texts(&mut source));
-        act(&mut source, &Action::Key { key: Key::Back });
+        let tap = tap_text(&mut source.device, name);
+        source.act(&tap);
+        details.push(texts(&mut source.device));
+        source.act(&Action::Key { key: Key::Back });
     }
-    act(&mut source, &SWIPE_UP);
-    let scrolled = texts(&mut source);
-    act(&mut source, &SWIPE_UP);
-    let scrolled_twice = texts(&mut source);
-    // A trajectory saves the screen each action was taken on: one more, so the last is saved.
-    act(&mut source, &Action::Wait { ms: 500 });
-    writer.finish(&serde_json::json!({ "kind": "test" })).unwrap();
+    source.act(&SWIPE_UP);
+    let scrolled = texts(&mut source.device);
+    source.act(&SWIPE_UP);
+    let scrolled_twice = texts(&mut source.device);
+    let trace = source.finish();
 
     let app = dir.join("app");
     let options = ReconOptions { tolerance: 0.4, visual: false, ..ReconOptions::default() };
@@ -93,29 +118,15 @@ fn detail_screens_follow_the_tapped_row_and_lists_scroll_to_rows_seen_further_do
 #[test]
 fn typing_that_showed_results_shows_them_in_the_rebuilt_app() {
     let dir = scratch("typed-search");
-    let catalog = Catalog::load_default(&[]).unwrap();
-    let trace = dir.join("trace");
-    let images = ImageOptions { format: ImageFormat::Jpeg(80), size: Some((270, 600)), xml: true };
-    let mut writer = TrajectoryWriter::with_images(&trace, Some(images)).unwrap();
-    let mut source = Device::new(Arc::clone(&catalog), DeviceConfig::default()).unwrap();
-    let mut act = |device: &mut Device, action: &Action| {
-        step_recorded(device, action, Some(&mut writer)).unwrap();
-    };
-    act(&mut source, &Action::OpenApp { app: "com.phoneworld.messages".into() });
-    let search = source
-        .ui_elements()
-        .into_iter()
-        .find(|e| e.content_description.as_deref() == Some("Search conversations"))
-        .expect("the search bar");
-    let b = search.bbox_pixels.unwrap();
-    act(&mut source, &Action::Tap { x: (b.x_min + b.x_max) / 2.0, y: (b.y_min + b.y_max) / 2.0 });
-    let field = source.ui_elements().into_iter().find(|e| e.is_editable == Some(true)).expect("the search field");
-    let b = field.bbox_pixels.unwrap();
-    act(&mut source, &Action::Tap { x: (b.x_min + b.x_max) / 2.0, y: (b.y_min + b.y_max) / 2.0 });
-    act(&mut source, &Action::TypeText { text: "coffee".into(), clear: false });
-    let results = texts(&mut source);
-    act(&mut source, &Action::Wait { ms: 500 });
-    writer.finish(&serde_json::json!({ "kind": "test" })).unwrap();
+    let mut source = Recorder::new(&dir);
+    source.act(&Action::OpenApp { app: "com.phoneworld.messages".into() });
+    let search_bar = tap_on(&mut source.device, "search bar", |e| e.content_description.as_deref() == Some("Search conversations"));
+    source.act(&search_bar);
+    let field = tap_on(&mut source.device, "search field", |e| e.is_editable == Some(true));
+    source.act(&field);
+    source.act(&Action::TypeText { text: "coffee".into(), clear: false });
+    let results = texts(&mut source.device);
+    let trace = source.finish();
 
     let options = ReconOptions { visual: false, ..ReconOptions::default() };
     let r = reconstruct(&[trace], &dir.join("app"), &options).unwrap();

@@ -20,7 +20,7 @@ use widgets::{best_match, build, from_target, match_score, Mapper};
 pub use widgets::{iou, Widget, WidgetKind, WidgetRole};
 
 /// A navigation handler: a widget that led to another screen.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct Handler {
     pub name: String,
     pub widget: String,
@@ -407,9 +407,7 @@ pub fn model(abstraction: &Abstraction, graph: &UsageGraph, traces: &[Trace], op
                 pops: pops && !typed,
                 alternatives,
                 typed,
-                carry: None,
-                like: None,
-                selects_first: None,
+                ..Handler::default()
             });
         }
         widgets::spread_over_rows(&mut widgets);
@@ -555,15 +553,10 @@ fn lend_typed_handlers(screens: &mut [ScreenModel]) {
                     name,
                     widget: w.id.clone(),
                     target: target.clone(),
-                    home: false,
                     count: *count,
-                    long_press: false,
-                    pops: false,
-                    alternatives: Vec::new(),
                     typed: true,
-                    carry: None,
                     like: Some(from.clone()),
-                    selects_first: None,
+                    ..Handler::default()
                 });
             });
         }

@@ -4,23 +4,22 @@
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Mutex;
 use std::time::Duration;
 
 use numpy::PyArray3;
 use phoneworld_adb::{AdbClient, AdbError, AdbPublicKey, AuthPolicy, ServerHandle, ServerOptions, SharedPhone};
-use phoneworld_tasks::{fill, Check, Instance, Params};
+use phoneworld_tasks::{fill, Check, Params};
 use pyo3::create_exception;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList};
 use serde_json::{json, Value};
 
-use crate::catalogs::{catalog, suite};
 use crate::convert::{action_from_py, to_py, ui_elements_to_py};
-use crate::env_core::task_choice;
-use crate::errors::{task_error, ActionError, ConfigError, DeviceError, NotSupportedOnRealDevice, PhoneWorldError};
+use crate::errors::{ActionError, ConfigError, DeviceError, NotSupportedOnRealDevice, PhoneWorldError};
 use crate::frame::{rgb_array, rgba_to_rgb, ObsSize};
 use crate::phone::obs_size;
+use crate::suite_info::resolve_instance;
 
 create_exception!(phoneworld, DeviceNotFound, DeviceError, "The adb server does not know the device (see `adb devices`).");
 create_exception!(phoneworld, DeviceOffline, DeviceError, "The device is offline: its connection was lost or is not up yet.");
@@ -429,11 +428,7 @@ fn task_checks<'py>(
     suite_dirs: Vec<PathBuf>,
     apps_dirs: Vec<PathBuf>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let catalog = catalog(&apps_dirs)?;
-    let suite = suite(suite_name, &suite_dirs, &catalog)?;
-    let choice = task_choice(Some(task.clone()), params)?;
-    let template = suite.get(&task).ok_or_else(|| ConfigError::new_err(format!("no task `{task}` in suite `{}`", suite.name)))?;
-    let instance = Instance::with_params(Arc::clone(template), seed, &catalog, &choice.params).map_err(task_error)?;
+    let instance = resolve_instance(&task, seed, params, suite_name, &suite_dirs, &apps_dirs)?;
     let t = &instance.template;
     let success: Vec<Value> = t.success.iter().map(|c| check_json(c, &instance.params)).collect();
     let observable = success.iter().all(|c| c["ui_observable"] == Value::Bool(true));

@@ -41,6 +41,21 @@ fn suite_hashes(suite_name: &str, suite_dirs: Vec<PathBuf>, apps_dirs: Vec<PathB
     Ok((suite.name.clone(), suite.hash.clone(), catalog.hash.clone()))
 }
 
+/// The instance of task `task` for `seed`: parameters drawn from the seed, then `params` applied.
+pub(crate) fn resolve_instance(
+    task: &str,
+    seed: u64,
+    params: Option<&Bound<'_, PyDict>>,
+    suite_name: &str,
+    suite_dirs: &[PathBuf],
+    apps_dirs: &[PathBuf],
+) -> PyResult<Instance> {
+    let (catalog, suite) = catalog_and_suite(suite_name, suite_dirs, apps_dirs)?;
+    let choice = task_choice(Some(task.to_owned()), params)?;
+    let template = suite.get(task).ok_or_else(|| ConfigError::new_err(format!("no task `{task}` in suite `{}`", suite.name)))?;
+    Instance::with_params(Arc::clone(template), seed, &catalog, &choice.params).map_err(task_error)
+}
+
 /// One task instance: its parameters (drawn from the seed, then `params` applied) and its
 /// instruction.
 #[pyfunction]
@@ -54,10 +69,7 @@ fn task_instance<'py>(
     suite_dirs: Vec<PathBuf>,
     apps_dirs: Vec<PathBuf>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let (catalog, suite) = catalog_and_suite(suite_name, &suite_dirs, &apps_dirs)?;
-    let choice = task_choice(Some(task.clone()), params)?;
-    let template = suite.get(&task).ok_or_else(|| ConfigError::new_err(format!("no task `{task}` in suite `{}`", suite.name)))?;
-    let instance = Instance::with_params(Arc::clone(template), seed, &catalog, &choice.params).map_err(task_error)?;
+    let instance = resolve_instance(&task, seed, params, suite_name, &suite_dirs, &apps_dirs)?;
     to_py(py, &json!({ "task": task, "seed": seed, "params": instance.params, "instruction": instance.instruction }))
 }
 

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use anyhow::{bail, Context, Result};
 use phoneworld_data::{Action, LayoutModules};
-use phoneworld_phone::{check_app, project_root, step_recorded, Catalog, Device, DeviceConfig, Monkey, TrajectoryWriter};
+use phoneworld_phone::{check_app, project_root, step_recorded, Catalog, Device, DeviceConfig, Explorer, Monkey, TrajectoryWriter};
 use serde_json::{json, Value};
 
 pub(crate) fn catalog(apps_dirs: &[PathBuf]) -> Result<Arc<Catalog>> {
@@ -201,15 +201,22 @@ pub(crate) fn run(
     Ok(ExitCode::SUCCESS)
 }
 
+/// A walk of `phoneworld monkey`.
+pub(crate) struct Walk<'a> {
+    pub app: Option<&'a str>,
+    pub explore: bool,
+    pub seed: u64,
+    pub steps: u64,
+}
+
 pub(crate) fn monkey(
     apps_dirs: &[PathBuf],
-    app: Option<&str>,
-    seed: u64,
-    steps: u64,
+    walk: &Walk<'_>,
     size: Option<&str>,
     out_dir: Option<&Path>,
     as_json: bool,
 ) -> Result<ExitCode> {
+    let &Walk { app, explore, seed, steps } = walk;
     let catalog = catalog(apps_dirs)?;
     let package = match app {
         Some(name) => Some(catalog.find(name).with_context(|| format!("--app {name}: no such app"))?.package().to_owned()),
@@ -218,13 +225,14 @@ pub(crate) fn monkey(
     let mut device = device(catalog, seed, size)?;
     let mut writer = out_dir.map(|d| TrajectoryWriter::create(d, true)).transpose().context("creating --out-dir")?;
     let mut monkey = Monkey::new(seed, package.clone());
+    let mut explorer = Explorer::new(seed, package.clone());
     let mut screens = std::collections::BTreeSet::new();
     let mut errors = Vec::new();
     let mut noops = 0u64;
     for i in 0..steps {
         let (pkg, screen) = device.foreground();
         screens.insert(format!("{pkg}/{screen}"));
-        let action = monkey.next_action(&mut device);
+        let action = if explore { explorer.next_action(&mut device) } else { monkey.next_action(&mut device) };
         let result = step_recorded(&mut device, &action, writer.as_mut())?;
         noops += u64::from(!result.ok);
         for e in result.script_errors {
@@ -236,7 +244,7 @@ pub(crate) fn monkey(
     screens.insert(format!("{pkg}/{screen}"));
     let frame_hash = device.frame_hash();
     if let Some(w) = writer {
-        w.finish(&episode_json(&device, "monkey", seed, json!({ "steps": steps, "app": package })))?;
+        w.finish(&episode_json(&device, if explore { "explore" } else { "monkey" }, seed, json!({ "steps": steps, "app": package })))?;
     }
     if as_json {
         out!(

@@ -76,11 +76,15 @@ enum Command {
         #[arg(long = "out-dir")]
         out_dir: Option<PathBuf>,
     },
-    /// Seeded random exploration.
+    /// Seeded random exploration (or, with --explore, systematic).
     Monkey {
         /// Keep the walk in this app.
         #[arg(long)]
         app: Option<String>,
+        /// Try every widget of every screen once, scroll lists to their end and open their
+        /// rows, go back where something is left; random actions only once nothing is.
+        #[arg(long)]
+        explore: bool,
         #[arg(long, default_value_t = 0)]
         seed: u64,
         #[arg(long, default_value_t = 200)]
@@ -212,8 +216,9 @@ fn main() -> ExitCode {
         Command::Run { actions, seed, size, out_dir } => {
             commands::run(&cli.apps_dir, actions, *seed, size.as_deref(), out_dir.as_deref(), cli.json)
         }
-        Command::Monkey { app, seed, steps, size, out_dir } => {
-            commands::monkey(&cli.apps_dir, app.as_deref(), *seed, *steps, size.as_deref(), out_dir.as_deref(), cli.json)
+        Command::Monkey { app, explore, seed, steps, size, out_dir } => {
+            let walk = commands::Walk { app: app.as_deref(), explore: *explore, seed: *seed, steps: *steps };
+            commands::monkey(&cli.apps_dir, &walk, size.as_deref(), out_dir.as_deref(), cli.json)
         }
         Command::Check { app_dir } => commands::check(app_dir, cli.json),
         Command::Tasks { suite, markdown } => task_commands::tasks(&cli.apps_dir, &cli.suite_dir, suite, *markdown, cli.json),

@@ -6,7 +6,7 @@ use phoneworld_data::{Action, Key, Rng};
 use crate::device::Device;
 use crate::store::Foreground;
 
-const WORDS: [&str; 12] = ["hello", "Alarm", "meeting", "42", "home", "Gym", "note", "Ada", "7:30", "test", "wifi", "café"];
+pub(crate) const WORDS: [&str; 12] = ["hello", "Alarm", "meeting", "42", "home", "Gym", "note", "Ada", "7:30", "test", "wifi", "café"];
 
 /// The explorer's own random stream (apart from the device's).
 #[derive(Debug, Clone)]

@@ -503,17 +503,21 @@ pub(crate) fn spread_over_rows(widgets: &mut [Widget]) {
                     }
                 });
             }
-            for c in w.children.iter_mut() {
+            let last = w.children.len().saturating_sub(1);
+            for (k, c) in w.children.iter_mut().enumerate() {
                 // A row only seen on another visit takes the rows' own handlers (the row, or a
                 // row inside a section), not those of controls inside them: which of its parts
                 // act was never seen.
                 let merged = c.merged;
                 let row = [c.rect[2], c.rect[3]];
+                // The list's first and last rows may be cut by its edge: shorter, not different.
+                let at_edge = k == 0 || k == last;
                 c.walk_mut(&mut |d| {
                     if merged && [d.rect[2], d.rect[3]] != row && d.kind != WidgetKind::Container {
                         return;
                     }
-                    let alike = |m: &&RowModel| m.0 == d.class && (m.1[0] - d.rect[2]).abs() <= 2.0 && (m.1[1] - d.rect[3]).abs() <= 8.0;
+                    let tall_enough = |m: &RowModel| (m.1[1] - d.rect[3]).abs() <= 8.0 || at_edge && d.rect[3] < m.1[1];
+                    let alike = |m: &&RowModel| m.0 == d.class && (m.1[0] - d.rect[2]).abs() <= 2.0 && tall_enough(m);
                     // Each kind of handler separately: a row tapped in one trace and long-pressed in another.
                     if d.on_tap.is_none() {
                         d.on_tap = models.iter().filter(alike).find_map(|m| m.2.clone());

@@ -137,3 +137,58 @@ fn typing_that_showed_results_shows_them_in_the_rebuilt_app() {
     // The results screen keeps the typed text in its field.
     assert!(step.missing.iter().all(|m| !m.contains("coffee")), "{step:?} vs {results:?}");
 }
+
+/// Unfavoriting the first favorite moves the next one into its place: the tap there opened
+/// the next contact, and that visit belongs to the next contact's cell, not to the place.
+#[test]
+fn a_favorite_that_moved_up_keeps_its_own_detail_screen() {
+    let desc = |d: &str| {
+        let d = d.to_owned();
+        move |e: &UiElement| e.content_description.as_deref() == Some(d.as_str())
+    };
+    let dir = scratch("moved-favorite");
+    let mut source = Recorder::new(&dir);
+    source.act(&Action::OpenApp { app: CONTACTS.into() });
+    let tab = tap_on(&mut source.device, "the Favorites tab", desc("Favorites"));
+    source.act(&tab);
+    let favorites: Vec<String> = source
+        .device
+        .ui_elements()
+        .into_iter()
+        .filter_map(|e| e.content_description?.strip_suffix(", favorite").map(str::to_owned))
+        .collect();
+    assert!(favorites.len() >= 2, "{favorites:?}");
+    let (first, second) = (&favorites[0], &favorites[1]);
+    let cell = tap_on(&mut source.device, first, desc(&format!("{first}, favorite")));
+    source.act(&cell);
+    let first_texts = texts(&mut source.device);
+    let unfavorite = tap_on(&mut source.device, "unfavorite", desc("Remove from favorites"));
+    source.act(&unfavorite);
+    source.act(&Action::Key { key: Key::Back });
+    // Until the "removed" snackbar is gone.
+    source.act(&Action::Wait { ms: 10_000 });
+    // The second favorite now sits where the first was.
+    let cell = tap_on(&mut source.device, second, desc(&format!("{second}, favorite")));
+    source.act(&cell);
+    let second_texts = texts(&mut source.device);
+    source.act(&Action::Key { key: Key::Back });
+    let trace = source.finish();
+
+    let app = dir.join("app");
+    let options = ReconOptions { tolerance: 0.4, visual: false, ..ReconOptions::default() };
+    reconstruct(&[trace], &app, &options).unwrap();
+    let catalog = Catalog::load_default(std::slice::from_ref(&app)).unwrap();
+    let mut rebuilt = Device::new(catalog, DeviceConfig::default()).unwrap();
+    rebuilt.step(&Action::OpenApp { app: CONTACTS.into() });
+    // The rebuilt tab is a button labelled like the tab.
+    let tab = tap_text(&mut rebuilt, "Favorites");
+    rebuilt.step(&tab);
+    let cell = tap_on(&mut rebuilt, second, desc(&format!("{second}, favorite")));
+    rebuilt.step(&cell);
+    let shown = texts(&mut rebuilt);
+    let only_second: Vec<&String> = second_texts.difference(&first_texts).collect();
+    let only_first: Vec<&String> = first_texts.difference(&second_texts).collect();
+    assert!(only_second.len() >= 3, "{only_second:?}");
+    assert!(only_second.iter().all(|t| shown.contains(*t)), "{second}'s texts {only_second:?} on {shown:?}");
+    assert!(!only_first.iter().any(|t| shown.contains(*t)), "{first}'s texts {only_first:?} on {shown:?}");
+}

@@ -97,6 +97,27 @@ fn find<'w>(widgets: &'w [Widget], id: &str) -> Option<&'w Widget> {
     found
 }
 
+/// The widget a tap opened the screen from: `placed` (the model's widget in the tapped place)
+/// when the tapped texts name the same item; otherwise the widget with the same handler that
+/// shows them, or none when no widget does (what it opened belongs to no row of the model).
+fn tapped_row<'w>(widgets: &'w [Widget], placed: &'w Widget, handler: &str, tapped: &[String]) -> Option<&'w Widget> {
+    let own = labels(placed);
+    if own.is_empty() || tapped.is_empty() || own.iter().any(|l| tapped.contains(l)) {
+        return Some(placed);
+    }
+    let name = tapped.iter().find(|l| l.chars().count() >= MIN_LABEL)?;
+    let mut found = None;
+    for w in widgets {
+        w.walk(&mut |w| {
+            let same_handler = w.on_tap.as_deref() == Some(handler) || w.on_long_press.as_deref() == Some(handler);
+            if found.is_none() && same_handler && labels(w).first() == Some(name) {
+                found = Some(w);
+            }
+        });
+    }
+    found
+}
+
 /// Labels shorter than this are not put in place of each other (a section letter).
 const MIN_LABEL: usize = 3;
 
@@ -125,9 +146,18 @@ pub(crate) fn follow_rows(screens: &mut [ScreenModel], abstraction: &Abstraction
                 continue;
             };
             let m = Mapper { width: f64::from(a.width.max(1)), height: f64::from(a.height.max(1)) };
-            let Some(row) = best_match(&screens[from].widgets, &target.node, &m, &|_| true) else { continue };
-            let handler = if long { &row.on_long_press } else { &row.on_tap };
+            let Some(placed) = best_match(&screens[from].widgets, &target.node, &m, &|_| true) else { continue };
+            let handler = if long { &placed.on_long_press } else { &placed.on_tap };
             let Some(handler) = handler else { continue };
+            // The row in the tapped place may show another item than the model's row there (a
+            // contact above it had been deleted): the model's row with the tapped texts, or none.
+            let tapped: Vec<String> = target
+                .path
+                .as_ref()
+                .and_then(|p| a.root.as_ref()?.at(p))
+                .map(|n| build(n, &m, None).iter().flat_map(labels).collect())
+                .unwrap_or_default();
+            let Some(row) = tapped_row(&screens[from].widgets, placed, handler, &tapped) else { continue };
             let opens = screens[from].handlers.iter().any(|h| h.name == *handler && h.target == screens[to].id && !h.pops && !h.home);
             if !opens {
                 continue;
@@ -207,5 +237,33 @@ pub(crate) fn follow_rows(screens: &mut [ScreenModel], abstraction: &Abstraction
                 .filter(|(_, v): &(String, BTreeMap<String, String>)| !v.is_empty())
                 .collect(),
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::generate::widgets::from_target;
+    use crate::trace::UiNode;
+
+    fn cell(name: &str, handler: &str) -> Widget {
+        let mut w = from_target(&UiNode::default(), &Mapper { width: 1.0, height: 1.0 });
+        (w.id, w.content_desc, w.on_tap) = (name.to_lowercase(), format!("{name}, favorite"), Some(handler.to_owned()));
+        w
+    }
+
+    #[test]
+    fn a_tap_belongs_to_the_widget_showing_the_tapped_texts() {
+        let grid = vec![cell("David", "open"), cell("Grace", "open"), cell("Carlos", "other")];
+        let tapped = |name: &str| vec![format!("{name}, favorite")];
+        // The same item as in the model's place.
+        assert_eq!(tapped_row(&grid, &grid[0], "open", &tapped("David")).map(|w| w.id.as_str()), Some("david"));
+        // Another item the model shows elsewhere, opened by the same handler.
+        assert_eq!(tapped_row(&grid, &grid[0], "open", &tapped("Grace")).map(|w| w.id.as_str()), Some("grace"));
+        // An item the model has no widget for (or only one that opens something else): no row.
+        assert!(tapped_row(&grid, &grid[0], "open", &tapped("Daniela")).is_none());
+        assert!(tapped_row(&grid, &grid[0], "open", &tapped("Carlos")).is_none());
+        // Nothing to compare: the widget in the tapped place.
+        assert_eq!(tapped_row(&grid, &grid[0], "open", &[]).map(|w| w.id.as_str()), Some("david"));
     }
 }

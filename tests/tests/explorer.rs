@@ -47,3 +47,40 @@ fn the_explorer_opens_rows_all_down_a_long_list() {
     assert!(explored.len() >= 15, "opened {} contacts: {explored:?}", explored.len());
     assert!(explored.len() >= 2 * random.len(), "explorer {} vs monkey {}", explored.len(), random.len());
 }
+
+/// Forms are filled before their buttons are pressed, and a field asking for an amount gets a
+/// number: a transfer can then be reviewed and confirmed.
+#[test]
+fn the_explorer_fills_a_form_with_what_its_fields_ask_for() {
+    let mut device = Device::new(catalog(), DeviceConfig { seed: 1, ..DeviceConfig::default() }).unwrap();
+    let mut explorer = Explorer::new(1, Some("com.phoneworld.bank".to_owned()));
+    let mut amounts = Vec::new();
+    let mut first_on_screen = std::collections::BTreeMap::new();
+    for _ in 0..300 {
+        let elements = device.ui_elements();
+        let screen = device.foreground().1;
+        let action = explorer.next_action(&mut device);
+        let has_field = elements.iter().any(|e| e.is_editable == Some(true));
+        if has_field && !first_on_screen.contains_key(&screen) {
+            let on_field = match &action {
+                Action::Tap { x, y } => elements.iter().any(|e| {
+                    let b = e.bbox_pixels.unwrap();
+                    e.is_editable == Some(true) && (b.x_min..=b.x_max).contains(x) && (b.y_min..=b.y_max).contains(y)
+                }),
+                _ => false,
+            };
+            first_on_screen.insert(screen.clone(), on_field);
+        }
+        if let Action::TypeText { text, .. } = &action {
+            let focused = elements.iter().find(|e| e.is_focused == Some(true)).and_then(|e| e.hint_text.clone()).unwrap_or_default();
+            if focused.contains("Amount") {
+                amounts.push(text.clone());
+            }
+        }
+        device.step(&action);
+    }
+    assert!(!first_on_screen.is_empty());
+    assert!(first_on_screen.values().all(|on_field| *on_field), "{first_on_screen:?}");
+    assert!(!amounts.is_empty());
+    assert!(amounts.iter().all(|a| a.parse::<u32>().is_ok()), "{amounts:?}");
+}

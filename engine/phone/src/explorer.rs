@@ -38,6 +38,16 @@ struct Target {
     key: String,
     gesture: Gesture,
     rect: [f32; 4],
+    /// Fields are filled first, then choices made, then buttons pressed: a form's Submit
+    /// leads on only once the form is filled.
+    order: Order,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Order {
+    Field,
+    Choice,
+    Other,
 }
 
 impl Target {
@@ -65,8 +75,8 @@ struct Screen {
     /// Everything shown: a scroll that does not change it reached the list's end.
     content: u64,
     targets: Vec<Target>,
-    /// The focused text field's key, if any.
-    focused: Option<String>,
+    /// The focused text field's key and hint, if any.
+    focused: Option<(String, String)>,
     in_app: bool,
 }
 
@@ -169,11 +179,9 @@ impl Explorer {
 
     fn choose(&mut self, screen: &Screen, device: &mut Device) -> (String, Action, bool) {
         let sig = &screen.signature;
-        if let Some(field) = &screen.focused {
-            for (what, action) in [
-                ("Type", Action::TypeText { text: WORDS[self.rng.below(WORDS.len())].to_owned(), clear: true }),
-                ("Enter", Action::Key { key: Key::Enter }),
-            ] {
+        if let Some((field, hint)) = &screen.focused {
+            let text = text_for(hint, &mut self.rng);
+            for (what, action) in [("Type", Action::TypeText { text, clear: true }), ("Enter", Action::Key { key: Key::Enter })] {
                 let key = format!("{what} {field}");
                 if !self.tried.contains(&(sig.clone(), key.clone())) {
                     return (key, action, false);
@@ -182,7 +190,8 @@ impl Explorer {
         }
         let mut fresh = self.untried(screen, Gesture::Tap);
         fresh.extend(self.untried(screen, Gesture::LongPress));
-        if !fresh.is_empty() {
+        if let Some(first) = fresh.iter().map(|t| t.order).min() {
+            fresh.retain(|t| t.order == first);
             self.searching = 0;
             let t = fresh[self.rng.below(fresh.len())];
             return (t.tried_key(), t.action(), false);
@@ -268,15 +277,15 @@ impl Explorer {
                 in_rows[i] = in_rows[p] || parent.is_some_and(|a| a.scrollable && LISTS.contains(&a.class_name));
             }
         }
-        let fixed_ids: BTreeSet<&str> = nodes
+        // The screen is its id and the lists it shows: a tab that swaps one list for another
+        // is another screen; a button that comes and goes with what was typed is not.
+        let lists: BTreeSet<String> = nodes
             .iter()
             .enumerate()
-            .filter_map(|(i, n)| shown(n, &package).filter(|a| !scrolled[i] && !a.resource_id.is_empty()))
-            .map(|a| a.resource_id.as_str())
+            .filter_map(|(i, n)| shown(n, &package).filter(|a| a.scrollable && !scrolled[i]))
+            .map(|a| if a.resource_id.is_empty() { a.class_name.to_owned() } else { a.resource_id.clone() })
             .collect();
-        // The screen is its id and what is fixed on it: a tab that swaps the list is another.
-        let fixed: Vec<&str> = fixed_ids.into_iter().collect();
-        let signature = format!("{package}/{screen_id}{overlay} [{}]", fixed.join(","));
+        let signature = format!("{package}/{screen_id}{overlay} [{}]", lists.into_iter().collect::<Vec<_>>().join(","));
         let mut targets = Vec::new();
         let mut focused = None;
         let mut places: BTreeMap<(&str, &str), usize> = BTreeMap::new();
@@ -298,17 +307,22 @@ impl Explorer {
             };
             let key = format!("{} {} {name}", a.class_name, a.resource_id);
             if a.focused && a.editable {
-                focused = Some(key.clone());
+                focused = Some((key.clone(), a.hint.clone()));
             }
+            let order = match () {
+                _ if a.editable => Order::Field,
+                _ if a.checkable => Order::Choice,
+                _ => Order::Other,
+            };
             if a.scrollable && rect[3] - rect[1] >= 100.0 {
-                targets.push(Target { key: key.clone(), gesture: Gesture::ScrollDown, rect });
+                targets.push(Target { key: key.clone(), gesture: Gesture::ScrollDown, rect, order });
             }
             if a.clickable || a.editable || a.checkable {
-                targets.push(Target { key: key.clone(), gesture: Gesture::Tap, rect });
+                targets.push(Target { key: key.clone(), gesture: Gesture::Tap, rect, order });
             }
             // A field's long press opens copy/paste: nothing of the app's own.
             if a.long_clickable && !a.editable {
-                targets.push(Target { key, gesture: Gesture::LongPress, rect });
+                targets.push(Target { key, gesture: Gesture::LongPress, rect, order });
             }
         }
         // The largest list first: it is the one to search for rows.
@@ -327,6 +341,16 @@ fn overlay_kind(overlay: &Overlay) -> &'static str {
         Overlay::ChatPicker { .. } => "chat picker",
         _ => "overlay",
     }
+}
+
+/// What to type into a field: a number where its hint asks for one, else a word.
+fn text_for(hint: &str, rng: &mut Rng) -> String {
+    const NUMERIC: [&str; 10] = ["amount", "number", "phone", "price", "quantity", "qty", "pin", "code", "zip", "age"];
+    let hint = hint.to_lowercase();
+    if hint.contains('$') || hint.split(|c: char| !c.is_alphanumeric()).any(|w| NUMERIC.contains(&w)) {
+        return (10 + rng.below(90)).to_string();
+    }
+    WORDS[rng.below(WORDS.len())].to_owned()
 }
 
 /// A node's accessibility facts, if it is on screen, enabled and the app's own.

@@ -134,6 +134,17 @@ fn messages_round_trip() {
     meets_the_target(&round_trip("com.phoneworld.messages", "messages"), 15);
 }
 
+/// Call-log rows open their own call details; the explorer scrolls the log to its end.
+#[test]
+fn phone_round_trip() {
+    meets_the_target(&round_trip("com.phoneworld.phone", "phone"), 6);
+}
+
+#[test]
+fn maps_round_trip() {
+    meets_the_target(&round_trip("com.phoneworld.maps", "maps"), 6);
+}
+
 /// Every bundled app with at least two single-app templates, printed as the table in
 /// docs/reconstruction.md (a measurement, not a gate: `cargo test --test round_trip -- --ignored`;
 /// `ROUND_TRIP_APPS=contacts,phone` limits it to those apps).

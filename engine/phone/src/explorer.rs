@@ -86,7 +86,8 @@ struct Last {
     signature: String,
     tried_key: String,
     content: u64,
-    scroll: bool,
+    /// The list scroll it was, if any.
+    scroll: Option<Gesture>,
 }
 
 /// A seeded systematic explorer (see the module docs).
@@ -126,11 +127,6 @@ impl Explorer {
         }
     }
 
-    /// How many (screen, widget) pairs the walk has tried.
-    pub fn tried(&self) -> usize {
-        self.tried.len()
-    }
-
     pub fn next_action(&mut self, device: &mut Device) -> Action {
         let screen = self.observe(device);
         self.learn(&screen);
@@ -152,9 +148,12 @@ impl Explorer {
     /// Records where the last action led, and which scrolls reached a list's end.
     fn learn(&mut self, screen: &Screen) {
         let Some(last) = self.last.take() else { return };
-        if last.scroll && last.content == screen.content {
-            let ends = if last.tried_key.starts_with("ScrollDown") { &mut self.list_ends } else { &mut self.list_tops };
-            ends.insert(last.content);
+        if last.content == screen.content {
+            match last.scroll {
+                Some(Gesture::ScrollDown) => self.list_ends.insert(last.content),
+                Some(_) => self.list_tops.insert(last.content),
+                None => false,
+            };
         }
         self.edges.entry(last.signature).or_default().insert(last.tried_key, screen.signature.clone());
         if !screen.in_app {
@@ -162,54 +161,40 @@ impl Explorer {
         }
         let tried = &self.tried;
         let left = self.pending.entry(screen.signature.clone()).or_default();
-        for t in &screen.targets {
-            if !matches!(t.gesture, Gesture::ScrollDown | Gesture::ScrollUp) {
-                let key = t.tried_key();
-                if !tried.contains(&(screen.signature.clone(), key.clone())) {
-                    left.insert(key);
-                }
-            }
-        }
+        left.extend(untried(tried, screen).into_iter().map(Target::tried_key));
     }
 
-    fn untried<'s>(&self, screen: &'s Screen, gesture: Gesture) -> Vec<&'s Target> {
-        let seen = |t: &&Target| !self.tried.contains(&(screen.signature.clone(), t.tried_key()));
-        screen.targets.iter().filter(|t| t.gesture == gesture).filter(seen).collect()
-    }
-
-    fn choose(&mut self, screen: &Screen, device: &mut Device) -> (String, Action, bool) {
+    fn choose(&mut self, screen: &Screen, device: &mut Device) -> (String, Action, Option<Gesture>) {
         let sig = &screen.signature;
         if let Some((field, hint)) = &screen.focused {
             let text = text_for(hint, &mut self.rng);
             for (what, action) in [("Type", Action::TypeText { text, clear: true }), ("Enter", Action::Key { key: Key::Enter })] {
                 let key = format!("{what} {field}");
                 if !self.tried.contains(&(sig.clone(), key.clone())) {
-                    return (key, action, false);
+                    return (key, action, None);
                 }
             }
         }
-        let mut fresh = self.untried(screen, Gesture::Tap);
-        fresh.extend(self.untried(screen, Gesture::LongPress));
+        let mut fresh = untried(&self.tried, screen);
         if let Some(first) = fresh.iter().map(|t| t.order).min() {
             fresh.retain(|t| t.order == first);
             self.searching = 0;
             let t = fresh[self.rng.below(fresh.len())];
-            return (t.tried_key(), t.action(), false);
+            return (t.tried_key(), t.action(), None);
         }
-        // Lists: scroll down once from every new position; then look for rows seen before.
-        let lists: Vec<&Target> = screen.targets.iter().filter(|t| t.gesture == Gesture::ScrollDown).collect();
+        // Lists (the largest first): scroll down once from every new position; then look for
+        // rows seen before.
         let looking = self.pending.get(sig).is_some_and(|left| !left.is_empty()) && self.searching < MAX_SEARCH_SCROLLS;
-        if let Some(list) = lists.first() {
+        if let Some(list) = screen.targets.iter().find(|t| t.gesture == Gesture::ScrollDown) {
             let new_position = !self.list_ends.contains(&screen.content)
                 && !self.tried.contains(&(sig.clone(), format!("{}@{}", list.tried_key(), screen.content)));
             if new_position || looking {
                 self.searching += u32::from(!new_position);
                 let down = !self.list_ends.contains(&screen.content);
-                let up = Target { gesture: Gesture::ScrollUp, ..(*list).clone() };
-                let t = if down { (*list).clone() } else { up };
+                let t = Target { gesture: if down { Gesture::ScrollDown } else { Gesture::ScrollUp }, ..list.clone() };
                 if down || !self.list_tops.contains(&screen.content) {
                     self.tried.insert((sig.clone(), format!("{}@{}", list.tried_key(), screen.content)));
-                    return (t.tried_key(), t.action(), true);
+                    return (t.tried_key(), t.action(), Some(t.gesture));
                 }
             }
         }
@@ -219,19 +204,19 @@ impl Explorer {
             self.searching = 0;
         }
         if !self.tried.contains(&(sig.clone(), BACK.to_owned())) {
-            return (BACK.to_owned(), Action::Key { key: Key::Back }, false);
+            return (BACK.to_owned(), Action::Key { key: Key::Back }, None);
         }
         if let Some(step) = self.way_to_pending(sig) {
             if step == BACK {
-                return (step, Action::Key { key: Key::Back }, false);
+                return (step, Action::Key { key: Key::Back }, None);
             }
             if let Some(t) = screen.targets.iter().find(|t| t.tried_key() == step) {
-                return (step, t.action(), false);
+                return (step, t.action(), None);
             }
         }
         // Nothing left within reach: a random action, as the monkey would.
         let action = monkey_action(&mut self.rng, self.app.as_deref(), device);
-        ("random".to_owned(), action, false)
+        ("random".to_owned(), action, None)
     }
 
     /// The first step of the shortest known way from `from` to a screen with widgets left.
@@ -260,10 +245,7 @@ impl Explorer {
         let in_app = self.app.as_deref().is_none_or(|app| app == package);
         // A dialog or sheet over the screen is a screen of its own, as its window is on Android
         // (whatever its title names); a field's copy/paste menu is part of the field's screen.
-        let overlay = match &device.store.session.overlay {
-            None | Some(Overlay::TextMenu { .. }) => String::new(),
-            Some(other) => format!(" {}", overlay_kind(other)),
-        };
+        let overlay = overlay_window(device.store.session.overlay.as_ref());
         let view = device.view();
         let nodes = &view.placed.nodes;
         // Nodes inside anything that scrolls come and go with scrolling; rows of a list repeat
@@ -331,16 +313,23 @@ impl Explorer {
     }
 }
 
-fn overlay_kind(overlay: &Overlay) -> &'static str {
+/// The window an overlay adds to the screen's signature.
+fn overlay_window(overlay: Option<&Overlay>) -> &'static str {
     match overlay {
-        Overlay::Dialog { .. } => "dialog",
-        Overlay::Sheet { .. } => "sheet",
-        Overlay::TextMenu { .. } => "text menu",
-        Overlay::Share { .. } => "share",
-        Overlay::Payment { .. } => "payment",
-        Overlay::ChatPicker { .. } => "chat picker",
-        _ => "overlay",
+        None | Some(Overlay::TextMenu { .. }) => "",
+        Some(Overlay::Dialog { .. }) => " dialog",
+        Some(Overlay::Sheet { .. }) => " sheet",
+        Some(Overlay::Share { .. }) => " share",
+        Some(Overlay::Payment { .. }) => " payment",
+        Some(Overlay::ChatPicker { .. }) => " chat picker",
+        Some(_) => " overlay",
     }
+}
+
+/// The screen's taps, then its long presses, not tried yet on it (lists are scrolled apart).
+fn untried<'s>(tried: &BTreeSet<(String, String)>, screen: &'s Screen) -> Vec<&'s Target> {
+    let of = |g: Gesture| screen.targets.iter().filter(move |t| t.gesture == g);
+    of(Gesture::Tap).chain(of(Gesture::LongPress)).filter(|t| !tried.contains(&(screen.signature.clone(), t.tried_key()))).collect()
 }
 
 /// What to type into a field: a number where its hint asks for one, else a word.
@@ -365,21 +354,17 @@ fn area(t: &Target) -> f32 {
     }
 }
 
+/// A node's text, else its description.
+fn says(n: &Placed) -> &str {
+    n.a11y.as_ref().map(|a| if a.text.is_empty() { a.content_desc.as_str() } else { a.text.as_str() }).unwrap_or("")
+}
+
 /// A widget's own text or description, else the first texts inside it (a row's name).
 fn label(nodes: &[Placed], i: usize) -> String {
-    let own = nodes[i].a11y.as_ref().map(|a| if a.text.is_empty() { a.content_desc.as_str() } else { a.text.as_str() }).unwrap_or("");
-    if !own.is_empty() {
-        return own.to_owned();
+    if !says(&nodes[i]).is_empty() {
+        return says(&nodes[i]).to_owned();
     }
     let depth = nodes[i].depth;
-    let mut texts = Vec::new();
-    for n in nodes[i + 1..].iter().take_while(|n| n.depth > depth) {
-        if let Some(a) = &n.a11y {
-            let t = if a.text.is_empty() { &a.content_desc } else { &a.text };
-            if !t.is_empty() && texts.len() < 2 {
-                texts.push(t.as_str());
-            }
-        }
-    }
-    texts.join(" / ")
+    let inside = nodes[i + 1..].iter().take_while(|n| n.depth > depth);
+    inside.map(says).filter(|t| !t.is_empty()).take(2).collect::<Vec<_>>().join(" / ")
 }

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use anyhow::{bail, Context, Result};
 use phoneworld_data::{Action, LayoutModules};
-use phoneworld_phone::{check_app, project_root, step_recorded, Catalog, Device, DeviceConfig, Explorer, Monkey, TrajectoryWriter};
+use phoneworld_phone::{check_app, project_root, step_recorded, Catalog, Device, DeviceConfig, TrajectoryWriter, Walker};
 use serde_json::{json, Value};
 
 pub(crate) fn catalog(apps_dirs: &[PathBuf]) -> Result<Arc<Catalog>> {
@@ -224,15 +224,14 @@ pub(crate) fn monkey(
     };
     let mut device = device(catalog, seed, size)?;
     let mut writer = out_dir.map(|d| TrajectoryWriter::create(d, true)).transpose().context("creating --out-dir")?;
-    let mut monkey = Monkey::new(seed, package.clone());
-    let mut explorer = Explorer::new(seed, package.clone());
+    let mut walker = Walker::new(seed, package.clone(), explore);
     let mut screens = std::collections::BTreeSet::new();
     let mut errors = Vec::new();
     let mut noops = 0u64;
     for i in 0..steps {
         let (pkg, screen) = device.foreground();
         screens.insert(format!("{pkg}/{screen}"));
-        let action = if explore { explorer.next_action(&mut device) } else { monkey.next_action(&mut device) };
+        let action = walker.next_action(&mut device);
         let result = step_recorded(&mut device, &action, writer.as_mut())?;
         noops += u64::from(!result.ok);
         for e in result.script_errors {
@@ -244,7 +243,7 @@ pub(crate) fn monkey(
     screens.insert(format!("{pkg}/{screen}"));
     let frame_hash = device.frame_hash();
     if let Some(w) = writer {
-        w.finish(&episode_json(&device, if explore { "explore" } else { "monkey" }, seed, json!({ "steps": steps, "app": package })))?;
+        w.finish(&episode_json(&device, walker.kind(), seed, json!({ "steps": steps, "app": package })))?;
     }
     if as_json {
         out!(

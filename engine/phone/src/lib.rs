@@ -25,6 +25,7 @@ mod text_input;
 mod theme;
 mod trajectory;
 pub mod valuepath;
+mod walker;
 mod widgets;
 
 pub use catalog::{app_dirs, project_root, Catalog, InstalledApp};
@@ -36,5 +37,6 @@ pub use monkey::{monkey_action, Monkey};
 pub use phoneworld_script::{ScriptError, ScriptLimits};
 pub use store::{Focus, Foreground, Notification, Overlay, ScreenEntry, Session, Store, EPOCH_START_MS};
 pub use trajectory::{step_recorded, ImageFormat, ImageOptions, Observation, TrajectoryWriter};
+pub use walker::Walker;
 
 pub(crate) use widgets::inputs::value_text as widgets_value_text;

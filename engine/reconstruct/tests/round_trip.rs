@@ -1,6 +1,6 @@
 //! The round trip: record trajectories of a bundled app (oracle solutions of some of its
-//! task templates, monkey walks and an explorer walk), reconstruct the app from them, and replay the
-//! trajectories of its other templates on the reconstruction.
+//! task templates, monkey walks and an explorer walk), reconstruct the app from them, and
+//! replay the trajectories of its other templates on the reconstruction.
 
 mod common;
 
@@ -8,9 +8,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use common::scratch;
-use phoneworld_phone::{
-    project_root, step_recorded, Catalog, Device, DeviceConfig, Explorer, ImageFormat, ImageOptions, Monkey, TrajectoryWriter,
-};
+use phoneworld_phone::{project_root, step_recorded, Catalog, Device, DeviceConfig, ImageFormat, ImageOptions, TrajectoryWriter, Walker};
 use phoneworld_reconstruct::import::import;
 use phoneworld_reconstruct::replay::replay;
 use phoneworld_reconstruct::{reconstruct, ReconOptions};
@@ -55,17 +53,16 @@ fn round_trip(package: &str, prefix: &str) -> RoundTrip {
     let tests = record(&test, "test");
     let walks = (1..=WALKS).map(|seed| (seed, false)).chain((1..=EXPLORER_WALKS).map(|seed| (seed, true)));
     for (seed, systematic) in walks {
-        let out = dir.join(format!("{}{seed}", if systematic { "explore" } else { "monkey" }));
+        let mut walker = Walker::new(seed, Some(package.to_owned()), systematic);
+        let out = dir.join(format!("{}{seed}", walker.kind()));
         let options = ImageOptions { format: ImageFormat::Jpeg(80), size: Some((270, 600)), xml: true };
         let mut writer = TrajectoryWriter::with_images(&out, Some(options)).unwrap();
         let mut device = Device::new(Arc::clone(&catalog), DeviceConfig { seed, ..DeviceConfig::default() }).unwrap();
-        let mut monkey = Monkey::new(seed, Some(package.to_owned()));
-        let mut explorer = Explorer::new(seed, Some(package.to_owned()));
         for _ in 0..WALK_STEPS {
-            let action = if systematic { explorer.next_action(&mut device) } else { monkey.next_action(&mut device) };
+            let action = walker.next_action(&mut device);
             step_recorded(&mut device, &action, Some(&mut writer)).unwrap();
         }
-        writer.finish(&serde_json::json!({ "kind": if systematic { "explore" } else { "monkey" }, "seed": seed })).unwrap();
+        writer.finish(&serde_json::json!({ "kind": walker.kind(), "seed": seed })).unwrap();
         sources.push(out);
     }
     // PhoneWorld draws dialogs and sheets into the screen's own hierarchy, so a looser

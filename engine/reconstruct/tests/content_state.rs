@@ -59,6 +59,26 @@ impl Recorder {
     }
 }
 
+/// Contacts rebuilt from one trace, with Contacts open.
+fn rebuilt_contacts(dir: &Path, trace: PathBuf) -> Device {
+    let app = dir.join("app");
+    let options = ReconOptions { tolerance: 0.4, visual: false, ..ReconOptions::default() };
+    reconstruct(&[trace], &app, &options).unwrap();
+    let catalog = Catalog::load_default(std::slice::from_ref(&app)).unwrap();
+    let mut rebuilt = Device::new(catalog, DeviceConfig::default()).unwrap();
+    rebuilt.step(&Action::OpenApp { app: CONTACTS.into() });
+    rebuilt
+}
+
+/// `shown` has every text only `one` showed (at least three) and none only `other` showed.
+fn shows_the_one_not_the_other(shown: &BTreeSet<String>, one: (&str, &BTreeSet<String>), other: (&str, &BTreeSet<String>)) {
+    let only_one: Vec<&String> = one.1.difference(other.1).collect();
+    let only_other: Vec<&String> = other.1.difference(one.1).collect();
+    assert!(only_one.len() >= 3, "{only_one:?}");
+    assert!(only_one.iter().all(|t| shown.contains(*t)), "{}'s texts {only_one:?} on {shown:?}", one.0);
+    assert!(!only_other.iter().any(|t| shown.contains(*t)), "{}'s texts {only_other:?} on {shown:?}", other.0);
+}
+
 #[test]
 fn detail_screens_follow_the_tapped_row_and_lists_scroll_to_rows_seen_further_down() {
     let dir = scratch("content-state");
@@ -77,24 +97,12 @@ fn detail_screens_follow_the_tapped_row_and_lists_scroll_to_rows_seen_further_do
     source.act(&SWIPE_UP);
     let scrolled_twice = texts(&mut source.device);
     let trace = source.finish();
-
-    let app = dir.join("app");
-    let options = ReconOptions { tolerance: 0.4, visual: false, ..ReconOptions::default() };
-    reconstruct(&[trace], &app, &options).unwrap();
-    let catalog = Catalog::load_default(std::slice::from_ref(&app)).unwrap();
-    let mut rebuilt = Device::new(catalog, DeviceConfig::default()).unwrap();
-    rebuilt.step(&Action::OpenApp { app: CONTACTS.into() });
+    let mut rebuilt = rebuilt_contacts(&dir, trace);
 
     // Ben's row opens Ben's details, not the first detail screen the traces showed (Aisha's).
     let tap = tap_text(&mut rebuilt, "Ben Carter");
     rebuilt.step(&tap);
-    let shown = texts(&mut rebuilt);
-    let (aisha, ben) = (&details[0], &details[1]);
-    let only_ben: Vec<&String> = ben.difference(aisha).collect();
-    let only_aisha: Vec<&String> = aisha.difference(ben).collect();
-    assert!(only_ben.len() >= 3, "{only_ben:?}");
-    assert!(only_ben.iter().all(|t| shown.contains(*t)), "Ben's texts {only_ben:?} on {shown:?}");
-    assert!(!only_aisha.iter().any(|t| shown.contains(*t)), "Aisha's texts {only_aisha:?} on {shown:?}");
+    shows_the_one_not_the_other(&texts(&mut rebuilt), ("Ben", &details[1]), ("Aisha", &details[0]));
     rebuilt.step(&Action::Key { key: Key::Back });
     // A row never tapped opens the detail screen with its own name in place.
     let tap = tap_text(&mut rebuilt, "Carlos Mendoza");
@@ -173,22 +181,11 @@ fn a_favorite_that_moved_up_keeps_its_own_detail_screen() {
     let second_texts = texts(&mut source.device);
     source.act(&Action::Key { key: Key::Back });
     let trace = source.finish();
-
-    let app = dir.join("app");
-    let options = ReconOptions { tolerance: 0.4, visual: false, ..ReconOptions::default() };
-    reconstruct(&[trace], &app, &options).unwrap();
-    let catalog = Catalog::load_default(std::slice::from_ref(&app)).unwrap();
-    let mut rebuilt = Device::new(catalog, DeviceConfig::default()).unwrap();
-    rebuilt.step(&Action::OpenApp { app: CONTACTS.into() });
+    let mut rebuilt = rebuilt_contacts(&dir, trace);
     // The rebuilt tab is a button labelled like the tab.
     let tab = tap_text(&mut rebuilt, "Favorites");
     rebuilt.step(&tab);
     let cell = tap_on(&mut rebuilt, second, desc(&format!("{second}, favorite")));
     rebuilt.step(&cell);
-    let shown = texts(&mut rebuilt);
-    let only_second: Vec<&String> = second_texts.difference(&first_texts).collect();
-    let only_first: Vec<&String> = first_texts.difference(&second_texts).collect();
-    assert!(only_second.len() >= 3, "{only_second:?}");
-    assert!(only_second.iter().all(|t| shown.contains(*t)), "{second}'s texts {only_second:?} on {shown:?}");
-    assert!(!only_first.iter().any(|t| shown.contains(*t)), "{first}'s texts {only_first:?} on {shown:?}");
+    shows_the_one_not_the_other(&texts(&mut rebuilt), (second, &second_texts), (first, &first_texts));
 }

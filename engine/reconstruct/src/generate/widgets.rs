@@ -127,7 +127,7 @@ impl Mapper {
 
 fn visible(n: &UiNode, m: &Mapper) -> bool {
     let r = m.rect(n.bounds);
-    n.visible && n.width() > 0 && n.height() > 0 && r[2] >= 1.0 && r[3] >= 1.0 && !is_system_chrome(n)
+    n.visible && n.width() > 0 && n.height() > 0 && r[2] >= 1.0 && r[3] >= 1.0
 }
 
 /// At most 72 dp either way on a 1080-wide screen (about a fifth of its width).
@@ -206,6 +206,11 @@ pub(crate) fn build(n: &UiNode, m: &Mapper, shot: Option<&Rgb>) -> Vec<Widget> {
         return Vec::new();
     }
     let children: Vec<Widget> = n.children.iter().flat_map(|c| build(c, m, shot)).collect();
+    // The system's own nodes are not the screen's, but a dialog the app opened may sit in a
+    // system window: what the app drew there is kept.
+    if is_system_chrome(n) {
+        return children;
+    }
     let speaks = !n.resource_id.is_empty() || !n.content_desc.is_empty() || n.clickable || n.long_clickable;
     if !children.is_empty() && !speaks && children.len() == 1 && !n.editable {
         return children;
@@ -264,7 +269,12 @@ pub(crate) fn match_score(w: &Widget, node: &UiNode, m: &Mapper) -> f64 {
     if !node.content_desc.is_empty() && w.content_desc == node.content_desc {
         score += 2.0;
     }
-    if relabeled || (score == 0.0 && iou < 0.5) {
+    // Nothing but the place in common: a field where another visit had a list row is not
+    // that row, nor the other way round, and a widget with an id the screen lacks is not
+    // another class of widget in its place.
+    let field_or_not = node.editable != (w.kind == WidgetKind::TextField);
+    let other_class = !node.resource_id.is_empty() && w.class != node.class;
+    if relabeled || (score == 0.0 && (iou < 0.5 || field_or_not || other_class)) {
         return 0.0;
     }
     score + iou
@@ -562,6 +572,43 @@ mod tests {
             (true, [0.0, 0.1, 1.0, 0.9], "android.widget.ListView".to_owned(), [0.0, 0.0, 400.0, 700.0], rows);
         w.children[0].on_tap = Some("open".to_owned());
         w
+    }
+
+    fn node(class: &str, package: &str, bounds: [i32; 4], children: Vec<UiNode>) -> UiNode {
+        UiNode { class: class.to_owned(), package: package.to_owned(), bounds, visible: true, enabled: true, children, ..UiNode::default() }
+    }
+
+    #[test]
+    fn a_dialog_in_a_system_window_is_kept_and_the_system_bars_are_not() {
+        let app = "com.example.contacts";
+        let mut title = node("android.widget.TextView", app, [126, 980, 954, 1059], Vec::new());
+        title.text = "Delete contact?".to_owned();
+        let mut clock = node("android.widget.TextView", "com.android.systemui", [53, 14, 126, 60], Vec::new());
+        clock.text = "9:00".to_owned();
+        let status_bar = node("android.widget.FrameLayout", "com.android.systemui", [0, 0, 1080, 74], vec![clock]);
+        let dialog = node("android.widget.FrameLayout", app, [63, 917, 1017, 1357], vec![title]);
+        let window = node("android.widget.FrameLayout", "com.android.systemui", [0, 0, 1080, 2274], vec![dialog]);
+        let root = node("android.widget.FrameLayout", app, [0, 0, 1080, 2400], vec![status_bar, window]);
+        let built = build(&root, &Mapper { width: 1080.0, height: 2400.0 }, None);
+        let texts = shown_texts(&built);
+        assert!(texts.contains("Delete contact?"), "{texts:?}");
+        assert!(!texts.contains("9:00"), "{texts:?}");
+    }
+
+    #[test]
+    fn a_place_alone_matches_no_widget_of_another_kind() {
+        let m = Mapper { width: 1080.0, height: 2400.0 };
+        let mut row = node("android.widget.LinearLayout", "app", [0, 1083, 1080, 1230], Vec::new());
+        (row.clickable, row.content_desc) = (true, "Sam Rivera".to_owned());
+        let row = build(&row, &m, None);
+        // Another visit's field in the row's place: a field, with an id the screen lacks.
+        let mut field = node("android.widget.EditText", "app", [42, 1083, 1038, 1230], Vec::new());
+        (field.editable, field.resource_id) = (true, "app:id/new_name".to_owned());
+        assert_eq!(match_score(&row[0], &field, &m), 0.0);
+        // Another row in the same place is the same slot with other content.
+        let mut other = node("android.widget.LinearLayout", "app", [0, 1083, 1080, 1230], Vec::new());
+        (other.clickable, other.content_desc) = (true, "Jordan Lee".to_owned());
+        assert!(match_score(&row[0], &other, &m) > 0.5);
     }
 
     #[test]

@@ -4,71 +4,12 @@
 mod common;
 
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
 
-use common::scratch;
+use common::{rebuilt_contacts, scratch, tap_on, tap_text, texts, Recorder, CONTACTS};
 use phoneworld_data::{Action, Key, UiElement};
-use phoneworld_phone::{step_recorded, Catalog, Device, DeviceConfig, ImageFormat, ImageOptions, TrajectoryWriter};
 use phoneworld_reconstruct::{reconstruct, ReconOptions};
 
-const CONTACTS: &str = "com.phoneworld.contacts";
 const SWIPE_UP: Action = Action::Swipe { x1: 540.0, y1: 1900.0, x2: 540.0, y2: 900.0, ms: 300 };
-
-fn texts(device: &mut Device) -> BTreeSet<String> {
-    device.ui_elements().into_iter().filter_map(|e| e.text).filter(|t| !t.trim().is_empty()).collect()
-}
-
-/// A tap on the center of the first element on screen that `is` picks.
-fn tap_on(device: &mut Device, what: &str, is: impl Fn(&UiElement) -> bool) -> Action {
-    let e = device.ui_elements().into_iter().find(|e| is(e)).unwrap_or_else(|| panic!("no {what} on screen"));
-    let b = e.bbox_pixels.unwrap();
-    Action::Tap { x: (b.x_min + b.x_max) / 2.0, y: (b.y_min + b.y_max) / 2.0 }
-}
-
-/// A tap on the element showing `text`.
-fn tap_text(device: &mut Device, text: &str) -> Action {
-    tap_on(device, &format!("`{text}`"), |e| e.text.as_deref() == Some(text))
-}
-
-/// A phone whose actions are recorded as a PhoneWorld trajectory with its hierarchies.
-struct Recorder {
-    device: Device,
-    writer: TrajectoryWriter,
-    trace: PathBuf,
-}
-
-impl Recorder {
-    fn new(dir: &Path) -> Recorder {
-        let trace = dir.join("trace");
-        let images = ImageOptions { format: ImageFormat::Jpeg(80), size: Some((270, 600)), xml: true };
-        let writer = TrajectoryWriter::with_images(&trace, Some(images)).unwrap();
-        let device = Device::new(Catalog::load_default(&[]).unwrap(), DeviceConfig::default()).unwrap();
-        Recorder { device, writer, trace }
-    }
-
-    fn act(&mut self, action: &Action) {
-        step_recorded(&mut self.device, action, Some(&mut self.writer)).unwrap();
-    }
-
-    /// Ends the trajectory; returns its folder.
-    fn finish(mut self) -> PathBuf {
-        // A trajectory saves the screen each action was taken on: one more, so the last is saved.
-        self.act(&Action::Wait { ms: 500 });
-        self.writer.finish(&serde_json::json!({ "kind": "test" })).unwrap();
-        self.trace
-    }
-}
-
-/// Contacts rebuilt from one trace, with Contacts open.
-fn rebuilt_contacts(dir: &Path, trace: PathBuf) -> Device {
-    let app = dir.join("app");
-    let options = ReconOptions { tolerance: 0.4, visual: false, ..ReconOptions::default() };
-    reconstruct(&[trace], &app, &options).unwrap();
-    let catalog = Catalog::load_default(std::slice::from_ref(&app)).unwrap();
-    let mut rebuilt = Device::new(catalog, DeviceConfig::default()).unwrap();
-    rebuilt.step(&Action::OpenApp { app: CONTACTS.into() });
-    rebuilt
-}
 
 /// `shown` has every text only `one` showed (at least three) and none only `other` showed.
 fn shows_the_one_not_the_other(shown: &BTreeSet<String>, one: (&str, &BTreeSet<String>), other: (&str, &BTreeSet<String>)) {

@@ -1,6 +1,7 @@
 //! The generated app: a screen layout per abstract screen, Lua with the navigation edges,
 //! a manifest with the inputs' state, and the observed texts as read-only content.
 
+mod requires;
 mod ron_writer;
 pub(crate) mod shown;
 pub(crate) mod widgets;
@@ -49,6 +50,12 @@ pub struct Handler {
     /// selected one leads on. Holds the widget selected at first.
     #[serde(default)]
     pub selects_first: Option<String>,
+    /// App-state keys of fields that held text every time the widget led on; it stayed
+    /// (`stayed` times) when one was empty, so it leads on only when all hold text.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub requires: Vec<String>,
+    #[serde(default)]
+    pub stayed: usize,
 }
 
 /// One generated screen.
@@ -333,7 +340,11 @@ pub fn model(abstraction: &Abstraction, graph: &UsageGraph, traces: &[Trace], op
             let (to, count, node, size) = options_list[0].clone();
             // A widget that mostly left the screen where it was is not a way out of it.
             let stayed = stays.get(&(sig.clone(), gesture)).copied().unwrap_or(0);
-            if stayed > count {
+            // Unless it stayed only while a field was empty: then it needs them filled.
+            let requirement = (stayed > count && gesture != Gesture::Type)
+                .then(|| requires::learn(abstraction, traces, index, to, &sig, gesture.action()))
+                .flatten();
+            if stayed > count && requirement.is_none() {
                 unreproduced.push(serde_json::json!({
                     "from": abs.id, "to": abstraction.screens[to].id, "action": gesture.action(), "widget": sig, "count": count,
                     "reason": format!("the same widget stayed on the screen more often ({stayed} times)"),
@@ -342,10 +353,10 @@ pub fn model(abstraction: &Abstraction, graph: &UsageGraph, traces: &[Trace], op
             }
             let alternatives: Vec<(String, usize)> =
                 options_list[1..].iter().map(|(t, c, ..)| (abstraction.screens[*t].id.clone(), *c)).collect();
-            pending.push((sig, gesture, to, count, node, size, alternatives));
+            pending.push((sig, gesture, to, count, node, size, alternatives, requirement));
         }
         // Targets that the example does not show become widgets of their own, on top.
-        for (_, _, _, _, node, size, _) in &pending {
+        for (_, _, _, _, node, size, ..) in &pending {
             let m = Mapper { width: f64::from(size.0.max(1)), height: f64::from(size.1.max(1)) };
             let mut best = 0.0;
             for w in &widgets {
@@ -358,7 +369,7 @@ pub fn model(abstraction: &Abstraction, graph: &UsageGraph, traces: &[Trace], op
         let mut used = BTreeSet::new();
         assign_ids(&mut widgets, &mut used);
         let mut handlers = Vec::new();
-        for (_sig, gesture, to, count, node, size, alternatives) in pending {
+        for (_sig, gesture, to, count, node, size, alternatives, requirement) in pending {
             let m = Mapper { width: f64::from(size.0.max(1)), height: f64::from(size.1.max(1)) };
             // Typing goes into a field, not the box around it.
             let eligible = |w: &Widget| gesture != Gesture::Type || w.kind == WidgetKind::TextField;
@@ -397,6 +408,10 @@ pub fn model(abstraction: &Abstraction, graph: &UsageGraph, traces: &[Trace], op
             let back_to = graph.out_edges(index).iter().filter(|(_, e)| e.action == "key:back").map(|(t, _)| (back_counts(*t), *t)).max();
             let pops = back_to.is_some_and(|(n, t)| t == to && n > 0);
             let (long_press, typed) = (gesture == Gesture::LongPress, gesture == Gesture::Type);
+            let (requires, stayed) = match requirement {
+                Some(r) => (required_keys(&widgets, &abs.id, &r), r.stayed_empty),
+                None => (Vec::new(), 0),
+            };
             handlers.push(Handler {
                 name,
                 widget: widget_id,
@@ -407,6 +422,8 @@ pub fn model(abstraction: &Abstraction, graph: &UsageGraph, traces: &[Trace], op
                 pops: pops && !typed,
                 alternatives,
                 typed,
+                requires,
+                stayed,
                 ..Handler::default()
             });
         }
@@ -415,7 +432,7 @@ pub fn model(abstraction: &Abstraction, graph: &UsageGraph, traces: &[Trace], op
         for w in widgets.iter_mut() {
             w.walk_mut(&mut |w| {
                 if matches!(w.kind, WidgetKind::TextField | WidgetKind::Switch | WidgetKind::Checkbox) {
-                    let key = format!("{}_{}", abs.id, w.id);
+                    let key = state_key(&abs.id, &w.id);
                     state_counter.insert(key.clone());
                     w.state_key = Some(key);
                 }
@@ -471,6 +488,26 @@ pub fn model(abstraction: &Abstraction, graph: &UsageGraph, traces: &[Trace], op
         sources: traces.iter().map(|t| t.source.clone()).collect(),
         unreproduced_edges: unreproduced,
     }
+}
+
+/// The app-state key an input of a screen writes.
+fn state_key(screen: &str, widget: &str) -> String {
+    format!("{screen}_{widget}")
+}
+
+/// The state keys of the generated fields standing for a requirement's fields.
+fn required_keys(widgets: &[Widget], screen: &str, requirement: &requires::Requirement) -> Vec<String> {
+    let mut keys = Vec::new();
+    for (node, size) in &requirement.fields {
+        let m = Mapper { width: f64::from(size.0.max(1)), height: f64::from(size.1.max(1)) };
+        if let Some(w) = best_match(widgets, node, &m, &|w| w.kind == WidgetKind::TextField) {
+            let key = state_key(screen, &w.id);
+            if !keys.contains(&key) {
+                keys.push(key);
+            }
+        }
+    }
+    keys
 }
 
 /// Handlers whose taps left the screen only when the tapped widget was already selected, and
@@ -673,6 +710,12 @@ fn lua(model: &AppModel, sources: &[String]) -> String {
             model.entry
         );
     }
+    if model.screens.iter().any(|s| s.handlers.iter().any(|h| !h.requires.is_empty())) {
+        out.push_str(
+            "\n-- Whether a field holds text (some controls lead on only once their form is filled).\n\
+             local function filled(key)\n  local value = state.get(key)\n  return value ~= nil and tostring(value) ~= \"\"\nend\n",
+        );
+    }
     for screen in &model.screens {
         if let Some((target, count)) = &screen.moves_on {
             let _ = write!(
@@ -709,28 +752,43 @@ fn lua(model: &AppModel, sources: &[String]) -> String {
                 let alts: Vec<String> = h.alternatives.iter().map(|(s, c)| format!("{s} x{c}")).collect();
                 let _ = write!(out, "; it also led to {}", alts.join(", "));
             }
+            if !h.requires.is_empty() {
+                let _ = write!(out, "; it stayed {} time(s) while one of the fields it checks was empty", h.stayed);
+            }
             out.push('\n');
             let _ = writeln!(out, "function {}(ev)", h.name);
+            let mut body = String::new();
             if let Some(first) = &h.selects_first {
                 // The first tap selects; the selected one leads on.
-                let _ = writeln!(out, "  if (locals.get(\"selected\") or \"{first}\") == ev.id then");
-                let _ = writeln!(out, "    nav.push(\"{}\")", h.target);
-                out.push_str("  else\n    locals.set(\"selected\", ev.id)\n  end\n");
+                let _ = writeln!(body, "  if (locals.get(\"selected\") or \"{first}\") == ev.id then");
+                let _ = writeln!(body, "    nav.push(\"{}\")", h.target);
+                body.push_str("  else\n    locals.set(\"selected\", ev.id)\n  end\n");
             } else if h.typed {
                 // Typing here showed another screen (results): it takes this one's place.
                 if let Some(key) = &h.carry {
-                    let _ = writeln!(out, "  state.set(\"{key}\", ev.value)");
+                    let _ = writeln!(body, "  state.set(\"{key}\", ev.value)");
                 }
-                let _ = writeln!(out, "  nav.replace(\"{}\")", h.target);
+                let _ = writeln!(body, "  nav.replace(\"{}\")", h.target);
             } else if h.home {
-                out.push_str("  nav.home()\n");
+                body.push_str("  nav.home()\n");
             } else if h.pops {
-                let _ = writeln!(out, "  nav.pop() -- back to `{}`, where Back from here went too", h.target);
+                let _ = writeln!(body, "  nav.pop() -- back to `{}`, where Back from here went too", h.target);
             } else if model.screen(&h.target).is_some_and(|t| t.shown.as_ref().is_some_and(|s| !s.variants.is_empty())) {
                 // The next screen shows what the tapped row led to (content/shown.ron).
-                let _ = writeln!(out, "  nav.push(\"{0}\", {{ shown = content.get(\"shown.{0}.{1}__\" .. ev.id) }})", h.target, screen.id);
+                let _ = writeln!(body, "  nav.push(\"{0}\", {{ shown = content.get(\"shown.{0}.{1}__\" .. ev.id) }})", h.target, screen.id);
             } else {
-                let _ = writeln!(out, "  nav.push(\"{}\")", h.target);
+                let _ = writeln!(body, "  nav.push(\"{}\")", h.target);
+            }
+            if h.requires.is_empty() {
+                out.push_str(&body);
+            } else {
+                // It stayed (showing what was missing) unless these fields held text.
+                let filled: Vec<String> = h.requires.iter().map(|k| format!("filled(\"{k}\")")).collect();
+                let _ = writeln!(out, "  if {} then", filled.join(" and "));
+                for line in body.lines() {
+                    let _ = writeln!(out, "  {line}");
+                }
+                out.push_str("  end\n");
             }
             out.push_str("end\n");
         }

@@ -1,7 +1,12 @@
 //! Helpers shared by the reconstruction tests.
 #![allow(dead_code, reason = "each test binary uses a different subset")]
 
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
+
+use phoneworld_data::{Action, UiElement};
+use phoneworld_phone::{step_recorded, Catalog, Device, DeviceConfig, ImageFormat, ImageOptions, TrajectoryWriter};
+use phoneworld_reconstruct::{reconstruct, ReconOptions};
 
 pub(crate) fn fixture(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(name)
@@ -49,3 +54,61 @@ pub(crate) fn files_below(dir: &Path) -> Vec<PathBuf> {
 
 /// The fixture formats, each with the folder the trace is in.
 pub(crate) const FORMATS: [&str; 5] = ["uiautomator", "llamatouch", "droidbot", "rico", "phoneworld"];
+
+pub(crate) fn texts(device: &mut Device) -> BTreeSet<String> {
+    device.ui_elements().into_iter().filter_map(|e| e.text).filter(|t| !t.trim().is_empty()).collect()
+}
+
+/// A tap on the center of the first element on screen that `is` picks.
+pub(crate) fn tap_on(device: &mut Device, what: &str, is: impl Fn(&UiElement) -> bool) -> Action {
+    let e = device.ui_elements().into_iter().find(|e| is(e)).unwrap_or_else(|| panic!("no {what} on screen"));
+    let b = e.bbox_pixels.unwrap();
+    Action::Tap { x: (b.x_min + b.x_max) / 2.0, y: (b.y_min + b.y_max) / 2.0 }
+}
+
+/// A tap on the element showing `text`.
+pub(crate) fn tap_text(device: &mut Device, text: &str) -> Action {
+    tap_on(device, &format!("`{text}`"), |e| e.text.as_deref() == Some(text))
+}
+
+/// A phone whose actions are recorded as a PhoneWorld trajectory with its hierarchies.
+pub(crate) struct Recorder {
+    pub(crate) device: Device,
+    writer: TrajectoryWriter,
+    trace: PathBuf,
+}
+
+impl Recorder {
+    pub(crate) fn new(dir: &Path) -> Recorder {
+        let trace = dir.join("trace");
+        let images = ImageOptions { format: ImageFormat::Jpeg(80), size: Some((270, 600)), xml: true };
+        let writer = TrajectoryWriter::with_images(&trace, Some(images)).unwrap();
+        let device = Device::new(Catalog::load_default(&[]).unwrap(), DeviceConfig::default()).unwrap();
+        Recorder { device, writer, trace }
+    }
+
+    pub(crate) fn act(&mut self, action: &Action) {
+        step_recorded(&mut self.device, action, Some(&mut self.writer)).unwrap();
+    }
+
+    /// Ends the trajectory; returns its folder.
+    pub(crate) fn finish(mut self) -> PathBuf {
+        // A trajectory saves the screen each action was taken on: one more, so the last is saved.
+        self.act(&Action::Wait { ms: 500 });
+        self.writer.finish(&serde_json::json!({ "kind": "test" })).unwrap();
+        self.trace
+    }
+}
+
+pub(crate) const CONTACTS: &str = "com.phoneworld.contacts";
+
+/// Contacts rebuilt from one trace, with Contacts open.
+pub(crate) fn rebuilt_contacts(dir: &Path, trace: PathBuf) -> Device {
+    let app = dir.join("app");
+    let options = ReconOptions { tolerance: 0.4, visual: false, ..ReconOptions::default() };
+    reconstruct(&[trace], &app, &options).unwrap();
+    let catalog = Catalog::load_default(std::slice::from_ref(&app)).unwrap();
+    let mut rebuilt = Device::new(catalog, DeviceConfig::default()).unwrap();
+    rebuilt.step(&Action::OpenApp { app: CONTACTS.into() });
+    rebuilt
+}

@@ -263,17 +263,20 @@ pub(crate) fn match_score(w: &Widget, node: &UiNode, m: &Mapper) -> f64 {
     if !node.resource_id.is_empty() && w.resource_id == node.resource_id && !relabeled {
         score += 4.0;
     }
-    if !node.text.is_empty() && w.text == node.text {
+    // A node with an id is the widget with that id: the same text or description on another
+    // widget is another control (the phone's Home button is not a "Home" category chip).
+    let other_id = !node.resource_id.is_empty() && w.resource_id != node.resource_id;
+    if !other_id && !node.text.is_empty() && w.text == node.text {
         score += 2.0;
     }
-    if !node.content_desc.is_empty() && w.content_desc == node.content_desc {
+    if !other_id && !node.content_desc.is_empty() && w.content_desc == node.content_desc {
         score += 2.0;
     }
     // Nothing but the place in common: a field where another visit had a list row is not
     // that row, nor the other way round, and a widget with an id the screen lacks is not
     // another class of widget in its place.
     let field_or_not = node.editable != (w.kind == WidgetKind::TextField);
-    let other_class = !node.resource_id.is_empty() && w.class != node.class;
+    let other_class = other_id && w.class != node.class;
     if relabeled || (score == 0.0 && (iou < 0.5 || field_or_not || other_class)) {
         return 0.0;
     }
@@ -609,6 +612,20 @@ mod tests {
         let mut other = node("android.widget.LinearLayout", "app", [0, 1083, 1080, 1230], Vec::new());
         (other.clickable, other.content_desc) = (true, "Jordan Lee".to_owned());
         assert!(match_score(&row[0], &other, &m) > 0.5);
+    }
+
+    #[test]
+    fn a_node_with_an_id_is_not_another_widget_with_its_text() {
+        let m = Mapper { width: 1080.0, height: 2400.0 };
+        let mut chip = node("android.widget.CheckBox", "app", [381, 612, 699, 738], Vec::new());
+        (chip.checkable, chip.text, chip.content_desc) = (true, "Home".to_owned(), "Home".to_owned());
+        let chip = build(&chip, &m, None);
+        let mut home = node("android.widget.ImageView", "com.android.systemui", [414, 2274, 666, 2400], Vec::new());
+        (home.clickable, home.resource_id, home.content_desc) = (true, "com.android.systemui:id/home".to_owned(), "Home".to_owned());
+        assert_eq!(match_score(&chip[0], &home, &m), 0.0);
+        // Without ids, the same description is the same control.
+        home.resource_id.clear();
+        assert!(match_score(&chip[0], &home, &m) >= 2.0);
     }
 
     #[test]

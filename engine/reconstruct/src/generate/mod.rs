@@ -427,6 +427,7 @@ pub fn model(abstraction: &Abstraction, graph: &UsageGraph, traces: &[Trace], op
                 ..Handler::default()
             });
         }
+        rows_agree(&widgets, &mut handlers, abstraction);
         widgets::spread_over_rows(&mut widgets);
         // Inputs write app state under a key unique in the app.
         for w in widgets.iter_mut() {
@@ -487,6 +488,48 @@ pub fn model(abstraction: &Abstraction, graph: &UsageGraph, traces: &[Trace], op
         abstraction: abstraction.clone(),
         sources: traces.iter().map(|t| t.source.clone()).collect(),
         unreproduced_edges: unreproduced,
+    }
+}
+
+/// Alike rows of a list that led to variants of one screen (the same activity, told apart by
+/// their content: an event's edit form with one guest more) all lead to the variant the list's
+/// rows led to most: which variant one row's single tap showed depended on the data, not on
+/// the row. Rows leading to other screens (a settings list's pages) keep their own.
+fn rows_agree(widgets: &[Widget], handlers: &mut [Handler], abstraction: &Abstraction) {
+    let activity = |id: &str| abstraction.index_of(id).map(|i| abstraction.screens[i].activity.clone());
+    let mut lists = Vec::new();
+    for w in widgets {
+        w.walk(&mut |w| {
+            if w.list {
+                lists.push(w);
+            }
+        });
+    }
+    for list in lists {
+        // Row handlers by the rows' class and size.
+        let mut groups: BTreeMap<(String, i64, i64), Vec<String>> = BTreeMap::new();
+        for row in &list.children {
+            if let Some(name) = &row.on_tap {
+                groups.entry((row.class.clone(), row.rect[2] as i64, row.rect[3] as i64)).or_default().push(name.clone());
+            }
+        }
+        for names in groups.into_values().filter(|n| n.len() >= 2) {
+            let plain = |h: &Handler| names.contains(&h.name) && !h.home && !h.pops && !h.typed && h.selects_first.is_none();
+            let mut votes: BTreeMap<String, usize> = BTreeMap::new();
+            for h in handlers.iter().filter(|h| plain(h)) {
+                *votes.entry(h.target.clone()).or_default() += h.count;
+                for (target, count) in &h.alternatives {
+                    *votes.entry(target.clone()).or_default() += count;
+                }
+            }
+            let Some((top, _)) = votes.iter().max_by(|a, b| a.1.cmp(b.1).then(b.0.cmp(a.0))) else { continue };
+            let top_activity = activity(top);
+            for h in handlers.iter_mut().filter(|h| plain(h) && h.target != *top) {
+                if top_activity.is_some() && activity(&h.target) == top_activity {
+                    h.alternatives.push((std::mem::replace(&mut h.target, top.clone()), h.count));
+                }
+            }
+        }
     }
 }
 
@@ -806,5 +849,56 @@ impl AppModel {
 
     pub fn screen(&self, id: &str) -> Option<&ScreenModel> {
         self.screens.iter().find(|s| s.id == id)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::abstraction::AbstractScreen;
+    use crate::trace::UiNode;
+
+    fn screen(id: &str, activity: &str) -> AbstractScreen {
+        AbstractScreen {
+            id: id.to_owned(),
+            role: Role::App,
+            kind: ScreenKind::Full,
+            package: "app".to_owned(),
+            activity: activity.to_owned(),
+            signature: Vec::new(),
+            list_free_signature: Vec::new(),
+            members: Vec::new(),
+            visits: 1,
+            title: String::new(),
+        }
+    }
+
+    fn widget(y: f64, on_tap: Option<&str>) -> Widget {
+        let mut w = widgets::from_target(&UiNode::default(), &Mapper { width: 1.0, height: 1.0 });
+        (w.class, w.rect, w.on_tap) = ("android.widget.TextView".to_owned(), [0.0, y, 400.0, 56.0], on_tap.map(str::to_owned));
+        w
+    }
+
+    #[test]
+    fn rows_of_a_list_lead_to_the_variant_most_rows_led_to_but_keep_other_screens() {
+        let mut abstraction = Abstraction::new("app", 0.5);
+        abstraction.screens =
+            vec![screen("guests", "app/edit"), screen("edit", "app/edit"), screen("edit_8", "app/edit"), screen("page", "app/page")];
+        let mut list = widget(0.0, None);
+        list.list = true;
+        list.children = ["a", "b", "c", "d"].iter().enumerate().map(|(i, n)| widget(56.0 * i as f64, Some(n))).collect();
+        let handler = |name: &str, target: &str, count: usize| Handler {
+            name: name.to_owned(),
+            widget: name.to_owned(),
+            target: target.to_owned(),
+            count,
+            ..Handler::default()
+        };
+        let mut handlers = vec![handler("a", "edit", 2), handler("b", "edit", 3), handler("c", "edit_8", 1), handler("d", "page", 1)];
+        rows_agree(&[list], &mut handlers, &abstraction);
+        let targets: Vec<&str> = handlers.iter().map(|h| h.target.as_str()).collect();
+        // The edit form with one guest more is the same screen; the page is another.
+        assert_eq!(targets, ["edit", "edit", "edit", "page"]);
+        assert_eq!(handlers[2].alternatives, [("edit_8".to_owned(), 1)]);
     }
 }

@@ -84,3 +84,26 @@ fn the_explorer_fills_a_form_with_what_its_fields_ask_for() {
     assert!(!amounts.is_empty());
     assert!(amounts.iter().all(|a| a.parse::<u32>().is_ok()), "{amounts:?}");
 }
+
+#[test]
+fn the_explorer_gets_through_a_checkout_form() {
+    // Shopping's checkout takes a ZIP code of five digits, a phone number and a street with
+    // a house number: typed to fit each field, the order goes through.
+    let mut device = Device::new(catalog(), DeviceConfig { seed: 1, ..DeviceConfig::default() }).unwrap();
+    let mut explorer = Explorer::new(1, Some("com.phoneworld.shop".to_owned()));
+    let mut screens = BTreeSet::new();
+    let mut zips = Vec::new();
+    for _ in 0..600 {
+        let action = explorer.next_action(&mut device);
+        if let Action::TypeText { text, .. } = &action {
+            let focused = device.ui_elements().into_iter().find(|e| e.is_focused == Some(true)).and_then(|e| e.hint_text);
+            if focused.is_some_and(|hint| hint.contains("ZIP")) {
+                zips.push(text.clone());
+            }
+        }
+        device.step(&action);
+        screens.insert(device.foreground().1);
+    }
+    assert!(!zips.is_empty() && zips.iter().all(|z| z.len() == 5 && z.parse::<u32>().is_ok()), "{zips:?}");
+    assert!(screens.contains("order_placed"), "{screens:?}");
+}

@@ -332,14 +332,44 @@ fn untried<'s>(tried: &BTreeSet<(String, String)>, screen: &'s Screen) -> Vec<&'
     of(Gesture::Tap).chain(of(Gesture::LongPress)).filter(|t| !tried.contains(&(screen.signature.clone(), t.tried_key()))).collect()
 }
 
-/// What to type into a field: a number where its hint asks for one, else a word.
+/// Text that fits what a field's hint asks for, as form-filling explorers type: five digits
+/// for a ZIP code, ten for a phone or account number, sixteen for a card, four for a PIN or
+/// code, an address with a house number, an email address, a small number for an amount or
+/// quantity; a word otherwise.
 fn text_for(hint: &str, rng: &mut Rng) -> String {
-    const NUMERIC: [&str; 10] = ["amount", "number", "phone", "price", "quantity", "qty", "pin", "code", "zip", "age"];
+    // One draw of the walk's stream per text, whatever its length: the walk goes on the same.
+    let draw = rng.next_u64();
+    let mut own = Rng::new(draw);
     let hint = hint.to_lowercase();
-    if hint.contains('$') || hint.split(|c: char| !c.is_alphanumeric()).any(|w| NUMERIC.contains(&w)) {
-        return (10 + rng.below(90)).to_string();
+    let words: Vec<&str> = hint.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect();
+    let asks = |keys: &[&str]| words.iter().any(|w| keys.contains(w));
+    // No leading zero: a number, not a string of digits.
+    let mut digits = |n: usize| {
+        (0..n).map(|i| if i == 0 { 1 + own.below(9) } else { own.below(10) }).map(|d| char::from(b'0' + d as u8)).collect::<String>()
+    };
+    if asks(&["zip", "postal", "postcode"]) {
+        return digits(5);
     }
-    WORDS[rng.below(WORDS.len())].to_owned()
+    if asks(&["phone", "mobile", "tel", "telephone", "account"]) {
+        return digits(10);
+    }
+    if asks(&["card"]) {
+        return digits(16);
+    }
+    if asks(&["pin", "code", "cvv", "cvc", "otp"]) {
+        return digits(4);
+    }
+    if hint.contains('$') || asks(&["amount", "number", "price", "quantity", "qty", "age"]) {
+        return (10 + draw % 90).to_string();
+    }
+    let word = WORDS[(draw % WORDS.len() as u64) as usize];
+    if asks(&["email", "mail"]) {
+        return format!("{}@example.com", word.to_lowercase());
+    }
+    if asks(&["street", "address"]) {
+        return format!("{} {word} St", 1 + own.below(999));
+    }
+    word.to_owned()
 }
 
 /// A node's accessibility facts, if it is on screen, enabled and the app's own.

@@ -42,10 +42,11 @@ pub struct ActionEdge {
 /// The signature of a widget: stable across visits, never volatile text when an id exists.
 pub fn widget_signature(node: &UiNode, screen_size: (u32, u32)) -> String {
     let class = node.short_class();
-    // A button's label tells apart controls that share an id (the same button on each page of a pager).
+    // A button's label tells apart controls that share an id (the same button on each page of a
+    // pager), but not the numbers in it ("Add · $16.00" and "Add · $20.50" are one button).
     let label = node.text.trim();
     if !node.resource_id.is_empty() && class.contains("Button") && !label.is_empty() && label.chars().count() <= 30 {
-        format!("{class}#{}\"{label}\"", node.short_id())
+        format!("{class}#{}\"{}\"", node.short_id(), without_numbers(label))
     } else if !node.resource_id.is_empty() {
         format!("{class}#{}", node.short_id())
     } else if !node.text.is_empty() {
@@ -57,6 +58,24 @@ pub fn widget_signature(node: &UiNode, screen_size: (u32, u32)) -> String {
         let row = (f64::from(node.bounds[1] + node.bounds[3]) / 2.0 / f64::from(screen_size.1.max(1)) * 16.0) as i32;
         format!("{class}@{col},{row}")
     }
+}
+
+/// A label with each run of digits (and the separators inside it) as one `#`: what stays of
+/// a label whose numbers are data (a price, a count).
+pub fn without_numbers(label: &str) -> String {
+    let mut out = String::with_capacity(label.len());
+    let chars: Vec<char> = label.chars().collect();
+    for (i, &c) in chars.iter().enumerate() {
+        let separator_inside = matches!(c, '.' | ',') && out.ends_with('#') && chars.get(i + 1).is_some_and(char::is_ascii_digit);
+        if c.is_ascii_digit() || separator_inside {
+            if !out.ends_with('#') {
+                out.push('#');
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 /// The action's name as the graph shows it.
@@ -206,4 +225,29 @@ impl UsageGraph {
 
 fn esc(text: &str) -> String {
     text.replace('\\', "\\\\").replace('"', "\\\"").replace('\n', " ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn button(id: &str, text: &str) -> UiNode {
+        UiNode {
+            class: "android.widget.Button".to_owned(),
+            resource_id: format!("app:id/{id}"),
+            text: text.to_owned(),
+            ..UiNode::default()
+        }
+    }
+
+    #[test]
+    fn a_buttons_numbers_are_data_and_its_words_tell_controls_apart() {
+        assert_eq!(without_numbers("Add · $20.50"), "Add · $#");
+        assert_eq!(without_numbers("Page 1 of 3, 1,200 items."), "Page # of #, # items.");
+        let size = (1080, 2400);
+        let sig = |id, text| widget_signature(&button(id, text), size);
+        assert_eq!(sig("add_dish", "Add · $20.50"), sig("add_dish", "Add · $16.00"));
+        // A pager's one button is Next on one page and Done on the last.
+        assert_ne!(sig("next", "Next"), sig("next", "Done"));
+    }
 }

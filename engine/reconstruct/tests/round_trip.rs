@@ -26,6 +26,8 @@ struct RoundTrip {
     screen_coverage: f64,
     element_recall: f64,
     judged: usize,
+    /// The recorded trajectories, walks and rebuilt app (kept for a look at what failed).
+    dir: PathBuf,
 }
 
 fn round_trip(package: &str, prefix: &str) -> RoundTrip {
@@ -92,6 +94,7 @@ fn round_trip(package: &str, prefix: &str) -> RoundTrip {
         screen_coverage: ratio(reached, shown),
         element_recall: ratio(matched, total),
         judged,
+        dir,
     };
     eprintln!(
         "{package}: {judged} replayed steps, transition_accuracy {:.3} (baseline {:.3}), screen_coverage {:.3}, element_recall {:.3}",
@@ -107,6 +110,8 @@ fn meets_the_target(r: &RoundTrip, min_steps: usize) {
     assert!(r.transition_accuracy > r.baseline + 0.25, "{} vs baseline {}", r.transition_accuracy, r.baseline);
     assert!(r.screen_coverage >= 0.9, "screen coverage {}", r.screen_coverage);
     assert!(r.element_recall >= 0.8, "element recall {}", r.element_recall);
+    // Met: the walks' frames and trees (over a hundred megabytes an app) are not needed.
+    let _ = std::fs::remove_dir_all(&r.dir);
 }
 
 #[test]

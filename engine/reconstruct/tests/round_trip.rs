@@ -142,6 +142,18 @@ fn phone_round_trip() {
     meets_the_target(&round_trip("com.phoneworld.phone", "phone"), 6);
 }
 
+/// Letter sections that gained a contact in the walks still align by their contacts.
+#[test]
+fn contacts_round_trip() {
+    meets_the_target(&round_trip("com.phoneworld.contacts", "contacts"), 20);
+}
+
+/// Review transfer leads on only once the amount holds a number.
+#[test]
+fn bank_round_trip() {
+    meets_the_target(&round_trip("com.phoneworld.bank", "bank"), 15);
+}
+
 #[test]
 fn maps_round_trip() {
     meets_the_target(&round_trip("com.phoneworld.maps", "maps"), 6);

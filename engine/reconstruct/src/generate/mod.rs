@@ -50,10 +50,14 @@ pub struct Handler {
     /// selected one leads on. Holds the widget selected at first.
     #[serde(default)]
     pub selects_first: Option<String>,
-    /// App-state keys of fields that held text every time the widget led on; it stayed
-    /// (`stayed` times) when one was empty, so it leads on only when all hold text.
+    /// Fields that held text every time the widget led on; it stayed (`stayed` times) when
+    /// one was empty, so it leads on only when all hold text. Each is the app-state keys of
+    /// the generated fields with that field's id (a form scrolled shows it in another place).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub requires: Vec<String>,
+    pub requires: Vec<Vec<String>>,
+    /// Those of `requires` that held a number every time (an amount): text is not enough.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub requires_number: Vec<String>,
     #[serde(default)]
     pub stayed: usize,
 }
@@ -408,9 +412,9 @@ pub fn model(abstraction: &Abstraction, graph: &UsageGraph, traces: &[Trace], op
             let back_to = graph.out_edges(index).iter().filter(|(_, e)| e.action == "key:back").map(|(t, _)| (back_counts(*t), *t)).max();
             let pops = back_to.is_some_and(|(n, t)| t == to && n > 0);
             let (long_press, typed) = (gesture == Gesture::LongPress, gesture == Gesture::Type);
-            let (requires, stayed) = match requirement {
+            let ((requires, requires_number), stayed) = match requirement {
                 Some(r) => (required_keys(&widgets, &abs.id, &r), r.stayed_empty),
-                None => (Vec::new(), 0),
+                None => Default::default(),
             };
             handlers.push(Handler {
                 name,
@@ -423,6 +427,7 @@ pub fn model(abstraction: &Abstraction, graph: &UsageGraph, traces: &[Trace], op
                 alternatives,
                 typed,
                 requires,
+                requires_number,
                 stayed,
                 ..Handler::default()
             });
@@ -538,19 +543,30 @@ fn state_key(screen: &str, widget: &str) -> String {
     format!("{screen}_{widget}")
 }
 
-/// The state keys of the generated fields standing for a requirement's fields.
-fn required_keys(widgets: &[Widget], screen: &str, requirement: &requires::Requirement) -> Vec<String> {
-    let mut keys = Vec::new();
-    for (node, size) in &requirement.fields {
+/// The state keys of the generated fields standing for each of a requirement's fields (the
+/// fields with its id, or the one in its place), and those that must hold a number.
+fn required_keys(widgets: &[Widget], screen: &str, requirement: &requires::Requirement) -> (Vec<Vec<String>>, Vec<String>) {
+    let (mut groups, mut numbers) = (Vec::new(), Vec::new());
+    for ((node, size), number) in &requirement.fields {
         let m = Mapper { width: f64::from(size.0.max(1)), height: f64::from(size.1.max(1)) };
-        if let Some(w) = best_match(widgets, node, &m, &|w| w.kind == WidgetKind::TextField) {
-            let key = state_key(screen, &w.id);
-            if !keys.contains(&key) {
-                keys.push(key);
-            }
+        let Some(w) = best_match(widgets, node, &m, &|w| w.kind == WidgetKind::TextField) else { continue };
+        let mut group = Vec::new();
+        for f in widgets {
+            f.walk(&mut |f| {
+                let same = f.id == w.id || !w.resource_id.is_empty() && f.resource_id == w.resource_id;
+                if f.kind == WidgetKind::TextField && same {
+                    group.push(state_key(screen, &f.id));
+                }
+            });
+        }
+        if *number {
+            numbers.extend(group.iter().filter(|k| !numbers.contains(*k)).cloned().collect::<Vec<_>>());
+        }
+        if !groups.contains(&group) {
+            groups.push(group);
         }
     }
-    keys
+    (groups, numbers)
 }
 
 /// Handlers whose taps left the screen only when the tapped widget was already selected, and
@@ -759,6 +775,13 @@ fn lua(model: &AppModel, sources: &[String]) -> String {
              local function filled(key)\n  local value = state.get(key)\n  return value ~= nil and tostring(value) ~= \"\"\nend\n",
         );
     }
+    if model.screens.iter().any(|s| s.handlers.iter().any(|h| !h.requires_number.is_empty())) {
+        out.push_str(
+            "\n-- Whether a field holds a number (an amount; \"$\" and \",\" aside).\n\
+             local function number_in(key)\n  local value = state.get(key)\n  \
+             return value ~= nil and tonumber((string.gsub(tostring(value), \"[$,]\", \"\"))) ~= nil\nend\n",
+        );
+    }
     for screen in &model.screens {
         if let Some((target, count)) = &screen.moves_on {
             let _ = write!(
@@ -796,7 +819,11 @@ fn lua(model: &AppModel, sources: &[String]) -> String {
                 let _ = write!(out, "; it also led to {}", alts.join(", "));
             }
             if !h.requires.is_empty() {
-                let _ = write!(out, "; it stayed {} time(s) while one of the fields it checks was empty", h.stayed);
+                let _ = write!(
+                    out,
+                    "; it stayed {} time(s) while one of the fields it checks was empty (or held no number where it needs one)",
+                    h.stayed
+                );
             }
             out.push('\n');
             let _ = writeln!(out, "function {}(ev)", h.name);
@@ -826,7 +853,15 @@ fn lua(model: &AppModel, sources: &[String]) -> String {
                 out.push_str(&body);
             } else {
                 // It stayed (showing what was missing) unless these fields held text.
-                let filled: Vec<String> = h.requires.iter().map(|k| format!("filled(\"{k}\")")).collect();
+                let check = |k: &String| format!("{}(\"{k}\")", if h.requires_number.contains(k) { "number_in" } else { "filled" });
+                let filled: Vec<String> = h
+                    .requires
+                    .iter()
+                    .map(|group| match group.as_slice() {
+                        [one] => check(one),
+                        _ => format!("({})", group.iter().map(check).collect::<Vec<_>>().join(" or ")),
+                    })
+                    .collect();
                 let _ = writeln!(out, "  if {} then", filled.join(" and "));
                 for line in body.lines() {
                     let _ = writeln!(out, "  {line}");

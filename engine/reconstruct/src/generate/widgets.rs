@@ -419,23 +419,51 @@ fn same_list<'w>(widgets: &'w mut [Widget], place: &ListPlace) -> Option<&'w mut
 
 /// How far further down (dp) another visit had scrolled a list than the tree's copy of it:
 /// the most common shift between rows of the same size showing the same texts, 0 when no
-/// row is in both. Rows added from earlier visits count, so a long scroll chains up.
+/// row is in both. Rows added from earlier visits count, so a long scroll chains up. Where
+/// no row is whole in both (each section gained or lost an item since), the items inside
+/// the rows are compared.
 fn scroll_offset(list: &Widget, rows: &[&Widget]) -> f64 {
-    let mut votes: std::collections::BTreeMap<i64, usize> = std::collections::BTreeMap::new();
+    let own: Vec<&Widget> = list.children.iter().collect();
+    let texts = |w: &Widget| shown_texts(std::slice::from_ref(w));
+    let mut votes = shift_votes(&own, rows, &|a, b| !texts(a).is_empty() && texts(a) == texts(b));
+    if votes.is_empty() {
+        // Items are named by their description (a contact row shows more or less under it).
+        let named = |a: &Widget, b: &Widget| !a.content_desc.trim().is_empty() && a.content_desc == b.content_desc;
+        votes = shift_votes(&items_inside(&own), &items_inside(rows), &named);
+    }
+    // Most votes; between equals, the smaller shift.
+    votes.into_iter().max_by(|a, b| a.1.cmp(&b.1).then(b.0.abs().cmp(&a.0.abs()))).map_or(0.0, |(shift, _)| shift as f64)
+}
+
+/// For each shift (dp), how many of `rows` are the `same` as one of `own` in a box of the
+/// same size that far further down.
+fn shift_votes(own: &[&Widget], rows: &[&Widget], same: &dyn Fn(&Widget, &Widget) -> bool) -> std::collections::BTreeMap<i64, usize> {
+    let mut votes = std::collections::BTreeMap::new();
     for row in rows {
-        let texts = shown_texts(std::slice::from_ref(*row));
-        if texts.is_empty() {
-            continue;
-        }
-        for c in &list.children {
+        for c in own {
             let same_box = (0..4).filter(|&i| i != 1).all(|i| (c.rect[i] - row.rect[i]).abs() <= 2.0);
-            if same_box && shown_texts(std::slice::from_ref(c)) == texts {
+            if same_box && same(c, row) {
                 *votes.entry((c.rect[1] - row.rect[1]).round() as i64).or_default() += 1;
             }
         }
     }
-    // Most votes; between equals, the smaller shift.
-    votes.into_iter().max_by(|a, b| a.1.cmp(&b.1).then(b.0.abs().cmp(&a.0.abs()))).map_or(0.0, |(shift, _)| shift as f64)
+    votes
+}
+
+/// The parts of rows that hold other widgets under a description (a contact inside a
+/// letter's section).
+fn items_inside<'w>(rows: &[&'w Widget]) -> Vec<&'w Widget> {
+    let mut out = Vec::new();
+    for row in rows {
+        for c in &row.children {
+            c.walk(&mut |d| {
+                if !d.children.is_empty() && !d.content_desc.trim().is_empty() {
+                    out.push(d);
+                }
+            });
+        }
+    }
+    out
 }
 
 /// The smallest side (dp) of a row taken from another visit: one line of text.
@@ -645,6 +673,31 @@ mod tests {
         // The added row does what the list's rows do.
         spread_over_rows(&mut widgets);
         assert_eq!(widgets[0].children[2].on_tap.as_deref(), Some("open"));
+    }
+
+    #[test]
+    fn a_section_that_gained_an_item_still_aligns_the_visit_by_its_items() {
+        // A letter's section: its header, then one item per contact (named by its description).
+        let section = |letter: &str, names: &[&str], top: f64| {
+            let mut s = text("", top);
+            s.kind = WidgetKind::Container;
+            s.children.push(text(letter, top));
+            s.children[0].rect[3] = 30.0;
+            for (i, n) in names.iter().enumerate() {
+                let mut item = text("", top + 30.0 + 60.0 * i as f64);
+                (item.kind, item.content_desc) = (WidgetKind::Container, (*n).to_owned());
+                item.children.push(text(n, item.rect[1]));
+                s.children.push(item);
+            }
+            s.rect[3] = 30.0 + 60.0 * names.len() as f64;
+            s
+        };
+        let mut widgets = vec![list(vec![section("M", &["Kwame"], 60.0), section("N", &["Nadia"], 150.0)])];
+        // Scrolled down, after a contact was added to N: no section is the same whole, but
+        // Nadia is 30 dp higher, so O goes 30 dp below where this visit showed it.
+        merge_visit(&mut widgets, vec![list(vec![section("N", &["7:30 note", "Nadia"], 60.0), section("O", &["Olga"], 210.0)])]);
+        let placed: Vec<(String, f64)> = widgets[0].children.iter().map(|s| (s.children[0].text.clone(), s.rect[1])).collect();
+        assert_eq!(placed, [("M".to_owned(), 60.0), ("N".to_owned(), 150.0), ("O".to_owned(), 240.0)]);
     }
 
     #[test]

@@ -559,8 +559,10 @@ fn required_keys(widgets: &[Widget], screen: &str, requirement: &requires::Requi
                 }
             });
         }
-        if *number {
-            numbers.extend(group.iter().filter(|k| !numbers.contains(*k)).cloned().collect::<Vec<_>>());
+        for key in group.iter().filter(|_| *number) {
+            if !numbers.contains(key) {
+                numbers.push(key.clone());
+            }
         }
         if !groups.contains(&group) {
             groups.push(group);

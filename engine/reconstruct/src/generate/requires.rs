@@ -1,7 +1,7 @@
 //! Controls that led on only once a form was filled: Save on a new contact shows "Name is
 //! required" and stays until a name is typed, then opens the contact. The traces tell which
-//! fields held text every time the control led on; the generated handler leads on only when
-//! they hold text in the app.
+//! fields held text (or a number, for an amount) every time the control led on; the generated
+//! handler leads on only when they hold it in the app.
 
 use std::collections::BTreeMap;
 
@@ -25,7 +25,7 @@ pub(crate) struct Requirement {
 /// Leading on once is no pattern.
 const MIN_LED: usize = 2;
 
-/// The text fields of a screen that hold text, by widget signature: the node and its text.
+/// The text fields of a screen that hold text, by widget signature.
 fn filled_fields(root: &UiNode, size: (u32, u32)) -> BTreeMap<String, UiNode> {
     let mut out = BTreeMap::new();
     root.walk(&mut Vec::new(), &mut |_, n| {
@@ -38,10 +38,10 @@ fn filled_fields(root: &UiNode, size: (u32, u32)) -> BTreeMap<String, UiNode> {
     out
 }
 
-/// Whether a field's text is a number (an amount: `20`, `$1,250.50`).
-pub(crate) fn is_number(text: &str) -> bool {
+/// Whether a field's text is a number (an amount: `20`, `$1,250.50`; not "inf").
+fn is_number(text: &str) -> bool {
     let digits: String = text.trim().chars().filter(|c| !matches!(c, '$' | ',')).collect();
-    !digits.is_empty() && digits.parse::<f64>().is_ok()
+    digits.chars().any(|c| c.is_ascii_digit()) && digits.parse::<f64>().is_ok()
 }
 
 /// What the fields held each time: by field signature, its text.
@@ -136,6 +136,6 @@ mod tests {
     #[test]
     fn numbers_are_amounts() {
         assert!(is_number("565") && is_number(" $1,250.50 ") && is_number("-3"));
-        assert!(!is_number("250ahome") && !is_number("") && !is_number("$"));
+        assert!(!is_number("250ahome") && !is_number("") && !is_number("$") && !is_number("inf"));
     }
 }

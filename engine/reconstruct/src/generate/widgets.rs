@@ -424,25 +424,31 @@ fn same_list<'w>(widgets: &'w mut [Widget], place: &ListPlace) -> Option<&'w mut
 /// the rows are compared.
 fn scroll_offset(list: &Widget, rows: &[&Widget]) -> f64 {
     let own: Vec<&Widget> = list.children.iter().collect();
-    let texts = |w: &Widget| shown_texts(std::slice::from_ref(w));
-    let mut votes = shift_votes(&own, rows, &|a, b| !texts(a).is_empty() && texts(a) == texts(b));
+    let texts = |w: &Widget| Some(shown_texts(std::slice::from_ref(w))).filter(|t| !t.is_empty());
+    let mut votes = shift_votes(&own, rows, texts);
     if votes.is_empty() {
         // Items are named by their description (a contact row shows more or less under it).
-        let named = |a: &Widget, b: &Widget| !a.content_desc.trim().is_empty() && a.content_desc == b.content_desc;
-        votes = shift_votes(&items_inside(&own), &items_inside(rows), &named);
+        let named = |w: &Widget| Some(w.content_desc.clone()).filter(|d| !d.trim().is_empty());
+        votes = shift_votes(&items_inside(&own), &items_inside(rows), named);
     }
     // Most votes; between equals, the smaller shift.
     votes.into_iter().max_by(|a, b| a.1.cmp(&b.1).then(b.0.abs().cmp(&a.0.abs()))).map_or(0.0, |(shift, _)| shift as f64)
 }
 
-/// For each shift (dp), how many of `rows` are the `same` as one of `own` in a box of the
-/// same size that far further down.
-fn shift_votes(own: &[&Widget], rows: &[&Widget], same: &dyn Fn(&Widget, &Widget) -> bool) -> std::collections::BTreeMap<i64, usize> {
+/// For each shift (dp), how many of `rows` have the same `key` as one of `own` in a box of
+/// the same size that far further down (widgets without a key vote for nothing).
+fn shift_votes<K: PartialEq>(
+    own: &[&Widget],
+    rows: &[&Widget],
+    key: impl Fn(&Widget) -> Option<K>,
+) -> std::collections::BTreeMap<i64, usize> {
+    let own: Vec<(&Widget, K)> = own.iter().filter_map(|c| Some((*c, key(c)?))).collect();
     let mut votes = std::collections::BTreeMap::new();
     for row in rows {
-        for c in own {
+        let Some(k) = key(row) else { continue };
+        for (c, ck) in &own {
             let same_box = (0..4).filter(|&i| i != 1).all(|i| (c.rect[i] - row.rect[i]).abs() <= 2.0);
-            if same_box && same(c, row) {
+            if same_box && *ck == k {
                 *votes.entry((c.rect[1] - row.rect[1]).round() as i64).or_default() += 1;
             }
         }

@@ -5,7 +5,7 @@ mod common;
 
 use std::collections::BTreeSet;
 
-use common::{rebuilt_contacts, scratch, tap_on, tap_text, texts, Recorder, CONTACTS};
+use common::{rebuilt, rebuilt_contacts, scratch, tap_on, tap_text, texts, Recorder, CONTACTS};
 use phoneworld_data::{Action, Key, UiElement};
 use phoneworld_reconstruct::{reconstruct, ReconOptions};
 
@@ -129,4 +129,56 @@ fn a_favorite_that_moved_up_keeps_its_own_detail_screen() {
     let cell = tap_on(&mut rebuilt, second, desc(&format!("{second}, favorite")));
     rebuilt.step(&cell);
     shows_the_one_not_the_other(&texts(&mut rebuilt), (second, &second_texts), (first, &first_texts));
+}
+
+#[test]
+fn a_dish_screen_shows_the_dish_its_row_names_in_whichever_restaurant() {
+    const FOOD: &str = "com.phoneworld.food";
+    let dir = scratch("followed-items");
+    let mut source = Recorder::new(&dir);
+    source.act(&Action::OpenApp { app: FOOD.into() });
+    // Nonna Lucia's first dish opened from its row; Bombay Spice House's from its Add button.
+    let mut dishes = Vec::new();
+    for (restaurant, dish) in [("Nonna Lucia", "Margherita Pizza"), ("Bombay Spice House", "Butter Chicken")] {
+        let tap = tap_text(&mut source.device, restaurant);
+        source.act(&tap);
+        let tap = if dishes.is_empty() {
+            tap_text(&mut source.device, dish)
+        } else {
+            let add = format!("Add {dish}");
+            tap_on(&mut source.device, &add, |e| e.content_description.as_deref() == Some(add.as_str()))
+        };
+        source.act(&tap);
+        dishes.push(texts(&mut source.device));
+        assert!(dishes.last().unwrap().contains("Special instructions"), "no dish screen: {:?}", dishes.last());
+        source.act(&Action::Key { key: Key::Back });
+        source.act(&Action::Key { key: Key::Back });
+    }
+    let trace = source.finish();
+    let mut rebuilt = rebuilt(&dir, trace, FOOD);
+    // What names each dish on its screen (its options are the dish screen's first layout's).
+    let pizza = ["Margherita Pizza", "San Marzano tomato, fior di latte, basil", "Add · $12.50"];
+    let chicken = ["Butter Chicken", "Creamy tomato curry, tandoori chicken", "Add · $16.00"];
+    let shows = |seen: &BTreeSet<String>, one: &[&str], other: &[&str]| {
+        assert!(one.iter().all(|t| seen.contains(*t)), "{one:?} on {seen:?}");
+        assert!(!other.iter().any(|t| seen.contains(*t)), "{other:?} on {seen:?}");
+    };
+    shows(&dishes[0], &pizza, &chicken);
+    shows(&dishes[1], &chicken, &pizza);
+
+    // The first dish row of Bombay Spice House was never tapped, and in the traces that row
+    // opened Nonna Lucia's pizza: it names Butter Chicken now, so it opens Butter Chicken.
+    let tap = tap_text(&mut rebuilt, "Bombay Spice House");
+    rebuilt.step(&tap);
+    let tap = tap_text(&mut rebuilt, "Butter Chicken");
+    rebuilt.step(&tap);
+    shows(&texts(&mut rebuilt), &chicken, &pizza);
+    rebuilt.step(&Action::Key { key: Key::Back });
+    rebuilt.step(&Action::Key { key: Key::Back });
+    // And Nonna Lucia's row still opens its pizza.
+    let tap = tap_text(&mut rebuilt, "Nonna Lucia");
+    rebuilt.step(&tap);
+    let tap = tap_text(&mut rebuilt, "Margherita Pizza");
+    rebuilt.step(&tap);
+    shows(&texts(&mut rebuilt), &pizza, &chicken);
 }

@@ -154,6 +154,12 @@ fn bank_round_trip() {
     meets_the_target(&round_trip("com.phoneworld.bank", "bank"), 15);
 }
 
+/// A dish screen follows the dish its row names in whichever restaurant the row is shown.
+#[test]
+fn food_round_trip() {
+    meets_the_target(&round_trip("com.phoneworld.food", "food"), 15);
+}
+
 #[test]
 fn maps_round_trip() {
     meets_the_target(&round_trip("com.phoneworld.maps", "maps"), 6);

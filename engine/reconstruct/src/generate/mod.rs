@@ -754,6 +754,50 @@ pub fn write_app(model: &AppModel, traces: &[Trace], out: &Path) -> Result<Vec<S
     Ok(files)
 }
 
+/// Picks what a screen opened from a row shows: the item the row names as shown at the tap
+/// (its texts may follow the row that opened its own screen), else what that row opened.
+/// Mirrors `shown::named_item`.
+const SHOWN_AFTER: &str = "
+-- The item (in `items`) a row names: the first of its labels that is one, else in the first
+-- label containing items the longest.
+local function named_item(labels, items)
+  for _, text in ipairs(labels) do
+    if items[text] then
+      return text
+    end
+  end
+  for _, text in ipairs(labels) do
+    local best = nil
+    for item in pairs(items) do
+      if string.find(text, item, 1, true) and (best == nil or #item > #best or (#item == #best and item < best)) then
+        best = item
+      end
+    end
+    if best then
+      return best
+    end
+  end
+  return nil
+end
+
+-- What `to` shows when the row `ev.id` of `from` opened it: the texts seen after this row
+-- where it names the item it named then, else those seen after a row naming its item now.
+local function shown_after(to, from, ev)
+  local key = from .. \"__\" .. ev.id
+  local shown = content.get(\"shown.\" .. to)
+  local here = ev.params.shown or content.get(\"shown.\" .. from .. \".default\") or {}
+  local labels = {}
+  for _, label in ipairs(shown.rows[key] or {}) do
+    labels[#labels + 1] = string.match(here[label[1]] or label[2], \"^%s*(.-)%s*$\")
+  end
+  local item = named_item(labels, shown.items)
+  if item == nil or shown.named[key] == item then
+    return shown[key]
+  end
+  return shown.items[item]
+end
+";
+
 fn lua(model: &AppModel, sources: &[String]) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "-- {}: reconstructed by `phoneworld reconstruct` from {} trace(s):", one_line(&model.label), sources.len());
@@ -783,6 +827,9 @@ fn lua(model: &AppModel, sources: &[String]) -> String {
              local function number_in(key)\n  local value = state.get(key)\n  \
              return value ~= nil and tonumber((string.gsub(tostring(value), \"[$,]\", \"\"))) ~= nil\nend\n",
         );
+    }
+    if model.screens.iter().any(|s| s.shown.as_ref().is_some_and(|s| !s.items.is_empty())) {
+        out.push_str(SHOWN_AFTER);
     }
     for screen in &model.screens {
         if let Some((target, count)) = &screen.moves_on {
@@ -845,6 +892,9 @@ fn lua(model: &AppModel, sources: &[String]) -> String {
                 body.push_str("  nav.home()\n");
             } else if h.pops {
                 let _ = writeln!(body, "  nav.pop() -- back to `{}`, where Back from here went too", h.target);
+            } else if model.screen(&h.target).is_some_and(|t| t.shown.as_ref().is_some_and(|s| !s.items.is_empty())) {
+                // The next screen shows the item the tapped row names now (content/shown.ron).
+                let _ = writeln!(body, "  nav.push(\"{0}\", {{ shown = shown_after(\"{0}\", \"{1}\", ev) }})", h.target, screen.id);
             } else if model.screen(&h.target).is_some_and(|t| t.shown.as_ref().is_some_and(|s| !s.variants.is_empty())) {
                 // The next screen shows what the tapped row led to (content/shown.ron).
                 let _ = writeln!(body, "  nav.push(\"{0}\", {{ shown = content.get(\"shown.{0}.{1}__\" .. ev.id) }})", h.target, screen.id);

@@ -1,7 +1,7 @@
 //! Readable RON for the generated bundle: one widget per line where it fits, children
 //! indented, every box in dp as `margin: (left, top, 0, 0), width:, height:`.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
 use super::shown::Shown;
@@ -323,17 +323,39 @@ pub(super) fn observed(model: &AppModel, traces: &[Trace]) -> String {
 pub(super) fn shown(model: &AppModel) -> String {
     let mut out = String::from(
         "// Texts of a screen that follow the row that opened it: `default` is what the screen's\n\
-         // example showed, `<screen>__<widget>` what it showed after that widget (a row) was tapped.\n{\n",
+         // example showed, `<screen>__<widget>` what it showed after that widget (a row) was tapped,\n\
+         // `items` what it showed after a row naming that item, `named` the item each row named\n\
+         // when it was tapped, `rows` the slots naming each row.\n{\n",
     );
+    let slots = |out: &mut String, indent: &str, key: &str, slots: &BTreeMap<String, String>| {
+        let _ = write!(out, "{indent}{}: {{", lit(key));
+        for (slot, text) in slots {
+            let _ = write!(out, "{}: {}, ", lit(slot), lit(text));
+        }
+        out.push_str("},\n");
+    };
     for s in &model.screens {
         let Some(shown) = &s.shown else { continue };
         let _ = writeln!(out, "    {}: {{", lit(&s.id));
-        for (key, slots) in std::iter::once(("default", &shown.default)).chain(shown.variants.iter().map(|(k, v)| (k.as_str(), v))) {
-            let _ = write!(out, "        {}: {{", lit(key));
-            for (slot, text) in slots {
-                let _ = write!(out, "{}: {}, ", lit(slot), lit(text));
+        for (key, v) in std::iter::once(("default", &shown.default)).chain(shown.variants.iter().map(|(k, v)| (k.as_str(), v))) {
+            slots(&mut out, "        ", key, v);
+        }
+        if !shown.items.is_empty() {
+            out.push_str("        \"items\": {\n");
+            for (item, v) in &shown.items {
+                slots(&mut out, "            ", item, v);
             }
-            out.push_str("},\n");
+            out.push_str("        },\n");
+            slots(&mut out, "        ", "named", &shown.named);
+            out.push_str("        \"rows\": {\n");
+            for (key, labels) in &shown.rows {
+                let _ = write!(out, "            {}: [", lit(key));
+                for (slot, text) in labels {
+                    let _ = write!(out, "[{}, {}], ", lit(slot), lit(text));
+                }
+                out.push_str("],\n");
+            }
+            out.push_str("        },\n");
         }
         out.push_str("    },\n");
     }

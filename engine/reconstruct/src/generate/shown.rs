@@ -21,6 +21,21 @@ pub struct Shown {
     pub default: BTreeMap<String, String>,
     /// Per opening row (`<screen>__<widget id>`): every slot's text after tapping it.
     pub variants: BTreeMap<String, BTreeMap<String, String>>,
+    /// Per item a tapped row named (a dish, a restaurant): every slot's text after it, wherever
+    /// its row stood. A list whose rows follow the screen's own opener (a restaurant's dishes)
+    /// shows in each place the item the app shows there now, not the one the traces saw.
+    #[serde(default)]
+    pub items: BTreeMap<String, BTreeMap<String, String>>,
+    /// Per opening row: the item it named on every visit. Where the row names that item at
+    /// the tap, the row's own texts are used (a call log row: that call, not any call of the
+    /// same person).
+    #[serde(default)]
+    pub named: BTreeMap<String, String>,
+    /// Per opening row (`<screen>__<widget id>`): the slots of that screen that name the row,
+    /// with their texts there when they do not change, in `labels` order. The generated Lua
+    /// reads them as shown at the tap and looks the item up in `items`.
+    #[serde(default)]
+    pub rows: BTreeMap<String, Vec<(String, String)>>,
 }
 
 /// The slot name of a widget's description.
@@ -71,17 +86,49 @@ fn fill(slots: &[(String, &Widget, bool)], visit: &[Widget]) -> BTreeMap<String,
     out
 }
 
-/// What could name a row: its description, then its texts in order.
-fn labels(w: &Widget) -> Vec<String> {
+/// What could name a row, with the slot showing each: its description, then its texts in order.
+fn label_slots(w: &Widget) -> Vec<(String, String)> {
     let mut out = Vec::new();
     if !w.content_desc.trim().is_empty() {
-        out.push(w.content_desc.trim().to_owned());
+        out.push((desc_slot(&w.id), w.content_desc.trim().to_owned()));
     }
     w.walk(&mut |c| {
         if c.kind != WidgetKind::Container && !c.text.trim().is_empty() {
-            out.push(c.text.trim().to_owned());
+            out.push((c.id.clone(), c.text.trim().to_owned()));
         }
     });
+    out
+}
+
+/// What could name a row: its description, then its texts in order.
+fn labels(w: &Widget) -> Vec<String> {
+    label_slots(w).into_iter().map(|(_, text)| text).collect()
+}
+
+/// The item a row names, among `items`: the first of the row's labels that is one (a dish
+/// row's name), else in the first label that contains one the longest ("Add Lamb Biryani").
+/// The generated Lua (`shown_after`) picks the same way.
+fn named_item<'i>(row: &[String], items: impl Iterator<Item = &'i String> + Clone) -> Option<&'i String> {
+    let items = items.filter(|item| item.len() >= MIN_LABEL);
+    row.iter().find_map(|label| items.clone().find(|item| *item == label)).or_else(|| {
+        row.iter().find_map(|label| {
+            items.clone().filter(|item| label.contains(item.as_str())).min_by(|a, b| b.len().cmp(&a.len()).then_with(|| a.cmp(b)))
+        })
+    })
+}
+
+/// Every text and description a screen shows.
+fn texts_of(widgets: &[Widget]) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    for w in widgets {
+        w.walk(&mut |w| {
+            for text in [&w.text, &w.content_desc] {
+                if !text.trim().is_empty() {
+                    out.insert(text.trim().to_owned());
+                }
+            }
+        });
+    }
     out
 }
 
@@ -126,6 +173,10 @@ pub(crate) fn follow_rows(screens: &mut [ScreenModel], abstraction: &Abstraction
     let position = |id: &str| screens.iter().position(|s| s.id == id);
     // (target screen, opening widget key) -> the widgets of the screen shown after each tap.
     let mut seen: BTreeMap<(usize, String), Vec<Vec<Widget>>> = BTreeMap::new();
+    // (target screen, item the tapped row named) -> the widgets of the screen shown after it.
+    let mut seen_items: BTreeMap<(usize, String), Vec<Vec<Widget>>> = BTreeMap::new();
+    // (target screen, opening widget key) -> the items it named (none where it named none).
+    let mut named_by: BTreeMap<(usize, String), BTreeSet<Option<String>>> = BTreeMap::new();
     // (from screen, handler name) pairs that opened each target screen.
     let mut openers: BTreeMap<usize, BTreeSet<(usize, String)>> = BTreeMap::new();
     for (t, trace) in traces.iter().enumerate() {
@@ -157,15 +208,23 @@ pub(crate) fn follow_rows(screens: &mut [ScreenModel], abstraction: &Abstraction
                 .and_then(|p| a.root.as_ref()?.at(p))
                 .map(|n| build(n, &m, None).iter().flat_map(labels).collect())
                 .unwrap_or_default();
-            let Some(row) = tapped_row(&screens[from].widgets, placed, handler, &tapped) else { continue };
             let opens = screens[from].handlers.iter().any(|h| h.name == *handler && h.target == screens[to].id && !h.pops && !h.home);
             if !opens {
                 continue;
             }
             openers.entry(to).or_default().insert((from, handler.clone()));
-            let key = format!("{}__{}", screens[from].id, row.id);
             let mb = Mapper { width: f64::from(b.width.max(1)), height: f64::from(b.height.max(1)) };
-            seen.entry((to, key)).or_default().push(build(root, &mb, None));
+            let visit = build(root, &mb, None);
+            // The item is what the tapped row names that the next screen shows (a dish's name in
+            // its row and in its "Add <dish>" button), whether or not the model has that row.
+            let item = named_item(&tapped, texts_of(&visit).iter()).cloned();
+            if let Some(item) = &item {
+                seen_items.entry((to, item.clone())).or_default().push(visit.clone());
+            }
+            let Some(row) = tapped_row(&screens[from].widgets, placed, handler, &tapped) else { continue };
+            let key = format!("{}__{}", screens[from].id, row.id);
+            named_by.entry((to, key.clone())).or_default().insert(item);
+            seen.entry((to, key)).or_default().push(visit);
         }
     }
     for (to, openers) in openers {
@@ -174,25 +233,15 @@ pub(crate) fn follow_rows(screens: &mut [ScreenModel], abstraction: &Abstraction
             .iter()
             .map(|(slot, w, is_desc)| (slot.clone(), if *is_desc { w.content_desc.clone() } else { w.text.clone() }))
             .collect();
-        // A slot follows the opening widget only where every visit it opened agrees: a Sign in
-        // button opens the same screen each time, and the balances there change with the app's
-        // data, not with the button.
-        let mut variants: BTreeMap<String, BTreeMap<String, String>> = seen
-            .range((to, String::new())..(to + 1, String::new()))
-            .map(|((_, key), visits)| {
-                let filled: Vec<BTreeMap<String, String>> = visits.iter().map(|v| fill(&slot_list, v)).collect();
-                let agreed = default
-                    .iter()
-                    .map(|(slot, text)| {
-                        let first = filled[0].get(slot);
-                        let same = filled.iter().all(|f| f.get(slot) == first);
-                        (slot.clone(), if same { first.cloned().unwrap_or_default() } else { text.clone() })
-                    })
-                    .collect();
-                (key.clone(), agreed)
-            })
-            .collect();
-        if !variants.values().any(|v| *v != default) {
+        // A slot follows the opening widget (or item) only where every visit it opened agrees.
+        let agreed_by = |seen: &BTreeMap<(usize, String), Vec<Vec<Widget>>>| -> BTreeMap<String, BTreeMap<String, String>> {
+            seen.range((to, String::new())..(to + 1, String::new()))
+                .map(|((_, key), visits)| (key.clone(), agreed(&slot_list, &default, visits)))
+                .collect()
+        };
+        let mut variants = agreed_by(&seen);
+        let items = agreed_by(&seen_items);
+        if !variants.values().chain(items.values()).any(|v| *v != default) {
             continue;
         }
         // Rows never tapped: an observed row's texts with the labels swapped. The label is the
@@ -225,19 +274,60 @@ pub(crate) fn follow_rows(screens: &mut [ScreenModel], abstraction: &Abstraction
                 });
             }
         }
+        // Every widget that opens the screen names its item by these slots.
+        let mut rows = BTreeMap::new();
+        if !items.is_empty() {
+            for (from, handler) in &openers {
+                for w in &screens[*from].widgets {
+                    w.walk(&mut |w| {
+                        if w.on_tap.as_ref() == Some(handler) || w.on_long_press.as_ref() == Some(handler) {
+                            rows.insert(format!("{}__{}", screens[*from].id, w.id), label_slots(w));
+                        }
+                    });
+                }
+            }
+        }
         // Only slots that change are kept: the others stay literal in the layout.
-        let changing: BTreeSet<String> =
-            default.keys().filter(|slot| variants.values().any(|v| v.get(*slot) != default.get(*slot))).cloned().collect();
-        let keep = |m: BTreeMap<String, String>| m.into_iter().filter(|(slot, _)| changing.contains(slot)).collect();
-        screens[to].shown = Some(Shown {
-            default: keep(default),
-            variants: variants
-                .into_iter()
-                .map(|(key, v)| (key, keep(v)))
+        let changing: BTreeSet<String> = default
+            .keys()
+            .filter(|slot| variants.values().chain(items.values()).any(|v| v.get(*slot) != default.get(*slot)))
+            .cloned()
+            .collect();
+        let keep = |m: BTreeMap<String, BTreeMap<String, String>>| -> BTreeMap<String, BTreeMap<String, String>> {
+            m.into_iter()
+                .map(|(key, v)| (key, v.into_iter().filter(|(slot, _)| changing.contains(slot)).collect()))
                 .filter(|(_, v): &(String, BTreeMap<String, String>)| !v.is_empty())
+                .collect()
+        };
+        screens[to].shown = Some(Shown {
+            default: default.into_iter().filter(|(slot, _)| changing.contains(slot)).collect(),
+            variants: keep(variants),
+            items: keep(items),
+            named: named_by
+                .range((to, String::new())..(to + 1, String::new()))
+                .filter_map(|((_, key), items)| match items.iter().collect::<Vec<_>>().as_slice() {
+                    [Some(item)] => Some((key.clone(), item.clone())),
+                    _ => None,
+                })
                 .collect(),
+            rows,
         });
     }
+}
+
+/// What the visits opened by one row (or naming one item) show in each slot: their text where
+/// every visit agrees, the example's where they do not (a Sign in button opens the same screen
+/// each time, and the balances there change with the app's data, not with the button).
+fn agreed(slot_list: &[(String, &Widget, bool)], default: &BTreeMap<String, String>, visits: &[Vec<Widget>]) -> BTreeMap<String, String> {
+    let filled: Vec<BTreeMap<String, String>> = visits.iter().map(|v| fill(slot_list, v)).collect();
+    default
+        .iter()
+        .map(|(slot, text)| {
+            let first = filled[0].get(slot);
+            let same = filled.iter().all(|f| f.get(slot) == first);
+            (slot.clone(), if same { first.cloned().unwrap_or_default() } else { text.clone() })
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -265,5 +355,22 @@ mod tests {
         assert!(tapped_row(&grid, &grid[0], "open", &tapped("Carlos")).is_none());
         // Nothing to compare: the widget in the tapped place.
         assert_eq!(tapped_row(&grid, &grid[0], "open", &[]).map(|w| w.id.as_str()), Some("david"));
+    }
+
+    #[test]
+    fn a_row_names_the_item_its_labels_are_else_the_longest_they_contain() {
+        let items: Vec<String> = ["Golden Wok", "$1.99 delivery", "Lamb Biryani", "Lamb", "Naan"].map(String::from).to_vec();
+        let named = |row: &[&str]| {
+            let row: Vec<String> = row.iter().map(|l| (*l).to_owned()).collect();
+            named_item(&row, items.iter()).cloned()
+        };
+        // A whole label wins over a longer item inside an earlier label.
+        assert_eq!(named(&["Golden Wok, Chinese, $1.99 delivery", "Golden Wok"]).as_deref(), Some("Golden Wok"));
+        // Inside a label, the longest item ("Lamb Biryani", not "Lamb").
+        assert_eq!(named(&["Add Lamb Biryani"]).as_deref(), Some("Lamb Biryani"));
+        // The first label holding any item decides.
+        assert_eq!(named(&["Garlic Naan, $3.50", "Lamb Biryani x2"]).as_deref(), Some("Naan"));
+        assert_eq!(named(&["Mango Lassi"]), None);
+        assert_eq!(named(&[]), None);
     }
 }

@@ -104,11 +104,16 @@ pub(crate) const CONTACTS: &str = "com.phoneworld.contacts";
 
 /// Contacts rebuilt from one trace, with Contacts open.
 pub(crate) fn rebuilt_contacts(dir: &Path, trace: PathBuf) -> Device {
+    rebuilt(dir, trace, CONTACTS)
+}
+
+/// `package` rebuilt from `trace` into `dir/app`, opened on a fresh phone.
+pub(crate) fn rebuilt(dir: &Path, trace: PathBuf, package: &str) -> Device {
     let app = dir.join("app");
     let options = ReconOptions { tolerance: 0.4, visual: false, ..ReconOptions::default() };
     reconstruct(&[trace], &app, &options).unwrap();
     let catalog = Catalog::load_default(std::slice::from_ref(&app)).unwrap();
     let mut rebuilt = Device::new(catalog, DeviceConfig::default()).unwrap();
-    rebuilt.step(&Action::OpenApp { app: CONTACTS.into() });
+    rebuilt.step(&Action::OpenApp { app: package.into() });
     rebuilt
 }

@@ -174,6 +174,12 @@ fn a_dish_screen_shows_the_dish_its_row_names_in_whichever_restaurant() {
     rebuilt.step(&tap);
     shows(&texts(&mut rebuilt), &chicken, &pizza);
     rebuilt.step(&Action::Key { key: Key::Back });
+    // Its Add button names it inside "Add Butter Chicken", as shown for this restaurant.
+    let add = |e: &UiElement| e.content_description.as_deref() == Some("Add Butter Chicken");
+    let tap = tap_on(&mut rebuilt, "Add Butter Chicken", add);
+    rebuilt.step(&tap);
+    shows(&texts(&mut rebuilt), &chicken, &pizza);
+    rebuilt.step(&Action::Key { key: Key::Back });
     rebuilt.step(&Action::Key { key: Key::Back });
     // And Nonna Lucia's row still opens its pizza.
     let tap = tap_text(&mut rebuilt, "Nonna Lucia");

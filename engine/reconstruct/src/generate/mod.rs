@@ -86,6 +86,13 @@ pub struct ScreenModel {
     pub shown: Option<shown::Shown>,
 }
 
+impl ScreenModel {
+    /// Its texts follow the item the opening row names (`shown_after` picks them).
+    fn follows_items(&self) -> bool {
+        self.shown.as_ref().is_some_and(|s| !s.items.is_empty())
+    }
+}
+
 /// The whole generated app, and what replay needs to know about it.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct AppModel {
@@ -756,10 +763,23 @@ pub fn write_app(model: &AppModel, traces: &[Trace], out: &Path) -> Result<Vec<S
 
 /// Picks what a screen opened from a row shows: the item the row names as shown at the tap
 /// (its texts may follow the row that opened its own screen), else what that row opened.
-/// Mirrors `shown::named_item`.
+/// `named_item` is `shown::named_item` (the items written are at least `MIN_LABEL` long).
 const SHOWN_AFTER: &str = "
--- The item (in `items`) a row names: the first of its labels that is one, else in the first
--- label containing items the longest.
+-- Where `item` first occurs in `text`, if that occurrence is whole words.
+local function word_at(text, item)
+  local at = string.find(text, item, 1, true)
+  if at == nil then
+    return nil
+  end
+  local after = string.sub(text, at + #item, at + #item)
+  if (at > 1 and string.find(string.sub(text, at - 1, at - 1), \"%w\")) or string.find(after, \"%w\") then
+    return nil
+  end
+  return at
+end
+
+-- The item (a key of `items`) a row names: the first of its labels that is one, else in the
+-- first label holding one as whole words the one that starts first, then the longest.
 local function named_item(labels, items)
   for _, text in ipairs(labels) do
     if items[text] then
@@ -767,10 +787,11 @@ local function named_item(labels, items)
     end
   end
   for _, text in ipairs(labels) do
-    local best = nil
+    local best, best_at = nil, nil
     for item in pairs(items) do
-      if string.find(text, item, 1, true) and (best == nil or #item > #best or (#item == #best and item < best)) then
-        best = item
+      local at = word_at(text, item)
+      if at and (best == nil or at < best_at or (at == best_at and (#item > #best or (#item == #best and item < best)))) then
+        best, best_at = item, at
       end
     end
     if best then
@@ -780,8 +801,10 @@ local function named_item(labels, items)
   return nil
 end
 
--- What `to` shows when the row `ev.id` of `from` opened it: the texts seen after this row
--- where it names the item it named then, else those seen after a row naming its item now.
+-- What `to` shows when the row `ev.id` of `from` opened it. The row's labels are read as
+-- `from` shows them now (`ev.params.shown`, else its default, else as generated). Where the
+-- row names the item it named on every visit, or no item, its own texts (content.shown.<to>.
+-- <from>__<row>); otherwise those seen after a row naming that item.
 local function shown_after(to, from, ev)
   local key = from .. \"__\" .. ev.id
   local shown = content.get(\"shown.\" .. to)
@@ -828,7 +851,7 @@ fn lua(model: &AppModel, sources: &[String]) -> String {
              return value ~= nil and tonumber((string.gsub(tostring(value), \"[$,]\", \"\"))) ~= nil\nend\n",
         );
     }
-    if model.screens.iter().any(|s| s.shown.as_ref().is_some_and(|s| !s.items.is_empty())) {
+    if model.screens.iter().any(ScreenModel::follows_items) {
         out.push_str(SHOWN_AFTER);
     }
     for screen in &model.screens {
@@ -892,7 +915,7 @@ fn lua(model: &AppModel, sources: &[String]) -> String {
                 body.push_str("  nav.home()\n");
             } else if h.pops {
                 let _ = writeln!(body, "  nav.pop() -- back to `{}`, where Back from here went too", h.target);
-            } else if model.screen(&h.target).is_some_and(|t| t.shown.as_ref().is_some_and(|s| !s.items.is_empty())) {
+            } else if model.screen(&h.target).is_some_and(ScreenModel::follows_items) {
                 // The next screen shows the item the tapped row names now (content/shown.ron).
                 let _ = writeln!(body, "  nav.push(\"{0}\", {{ shown = shown_after(\"{0}\", \"{1}\", ev) }})", h.target, screen.id);
             } else if model.screen(&h.target).is_some_and(|t| t.shown.as_ref().is_some_and(|s| !s.variants.is_empty())) {

@@ -327,9 +327,9 @@ pub(super) fn shown(model: &AppModel) -> String {
          // `items` what it showed after a row naming that item, `named` the item each row named\n\
          // when it was tapped, `rows` the slots naming each row.\n{\n",
     );
-    let slots = |out: &mut String, indent: &str, key: &str, slots: &BTreeMap<String, String>| {
+    let slots = |out: &mut String, indent: &str, key: &str, texts: &BTreeMap<String, String>| {
         let _ = write!(out, "{indent}{}: {{", lit(key));
-        for (slot, text) in slots {
+        for (slot, text) in texts {
             let _ = write!(out, "{}: {}, ", lit(slot), lit(text));
         }
         out.push_str("},\n");

@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
 
-use super::widgets::{best_match, build, Mapper, Widget, WidgetKind};
+use super::widgets::{best_match, build, shown_texts, Mapper, Widget, WidgetKind};
 use super::ScreenModel;
 use crate::abstraction::{Abstraction, Role};
 use crate::trace::{Trace, TraceAction};
@@ -32,8 +32,9 @@ pub struct Shown {
     #[serde(default)]
     pub named: BTreeMap<String, String>,
     /// Per opening row (`<screen>__<widget id>`): the slots of that screen that name the row,
-    /// with their texts there when they do not change, in `labels` order. The generated Lua
-    /// reads them as shown at the tap and looks the item up in `items`.
+    /// each with the text generated there (used where the screen's shown texts lack the slot),
+    /// in `labels` order. The generated Lua reads them as shown at the tap and looks the item
+    /// up in `items`.
     #[serde(default)]
     pub rows: BTreeMap<String, Vec<(String, String)>>,
 }
@@ -106,26 +107,40 @@ fn labels(w: &Widget) -> Vec<String> {
 }
 
 /// The item a row names, among `items`: the first of the row's labels that is one (a dish
-/// row's name), else in the first label that contains one the longest ("Add Lamb Biryani").
-/// The generated Lua (`shown_after`) picks the same way.
+/// row's name), else in the first label holding one as whole words the one that starts first,
+/// then the longest ("Lamb Biryani" in "Add Lamb Biryani", "Golden Wok" before "$1.99
+/// delivery"; "Ada" is not in "Adam"). The generated Lua's `named_item` is the same.
 fn named_item<'i>(row: &[String], items: impl Iterator<Item = &'i String> + Clone) -> Option<&'i String> {
-    let items = items.filter(|item| item.len() >= MIN_LABEL);
+    let items = items.filter(|item| item.chars().count() >= MIN_LABEL);
     row.iter().find_map(|label| items.clone().find(|item| *item == label)).or_else(|| {
         row.iter().find_map(|label| {
-            items.clone().filter(|item| label.contains(item.as_str())).min_by(|a, b| b.len().cmp(&a.len()).then_with(|| a.cmp(b)))
+            items
+                .clone()
+                .filter_map(|item| Some((word_at(label, item)?, item)))
+                .min_by(|(a, x), (b, y)| a.cmp(b).then(y.len().cmp(&x.len())).then_with(|| x.cmp(y)))
+                .map(|(_, item)| item)
         })
     })
 }
 
-/// Every text and description a screen shows.
-fn texts_of(widgets: &[Widget]) -> BTreeSet<String> {
-    let mut out = BTreeSet::new();
+/// Where `item` first occurs in `label`, if that occurrence is whole words (no ASCII letter
+/// or digit on either side). Byte offsets, as Lua's `string.find` gives them.
+fn word_at(label: &str, item: &str) -> Option<usize> {
+    let at = label.find(item)?;
+    let end = at + item.len();
+    let bytes = label.as_bytes();
+    let letter = |i: usize| bytes.get(i).is_some_and(u8::is_ascii_alphanumeric);
+    let inside_a_word = (at > 0 && letter(at - 1)) || letter(end);
+    (!inside_a_word).then_some(at)
+}
+
+/// The widgets whose tap or long press runs `handler`.
+fn opening<'w>(widgets: &'w [Widget], handler: &str) -> Vec<&'w Widget> {
+    let mut out = Vec::new();
     for w in widgets {
         w.walk(&mut |w| {
-            for text in [&w.text, &w.content_desc] {
-                if !text.trim().is_empty() {
-                    out.insert(text.trim().to_owned());
-                }
+            if w.on_tap.as_deref() == Some(handler) || w.on_long_press.as_deref() == Some(handler) {
+                out.push(w);
             }
         });
     }
@@ -153,16 +168,7 @@ fn tapped_row<'w>(widgets: &'w [Widget], placed: &'w Widget, handler: &str, tapp
         return Some(placed);
     }
     let name = tapped.iter().find(|l| l.chars().count() >= MIN_LABEL)?;
-    let mut found = None;
-    for w in widgets {
-        w.walk(&mut |w| {
-            let same_handler = w.on_tap.as_deref() == Some(handler) || w.on_long_press.as_deref() == Some(handler);
-            if found.is_none() && same_handler && labels(w).first() == Some(name) {
-                found = Some(w);
-            }
-        });
-    }
-    found
+    opening(widgets, handler).into_iter().find(|w| labels(w).first() == Some(name))
 }
 
 /// Labels shorter than this are not put in place of each other (a section letter).
@@ -175,8 +181,8 @@ pub(crate) fn follow_rows(screens: &mut [ScreenModel], abstraction: &Abstraction
     let mut seen: BTreeMap<(usize, String), Vec<Vec<Widget>>> = BTreeMap::new();
     // (target screen, item the tapped row named) -> the widgets of the screen shown after it.
     let mut seen_items: BTreeMap<(usize, String), Vec<Vec<Widget>>> = BTreeMap::new();
-    // (target screen, opening widget key) -> the items it named (none where it named none).
-    let mut named_by: BTreeMap<(usize, String), BTreeSet<Option<String>>> = BTreeMap::new();
+    // (target screen, opening widget key) -> the labels of the row tapped on each visit.
+    let mut tapped_at: BTreeMap<(usize, String), Vec<Vec<String>>> = BTreeMap::new();
     // (from screen, handler name) pairs that opened each target screen.
     let mut openers: BTreeMap<usize, BTreeSet<(usize, String)>> = BTreeMap::new();
     for (t, trace) in traces.iter().enumerate() {
@@ -217,13 +223,12 @@ pub(crate) fn follow_rows(screens: &mut [ScreenModel], abstraction: &Abstraction
             let visit = build(root, &mb, None);
             // The item is what the tapped row names that the next screen shows (a dish's name in
             // its row and in its "Add <dish>" button), whether or not the model has that row.
-            let item = named_item(&tapped, texts_of(&visit).iter()).cloned();
-            if let Some(item) = &item {
+            if let Some(item) = named_item(&tapped, shown_texts(&visit).iter()) {
                 seen_items.entry((to, item.clone())).or_default().push(visit.clone());
             }
             let Some(row) = tapped_row(&screens[from].widgets, placed, handler, &tapped) else { continue };
             let key = format!("{}__{}", screens[from].id, row.id);
-            named_by.entry((to, key.clone())).or_default().insert(item);
+            tapped_at.entry((to, key.clone())).or_default().push(tapped);
             seen.entry((to, key)).or_default().push(visit);
         }
     }
@@ -262,28 +267,22 @@ pub(crate) fn follow_rows(screens: &mut [ScreenModel], abstraction: &Abstraction
             .collect();
         for (from, handler) in &openers {
             let Some((_, at, base_label, base)) = observed.iter().find(|(f, ..)| *f == screens[*from].id) else { continue };
-            for w in &screens[*from].widgets {
-                w.walk(&mut |w| {
-                    let key = format!("{}__{}", screens[*from].id, w.id);
-                    if w.on_tap.as_ref() != Some(handler) && w.on_long_press.as_ref() != Some(handler) || variants.contains_key(&key) {
-                        return;
-                    }
-                    let Some(l) = labels(w).into_iter().nth(*at).filter(|l| l.chars().count() >= MIN_LABEL) else { return };
-                    let v = base.iter().map(|(slot, text)| (slot.clone(), text.replace(base_label.as_str(), &l))).collect();
-                    variants.insert(key, v);
-                });
+            for w in opening(&screens[*from].widgets, handler) {
+                let key = format!("{}__{}", screens[*from].id, w.id);
+                if variants.contains_key(&key) {
+                    continue;
+                }
+                let Some(l) = labels(w).into_iter().nth(*at).filter(|l| l.chars().count() >= MIN_LABEL) else { continue };
+                let v = base.iter().map(|(slot, text)| (slot.clone(), text.replace(base_label.as_str(), &l))).collect();
+                variants.insert(key, v);
             }
         }
         // Every widget that opens the screen names its item by these slots.
         let mut rows = BTreeMap::new();
         if !items.is_empty() {
             for (from, handler) in &openers {
-                for w in &screens[*from].widgets {
-                    w.walk(&mut |w| {
-                        if w.on_tap.as_ref() == Some(handler) || w.on_long_press.as_ref() == Some(handler) {
-                            rows.insert(format!("{}__{}", screens[*from].id, w.id), label_slots(w));
-                        }
-                    });
+                for w in opening(&screens[*from].widgets, handler) {
+                    rows.insert(format!("{}__{}", screens[*from].id, w.id), label_slots(w));
                 }
             }
         }
@@ -299,17 +298,20 @@ pub(crate) fn follow_rows(screens: &mut [ScreenModel], abstraction: &Abstraction
                 .filter(|(_, v): &(String, BTreeMap<String, String>)| !v.is_empty())
                 .collect()
         };
+        let items = keep(items);
+        // The item each row named on every visit, among the items the Lua picks from.
+        let named = tapped_at
+            .range((to, String::new())..(to + 1, String::new()))
+            .filter_map(|((_, key), visits)| {
+                let first = named_item(&visits[0], items.keys())?;
+                visits.iter().all(|tapped| named_item(tapped, items.keys()) == Some(first)).then(|| (key.clone(), first.clone()))
+            })
+            .collect();
         screens[to].shown = Some(Shown {
             default: default.into_iter().filter(|(slot, _)| changing.contains(slot)).collect(),
             variants: keep(variants),
-            items: keep(items),
-            named: named_by
-                .range((to, String::new())..(to + 1, String::new()))
-                .filter_map(|((_, key), items)| match items.iter().collect::<Vec<_>>().as_slice() {
-                    [Some(item)] => Some((key.clone(), item.clone())),
-                    _ => None,
-                })
-                .collect(),
+            items,
+            named,
             rows,
         });
     }
@@ -358,19 +360,21 @@ mod tests {
     }
 
     #[test]
-    fn a_row_names_the_item_its_labels_are_else_the_longest_they_contain() {
-        let items: Vec<String> = ["Golden Wok", "$1.99 delivery", "Lamb Biryani", "Lamb", "Naan"].map(String::from).to_vec();
+    fn a_row_names_the_item_its_labels_are_else_the_first_whole_words_they_hold() {
+        let items: Vec<String> = ["Golden Wok", "$1.99 delivery", "Lamb Biryani", "Lamb", "Naan", "Ada"].map(String::from).to_vec();
         let named = |row: &[&str]| {
             let row: Vec<String> = row.iter().map(|l| (*l).to_owned()).collect();
             named_item(&row, items.iter()).cloned()
         };
-        // A whole label wins over a longer item inside an earlier label.
-        assert_eq!(named(&["Golden Wok, Chinese, $1.99 delivery", "Golden Wok"]).as_deref(), Some("Golden Wok"));
-        // Inside a label, the longest item ("Lamb Biryani", not "Lamb").
+        // A whole label wins over items inside an earlier label.
+        assert_eq!(named(&["Lamb Biryani, $18.00", "Lamb Biryani"]).as_deref(), Some("Lamb Biryani"));
+        // Inside a label: the item that starts first, then the longest.
+        assert_eq!(named(&["Golden Wok, Chinese, $1.99 delivery"]).as_deref(), Some("Golden Wok"));
         assert_eq!(named(&["Add Lamb Biryani"]).as_deref(), Some("Lamb Biryani"));
-        // The first label holding any item decides.
+        // Whole words only: "Ada" is not in "Adam Smith"; the first label holding one decides.
+        assert_eq!(named(&["Adam Smith", "Ada, missed call"]).as_deref(), Some("Ada"));
         assert_eq!(named(&["Garlic Naan, $3.50", "Lamb Biryani x2"]).as_deref(), Some("Naan"));
-        assert_eq!(named(&["Mango Lassi"]), None);
+        assert_eq!(named(&["Adam Smith"]), None);
         assert_eq!(named(&[]), None);
     }
 }

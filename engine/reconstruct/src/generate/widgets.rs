@@ -342,7 +342,7 @@ pub(crate) fn from_target(node: &UiNode, m: &Mapper) -> Widget {
 }
 
 /// Texts and descriptions a widget tree shows.
-fn shown_texts(widgets: &[Widget]) -> std::collections::BTreeSet<String> {
+pub(crate) fn shown_texts(widgets: &[Widget]) -> std::collections::BTreeSet<String> {
     let mut texts = std::collections::BTreeSet::new();
     for w in widgets {
         w.walk(&mut |w| {

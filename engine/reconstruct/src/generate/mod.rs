@@ -366,15 +366,17 @@ pub fn model(abstraction: &Abstraction, graph: &UsageGraph, traces: &[Trace], op
                 options_list[1..].iter().map(|(t, c, ..)| (abstraction.screens[*t].id.clone(), *c)).collect();
             pending.push((sig, gesture, to, count, node, size, alternatives, requirement));
         }
-        // Targets that the example does not show become widgets of their own, on top.
+        // Targets that the example does not show become widgets of their own, on top, except
+        // where a list row of their kind now is.
         for (_, _, _, _, node, size, ..) in &pending {
             let m = Mapper { width: f64::from(size.0.max(1)), height: f64::from(size.1.max(1)) };
             let mut best = 0.0;
             for w in &widgets {
                 w.walk(&mut |w| best = f64::max(best, match_score(w, node, &m)));
             }
-            if best == 0.0 {
-                widgets.push(from_target(node, &m));
+            let target = from_target(node, &m);
+            if best == 0.0 && !widgets::a_list_row_at(&widgets, &target) {
+                widgets.push(target);
             }
         }
         let mut used = BTreeSet::new();

@@ -1,6 +1,8 @@
 //! Android hierarchies to PhoneWorld widgets: which nodes are kept, what widget each
 //! becomes, and where it sits (absolute dp boxes in the app area).
 
+use std::collections::BTreeSet;
+
 use serde::{Deserialize, Serialize};
 
 use crate::abstraction::is_system_chrome;
@@ -341,6 +343,21 @@ pub(crate) fn from_target(node: &UiNode, m: &Mapper) -> Widget {
     }
 }
 
+/// A row of one of the lists of `widgets` is where `target` (a box in dp) is, of its class
+/// and width: the same row showing other content, which does what the list's rows do.
+pub(crate) fn a_list_row_at(widgets: &[Widget], target: &Widget) -> bool {
+    let mut found = false;
+    for w in widgets {
+        w.walk(&mut |w| {
+            found |= w.list
+                && w.children
+                    .iter()
+                    .any(|row| row.class == target.class && same_column(row, target) && covered(target.rect, row.rect) > 0.5);
+        });
+    }
+    found
+}
+
 /// Texts and descriptions a widget tree shows.
 pub(crate) fn shown_texts(widgets: &[Widget]) -> std::collections::BTreeSet<String> {
     let mut texts = std::collections::BTreeSet::new();
@@ -425,35 +442,68 @@ fn same_list<'w>(widgets: &'w mut [Widget], place: &ListPlace) -> Option<&'w mut
 fn scroll_offset(list: &Widget, rows: &[&Widget]) -> f64 {
     let own: Vec<&Widget> = list.children.iter().collect();
     let texts = |w: &Widget| Some(shown_texts(std::slice::from_ref(w))).filter(|t| !t.is_empty());
-    let mut votes = shift_votes(&own, rows, texts);
+    let same = |a: &BTreeSet<String>, b: &BTreeSet<String>, _| a == b;
+    let mut votes = shift_votes(&own, rows, f64::INFINITY, texts, same);
     if votes.is_empty() {
         // Items are named by their description (a contact row shows more or less under it).
         let named = |w: &Widget| Some(w.content_desc.clone()).filter(|d| !d.trim().is_empty());
-        votes = shift_votes(&items_inside(&own), &items_inside(rows), named);
+        votes = shift_votes(&items_inside(&own), &items_inside(rows), f64::INFINITY, named, |a, b, _| a == b);
+    }
+    if votes.is_empty() {
+        // Last, a row the list's lower edge cut: it shows part of what the whole row shows.
+        let part = |own: &BTreeSet<String>, row: &BTreeSet<String>, cut: bool| cut && own.is_subset(row);
+        votes = shift_votes(&own, rows, list_bottom(list), texts, part);
     }
     // Most votes; between equals, the smaller shift.
     votes.into_iter().max_by(|a, b| a.1.cmp(&b.1).then(b.0.abs().cmp(&a.0.abs()))).map_or(0.0, |(shift, _)| shift as f64)
 }
 
-/// For each shift (dp), how many of `rows` have the same `key` as one of `own` in a box of
-/// the same size that far further down (widgets without a key vote for nothing).
-fn shift_votes<K: PartialEq>(
+/// For each shift (dp), how many of `rows` have a `key` that `fits` that of one of `own` in
+/// a box of the same size that far further down (widgets without a key vote for nothing). An
+/// own row reaching `bottom` is cut by the list's edge: where the row is as tall as the whole
+/// own rows, it may be shorter, and `fits` knows.
+fn shift_votes<K>(
     own: &[&Widget],
     rows: &[&Widget],
+    bottom: f64,
     key: impl Fn(&Widget) -> Option<K>,
+    fits: impl Fn(&K, &K, bool) -> bool,
 ) -> std::collections::BTreeMap<i64, usize> {
     let own: Vec<(&Widget, K)> = own.iter().filter_map(|c| Some((*c, key(c)?))).collect();
     let mut votes = std::collections::BTreeMap::new();
     for row in rows {
         let Some(k) = key(row) else { continue };
+        let whole_size = as_tall_as_a_whole_row(own.iter().map(|(c, _)| *c), bottom, row);
         for (c, ck) in &own {
-            let same_box = (0..4).filter(|&i| i != 1).all(|i| (c.rect[i] - row.rect[i]).abs() <= 2.0);
-            if same_box && *ck == k {
+            let cut = is_cut(c, bottom) && whole_size;
+            if same_column(c, row) && (cut && c.rect[3] <= row.rect[3] + 2.0 || (c.rect[3] - row.rect[3]).abs() <= 2.0) && fits(ck, &k, cut)
+            {
                 *votes.entry((c.rect[1] - row.rect[1]).round() as i64).or_default() += 1;
             }
         }
     }
     votes
+}
+
+/// Where a list's box ends (dp).
+fn list_bottom(list: &Widget) -> f64 {
+    list.rect[1] + list.rect[3]
+}
+
+/// The row reaches the list's lower edge `bottom`: the edge cut it.
+fn is_cut(row: &Widget, bottom: f64) -> bool {
+    row.rect[1] + row.rect[3] >= bottom - 1.0
+}
+
+/// `row` is as tall as one of `rows` of its class that `bottom` does not cut: rows of one
+/// size (restaurant cards), where a cut row's whole is that size too.
+fn as_tall_as_a_whole_row<'w>(mut rows: impl Iterator<Item = &'w Widget>, bottom: f64, row: &Widget) -> bool {
+    rows.any(|c| !is_cut(c, bottom) && c.class == row.class && (c.rect[3] - row.rect[3]).abs() <= 2.0)
+}
+
+/// Same left edge and width.
+fn same_column(a: &Widget, b: &Widget) -> bool {
+    (a.rect[0] - b.rect[0]).abs() <= 2.0 && (a.rect[2] - b.rect[2]).abs() <= 2.0
 }
 
 /// The parts of rows that hold other widgets under a description (a contact inside a
@@ -523,7 +573,29 @@ pub(crate) fn merge_visit(widgets: &mut [Widget], other: Vec<Widget>) {
             continue;
         }
         let Some(l) = same_list(widgets, &place) else { continue };
-        if unit.rect[1] < l.rect[1] || !free_in(&l.children, &own) {
+        if unit.rect[1] < l.rect[1] {
+            continue;
+        }
+        // The whole of a row the first visit showed cut by the list's edge takes its place,
+        // where it is as tall as the list's whole rows of its kind (a restaurant card, not a
+        // letter's section, whose height follows its contacts).
+        let bottom = list_bottom(l);
+        let texts = shown_texts(std::slice::from_ref(&unit));
+        let like_the_rows = as_tall_as_a_whole_row(l.children.iter(), bottom, &unit);
+        let cut = l.children.iter_mut().find(|c| {
+            like_the_rows
+                && is_cut(c, bottom)
+                && same_column(c, &unit)
+                && (c.rect[1] - unit.rect[1]).abs() <= 2.0
+                && c.rect[3] < unit.rect[3]
+                && shown_texts(std::slice::from_ref(&**c)).is_subset(&texts)
+        });
+        if let Some(cut) = cut {
+            unit.merged = true;
+            *cut = unit;
+            continue;
+        }
+        if !free_in(&l.children, &own) {
             continue;
         }
         unit.merged = true;
@@ -679,6 +751,39 @@ mod tests {
         // The added row does what the list's rows do.
         spread_over_rows(&mut widgets);
         assert_eq!(widgets[0].children[2].on_tap.as_deref(), Some("open"));
+    }
+
+    #[test]
+    fn a_row_the_lists_edge_cut_is_made_whole_and_aligns_a_scrolled_visit() {
+        // A row: one 30 dp line per text.
+        let row = |lines: &[&str], top: f64, height: f64| {
+            let mut r = text("", top);
+            (r.kind, r.rect[3]) = (WidgetKind::Container, height);
+            r.children = lines.iter().enumerate().map(|(i, l)| text(l, top + 30.0 * i as f64)).collect();
+            for c in &mut r.children {
+                c.rect[3] = 30.0;
+            }
+            r
+        };
+        // The list's lower edge (700) cut Bob's row after its first line.
+        let mut widgets = vec![list(vec![row(&["Ada", "555-0101"], 600.0, 60.0), row(&["Bob"], 660.0, 40.0)])];
+        // Scrolled 600 dp further (Zed, at the upper edge, is cut): only Bob, whole here, aligns it.
+        let visit = vec![row(&["Zed"], 0.0, 60.0), row(&["Bob", "555-0102"], 60.0, 60.0), row(&["Cy", "555-0103"], 120.0, 60.0)];
+        let mut visit_list = list(visit);
+        visit_list.children[0].on_tap = None;
+        merge_visit(&mut widgets, vec![visit_list]);
+        let rows: Vec<(Vec<&str>, f64, f64)> =
+            widgets[0].children.iter().map(|r| (r.children.iter().map(|c| c.text.as_str()).collect(), r.rect[1], r.rect[3])).collect();
+        assert_eq!(
+            rows,
+            [(vec!["Ada", "555-0101"], 600.0, 60.0), (vec!["Bob", "555-0102"], 660.0, 60.0), (vec!["Cy", "555-0103"], 720.0, 60.0)]
+        );
+        // Another visit's row tapped where Bob is now: Bob's row, not a widget over it.
+        let mut other = row(&["Eve"], 670.0, 60.0);
+        other.class = widgets[0].children[1].class.clone();
+        assert!(a_list_row_at(&widgets, &other));
+        other.rect[1] = 800.0;
+        assert!(!a_list_row_at(&widgets, &other));
     }
 
     #[test]

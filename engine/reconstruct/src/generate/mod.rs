@@ -374,9 +374,11 @@ pub fn model(abstraction: &Abstraction, graph: &UsageGraph, traces: &[Trace], op
             for w in &widgets {
                 w.walk(&mut |w| best = f64::max(best, match_score(w, node, &m)));
             }
-            let target = from_target(node, &m);
-            if best == 0.0 && !widgets::a_list_row_at(&widgets, &target) {
-                widgets.push(target);
+            if best == 0.0 {
+                let target = from_target(node, &m);
+                if !widgets::a_list_row_at(&widgets, &target) {
+                    widgets.push(target);
+                }
             }
         }
         let mut used = BTreeSet::new();
@@ -568,9 +570,11 @@ fn required_keys(widgets: &[Widget], screen: &str, requirement: &requires::Requi
                 }
             });
         }
-        for key in group.iter().filter(|_| *number) {
-            if !numbers.contains(key) {
-                numbers.push(key.clone());
+        if *number {
+            for key in &group {
+                if !numbers.contains(key) {
+                    numbers.push(key.clone());
+                }
             }
         }
         if !groups.contains(&group) {

@@ -39,6 +39,12 @@ pub struct Shown {
     pub rows: BTreeMap<String, Vec<(String, String)>>,
 }
 
+/// The key of what the widget `id` of screen `screen` opened: `<screen>__<id>` (the generated
+/// Lua builds the same from `ev.id`).
+fn row_key(screen: &str, id: &str) -> String {
+    format!("{screen}__{id}")
+}
+
 /// The slot name of a widget's description.
 pub(crate) fn desc_slot(id: &str) -> String {
     format!("{id}__desc")
@@ -227,7 +233,7 @@ pub(crate) fn follow_rows(screens: &mut [ScreenModel], abstraction: &Abstraction
                 seen_items.entry((to, item.clone())).or_default().push(visit.clone());
             }
             let Some(row) = tapped_row(&screens[from].widgets, placed, handler, &tapped) else { continue };
-            let key = format!("{}__{}", screens[from].id, row.id);
+            let key = row_key(&screens[from].id, &row.id);
             tapped_at.entry((to, key.clone())).or_default().push(tapped);
             seen.entry((to, key)).or_default().push(visit);
         }
@@ -268,7 +274,7 @@ pub(crate) fn follow_rows(screens: &mut [ScreenModel], abstraction: &Abstraction
         for (from, handler) in &openers {
             let Some((_, at, base_label, base)) = observed.iter().find(|(f, ..)| *f == screens[*from].id) else { continue };
             for w in opening(&screens[*from].widgets, handler) {
-                let key = format!("{}__{}", screens[*from].id, w.id);
+                let key = row_key(&screens[*from].id, &w.id);
                 if variants.contains_key(&key) {
                     continue;
                 }
@@ -282,7 +288,7 @@ pub(crate) fn follow_rows(screens: &mut [ScreenModel], abstraction: &Abstraction
         if !items.is_empty() {
             for (from, handler) in &openers {
                 for w in opening(&screens[*from].widgets, handler) {
-                    rows.insert(format!("{}__{}", screens[*from].id, w.id), label_slots(w));
+                    rows.insert(row_key(&screens[*from].id, &w.id), label_slots(w));
                 }
             }
         }

@@ -473,9 +473,8 @@ fn shift_votes<K>(
     let mut votes = std::collections::BTreeMap::new();
     for row in rows {
         let Some(k) = key(row) else { continue };
-        let whole_size = as_tall_as_a_whole_row(own.iter().map(|(c, _)| *c), bottom, row);
         for (c, ck) in &own {
-            let cut = is_cut(c, bottom) && whole_size;
+            let cut = is_cut(c, bottom) && as_tall_as_a_whole_row(own.iter().map(|(c, _)| *c), bottom, row);
             if same_column(c, row) && (cut && c.rect[3] <= row.rect[3] + 2.0 || (c.rect[3] - row.rect[3]).abs() <= 2.0) && fits(ck, &k, cut)
             {
                 *votes.entry((c.rect[1] - row.rect[1]).round() as i64).or_default() += 1;
@@ -580,20 +579,19 @@ pub(crate) fn merge_visit(widgets: &mut [Widget], other: Vec<Widget>) {
         // where it is as tall as the list's whole rows of its kind (a restaurant card, not a
         // letter's section, whose height follows its contacts).
         let bottom = list_bottom(l);
-        let texts = shown_texts(std::slice::from_ref(&unit));
-        let like_the_rows = as_tall_as_a_whole_row(l.children.iter(), bottom, &unit);
-        let cut = l.children.iter_mut().find(|c| {
-            like_the_rows
-                && is_cut(c, bottom)
-                && same_column(c, &unit)
-                && (c.rect[1] - unit.rect[1]).abs() <= 2.0
-                && c.rect[3] < unit.rect[3]
-                && shown_texts(std::slice::from_ref(&**c)).is_subset(&texts)
-        });
-        if let Some(cut) = cut {
-            unit.merged = true;
-            *cut = unit;
-            continue;
+        if as_tall_as_a_whole_row(l.children.iter(), bottom, &unit) {
+            let cut = l.children.iter_mut().find(|c| {
+                is_cut(c, bottom)
+                    && same_column(c, &unit)
+                    && (c.rect[1] - unit.rect[1]).abs() <= 2.0
+                    && c.rect[3] < unit.rect[3]
+                    && shown_texts(std::slice::from_ref(&**c)).is_subset(&texts)
+            });
+            if let Some(cut) = cut {
+                unit.merged = true;
+                *cut = unit;
+                continue;
+            }
         }
         if !free_in(&l.children, &own) {
             continue;

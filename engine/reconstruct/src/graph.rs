@@ -61,7 +61,8 @@ pub fn widget_signature(node: &UiNode, screen_size: (u32, u32)) -> String {
 }
 
 /// A label with each run of digits (and the separators inside it) as one `#`: what stays of
-/// a label whose numbers are data (a price, a count).
+/// a label whose numbers are data (a price, a count). A count in brackets after the label
+/// goes whole: "Filters (2)" is the "Filters" button with two filters on.
 pub fn without_numbers(label: &str) -> String {
     let mut out = String::with_capacity(label.len());
     let chars: Vec<char> = label.chars().collect();
@@ -75,7 +76,10 @@ pub fn without_numbers(label: &str) -> String {
             out.push(c);
         }
     }
-    out
+    match out.strip_suffix("(#)") {
+        Some(label) if !label.trim().is_empty() => label.trim_end().to_owned(),
+        _ => out,
+    }
 }
 
 /// The action's name as the graph shows it.
@@ -244,6 +248,8 @@ mod tests {
     fn a_buttons_numbers_are_data_and_its_words_tell_controls_apart() {
         assert_eq!(without_numbers("Add · $20.50"), "Add · $#");
         assert_eq!(without_numbers("Page 1 of 3, 1,200 items."), "Page # of #, # items.");
+        assert_eq!(without_numbers("Filters (2)"), "Filters");
+        assert_eq!(without_numbers("(3)"), "(#)");
         let size = (1080, 2400);
         let sig = |id, text| widget_signature(&button(id, text), size);
         assert_eq!(sig("add_dish", "Add · $20.50"), sig("add_dish", "Add · $16.00"));

@@ -72,11 +72,22 @@ fn in_screen(n: &UiNode, w: u32, h: u32) -> bool {
     n.visible && n.width() > 0 && n.height() > 0 && n.bounds[0] < w as i32 && n.bounds[1] < h as i32 && n.bounds[2] > 0 && n.bounds[3] > 0
 }
 
+/// Nodes of the on-screen keyboard's window.
+pub fn is_keyboard(n: &UiNode) -> bool {
+    n.package.contains("inputmethod") || n.package.ends_with(".keyboard")
+}
+
+/// Whether the keyboard is up on a screen (the app's window then shrinks above it).
+pub fn shows_keyboard(root: &UiNode) -> bool {
+    let mut up = false;
+    root.walk(&mut Vec::new(), &mut |_, n| up |= is_keyboard(n));
+    up
+}
+
 /// Nodes that belong to the system bars or the keyboard, not to the screen.
 pub fn is_system_chrome(n: &UiNode) -> bool {
     n.package == "com.android.systemui"
-        || n.package.contains("inputmethod")
-        || n.package.ends_with(".keyboard")
+        || is_keyboard(n)
         || n.resource_id == "android:id/statusBarBackground"
         || n.resource_id == "android:id/navigationBarBackground"
 }

@@ -206,7 +206,7 @@ impl Replayer<'_> {
         let Some(tree) = self.phone_tree() else { return false };
         let mut keyboard: Option<[i32; 4]> = None;
         tree.walk(&mut Vec::new(), &mut |_, n| {
-            if keyboard.is_none() && (n.package.ends_with(".keyboard") || n.package.contains("inputmethod")) {
+            if keyboard.is_none() && crate::abstraction::is_keyboard(n) {
                 keyboard = Some(n.bounds);
             }
         });

@@ -258,6 +258,16 @@ impl Gesture {
 /// One way a widget was seen used: target screen, count, the node, its screen's size.
 type Observed = (usize, usize, crate::trace::UiNode, (u32, u32));
 
+/// A list or grid on screen without a single row.
+fn shows_an_empty_list(root: &crate::trace::UiNode) -> bool {
+    let mut empty = false;
+    root.walk(&mut Vec::new(), &mut |_, n| {
+        let list = n.scrollable || ["ListView", "GridView", "RecyclerView"].iter().any(|c| n.class.ends_with(c));
+        empty |= list && n.visible && n.children.is_empty();
+    });
+    empty
+}
+
 /// Builds the app model from the abstraction and the usage graph.
 pub fn model(abstraction: &Abstraction, graph: &UsageGraph, traces: &[Trace], options: &GenOptions) -> AppModel {
     let ranked = graph.ranked();
@@ -270,11 +280,16 @@ pub fn model(abstraction: &Abstraction, graph: &UsageGraph, traces: &[Trace], op
         if abs.role == Role::Launcher {
             continue;
         }
-        // The example: the first member with a hierarchy.
-        let example = abs.members.iter().find_map(|(t, id)| {
+        // The example: the first visit with a hierarchy that looks as the screen usually does,
+        // else the first with a hierarchy. Not with the keyboard up (the app's window shrinks
+        // above it, squeezing its lists to a sliver), nor with an empty list (a results grid
+        // after a query nothing matched).
+        let with_hierarchy = abs.members.iter().filter_map(|(t, id)| {
             let s = traces.get(*t)?.screens.get(id)?;
             s.root.as_ref().map(|r| (*t, s, r))
         });
+        let usual = |r: &crate::trace::UiNode| !crate::abstraction::shows_keyboard(r) && !shows_an_empty_list(r);
+        let example = with_hierarchy.clone().find(|(.., r)| usual(r)).or_else(|| with_hierarchy.clone().next());
         let (mut widgets, background, example_name) = match example {
             Some((t, s, root)) => {
                 let m = Mapper { width: f64::from(s.width.max(1)), height: f64::from(s.height.max(1)) };
@@ -987,6 +1002,27 @@ mod tests {
             visits: 1,
             title: String::new(),
         }
+    }
+
+    #[test]
+    fn a_visit_with_an_empty_list_or_the_keyboard_up_is_not_the_usual_look() {
+        let node = |class: &str, package: &str, children: Vec<UiNode>| UiNode {
+            class: class.to_owned(),
+            package: package.to_owned(),
+            visible: true,
+            children,
+            ..UiNode::default()
+        };
+        let grid = |rows: usize| {
+            node("android.widget.GridView", "shop", (0..rows).map(|_| node("android.widget.FrameLayout", "shop", vec![])).collect())
+        };
+        let results = node("android.widget.LinearLayout", "shop", vec![grid(4)]);
+        assert!(!shows_an_empty_list(&results));
+        assert!(shows_an_empty_list(&node("android.widget.LinearLayout", "shop", vec![grid(0)])));
+        let typing =
+            node("android.widget.FrameLayout", "shop", vec![results.clone(), node("android.view.View", "com.phoneworld.keyboard", vec![])]);
+        assert!(crate::abstraction::shows_keyboard(&typing));
+        assert!(!crate::abstraction::shows_keyboard(&results));
     }
 
     fn widget(y: f64, on_tap: Option<&str>) -> Widget {

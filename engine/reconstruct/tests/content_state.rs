@@ -5,8 +5,9 @@ mod common;
 
 use std::collections::BTreeSet;
 
-use common::{rebuilt, rebuilt_contacts, scratch, tap_on, tap_text, texts, Recorder, CONTACTS};
+use common::{rebuilt, rebuilt_apart, rebuilt_contacts, scratch, tap_on, tap_text, texts, Recorder, CONTACTS};
 use phoneworld_data::{Action, Key, UiElement};
+use phoneworld_phone::Device;
 use phoneworld_reconstruct::{reconstruct, ReconOptions};
 
 const SWIPE_UP: Action = Action::Swipe { x1: 540.0, y1: 1900.0, x2: 540.0, y2: 900.0, ms: 300 };
@@ -131,6 +132,18 @@ fn a_favorite_that_moved_up_keeps_its_own_detail_screen() {
     shows_the_one_not_the_other(&texts(&mut rebuilt), (second, &second_texts), (first, &first_texts));
 }
 
+/// As `shows_the_one_not_the_other`, but a badge the screen's layout has no place for may be
+/// missing or stay: at most one text each way.
+fn shows_most_of_the_one(shown: &BTreeSet<String>, one: (&str, &BTreeSet<String>), other: (&str, &BTreeSet<String>)) {
+    let only_one: Vec<&String> = one.1.difference(other.1).collect();
+    let only_other: Vec<&String> = other.1.difference(one.1).collect();
+    assert!(only_one.len() >= 3, "{only_one:?}");
+    let missing: Vec<&&String> = only_one.iter().filter(|t| !shown.contains(**t)).collect();
+    let stayed: Vec<&&String> = only_other.iter().filter(|t| shown.contains(**t)).collect();
+    assert!(missing.len() <= 1, "{}'s texts {missing:?} missing from {shown:?}", one.0);
+    assert!(stayed.len() <= 1, "{}'s texts {stayed:?} on {shown:?}", other.0);
+}
+
 #[test]
 fn a_dish_screen_shows_the_dish_its_row_names_in_whichever_restaurant() {
     const FOOD: &str = "com.phoneworld.food";
@@ -187,4 +200,59 @@ fn a_dish_screen_shows_the_dish_its_row_names_in_whichever_restaurant() {
     let tap = tap_text(&mut rebuilt, "Margherita Pizza");
     rebuilt.step(&tap);
     shows(&texts(&mut rebuilt), &pizza, &chicken);
+}
+
+/// A tap on the checkable chip labeled `label`.
+fn chip(device: &mut Device, label: &str) -> Action {
+    tap_on(device, label, |e| e.text.as_deref() == Some(label) && e.is_checkable == Some(true))
+}
+
+fn chip_on(device: &mut Device, label: &str) -> bool {
+    device.ui_elements().into_iter().any(|e| e.text.as_deref() == Some(label) && e.is_checked == Some(true))
+}
+
+#[test]
+fn filter_chips_that_stay_on_their_screen_show_what_was_seen_with_them_on() {
+    const SHOP: &str = "com.phoneworld.shop";
+    const SEARCH_BAR: &str = "Search products and brands";
+    let search_bar = |e: &UiElement| e.text.as_deref() == Some(SEARCH_BAR);
+    let dir = scratch("checked-filters");
+    let mut source = Recorder::new(&dir);
+    source.act(&Action::OpenApp { app: SHOP.into() });
+    let tap = tap_on(&mut source.device, SEARCH_BAR, search_bar);
+    source.act(&tap);
+    let tap = tap_text(&mut source.device, "Filters");
+    source.act(&tap);
+    // Home, then Tech (one category at a time), then 4.5+ with Tech, then Home with 4.5+.
+    let mut seen = Vec::new();
+    for label in ["Home", "Tech", "4.5+", "Home"] {
+        let tap = chip(&mut source.device, label);
+        source.act(&tap);
+        seen.push(texts(&mut source.device));
+    }
+    let trace = source.finish();
+    let (home, tech, tech_top, home_top) = (&seen[0], &seen[1], &seen[2], &seen[3]);
+
+    // One trace has few visits to tell screens apart by: the open filter panel is its own
+    // screen only where screens must be alike in most of their structure.
+    let mut rebuilt = rebuilt_apart(&dir, trace, SHOP, 0.7);
+    let tap = tap_on(&mut rebuilt, SEARCH_BAR, search_bar);
+    rebuilt.step(&tap);
+    let tap = tap_text(&mut rebuilt, "Filters");
+    rebuilt.step(&tap);
+    // In another order than the trace's: Tech first.
+    let tap = chip(&mut rebuilt, "Tech");
+    rebuilt.step(&tap);
+    shows_most_of_the_one(&texts(&mut rebuilt), ("Tech", tech), ("Home", home));
+    let tap = chip(&mut rebuilt, "Home");
+    rebuilt.step(&tap);
+    shows_most_of_the_one(&texts(&mut rebuilt), ("Home", home), ("Tech", tech));
+    assert!(chip_on(&mut rebuilt, "Home") && !chip_on(&mut rebuilt, "Tech"), "Home's chip turns Tech's off");
+    // The rating chip keeps the category: Home's results rated 4.5 or more.
+    let tap = chip(&mut rebuilt, "4.5+");
+    rebuilt.step(&tap);
+    shows_most_of_the_one(&texts(&mut rebuilt), ("Home with 4.5+", home_top), ("Tech with 4.5+", tech_top));
+    let tap = chip(&mut rebuilt, "Tech");
+    rebuilt.step(&tap);
+    shows_most_of_the_one(&texts(&mut rebuilt), ("Tech with 4.5+", tech_top), ("Home with 4.5+", home_top));
 }

@@ -160,6 +160,12 @@ fn food_round_trip() {
     meets_the_target(&round_trip("com.phoneworld.food", "food"), 15);
 }
 
+/// Filter chips that stay on the results screen show the results seen with them on.
+#[test]
+fn shop_round_trip() {
+    meets_the_target(&round_trip("com.phoneworld.shop", "shop"), 12);
+}
+
 #[test]
 fn maps_round_trip() {
     meets_the_target(&round_trip("com.phoneworld.maps", "maps"), 6);

@@ -3,6 +3,7 @@
 
 mod requires;
 mod ron_writer;
+pub(crate) mod selection;
 pub(crate) mod shown;
 pub(crate) mod widgets;
 
@@ -493,6 +494,7 @@ pub fn model(abstraction: &Abstraction, graph: &UsageGraph, traces: &[Trace], op
         });
     }
     shown::follow_rows(&mut screens, abstraction, traces);
+    selection::follow_checked(&mut screens, abstraction, traces);
     lend_typed_handlers(&mut screens);
     select_then_open(&mut screens, abstraction, traces);
     carry_typed_text(&mut screens);
@@ -842,6 +844,42 @@ local function shown_after(to, from, ev)
 end
 ";
 
+/// Shows what a screen showed with its checkable controls as they are now: turning on one
+/// of a group of choices turns the others off (and a choice cannot be turned off), then the
+/// set seen on in the traces agreeing with the most controls wins, the one just changed
+/// first (the first of equals). The layout reads it from `local.shown`.
+const SELECT_SHOWN: &str = "
+local function select_shown(screen, ev)
+  local selection = content.get(\"shown.\" .. screen .. \".selection\")
+  local others = selection.choices[ev.id]
+  if others then
+    for _, other in ipairs(others) do
+      state.set(screen .. \"_\" .. other, false)
+    end
+    state.set(screen .. \"_\" .. ev.id, true)
+  end
+  local best, best_agree = nil, -1
+  for _, seen in ipairs(selection.states) do
+    local on = {}
+    for _, id in ipairs(seen.on) do
+      on[id] = true
+    end
+    -- The control just changed counts most: its choice shows, other things equal or not.
+    local agree = 0
+    for _, id in ipairs(selection.checkable) do
+      if (state.get(screen .. \"_\" .. id) == true) == (on[id] == true) then
+        agree = agree + (id == ev.id and #selection.checkable or 1)
+      end
+    end
+    if agree > best_agree then
+      best, best_agree = seen.shown, agree
+    end
+  end
+  -- In place: the screen keeps where it is scrolled to and what else it holds.
+  locals.set(\"shown\", best)
+end
+";
+
 fn lua(model: &AppModel, sources: &[String]) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "-- {}: reconstructed by `phoneworld reconstruct` from {} trace(s):", one_line(&model.label), sources.len());
@@ -874,6 +912,19 @@ fn lua(model: &AppModel, sources: &[String]) -> String {
     }
     if model.screens.iter().any(ScreenModel::follows_items) {
         out.push_str(SHOWN_AFTER);
+    }
+    let selecting: Vec<&str> =
+        model.screens.iter().filter(|s| s.shown.as_ref().is_some_and(|s| s.selection.is_some())).map(|s| s.id.as_str()).collect();
+    if !selecting.is_empty() {
+        out.push_str(SELECT_SHOWN);
+        for screen in selecting {
+            let _ = write!(
+                out,
+                "\n-- A checkable control of `{screen}` changed: it shows what the traces showed with the most alike set on.\n\
+                 function {}(ev)\n  select_shown(\"{screen}\", ev)\nend\n",
+                selection::Selection::handler(screen)
+            );
+        }
     }
     for screen in &model.screens {
         if let Some((target, count)) = &screen.moves_on {

@@ -72,11 +72,17 @@ struct On<'a> {
 
 impl On<'_> {
     /// A text property: the literal, or, for a slot that follows the opening row, the
-    /// opening row's text (`params.shown`) with the example's as the fallback.
+    /// opening row's text (`params.shown`) with the example's as the fallback; on a screen
+    /// whose checked controls changed, what it shows since (`local.shown`) first.
     fn text(&self, slot: &str, literal: &str) -> String {
         match self.shown {
             Some(shown) if shown.default.contains_key(slot) => {
-                format!("\"{{params.shown ? params.shown.{slot} : content.shown.{}.default.{slot}}}\"", self.screen)
+                let opened = format!("params.shown ? params.shown.{slot} : content.shown.{}.default.{slot}", self.screen);
+                if shown.selection.is_some() {
+                    format!("\"{{local.shown ? local.shown.{slot} : ({opened})}}\"")
+                } else {
+                    format!("\"{{{opened}}}\"")
+                }
             }
             _ => tlit(literal),
         }
@@ -327,12 +333,16 @@ pub(super) fn shown(model: &AppModel) -> String {
          // `items` what it showed after a row naming that item, `named` the item each row named\n\
          // when it was tapped, `rows` the slots naming each row.\n{\n",
     );
-    let slots = |out: &mut String, indent: &str, key: &str, texts: &BTreeMap<String, String>| {
-        let _ = write!(out, "{indent}{}: {{", lit(key));
+    let map = |texts: &BTreeMap<String, String>| {
+        let mut out = String::from("{");
         for (slot, text) in texts {
             let _ = write!(out, "{}: {}, ", lit(slot), lit(text));
         }
-        out.push_str("},\n");
+        out.push('}');
+        out
+    };
+    let slots = |out: &mut String, indent: &str, key: &str, texts: &BTreeMap<String, String>| {
+        let _ = writeln!(out, "{indent}{}: {},", lit(key), map(texts));
     };
     for s in &model.screens {
         let Some(shown) = &s.shown else { continue };
@@ -356,6 +366,20 @@ pub(super) fn shown(model: &AppModel) -> String {
                 out.push_str("],\n");
             }
             out.push_str("        },\n");
+        }
+        if let Some(selection) = &shown.selection {
+            let list = |ids: &mut dyn Iterator<Item = &String>| ids.map(|id| lit(id)).collect::<Vec<_>>().join(", ");
+            out.push_str("        \"selection\": {\n");
+            let _ = writeln!(out, "            \"checkable\": [{}],", list(&mut selection.checkable.iter()));
+            out.push_str("            \"choices\": {");
+            for (id, others) in &selection.choices {
+                let _ = write!(out, "{}: [{}], ", lit(id), list(&mut others.iter()));
+            }
+            out.push_str("},\n            \"states\": [\n");
+            for (on, texts) in &selection.states {
+                let _ = writeln!(out, "                {{\"on\": [{}], \"shown\": {}}},", list(&mut on.iter()), map(texts));
+            }
+            out.push_str("            ],\n        },\n");
         }
         out.push_str("    },\n");
     }

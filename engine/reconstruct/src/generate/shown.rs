@@ -37,6 +37,22 @@ pub struct Shown {
     /// up in `items`.
     #[serde(default)]
     pub rows: BTreeMap<String, Vec<(String, String)>>,
+    /// What the screen shows for each set of its own checkable controls on (filter chips).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub selection: Option<super::selection::Selection>,
+}
+
+impl Shown {
+    /// Makes `slots` follow too, showing what `example` shows in them wherever nothing else
+    /// was worked out for them.
+    pub(crate) fn extend_slots(&mut self, slots: &BTreeSet<String>, example: &BTreeMap<String, String>) {
+        for slot in slots {
+            let text = example.get(slot).cloned().unwrap_or_default();
+            for texts in std::iter::once(&mut self.default).chain(self.variants.values_mut()).chain(self.items.values_mut()) {
+                texts.entry(slot.clone()).or_insert_with(|| text.clone());
+            }
+        }
+    }
 }
 
 /// The key of what the widget `id` of screen `screen` opened: `<screen>__<id>` (the generated
@@ -51,7 +67,7 @@ pub(crate) fn desc_slot(id: &str) -> String {
 }
 
 /// The texts a screen's widgets show, by slot.
-fn slots(widgets: &[Widget]) -> Vec<(String, &Widget, bool)> {
+pub(crate) fn slots(widgets: &[Widget]) -> Vec<(String, &Widget, bool)> {
     let mut out = Vec::new();
     for w in widgets {
         w.walk(&mut |w| {
@@ -70,16 +86,20 @@ fn slots(widgets: &[Widget]) -> Vec<(String, &Widget, bool)> {
 }
 
 /// What another visit shows in each slot: the widget of the same kind and id in the same place.
-fn fill(slots: &[(String, &Widget, bool)], visit: &[Widget]) -> BTreeMap<String, String> {
+pub(crate) fn fill(slots: &[(String, &Widget, bool)], visit: &[Widget]) -> BTreeMap<String, String> {
     let mut out = BTreeMap::new();
     for (slot, w, is_desc) in slots {
         let mut found: Option<String> = None;
         for v in visit {
             v.walk(&mut |v| {
-                // Same line, and the same left edge or center (a centered title is as wide as its text).
+                // Same line, and the same left edge, center or right edge (a centered title, or
+                // a rating set right, is as wide as its text).
                 let center = |r: [f64; 4]| r[0] + r[2] / 2.0;
+                let right = |r: [f64; 4]| r[0] + r[2];
                 let near = (v.rect[1] - w.rect[1]).abs() <= 4.0
-                    && ((v.rect[0] - w.rect[0]).abs() <= 4.0 || (center(v.rect) - center(w.rect)).abs() <= 4.0);
+                    && ((v.rect[0] - w.rect[0]).abs() <= 4.0
+                        || (center(v.rect) - center(w.rect)).abs() <= 4.0
+                        || (right(v.rect) - right(w.rect)).abs() <= 4.0);
                 if found.is_none() && near && v.kind == w.kind && v.resource_id == w.resource_id {
                     let text = if *is_desc { &v.content_desc } else { &v.text };
                     if !text.trim().is_empty() {
@@ -319,6 +339,7 @@ pub(crate) fn follow_rows(screens: &mut [ScreenModel], abstraction: &Abstraction
             items,
             named,
             rows,
+            selection: None,
         });
     }
 }

@@ -109,8 +109,13 @@ pub(crate) fn rebuilt_contacts(dir: &Path, trace: PathBuf) -> Device {
 
 /// `package` rebuilt from `trace` into `dir/app`, opened on a fresh phone.
 pub(crate) fn rebuilt(dir: &Path, trace: PathBuf, package: &str) -> Device {
+    rebuilt_apart(dir, trace, package, 0.4)
+}
+
+/// `rebuilt`, with screens merged only where their structures are `tolerance` alike.
+pub(crate) fn rebuilt_apart(dir: &Path, trace: PathBuf, package: &str, tolerance: f64) -> Device {
     let app = dir.join("app");
-    let options = ReconOptions { tolerance: 0.4, visual: false, ..ReconOptions::default() };
+    let options = ReconOptions { tolerance, visual: false, ..ReconOptions::default() };
     reconstruct(&[trace], &app, &options).unwrap();
     let catalog = Catalog::load_default(std::slice::from_ref(&app)).unwrap();
     let mut rebuilt = Device::new(catalog, DeviceConfig::default()).unwrap();

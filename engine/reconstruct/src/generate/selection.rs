@@ -1,0 +1,226 @@
+//! Content that follows a screen's own checkable controls: a results screen whose category
+//! chips, price and rating filters stay on the screen shows other results for each choice.
+//! Every visit of the screen gives the set of controls it had on and what it showed; the
+//! generated Lua shows, after a control changed, what the visits with the most alike set showed.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::{Deserialize, Serialize};
+
+use super::shown::{fill, slots, Shown};
+use super::widgets::{build, match_score, Mapper, Widget, WidgetKind};
+use super::ScreenModel;
+use crate::abstraction::Abstraction;
+use crate::trace::{Trace, TraceAction};
+
+/// Texts by slot, of a visit or of a selection.
+type Texts = BTreeMap<String, String>;
+
+/// What a screen shows for each set of its checkable controls seen on.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct Selection {
+    /// The screen's checkable controls (widget ids).
+    pub checkable: Vec<String>,
+    /// Per control of a group of which the traces never showed two on (category chips): the
+    /// others of its group, which turning it on turns off.
+    pub choices: BTreeMap<String, Vec<String>>,
+    /// Each set of controls seen on, in order of first visit, with what most of its visits
+    /// showed in the slots that follow the controls.
+    pub states: Vec<(BTreeSet<String>, Texts)>,
+}
+
+impl Selection {
+    /// The handler name the screen's checkable controls call when they change.
+    pub(crate) fn handler(screen: &str) -> String {
+        format!("{screen}__selected")
+    }
+}
+
+fn is_checkable(w: &Widget) -> bool {
+    matches!(w.kind, WidgetKind::Checkbox | WidgetKind::Switch)
+}
+
+/// The screen's checkable controls outside lists (a control in a list row belongs to that
+/// row's item, an alarm's switch) that lead nowhere else (those keep their own handler).
+fn checkable_controls(widgets: &[Widget]) -> Vec<&Widget> {
+    fn collect<'w>(widgets: &'w [Widget], out: &mut Vec<&'w Widget>) {
+        for w in widgets {
+            if is_checkable(w) && w.on_tap.is_none() && w.on_change.is_none() {
+                out.push(w);
+            }
+            if !w.list {
+                collect(&w.children, out);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    collect(widgets, &mut out);
+    out
+}
+
+/// The ids of a visit's checkable controls that were on, by the model's checkable controls it
+/// shows in the same place (same kind and resource id); none when it lacks one of them (the
+/// panel holding them was scrolled away or closed).
+fn checked_in(checkable: &[&Widget], visit: &[Widget]) -> Option<BTreeSet<String>> {
+    let mut on = BTreeSet::new();
+    for w in checkable {
+        let mut found = None;
+        for v in visit {
+            v.walk(&mut |v| {
+                let near = (v.rect[0] - w.rect[0]).abs() <= 4.0 && (v.rect[1] - w.rect[1]).abs() <= 4.0;
+                if found.is_none() && near && v.kind == w.kind && v.resource_id == w.resource_id {
+                    found = Some(v.checked);
+                }
+            });
+        }
+        if found? {
+            on.insert(w.id.clone());
+        }
+    }
+    Some(on)
+}
+
+/// The slots that a tap on one of the checkable controls changed, where the screen stayed
+/// (the results under a filter chip, a total under a shipping choice; not the product a size
+/// chip belongs to, which the chip does not change).
+fn changed_by_taps(
+    checkable: &[&Widget],
+    slot_list: &[(String, &Widget, bool)],
+    abstraction: &Abstraction,
+    traces: &[Trace],
+    screen: usize,
+) -> BTreeSet<String> {
+    let mut changed = BTreeSet::new();
+    for (t, trace) in traces.iter().enumerate() {
+        for step in &trace.steps {
+            let (TraceAction::Tap { .. }, Some(target), Some(next)) = (&step.action, &step.target, &step.next) else { continue };
+            let (Some(a), Some(b)) = (trace.screens.get(&step.screen), trace.screens.get(next)) else { continue };
+            if abstraction.classify(t, a) != Some(screen) || abstraction.classify(t, b) != Some(screen) {
+                continue;
+            }
+            let m = Mapper { width: f64::from(a.width.max(1)), height: f64::from(a.height.max(1)) };
+            let on_a_control = checkable.iter().any(|w| match_score(w, &target.node, &m) > 0.0);
+            let (Some(ra), Some(rb)) = (&a.root, &b.root) else { continue };
+            if !on_a_control {
+                continue;
+            }
+            let mb = Mapper { width: f64::from(b.width.max(1)), height: f64::from(b.height.max(1)) };
+            let (before, after) = (fill(slot_list, &build(ra, &m, None)), fill(slot_list, &build(rb, &mb, None)));
+            changed.extend(before.into_iter().filter(|(slot, text)| after.get(slot) != Some(text)).map(|(slot, _)| slot));
+        }
+    }
+    changed
+}
+
+/// Groups of checkable controls side by side in one container.
+fn groups(widgets: &[Widget]) -> Vec<Vec<String>> {
+    let mut out = Vec::new();
+    for w in widgets {
+        w.walk(&mut |w| {
+            let ids: Vec<String> = w.children.iter().filter(|c| is_checkable(c)).map(|c| c.id.clone()).collect();
+            if ids.len() >= 2 {
+                out.push(ids);
+            }
+        });
+    }
+    out
+}
+
+/// What most of `filled` showed, whole (the first seen of equals): visits with the same
+/// controls on may differ in more (a query typed, a sort order), and slots taken from
+/// different visits would show a list no visit showed.
+fn most_shown(filled: &[BTreeMap<String, String>]) -> BTreeMap<String, String> {
+    let mut counts: Vec<(&BTreeMap<String, String>, usize)> = Vec::new();
+    for f in filled {
+        match counts.iter_mut().find(|(seen, _)| *seen == f) {
+            Some((_, n)) => *n += 1,
+            None => counts.push((f, 1)),
+        }
+    }
+    let most = counts.iter().map(|(_, n)| *n).max().unwrap_or(0);
+    counts.into_iter().find(|(_, n)| *n == most).map(|(f, _)| f.clone()).unwrap_or_default()
+}
+
+/// Finds, for every screen whose checkable controls the traces changed while staying on it,
+/// what it showed with each set of them on, and adds the slots that follow them to its
+/// `shown` content.
+pub(crate) fn follow_checked(screens: &mut [ScreenModel], abstraction: &Abstraction, traces: &[Trace]) {
+    for screen in screens.iter_mut() {
+        let Some(index) = abstraction.screens.iter().position(|a| a.id == screen.id) else { continue };
+        let abs = &abstraction.screens[index];
+        let checkable = checkable_controls(&screen.widgets);
+        if checkable.len() < 2 {
+            continue;
+        }
+        let slot_list = slots(&screen.widgets);
+        let follows = changed_by_taps(&checkable, &slot_list, abstraction, traces, index);
+        if follows.is_empty() {
+            continue;
+        }
+        let mut seen: Vec<(BTreeSet<String>, Vec<Texts>)> = Vec::new();
+        for (t, id) in &abs.members {
+            let Some(s) = traces.get(*t).and_then(|t| t.screens.get(id)) else { continue };
+            let Some(root) = &s.root else { continue };
+            let m = Mapper { width: f64::from(s.width.max(1)), height: f64::from(s.height.max(1)) };
+            let visit = build(root, &m, None);
+            let Some(on) = checked_in(&checkable, &visit) else { continue };
+            let filled = fill(&slot_list, &visit);
+            match seen.iter_mut().find(|(o, _)| *o == on) {
+                Some((_, visits)) => visits.push(filled),
+                None => seen.push((on, vec![filled])),
+            }
+        }
+        if seen.len() < 2 {
+            continue;
+        }
+        let states: Vec<(BTreeSet<String>, Texts)> = seen.iter().map(|(on, filled)| (on.clone(), most_shown(filled))).collect();
+        let example: BTreeMap<String, String> = slot_list
+            .iter()
+            .map(|(slot, w, is_desc)| (slot.clone(), if *is_desc { w.content_desc.clone() } else { w.text.clone() }))
+            .collect();
+        let changing: BTreeSet<String> =
+            follows.into_iter().filter(|slot| states.iter().any(|(_, s)| s.get(slot) != example.get(slot))).collect();
+        if changing.is_empty() {
+            continue;
+        }
+        let mut choices = BTreeMap::new();
+        for group in groups(&screen.widgets) {
+            let at_most_one = seen.iter().all(|(on, _)| group.iter().filter(|id| on.contains(*id)).count() <= 1);
+            if at_most_one {
+                for id in &group {
+                    choices.insert(id.clone(), group.iter().filter(|o| *o != id).cloned().collect());
+                }
+            }
+        }
+        let ids: Vec<String> = checkable.iter().map(|w| w.id.clone()).collect();
+        let shown = screen.shown.get_or_insert_with(Shown::default);
+        shown.extend_slots(&changing, &example);
+        let slots_kept: BTreeSet<String> = shown.default.keys().cloned().collect();
+        let states =
+            states.into_iter().map(|(on, texts)| (on, texts.into_iter().filter(|(slot, _)| slots_kept.contains(slot)).collect())).collect();
+        shown.selection = Some(Selection { checkable: ids.clone(), choices, states });
+        let handler = Selection::handler(&screen.id);
+        for w in screen.widgets.iter_mut() {
+            w.walk_mut(&mut |w| {
+                if ids.contains(&w.id) {
+                    w.on_change = Some(handler.clone());
+                }
+            });
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_selection_shows_what_most_of_its_visits_showed_whole() {
+        let visit =
+            |name: &str, price: &str| BTreeMap::from([("name".to_owned(), name.to_owned()), ("price".to_owned(), price.to_owned())]);
+        let shown = most_shown(&[visit("Mug", "$32"), visit("Kettle", "$64"), visit("Kettle", "$64")]);
+        assert_eq!(shown, visit("Kettle", "$64"));
+        // All different: the first seen, never a mix of slots from several.
+        assert_eq!(most_shown(&[visit("Mug", "$32"), visit("Kettle", "$64"), visit("Tee", "$32")]), visit("Mug", "$32"));
+    }
+}

@@ -129,8 +129,8 @@ fn groups(widgets: &[Widget]) -> Vec<Vec<String>> {
 /// What most of `filled` showed, whole (the first seen of equals): visits with the same
 /// controls on may differ in more (a query typed, a sort order), and slots taken from
 /// different visits would show a list no visit showed.
-fn most_shown(filled: &[BTreeMap<String, String>]) -> BTreeMap<String, String> {
-    let mut counts: Vec<(&BTreeMap<String, String>, usize)> = Vec::new();
+fn most_shown(filled: &[Texts]) -> Texts {
+    let mut counts: Vec<(&Texts, usize)> = Vec::new();
     for f in filled {
         match counts.iter_mut().find(|(seen, _)| *seen == f) {
             Some((_, n)) => *n += 1,
@@ -174,7 +174,7 @@ pub(crate) fn follow_checked(screens: &mut [ScreenModel], abstraction: &Abstract
             continue;
         }
         let states: Vec<(BTreeSet<String>, Texts)> = seen.iter().map(|(on, filled)| (on.clone(), most_shown(filled))).collect();
-        let example: BTreeMap<String, String> = slot_list
+        let example: Texts = slot_list
             .iter()
             .map(|(slot, w, is_desc)| (slot.clone(), if *is_desc { w.content_desc.clone() } else { w.text.clone() }))
             .collect();

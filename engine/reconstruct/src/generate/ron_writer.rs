@@ -325,13 +325,15 @@ pub(super) fn observed(model: &AppModel, traces: &[Trace]) -> String {
     out
 }
 
-/// `content/shown.ron`: per screen, the texts that follow the row that opened it.
+/// `content/shown.ron`: per screen, the texts that follow the row that opened it, or its own
+/// checked controls.
 pub(super) fn shown(model: &AppModel) -> String {
     let mut out = String::from(
         "// Texts of a screen that follow the row that opened it: `default` is what the screen's\n\
          // example showed, `<screen>__<widget>` what it showed after that widget (a row) was tapped,\n\
          // `items` what it showed after a row naming that item, `named` the item each row named\n\
-         // when it was tapped, `rows` the slots naming each row.\n{\n",
+         // when it was tapped, `rows` the slots naming each row; `selection` what the screen showed\n\
+         // with each set of its own checkable controls on (`choices`: controls of which one is on).\n{\n",
     );
     let map = |texts: &BTreeMap<String, String>| {
         let mut out = String::from("{");

@@ -259,12 +259,13 @@ impl Gesture {
 /// One way a widget was seen used: target screen, count, the node, its screen's size.
 type Observed = (usize, usize, crate::trace::UiNode, (u32, u32));
 
-/// A list or grid on screen without a single row.
+/// A list or grid on screen without a single row (a scrolling text field or web view is not
+/// a list).
 fn shows_an_empty_list(root: &crate::trace::UiNode) -> bool {
     let mut empty = false;
     root.walk(&mut Vec::new(), &mut |_, n| {
-        let list = n.scrollable || ["ListView", "GridView", "RecyclerView"].iter().any(|c| n.class.ends_with(c));
-        empty |= list && n.visible && n.children.is_empty();
+        let list = ["ListView", "GridView", "RecyclerView"].iter().any(|c| n.class.ends_with(c));
+        empty |= list && !n.editable && n.visible && n.children.is_empty();
     });
     empty
 }
@@ -281,16 +282,20 @@ pub fn model(abstraction: &Abstraction, graph: &UsageGraph, traces: &[Trace], op
         if abs.role == Role::Launcher {
             continue;
         }
-        // The example: the first visit with a hierarchy that looks as the screen usually does,
-        // else the first with a hierarchy. Not with the keyboard up (the app's window shrinks
-        // above it, squeezing its lists to a sliver), nor with an empty list (a results grid
-        // after a query nothing matched).
+        // The example: the first visit with a hierarchy that looks as the screen usually does:
+        // not with the keyboard up (the app's window shrinks above it, squeezing its lists to a
+        // sliver), and if possible not with an empty list (a results grid after a query nothing
+        // matched); else the first visit with a hierarchy.
         let with_hierarchy = abs.members.iter().filter_map(|(t, id)| {
             let s = traces.get(*t)?.screens.get(id)?;
             s.root.as_ref().map(|r| (*t, s, r))
         });
-        let usual = |r: &crate::trace::UiNode| !crate::abstraction::shows_keyboard(r) && !shows_an_empty_list(r);
-        let example = with_hierarchy.clone().find(|(.., r)| usual(r)).or_else(|| with_hierarchy.clone().next());
+        let no_keyboard = |r: &crate::trace::UiNode| !crate::abstraction::shows_keyboard(r);
+        let example = with_hierarchy
+            .clone()
+            .find(|(.., r)| no_keyboard(r) && !shows_an_empty_list(r))
+            .or_else(|| with_hierarchy.clone().find(|(.., r)| no_keyboard(r)))
+            .or_else(|| with_hierarchy.clone().next());
         let (mut widgets, background, example_name) = match example {
             Some((t, s, root)) => {
                 let m = Mapper { width: f64::from(s.width.max(1)), height: f64::from(s.height.max(1)) };
@@ -825,16 +830,18 @@ local function named_item(labels, items)
 end
 
 -- What `to` shows when the row `ev.id` of `from` opened it. The row's labels are read as
--- `from` shows them now (`ev.params.shown`, else its default, else as generated). Where the
+-- `from` shows them now (what its checked controls chose, `ev.params.shown`, else its
+-- default, else as generated). Where the
 -- row names the item it named on every visit, or no item, its own texts (content.shown.<to>.
 -- <from>__<row>); otherwise those seen after a row naming that item.
 local function shown_after(to, from, ev)
   local key = from .. \"__\" .. ev.id
   local shown = content.get(\"shown.\" .. to)
+  local chosen = locals.get(\"shown\") or {}
   local here = ev.params.shown or content.get(\"shown.\" .. from .. \".default\") or {}
   local labels = {}
   for _, label in ipairs(shown.rows[key] or {}) do
-    labels[#labels + 1] = string.match(here[label[1]] or label[2], \"^%s*(.-)%s*$\")
+    labels[#labels + 1] = string.match(chosen[label[1]] or here[label[1]] or label[2], \"^%s*(.-)%s*$\")
   end
   local item = named_item(labels, shown.items)
   if item == nil or shown.named[key] == item then

@@ -78,7 +78,7 @@ impl On<'_> {
         match self.shown {
             Some(shown) if shown.default.contains_key(slot) => {
                 let opened = format!("params.shown ? params.shown.{slot} : content.shown.{}.default.{slot}", self.screen);
-                if shown.selection.is_some() {
+                if shown.selection.as_ref().is_some_and(|sel| sel.slots.contains(slot)) {
                     format!("\"{{local.shown ? local.shown.{slot} : ({opened})}}\"")
                 } else {
                     format!("\"{{{opened}}}\"")

@@ -7,8 +7,8 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
 
-use super::shown::{fill, slots, Shown};
-use super::widgets::{build, match_score, Mapper, Widget, WidgetKind};
+use super::shown::{example_texts, same_place, shown_in, slots, Shown};
+use super::widgets::{best_match, build, Mapper, Widget, WidgetKind};
 use super::ScreenModel;
 use crate::abstraction::Abstraction;
 use crate::trace::{Trace, TraceAction};
@@ -21,18 +21,20 @@ type Texts = BTreeMap<String, String>;
 pub struct Selection {
     /// The screen's checkable controls (widget ids).
     pub checkable: Vec<String>,
-    /// Per control of a group of which the traces never showed two on (category chips): the
-    /// others of its group, which turning it on turns off.
+    /// Per control of a group of which every visit had exactly one on, two of them at least
+    /// once each (category chips): the others of its group, which turning it on turns off.
     pub choices: BTreeMap<String, Vec<String>>,
+    /// The slots that follow the controls (the others follow what opened the screen).
+    pub slots: BTreeSet<String>,
     /// Each set of controls seen on, in order of first visit, with what most of its visits
-    /// showed in the slots that follow the controls.
+    /// showed in `slots` (empty where they showed nothing: fewer results).
     pub states: Vec<(BTreeSet<String>, Texts)>,
 }
 
 impl Selection {
     /// The handler name the screen's checkable controls call when they change.
     pub(crate) fn handler(screen: &str) -> String {
-        format!("{screen}__selected")
+        format!("{screen}__checked_changed")
     }
 }
 
@@ -67,8 +69,7 @@ fn checked_in(checkable: &[&Widget], visit: &[Widget]) -> Option<BTreeSet<String
         let mut found = None;
         for v in visit {
             v.walk(&mut |v| {
-                let near = (v.rect[0] - w.rect[0]).abs() <= 4.0 && (v.rect[1] - w.rect[1]).abs() <= 4.0;
-                if found.is_none() && near && v.kind == w.kind && v.resource_id == w.resource_id {
+                if found.is_none() && same_place(v, w) && v.kind == w.kind && v.resource_id == w.resource_id {
                     found = Some(v.checked);
                 }
             });
@@ -84,6 +85,7 @@ fn checked_in(checkable: &[&Widget], visit: &[Widget]) -> Option<BTreeSet<String
 /// (the results under a filter chip, a total under a shipping choice; not the product a size
 /// chip belongs to, which the chip does not change).
 fn changed_by_taps(
+    widgets: &[Widget],
     checkable: &[&Widget],
     slot_list: &[(String, &Widget, bool)],
     abstraction: &Abstraction,
@@ -99,29 +101,47 @@ fn changed_by_taps(
                 continue;
             }
             let m = Mapper { width: f64::from(a.width.max(1)), height: f64::from(a.height.max(1)) };
-            let on_a_control = checkable.iter().any(|w| match_score(w, &target.node, &m) > 0.0);
+            let tapped = best_match(widgets, &target.node, &m, &|_| true);
             let (Some(ra), Some(rb)) = (&a.root, &b.root) else { continue };
-            if !on_a_control {
+            if !tapped.is_some_and(|t| checkable.iter().any(|w| w.id == t.id)) {
                 continue;
             }
             let mb = Mapper { width: f64::from(b.width.max(1)), height: f64::from(b.height.max(1)) };
-            let (before, after) = (fill(slot_list, &build(ra, &m, None)), fill(slot_list, &build(rb, &mb, None)));
-            changed.extend(before.into_iter().filter(|(slot, text)| after.get(slot) != Some(text)).map(|(slot, _)| slot));
+            let (before, after) = (shown_in(slot_list, &build(ra, &m, None)), shown_in(slot_list, &build(rb, &mb, None)));
+            changed.extend(slot_list.iter().map(|(slot, ..)| slot).filter(|slot| before.get(*slot) != after.get(*slot)).cloned());
         }
     }
     changed
 }
 
-/// Groups of checkable controls side by side in one container.
-fn groups(widgets: &[Widget]) -> Vec<Vec<String>> {
+/// Groups of the controls `ids` side by side in one container.
+fn groups(widgets: &[Widget], ids: &[String]) -> Vec<Vec<String>> {
     let mut out = Vec::new();
     for w in widgets {
         w.walk(&mut |w| {
-            let ids: Vec<String> = w.children.iter().filter(|c| is_checkable(c)).map(|c| c.id.clone()).collect();
+            let ids: Vec<String> = w.children.iter().filter(|c| ids.contains(&c.id)).map(|c| c.id.clone()).collect();
             if ids.len() >= 2 {
                 out.push(ids);
             }
         });
+    }
+    out
+}
+
+/// Per control of each group that is one choice, the others of its group: every set seen on
+/// had exactly one of the group on, and two of them were on at least once each (a category's
+/// chips, not a column of independent switches, nor a group only ever seen one way).
+fn choices(groups: Vec<Vec<String>>, seen_on: &[&BTreeSet<String>]) -> BTreeMap<String, Vec<String>> {
+    let mut out = BTreeMap::new();
+    for group in groups {
+        let on_in = |on: &BTreeSet<String>| group.iter().filter(|id| on.contains(*id)).cloned().collect::<Vec<_>>();
+        let one_each_time = seen_on.iter().all(|on| on_in(on).len() == 1);
+        let chosen: BTreeSet<String> = seen_on.iter().flat_map(|on| on_in(on)).collect();
+        if one_each_time && chosen.len() >= 2 {
+            for id in &group {
+                out.insert(id.clone(), group.iter().filter(|o| *o != id).cloned().collect());
+            }
+        }
     }
     out
 }
@@ -153,7 +173,7 @@ pub(crate) fn follow_checked(screens: &mut [ScreenModel], abstraction: &Abstract
             continue;
         }
         let slot_list = slots(&screen.widgets);
-        let follows = changed_by_taps(&checkable, &slot_list, abstraction, traces, index);
+        let follows = changed_by_taps(&screen.widgets, &checkable, &slot_list, abstraction, traces, index);
         if follows.is_empty() {
             continue;
         }
@@ -164,7 +184,11 @@ pub(crate) fn follow_checked(screens: &mut [ScreenModel], abstraction: &Abstract
             let m = Mapper { width: f64::from(s.width.max(1)), height: f64::from(s.height.max(1)) };
             let visit = build(root, &m, None);
             let Some(on) = checked_in(&checkable, &visit) else { continue };
-            let filled = fill(&slot_list, &visit);
+            let mut filled = shown_in(&slot_list, &visit);
+            filled.retain(|slot, _| follows.contains(slot));
+            for slot in &follows {
+                filled.entry(slot.clone()).or_default();
+            }
             match seen.iter_mut().find(|(o, _)| *o == on) {
                 Some((_, visits)) => visits.push(filled),
                 None => seen.push((on, vec![filled])),
@@ -174,31 +198,20 @@ pub(crate) fn follow_checked(screens: &mut [ScreenModel], abstraction: &Abstract
             continue;
         }
         let states: Vec<(BTreeSet<String>, Texts)> = seen.iter().map(|(on, filled)| (on.clone(), most_shown(filled))).collect();
-        let example: Texts = slot_list
-            .iter()
-            .map(|(slot, w, is_desc)| (slot.clone(), if *is_desc { w.content_desc.clone() } else { w.text.clone() }))
-            .collect();
+        let example = example_texts(&slot_list);
         let changing: BTreeSet<String> =
             follows.into_iter().filter(|slot| states.iter().any(|(_, s)| s.get(slot) != example.get(slot))).collect();
         if changing.is_empty() {
             continue;
         }
-        let mut choices = BTreeMap::new();
-        for group in groups(&screen.widgets) {
-            let at_most_one = seen.iter().all(|(on, _)| group.iter().filter(|id| on.contains(*id)).count() <= 1);
-            if at_most_one {
-                for id in &group {
-                    choices.insert(id.clone(), group.iter().filter(|o| *o != id).cloned().collect());
-                }
-            }
-        }
         let ids: Vec<String> = checkable.iter().map(|w| w.id.clone()).collect();
+        let seen_on: Vec<&BTreeSet<String>> = seen.iter().map(|(on, _)| on).collect();
+        let choices = choices(groups(&screen.widgets, &ids), &seen_on);
+        let states =
+            states.into_iter().map(|(on, texts)| (on, texts.into_iter().filter(|(slot, _)| changing.contains(slot)).collect())).collect();
         let shown = screen.shown.get_or_insert_with(Shown::default);
         shown.extend_slots(&changing, &example);
-        let slots_kept: BTreeSet<String> = shown.default.keys().cloned().collect();
-        let states =
-            states.into_iter().map(|(on, texts)| (on, texts.into_iter().filter(|(slot, _)| slots_kept.contains(slot)).collect())).collect();
-        shown.selection = Some(Selection { checkable: ids.clone(), choices, states });
+        shown.selection = Some(Selection { checkable: ids.clone(), choices, slots: changing, states });
         let handler = Selection::handler(&screen.id);
         for w in screen.widgets.iter_mut() {
             w.walk_mut(&mut |w| {
@@ -213,6 +226,22 @@ pub(crate) fn follow_checked(screens: &mut [ScreenModel], abstraction: &Abstract
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn controls_are_one_choice_only_where_one_of_them_was_on_each_time() {
+        let set = |ids: &[&str]| ids.iter().map(|id| (*id).to_owned()).collect::<BTreeSet<String>>();
+        let group = |ids: &[&str]| ids.iter().map(|id| (*id).to_owned()).collect::<Vec<String>>();
+        let seen = [set(&["all", "wifi"]), set(&["home", "wifi", "bluetooth"]), set(&["home"])];
+        let seen_on: Vec<&BTreeSet<String>> = seen.iter().collect();
+        let found = choices(vec![group(&["all", "home", "tech"]), group(&["wifi", "bluetooth"])], &seen_on);
+        // The category chips: one on each time, two of them seen on.
+        assert_eq!(found.get("home"), Some(&group(&["all", "tech"])));
+        // The switches were both on once, and none on once: independent.
+        assert!(!found.contains_key("wifi"));
+        // A group only ever seen one way is not known to be one choice.
+        let same = [set(&["all"]), set(&["all"])];
+        assert!(choices(vec![group(&["all", "home"])], &same.iter().collect::<Vec<_>>()).is_empty());
+    }
 
     #[test]
     fn a_selection_shows_what_most_of_its_visits_showed_whole() {

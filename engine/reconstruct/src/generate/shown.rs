@@ -85,22 +85,41 @@ pub(crate) fn slots(widgets: &[Widget]) -> Vec<(String, &Widget, bool)> {
     out
 }
 
-/// What another visit shows in each slot: the widget of the same kind and id in the same place.
+/// The same place on screen for a slot's widget in another visit: the same line, and the
+/// same left edge, center or right edge (a centered title, a rating set right, a chip that
+/// widens when checked is as wide as its text).
+pub(crate) fn same_place(v: &Widget, w: &Widget) -> bool {
+    let center = |r: [f64; 4]| r[0] + r[2] / 2.0;
+    let right = |r: [f64; 4]| r[0] + r[2];
+    (v.rect[1] - w.rect[1]).abs() <= 4.0
+        && ((v.rect[0] - w.rect[0]).abs() <= 4.0
+            || (center(v.rect) - center(w.rect)).abs() <= 4.0
+            || (right(v.rect) - right(w.rect)).abs() <= 4.0)
+}
+
+/// The texts the slots' own widgets show (the screen's example), by slot.
+pub(crate) fn example_texts(slots: &[(String, &Widget, bool)]) -> BTreeMap<String, String> {
+    slots.iter().map(|(slot, w, is_desc)| (slot.clone(), if *is_desc { w.content_desc.clone() } else { w.text.clone() })).collect()
+}
+
+/// What another visit shows in each slot: the widget of the same kind and id in the same
+/// place; where it shows none, the example's text.
 pub(crate) fn fill(slots: &[(String, &Widget, bool)], visit: &[Widget]) -> BTreeMap<String, String> {
+    let mut out = shown_in(slots, visit);
+    for (slot, w, is_desc) in slots {
+        out.entry(slot.clone()).or_insert_with(|| if *is_desc { w.content_desc.clone() } else { w.text.clone() });
+    }
+    out
+}
+
+/// What another visit shows in each slot it shows something in (no entry for the others).
+pub(crate) fn shown_in(slots: &[(String, &Widget, bool)], visit: &[Widget]) -> BTreeMap<String, String> {
     let mut out = BTreeMap::new();
     for (slot, w, is_desc) in slots {
         let mut found: Option<String> = None;
         for v in visit {
             v.walk(&mut |v| {
-                // Same line, and the same left edge, center or right edge (a centered title, or
-                // a rating set right, is as wide as its text).
-                let center = |r: [f64; 4]| r[0] + r[2] / 2.0;
-                let right = |r: [f64; 4]| r[0] + r[2];
-                let near = (v.rect[1] - w.rect[1]).abs() <= 4.0
-                    && ((v.rect[0] - w.rect[0]).abs() <= 4.0
-                        || (center(v.rect) - center(w.rect)).abs() <= 4.0
-                        || (right(v.rect) - right(w.rect)).abs() <= 4.0);
-                if found.is_none() && near && v.kind == w.kind && v.resource_id == w.resource_id {
+                if found.is_none() && same_place(v, w) && v.kind == w.kind && v.resource_id == w.resource_id {
                     let text = if *is_desc { &v.content_desc } else { &v.text };
                     if !text.trim().is_empty() {
                         found = Some(text.clone());
@@ -108,7 +127,9 @@ pub(crate) fn fill(slots: &[(String, &Widget, bool)], visit: &[Widget]) -> BTree
                 }
             });
         }
-        out.insert(slot.clone(), found.unwrap_or_else(|| if *is_desc { w.content_desc.clone() } else { w.text.clone() }));
+        if let Some(text) = found {
+            out.insert(slot.clone(), text);
+        }
     }
     out
 }
@@ -260,10 +281,7 @@ pub(crate) fn follow_rows(screens: &mut [ScreenModel], abstraction: &Abstraction
     }
     for (to, openers) in openers {
         let slot_list = slots(&screens[to].widgets);
-        let default: BTreeMap<String, String> = slot_list
-            .iter()
-            .map(|(slot, w, is_desc)| (slot.clone(), if *is_desc { w.content_desc.clone() } else { w.text.clone() }))
-            .collect();
+        let default = example_texts(&slot_list);
         // A slot follows the opening widget (or item) only where every visit it opened agrees.
         let agreed_by = |seen: &BTreeMap<(usize, String), Vec<Vec<Widget>>>| -> BTreeMap<String, BTreeMap<String, String>> {
             seen.range((to, String::new())..(to + 1, String::new()))

@@ -14,11 +14,24 @@ const SWIPE_UP: Action = Action::Swipe { x1: 540.0, y1: 1900.0, x2: 540.0, y2: 9
 
 /// `shown` has every text only `one` showed (at least three) and none only `other` showed.
 fn shows_the_one_not_the_other(shown: &BTreeSet<String>, one: (&str, &BTreeSet<String>), other: (&str, &BTreeSet<String>)) {
+    shows_the_one_not_the_other_but(shown, one, other, 0);
+}
+
+/// As `shows_the_one_not_the_other`, but up to `slack` texts each way may be missing or stay
+/// (a badge the screen's layout has no place for).
+fn shows_the_one_not_the_other_but(
+    shown: &BTreeSet<String>,
+    one: (&str, &BTreeSet<String>),
+    other: (&str, &BTreeSet<String>),
+    slack: usize,
+) {
     let only_one: Vec<&String> = one.1.difference(other.1).collect();
     let only_other: Vec<&String> = other.1.difference(one.1).collect();
     assert!(only_one.len() >= 3, "{only_one:?}");
-    assert!(only_one.iter().all(|t| shown.contains(*t)), "{}'s texts {only_one:?} on {shown:?}", one.0);
-    assert!(!only_other.iter().any(|t| shown.contains(*t)), "{}'s texts {only_other:?} on {shown:?}", other.0);
+    let missing: Vec<&&String> = only_one.iter().filter(|t| !shown.contains(**t)).collect();
+    let stayed: Vec<&&String> = only_other.iter().filter(|t| shown.contains(**t)).collect();
+    assert!(missing.len() <= slack, "{}'s texts {missing:?} missing from {shown:?}", one.0);
+    assert!(stayed.len() <= slack, "{}'s texts {stayed:?} on {shown:?}", other.0);
 }
 
 #[test]
@@ -132,18 +145,6 @@ fn a_favorite_that_moved_up_keeps_its_own_detail_screen() {
     shows_the_one_not_the_other(&texts(&mut rebuilt), (second, &second_texts), (first, &first_texts));
 }
 
-/// As `shows_the_one_not_the_other`, but a badge the screen's layout has no place for may be
-/// missing or stay: at most one text each way.
-fn shows_most_of_the_one(shown: &BTreeSet<String>, one: (&str, &BTreeSet<String>), other: (&str, &BTreeSet<String>)) {
-    let only_one: Vec<&String> = one.1.difference(other.1).collect();
-    let only_other: Vec<&String> = other.1.difference(one.1).collect();
-    assert!(only_one.len() >= 3, "{only_one:?}");
-    let missing: Vec<&&String> = only_one.iter().filter(|t| !shown.contains(**t)).collect();
-    let stayed: Vec<&&String> = only_other.iter().filter(|t| shown.contains(**t)).collect();
-    assert!(missing.len() <= 1, "{}'s texts {missing:?} missing from {shown:?}", one.0);
-    assert!(stayed.len() <= 1, "{}'s texts {stayed:?} on {shown:?}", other.0);
-}
-
 #[test]
 fn a_dish_screen_shows_the_dish_its_row_names_in_whichever_restaurant() {
     const FOOD: &str = "com.phoneworld.food";
@@ -240,19 +241,21 @@ fn filter_chips_that_stay_on_their_screen_show_what_was_seen_with_them_on() {
     rebuilt.step(&tap);
     let tap = tap_text(&mut rebuilt, "Filters");
     rebuilt.step(&tap);
-    // In another order than the trace's: Tech first.
-    let tap = chip(&mut rebuilt, "Tech");
-    rebuilt.step(&tap);
-    shows_most_of_the_one(&texts(&mut rebuilt), ("Tech", tech), ("Home", home));
-    let tap = chip(&mut rebuilt, "Home");
-    rebuilt.step(&tap);
-    shows_most_of_the_one(&texts(&mut rebuilt), ("Home", home), ("Tech", tech));
-    assert!(chip_on(&mut rebuilt, "Home") && !chip_on(&mut rebuilt, "Tech"), "Home's chip turns Tech's off");
-    // The rating chip keeps the category: Home's results rated 4.5 or more.
-    let tap = chip(&mut rebuilt, "4.5+");
-    rebuilt.step(&tap);
-    shows_most_of_the_one(&texts(&mut rebuilt), ("Home with 4.5+", home_top), ("Tech with 4.5+", tech_top));
-    let tap = chip(&mut rebuilt, "Tech");
-    rebuilt.step(&tap);
-    shows_most_of_the_one(&texts(&mut rebuilt), ("Tech with 4.5+", tech_top), ("Home with 4.5+", home_top));
+    // In another order than the trace's: Tech first. A badge the layout has no place for may
+    // be missing or stay.
+    let steps = [
+        ("Tech", ("Tech", tech), ("Home", home), Some("Home")),
+        ("Home", ("Home", home), ("Tech", tech), Some("Tech")),
+        // The rating chip keeps the category: Home's results rated 4.5 or more.
+        ("4.5+", ("Home with 4.5+", home_top), ("Tech with 4.5+", tech_top), None),
+        ("Tech", ("Tech with 4.5+", tech_top), ("Home with 4.5+", home_top), Some("Home")),
+    ];
+    for (label, one, other, turned_off) in steps {
+        let tap = chip(&mut rebuilt, label);
+        rebuilt.step(&tap);
+        shows_the_one_not_the_other_but(&texts(&mut rebuilt), one, other, 1);
+        if let Some(off) = turned_off {
+            assert!(chip_on(&mut rebuilt, label) && !chip_on(&mut rebuilt, off), "{label}'s chip turns {off}'s off");
+        }
+    }
 }

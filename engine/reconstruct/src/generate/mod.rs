@@ -92,6 +92,11 @@ impl ScreenModel {
     fn follows_items(&self) -> bool {
         self.shown.as_ref().is_some_and(|s| !s.items.is_empty())
     }
+
+    /// Some of its texts follow its own checked controls (`select_shown` picks them).
+    fn follows_checked(&self) -> bool {
+        self.shown.as_ref().is_some_and(|s| s.selection.is_some())
+    }
 }
 
 /// The whole generated app, and what replay needs to know about it.
@@ -831,9 +836,9 @@ end
 
 -- What `to` shows when the row `ev.id` of `from` opened it. The row's labels are read as
 -- `from` shows them now (what its checked controls chose, `ev.params.shown`, else its
--- default, else as generated). Where the
--- row names the item it named on every visit, or no item, its own texts (content.shown.<to>.
--- <from>__<row>); otherwise those seen after a row naming that item.
+-- default, else as generated). Where the row names the item it named on every visit, or no
+-- item, its own texts (content.shown.<to>.<from>__<row>); otherwise those seen after a row
+-- naming that item.
 local function shown_after(to, from, ev)
   local key = from .. \"__\" .. ev.id
   local shown = content.get(\"shown.\" .. to)
@@ -920,11 +925,9 @@ fn lua(model: &AppModel, sources: &[String]) -> String {
     if model.screens.iter().any(ScreenModel::follows_items) {
         out.push_str(SHOWN_AFTER);
     }
-    let selecting: Vec<&str> =
-        model.screens.iter().filter(|s| s.shown.as_ref().is_some_and(|s| s.selection.is_some())).map(|s| s.id.as_str()).collect();
-    if !selecting.is_empty() {
+    if model.screens.iter().any(ScreenModel::follows_checked) {
         out.push_str(SELECT_SHOWN);
-        for screen in selecting {
+        for screen in model.screens.iter().filter(|s| s.follows_checked()).map(|s| &s.id) {
             let _ = write!(
                 out,
                 "\n-- A checkable control of `{screen}` changed: it shows what the traces showed with the most alike set on.\n\

@@ -184,11 +184,8 @@ pub(crate) fn follow_checked(screens: &mut [ScreenModel], abstraction: &Abstract
             let m = Mapper { width: f64::from(s.width.max(1)), height: f64::from(s.height.max(1)) };
             let visit = build(root, &m, None);
             let Some(on) = checked_in(&checkable, &visit) else { continue };
-            let mut filled = shown_in(&slot_list, &visit);
-            filled.retain(|slot, _| follows.contains(slot));
-            for slot in &follows {
-                filled.entry(slot.clone()).or_default();
-            }
+            let mut shown = shown_in(&slot_list, &visit);
+            let filled: Texts = follows.iter().map(|slot| (slot.clone(), shown.remove(slot).unwrap_or_default())).collect();
             match seen.iter_mut().find(|(o, _)| *o == on) {
                 Some((_, visits)) => visits.push(filled),
                 None => seen.push((on, vec![filled])),
@@ -197,7 +194,7 @@ pub(crate) fn follow_checked(screens: &mut [ScreenModel], abstraction: &Abstract
         if seen.len() < 2 {
             continue;
         }
-        let states: Vec<(BTreeSet<String>, Texts)> = seen.iter().map(|(on, filled)| (on.clone(), most_shown(filled))).collect();
+        let mut states: Vec<(BTreeSet<String>, Texts)> = seen.iter().map(|(on, filled)| (on.clone(), most_shown(filled))).collect();
         let example = example_texts(&slot_list);
         let changing: BTreeSet<String> =
             follows.into_iter().filter(|slot| states.iter().any(|(_, s)| s.get(slot) != example.get(slot))).collect();
@@ -207,8 +204,9 @@ pub(crate) fn follow_checked(screens: &mut [ScreenModel], abstraction: &Abstract
         let ids: Vec<String> = checkable.iter().map(|w| w.id.clone()).collect();
         let seen_on: Vec<&BTreeSet<String>> = seen.iter().map(|(on, _)| on).collect();
         let choices = choices(groups(&screen.widgets, &ids), &seen_on);
-        let states =
-            states.into_iter().map(|(on, texts)| (on, texts.into_iter().filter(|(slot, _)| changing.contains(slot)).collect())).collect();
+        for (_, texts) in &mut states {
+            texts.retain(|slot, _| changing.contains(slot));
+        }
         let shown = screen.shown.get_or_insert_with(Shown::default);
         shown.extend_slots(&changing, &example);
         shown.selection = Some(Selection { checkable: ids.clone(), choices, slots: changing, states });

@@ -105,10 +105,8 @@ pub(crate) fn example_texts(slots: &[(String, &Widget, bool)]) -> BTreeMap<Strin
 /// What another visit shows in each slot: the widget of the same kind and id in the same
 /// place; where it shows none, the example's text.
 pub(crate) fn fill(slots: &[(String, &Widget, bool)], visit: &[Widget]) -> BTreeMap<String, String> {
-    let mut out = shown_in(slots, visit);
-    for (slot, w, is_desc) in slots {
-        out.entry(slot.clone()).or_insert_with(|| if *is_desc { w.content_desc.clone() } else { w.text.clone() });
-    }
+    let mut out = example_texts(slots);
+    out.extend(shown_in(slots, visit));
     out
 }
 

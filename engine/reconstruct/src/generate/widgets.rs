@@ -359,8 +359,8 @@ pub(crate) fn a_list_row_at(widgets: &[Widget], target: &Widget) -> bool {
 }
 
 /// Texts and descriptions a widget tree shows.
-pub(crate) fn shown_texts(widgets: &[Widget]) -> std::collections::BTreeSet<String> {
-    let mut texts = std::collections::BTreeSet::new();
+pub(crate) fn shown_texts(widgets: &[Widget]) -> BTreeSet<String> {
+    let mut texts = BTreeSet::new();
     for w in widgets {
         w.walk(&mut |w| {
             for t in [&w.text, &w.content_desc] {

@@ -13,6 +13,27 @@ pub enum DataError {
     Invalid { path: PathBuf, field: String, message: String },
     #[error("invalid action: {0}")]
     Action(String),
+    #[error("{path}: not a regular file (a device, folder or pipe is never read)")]
+    NotAFile { path: PathBuf },
+    #[error("{path}: {size} bytes is over the limit of {limit} bytes")]
+    TooLarge { path: PathBuf, size: u64, limit: u64 },
+    #[error("{path}: `{reference}` points outside the {root} folder")]
+    OutsideBundle { path: PathBuf, reference: String, root: String },
+}
+
+impl DataError {
+    /// The file the error is about, when there is one.
+    pub fn path(&self) -> Option<&std::path::Path> {
+        match self {
+            DataError::Io { path, .. }
+            | DataError::Syntax { path, .. }
+            | DataError::Invalid { path, .. }
+            | DataError::NotAFile { path }
+            | DataError::TooLarge { path, .. }
+            | DataError::OutsideBundle { path, .. } => Some(path),
+            DataError::Action(_) => None,
+        }
+    }
 }
 
 /// One problem found by `phoneworld check`: file, optional line, and what is wrong.
@@ -45,6 +66,17 @@ impl From<&DataError> for Problem {
                 Problem { file: path.display().to_string(), line: None, message: format!("field `{field}`: {message}") }
             }
             DataError::Action(message) => Problem { file: String::new(), line: None, message: message.clone() },
+            DataError::NotAFile { path } => {
+                Problem { file: path.display().to_string(), line: None, message: "not a regular file".into() }
+            }
+            DataError::TooLarge { path, size, limit } => {
+                Problem { file: path.display().to_string(), line: None, message: format!("{size} bytes is over the limit of {limit} bytes") }
+            }
+            DataError::OutsideBundle { path, reference, root } => Problem {
+                file: path.display().to_string(),
+                line: None,
+                message: format!("`{reference}` points outside the {root} folder"),
+            },
         }
     }
 }

@@ -15,7 +15,7 @@ fn options() -> ron::Options {
 }
 
 pub(crate) fn read_text(path: &Path) -> Result<String, DataError> {
-    std::fs::read_to_string(path).map_err(|source| DataError::Io { path: path.to_path_buf(), source })
+    crate::files::read_text_bounded(path, crate::files::MAX_BUNDLE_FILE_BYTES)
 }
 
 pub(crate) fn parse_ron<T: DeserializeOwned>(path: &Path, text: &str) -> Result<T, DataError> {

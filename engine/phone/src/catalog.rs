@@ -79,10 +79,7 @@ impl Catalog {
         let mut broken: Vec<(PathBuf, PhoneError)> = errors
             .into_iter()
             .map(|err| {
-                let path = match &err {
-                    DataError::Io { path, .. } | DataError::Syntax { path, .. } | DataError::Invalid { path, .. } => path.clone(),
-                    _ => PathBuf::new(),
-                };
+                let path = err.path().map(PathBuf::from).unwrap_or_default();
                 (path, PhoneError::Data(err))
             })
             .collect();

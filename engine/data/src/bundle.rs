@@ -5,9 +5,10 @@ use std::path::{Path as FsPath, PathBuf};
 
 use serde::Deserialize;
 
+use crate::confine::Source;
 use crate::manifest::Manifest;
 use crate::node::Node;
-use crate::ron_util::{read_text, read_value};
+use crate::ron_util::read_value;
 use crate::DataError;
 
 /// One screen of an app: `screens/<id>.ron`.
@@ -58,26 +59,48 @@ pub struct LayoutModules {
 
 impl LayoutModules {
     /// Loads every `*.ron` of the folders, later folders overriding earlier ones. Returns the
-    /// modules that loaded and the errors of those that did not.
+    /// modules that loaded and the errors of those that did not. A module file that is a
+    /// symlink leading out of its folder is refused.
     pub fn load(dirs: &[PathBuf]) -> (LayoutModules, Vec<DataError>) {
         let mut out = LayoutModules::default();
         let mut errors = Vec::new();
         for dir in dirs {
-            for file in ron_files(dir) {
-                let name = stem(&file);
-                let loaded = read_text(&file).and_then(|source| {
-                    let raw: RawModule = crate::ron_util::parse_ron(&file, &source)?;
-                    Ok(LayoutModule { name: name.clone(), params: raw.params, root: raw.root, file: file.clone(), source })
-                });
-                match loaded {
-                    Ok(module) => {
-                        out.modules.insert(name, module);
-                    }
-                    Err(err) => errors.push(err),
-                }
+            // A missing folder has no modules.
+            if let Ok(source) = Source::dir(dir) {
+                out.add_all(&source, &mut errors);
             }
         }
         (out, errors)
+    }
+
+    /// Loads modules from memory: file name (`two_line.ron`) → text. Never panics, whatever
+    /// the text (an entry point for fuzzing).
+    pub fn from_memory(files: &BTreeMap<String, String>) -> (LayoutModules, Vec<DataError>) {
+        let mut out = LayoutModules::default();
+        let mut errors = Vec::new();
+        out.add_all(&Source::Memory { dir: FsPath::new("layouts"), files }, &mut errors);
+        (out, errors)
+    }
+
+    fn add_all(&mut self, source: &Source<'_>, errors: &mut Vec<DataError>) {
+        let files = source.ron_files("").unwrap_or_else(|err| {
+            errors.push(err);
+            Vec::new()
+        });
+        for rel in files {
+            let file = source.base().join(&rel);
+            let name = stem(&file);
+            let loaded = source.read_listed(&rel).and_then(|source| {
+                let raw: RawModule = crate::ron_util::parse_ron(&file, &source)?;
+                Ok(LayoutModule { name: name.clone(), params: raw.params, root: raw.root, file: file.clone(), source })
+            });
+            match loaded {
+                Ok(module) => {
+                    self.modules.insert(name, module);
+                }
+                Err(err) => errors.push(err),
+            }
+        }
     }
 
     pub fn get(&self, name: &str) -> Option<&LayoutModule> {
@@ -128,12 +151,28 @@ impl AppBundle {
         }
     }
 
-    /// Loads a bundle and collects every problem instead of stopping at the first.
+    /// Loads a bundle and collects every problem instead of stopping at the first. Every file
+    /// it reads stays inside `dir` (symlinks followed) and is bounded in size.
     pub fn load_all(dir: &FsPath) -> (Option<AppBundle>, Vec<DataError>) {
+        match Source::dir(dir) {
+            Ok(source) => AppBundle::load_from(&source),
+            Err(err) => (None, vec![err]),
+        }
+    }
+
+    /// Loads a bundle from memory: path inside the bundle (`app.ron`, `screens/main.ron`,
+    /// `main.lua`) → text; `dir` only names the files in errors. Never panics, whatever the
+    /// files hold (an entry point for fuzzing).
+    pub fn from_memory(dir: &FsPath, files: &BTreeMap<String, String>) -> (Option<AppBundle>, Vec<DataError>) {
+        AppBundle::load_from(&Source::Memory { dir, files })
+    }
+
+    fn load_from(source: &Source<'_>) -> (Option<AppBundle>, Vec<DataError>) {
+        let dir = source.base();
         let mut errors = Vec::new();
         let mut hasher = blake3::Hasher::new();
         let manifest_path = dir.join("app.ron");
-        let manifest: Manifest = match read_text(&manifest_path).and_then(|text| {
+        let manifest: Manifest = match source.read_listed("app.ron").and_then(|text| {
             hasher.update(text.as_bytes());
             crate::ron_util::parse_ron(&manifest_path, &text)
         }) {
@@ -141,21 +180,7 @@ impl AppBundle {
             Err(err) => return (None, vec![err]),
         };
 
-        let mut screens = BTreeMap::new();
-        for file in ron_files(&dir.join("screens")) {
-            let id = stem(&file);
-            match read_text(&file).and_then(|source| {
-                hasher.update(id.as_bytes());
-                hasher.update(source.as_bytes());
-                let raw: RawScreen = crate::ron_util::parse_ron(&file, &source)?;
-                Ok(Screen { id: id.clone(), title: raw.title, on_enter: raw.on_enter, root: raw.root, file: file.clone(), source })
-            }) {
-                Ok(screen) => {
-                    screens.insert(id, screen);
-                }
-                Err(err) => errors.push(err),
-            }
-        }
+        let screens = load_screens(source, &mut hasher, &mut errors);
         if screens.is_empty() && errors.is_empty() {
             errors.push(DataError::Invalid {
                 path: dir.join("screens"),
@@ -182,12 +207,11 @@ impl AppBundle {
 
         let mut scripts = Vec::new();
         for name in &manifest.scripts {
-            let file = dir.join(name);
-            match read_text(&file) {
-                Ok(source) => {
+            match source.read_reference(&manifest_path, name) {
+                Ok(text) => {
                     hasher.update(name.as_bytes());
-                    hasher.update(source.as_bytes());
-                    scripts.push(ScriptSource { name: name.clone(), file, source });
+                    hasher.update(text.as_bytes());
+                    scripts.push(ScriptSource { name: name.clone(), file: dir.join(name), source: text });
                 }
                 Err(err) => errors.push(err),
             }
@@ -196,7 +220,7 @@ impl AppBundle {
         let mut content = serde_json::Map::new();
         for (name, rel) in &manifest.content {
             let file = dir.join(rel);
-            match read_value(&file) {
+            match source.read_reference(&manifest_path, rel).and_then(|text| read_value(&file, &text)) {
                 Ok(value) => {
                     hasher.update(name.as_bytes());
                     hasher.update(value.to_string().as_bytes());
@@ -228,19 +252,35 @@ pub fn line_of(source: &str, needle: &str) -> Option<usize> {
     source.lines().position(|line| line.contains(needle)).map(|i| i + 1)
 }
 
+/// Reads `screens/*.ron`; a screens folder or screen file leading out of the bundle is refused.
+fn load_screens(source: &Source<'_>, hasher: &mut blake3::Hasher, errors: &mut Vec<DataError>) -> BTreeMap<String, Screen> {
+    let mut screens = BTreeMap::new();
+    let files = source.ron_files("screens").unwrap_or_else(|err| {
+        errors.push(err);
+        Vec::new()
+    });
+    for rel in files {
+        let file = source.base().join(&rel);
+        let id = stem(&file);
+        match source.read_listed(&rel).and_then(|text| {
+            hasher.update(id.as_bytes());
+            hasher.update(text.as_bytes());
+            let raw: RawScreen = crate::ron_util::parse_ron(&file, &text)?;
+            Ok(Screen { id: id.clone(), title: raw.title, on_enter: raw.on_enter, root: raw.root, file: file.clone(), source: text })
+        }) {
+            Ok(screen) => {
+                screens.insert(id, screen);
+            }
+            Err(err) => errors.push(err),
+        }
+    }
+    screens
+}
+
 fn keys<V>(map: &BTreeMap<String, V>) -> String {
     map.keys().cloned().collect::<Vec<_>>().join(", ")
 }
 
 fn stem(file: &FsPath) -> String {
     file.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default()
-}
-
-/// The `*.ron` files of a folder, sorted by name so loading order never depends on the OS.
-fn ron_files(dir: &FsPath) -> Vec<PathBuf> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
-        .map(|rd| rd.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.extension().is_some_and(|e| e == "ron")).collect())
-        .unwrap_or_default();
-    files.sort();
-    files
 }

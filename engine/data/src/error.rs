@@ -66,17 +66,15 @@ impl From<&DataError> for Problem {
                 Problem { file: path.display().to_string(), line: None, message: format!("field `{field}`: {message}") }
             }
             DataError::Action(message) => Problem { file: String::new(), line: None, message: message.clone() },
-            DataError::NotAFile { path } => {
-                Problem { file: path.display().to_string(), line: None, message: "not a regular file".into() }
-            }
-            DataError::TooLarge { path, size, limit } => {
-                Problem { file: path.display().to_string(), line: None, message: format!("{size} bytes is over the limit of {limit} bytes") }
-            }
-            DataError::OutsideBundle { path, reference, root } => Problem {
+            DataError::NotAFile { path } => Problem { file: path.display().to_string(), line: None, message: "not a regular file".into() },
+            DataError::TooLarge { path, size, limit } => Problem {
                 file: path.display().to_string(),
                 line: None,
-                message: format!("`{reference}` points outside the {root} folder"),
+                message: format!("{size} bytes is over the limit of {limit} bytes"),
             },
+            DataError::OutsideBundle { path, reference, root } => {
+                Problem { file: path.display().to_string(), line: None, message: format!("`{reference}` points outside the {root} folder") }
+            }
         }
     }
 }

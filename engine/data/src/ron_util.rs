@@ -1,4 +1,4 @@
-//! Reading RON files with errors that name the file, line and column.
+//! Parsing RON (and JSON content) with errors that name the file, line and column.
 
 use std::path::Path;
 
@@ -6,16 +6,17 @@ use serde::de::DeserializeOwned;
 
 use crate::DataError;
 
+/// Deepest nesting of brackets in a RON file (a widget inside `children: [...]` takes about
+/// two): parsing recurses, so a file nested 100,000 deep would otherwise overflow the stack.
+pub const MAX_RON_DEPTH: usize = 64;
+
 fn options() -> ron::Options {
     // Widgets are written `Text(text: "hi")` rather than `Text((text: "hi"))`, and optional
     // fields take a bare value rather than `Some(..)`.
     ron::Options::default()
         .with_default_extension(ron::extensions::Extensions::UNWRAP_VARIANT_NEWTYPES)
         .with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME)
-}
-
-pub(crate) fn read_text(path: &Path) -> Result<String, DataError> {
-    crate::files::read_text_bounded(path, crate::files::MAX_BUNDLE_FILE_BYTES)
+        .with_recursion_limit(MAX_RON_DEPTH)
 }
 
 pub(crate) fn parse_ron<T: DeserializeOwned>(path: &Path, text: &str) -> Result<T, DataError> {
@@ -23,21 +24,24 @@ pub(crate) fn parse_ron<T: DeserializeOwned>(path: &Path, text: &str) -> Result<
         path: path.to_path_buf(),
         line: err.position.line,
         col: err.position.col,
-        message: err.code.to_string(),
+        message: match err.code {
+            ron::Error::ExceededRecursionLimit => format!("nested more than {MAX_RON_DEPTH} brackets deep"),
+            code => code.to_string(),
+        },
     })
 }
 
-/// Reads a content file: RON, or JSON when the extension says so.
-pub(crate) fn read_value(path: &Path) -> Result<serde_json::Value, DataError> {
-    let text = read_text(path)?;
+/// Parses a content file: RON, or JSON when the extension says so (serde_json stops at 128
+/// levels of nesting by itself).
+pub(crate) fn read_value(path: &Path, text: &str) -> Result<serde_json::Value, DataError> {
     if path.extension().is_some_and(|e| e == "json") {
-        serde_json::from_str(&text).map_err(|err| DataError::Syntax {
+        serde_json::from_str(text).map_err(|err| DataError::Syntax {
             path: path.to_path_buf(),
             line: err.line(),
             col: err.column(),
             message: err.to_string(),
         })
     } else {
-        parse_ron(path, &text)
+        parse_ron(path, text)
     }
 }

@@ -1,0 +1,160 @@
+//! Reading the files of an app bundle or a folder of layout modules without ever leaving it:
+//! every path is resolved (symlinks followed) and must stay inside the folder, and every read
+//! is bounded. Files may also come from memory, for tests and fuzzing.
+
+use std::collections::BTreeMap;
+use std::path::{Component, Path, PathBuf};
+
+use crate::files::{read_text_bounded, MAX_BUNDLE_FILE_BYTES};
+use crate::DataError;
+
+/// Where a bundle's (or a layouts folder's) files come from.
+pub(crate) enum Source<'a> {
+    /// A folder on disk: `dir` as given (for messages) and `root`, its canonical form.
+    Dir { dir: &'a Path, root: PathBuf },
+    /// Files by path relative to the folder (`screens/main.ron`), for tests and fuzzing.
+    Memory { dir: &'a Path, files: &'a BTreeMap<String, String> },
+}
+
+impl<'a> Source<'a> {
+    /// A folder on disk; fails when it cannot be resolved.
+    pub(crate) fn dir(dir: &'a Path) -> Result<Source<'a>, DataError> {
+        let root = std::fs::canonicalize(dir).map_err(|source| DataError::Io { path: dir.to_path_buf(), source })?;
+        Ok(Source::Dir { dir, root })
+    }
+
+    /// The folder as the user named it.
+    pub(crate) fn base(&self) -> &'a Path {
+        match self {
+            Source::Dir { dir, .. } | Source::Memory { dir, .. } => dir,
+        }
+    }
+
+    fn outside(&self, path: PathBuf, reference: String) -> DataError {
+        DataError::OutsideBundle { path, reference, root: self.base().display().to_string() }
+    }
+
+    /// Reads a file a bundle file names (`content: {"x": "content/x.ron"}` in `referrer`).
+    /// Absolute paths, `..` that climbs out and symlinks that lead out are refused.
+    pub(crate) fn read_reference(&self, referrer: &Path, reference: &str) -> Result<String, DataError> {
+        let rel = inside(reference).ok_or_else(|| self.outside(referrer.to_path_buf(), reference.to_owned()))?;
+        match self.read_rel(&rel)? {
+            Read::Text(text) => Ok(text),
+            Read::Outside(_) => Err(self.outside(referrer.to_path_buf(), reference.to_owned())),
+        }
+    }
+
+    /// Reads a file found by listing the folder (`app.ron`, `screens/x.ron`): a symlink that
+    /// leads out is refused, naming where it points.
+    pub(crate) fn read_listed(&self, rel: &str) -> Result<String, DataError> {
+        let rel = inside(rel).ok_or_else(|| self.outside(self.base().join(rel), rel.to_owned()))?;
+        match self.read_rel(&rel)? {
+            Read::Text(text) => Ok(text),
+            Read::Outside(target) => Err(self.outside(self.base().join(&rel), target.display().to_string())),
+        }
+    }
+
+    /// The `*.ron` files of a subfolder (`""` for the folder itself), relative to the folder
+    /// and sorted by name so loading order never depends on the OS. A subfolder that leads
+    /// out of the folder is refused.
+    pub(crate) fn ron_files(&self, sub: &str) -> Result<Vec<String>, DataError> {
+        let prefix = if sub.is_empty() { String::new() } else { format!("{sub}/") };
+        let mut files: Vec<String> = match self {
+            Source::Memory { files, .. } => files
+                .keys()
+                .filter_map(|k| k.strip_prefix(&prefix))
+                .filter(|name| !name.contains('/') && is_ron(name))
+                .map(|name| format!("{prefix}{name}"))
+                .collect(),
+            Source::Dir { dir, root } => {
+                let Ok(real) = std::fs::canonicalize(root.join(sub)) else { return Ok(Vec::new()) };
+                if !real.starts_with(root) {
+                    return Err(self.outside(dir.join(sub), real.display().to_string()));
+                }
+                std::fs::read_dir(&real)
+                    .map(|rd| {
+                        rd.filter_map(|e| e.ok())
+                            .filter_map(|e| e.file_name().into_string().ok())
+                            .filter(|name| is_ron(name))
+                            .map(|name| format!("{prefix}{name}"))
+                            .collect()
+                    })
+                    .unwrap_or_default()
+            }
+        };
+        files.sort();
+        Ok(files)
+    }
+
+    fn read_rel(&self, rel: &Path) -> Result<Read, DataError> {
+        let shown = self.base().join(rel);
+        match self {
+            Source::Memory { files, .. } => {
+                let key = rel.iter().map(|c| c.to_string_lossy()).collect::<Vec<_>>().join("/");
+                let text = files.get(&key).ok_or_else(|| DataError::Io {
+                    path: shown.clone(),
+                    source: std::io::Error::new(std::io::ErrorKind::NotFound, "no such file"),
+                })?;
+                if text.len() as u64 > MAX_BUNDLE_FILE_BYTES {
+                    return Err(DataError::TooLarge { path: shown, size: text.len() as u64, limit: MAX_BUNDLE_FILE_BYTES });
+                }
+                Ok(Read::Text(text.clone()))
+            }
+            Source::Dir { root, .. } => {
+                let real = std::fs::canonicalize(root.join(rel)).map_err(|source| DataError::Io { path: shown.clone(), source })?;
+                if !real.starts_with(root) {
+                    return Ok(Read::Outside(real));
+                }
+                // Errors name the file as the bundle names it, not where a symlink led.
+                read_text_bounded(&real, MAX_BUNDLE_FILE_BYTES).map(Read::Text).map_err(|err| renamed(err, shown))
+            }
+        }
+    }
+}
+
+fn is_ron(name: &str) -> bool {
+    Path::new(name).extension().is_some_and(|e| e == "ron")
+}
+
+enum Read {
+    Text(String),
+    Outside(PathBuf),
+}
+
+/// `reference` as a relative path that stays inside its folder (`..` resolved by name), or
+/// `None` when it is absolute or climbs out.
+fn inside(reference: &str) -> Option<PathBuf> {
+    let mut out = PathBuf::new();
+    for part in Path::new(reference).components() {
+        match part {
+            Component::Normal(name) => out.push(name),
+            Component::CurDir => {}
+            Component::ParentDir if out.pop() => {}
+            Component::ParentDir | Component::RootDir | Component::Prefix(_) => return None,
+        }
+    }
+    Some(out)
+}
+
+fn renamed(err: DataError, path: PathBuf) -> DataError {
+    match err {
+        DataError::Io { source, .. } => DataError::Io { path, source },
+        DataError::NotAFile { .. } => DataError::NotAFile { path },
+        DataError::TooLarge { size, limit, .. } => DataError::TooLarge { path, size, limit },
+        other => other,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_stay_inside_by_name() {
+        assert_eq!(inside("content/x.ron"), Some(PathBuf::from("content/x.ron")));
+        assert_eq!(inside("./a/../b.lua"), Some(PathBuf::from("b.lua")));
+        assert_eq!(inside("../x"), None);
+        assert_eq!(inside("a/../../x"), None);
+        assert_eq!(inside("/etc/passwd"), None);
+    }
+}

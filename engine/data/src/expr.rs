@@ -10,6 +10,45 @@ use serde_json::Value;
 
 use crate::vtime::{parse_date, weekday_of, MONTH_NAMES, WEEKDAY_NAMES};
 
+/// Longest template, condition or path, in bytes (layouts hold short texts; a huge one
+/// repeated in every row of a list would fill memory).
+pub const MAX_EXPR_BYTES: usize = 4096;
+/// Most parts (paths, values, operators, filters) in one expression.
+pub const MAX_EXPR_PARTS: usize = 256;
+/// Deepest nesting of parentheses and `!` in one expression: parsing recurses.
+pub const MAX_EXPR_DEPTH: usize = 32;
+/// Longest text a template renders to, in bytes: longer text is cut there.
+pub const MAX_TEXT_BYTES: usize = 4096;
+
+/// An expression's text for a message: cut, so that a huge one cannot make a huge message.
+fn excerpt(text: &str) -> Cow<'_, str> {
+    const SHOWN: usize = 80;
+    if text.len() <= SHOWN {
+        Cow::Borrowed(text)
+    } else {
+        Cow::Owned(format!("{}…", cut(text, SHOWN)))
+    }
+}
+
+/// The longest prefix of `text` of at most `max` bytes that ends on a character boundary.
+fn cut(text: &str, max: usize) -> &str {
+    if text.len() <= max {
+        return text;
+    }
+    let mut end = max;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    &text[..end]
+}
+
+fn check_length(text: &str) -> Result<(), String> {
+    if text.len() > MAX_EXPR_BYTES {
+        return Err(format!("`{}` is {} bytes long (the limit is {MAX_EXPR_BYTES})", excerpt(text), text.len()));
+    }
+    Ok(())
+}
+
 /// Where a path starts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum PathRoot {
@@ -69,17 +108,18 @@ pub struct Path {
 
 impl Path {
     pub fn parse(text: &str) -> Result<Path, String> {
+        check_length(text)?;
         let text = text.trim();
         let mut parts = text.split('.');
         let head = parts.next().unwrap_or_default();
         let root = PathRoot::parse(head)
-            .ok_or_else(|| format!("`{text}`: a path starts with state, local, content, params, system, item, index or arg"))?;
+            .ok_or_else(|| format!("`{}`: a path starts with state, local, content, params, system, item, index or arg", excerpt(text)))?;
         let segments: Vec<String> = parts.map(str::to_owned).collect();
         if segments.iter().any(|s| s.is_empty() || !s.chars().all(|c| c.is_alphanumeric() || c == '_')) {
-            return Err(format!("`{text}` is not a valid path"));
+            return Err(format!("`{}` is not a valid path", excerpt(text)));
         }
         if root == PathRoot::Index && !segments.is_empty() {
-            return Err(format!("`{text}`: index has no fields"));
+            return Err(format!("`{}`: index has no fields", excerpt(text)));
         }
         Ok(Path { root, segments })
     }
@@ -233,11 +273,34 @@ enum Expr {
 struct Parser<'t> {
     text: &'t str,
     pos: usize,
+    /// Parts made so far and the current nesting, against the limits.
+    parts: usize,
+    depth: usize,
 }
 
 impl<'t> Parser<'t> {
     fn new(text: &'t str) -> Self {
-        Parser { text, pos: 0 }
+        Parser { text, pos: 0, parts: 0, depth: 0 }
+    }
+
+    /// Counts one more part of the expression; a chain like `a && a && ...` makes a tree as
+    /// deep as it is long, and evaluating it recurses.
+    fn part(&mut self) -> Result<(), String> {
+        self.parts += 1;
+        if self.parts > MAX_EXPR_PARTS {
+            return Err(self.err(&format!("more than {MAX_EXPR_PARTS} parts in one expression")));
+        }
+        Ok(())
+    }
+
+    fn nested<T>(&mut self, inner: impl FnOnce(&mut Self) -> Result<T, String>) -> Result<T, String> {
+        if self.depth >= MAX_EXPR_DEPTH {
+            return Err(self.err(&format!("nested more than {MAX_EXPR_DEPTH} deep")));
+        }
+        self.depth += 1;
+        let out = inner(self);
+        self.depth -= 1;
+        out
     }
 
     fn rest(&self) -> &'t str {
@@ -261,7 +324,7 @@ impl<'t> Parser<'t> {
     }
 
     fn err(&self, what: &str) -> String {
-        format!("in `{}` at column {}: {what}", self.text, self.pos + 1)
+        format!("in `{}` at column {}: {what}", excerpt(self.text), self.pos + 1)
     }
 
     fn full(mut self) -> Result<Expr, String> {
@@ -281,10 +344,11 @@ impl<'t> Parser<'t> {
             }
             self.skip_ws();
             let start = self.pos;
-            while self.rest().starts_with(|c: char| c.is_alphanumeric() || c == '_') {
-                self.pos += 1;
+            while let Some(c) = self.rest().chars().next().filter(|c| c.is_alphanumeric() || *c == '_') {
+                self.pos += c.len_utf8();
             }
             let filter = Filter::parse(&self.text[start..self.pos]).map_err(|e| self.err(&e))?;
+            self.part()?;
             expr = Expr::Filter(Box::new(expr), filter);
         }
         Ok(expr)
@@ -298,6 +362,7 @@ impl<'t> Parser<'t> {
                 return Err(self.err("expected `:`"));
             }
             let no = self.or()?;
+            self.part()?;
             return Ok(Expr::Cond(Box::new(test), Box::new(yes), Box::new(no)));
         }
         Ok(test)
@@ -306,6 +371,7 @@ impl<'t> Parser<'t> {
     fn or(&mut self) -> Result<Expr, String> {
         let mut left = self.and()?;
         while self.eat("||") {
+            self.part()?;
             left = Expr::Or(Box::new(left), Box::new(self.and()?));
         }
         Ok(left)
@@ -314,6 +380,7 @@ impl<'t> Parser<'t> {
     fn and(&mut self) -> Result<Expr, String> {
         let mut left = self.cmp()?;
         while self.eat("&&") {
+            self.part()?;
             left = Expr::And(Box::new(left), Box::new(self.cmp()?));
         }
         Ok(left)
@@ -324,6 +391,7 @@ impl<'t> Parser<'t> {
         let ops = [("==", CmpOp::Eq), ("!=", CmpOp::Ne), ("<=", CmpOp::Le), (">=", CmpOp::Ge), ("<", CmpOp::Lt), (">", CmpOp::Gt)];
         for (token, op) in ops {
             if self.eat(token) {
+                self.part()?;
                 return Ok(Expr::Cmp(op, Box::new(left), Box::new(self.unary()?)));
             }
         }
@@ -331,11 +399,12 @@ impl<'t> Parser<'t> {
     }
 
     fn unary(&mut self) -> Result<Expr, String> {
+        self.part()?;
         if self.eat("!") {
-            return Ok(Expr::Not(Box::new(self.unary()?)));
+            return self.nested(|p| Ok(Expr::Not(Box::new(p.unary()?))));
         }
         if self.eat("(") {
-            let inner = self.filtered()?;
+            let inner = self.nested(Self::filtered)?;
             if !self.eat(")") {
                 return Err(self.err("expected `)`"));
             }
@@ -491,11 +560,12 @@ fn apply_filter(filter: Filter, value: &Value) -> Value {
     }
 }
 
-/// How a value reads in text: strings as is, whole numbers without a fraction.
+/// How a value reads in text: strings as is, whole numbers without a fraction; at most
+/// [`MAX_TEXT_BYTES`] of it (a filter on a huge string then costs no more than on a short one).
 pub(crate) fn display(value: &Value) -> Cow<'_, str> {
     match value {
         Value::Null => Cow::Borrowed(""),
-        Value::String(s) => Cow::Borrowed(s),
+        Value::String(s) => Cow::Borrowed(cut(s, MAX_TEXT_BYTES)),
         Value::Bool(b) => Cow::Borrowed(if *b { "true" } else { "false" }),
         Value::Number(n) => match (n.as_i64(), n.as_f64()) {
             (Some(i), _) => Cow::Owned(i.to_string()),
@@ -503,7 +573,37 @@ pub(crate) fn display(value: &Value) -> Cow<'_, str> {
             (None, Some(f)) => Cow::Owned(format!("{}", (f * 100.0).round() / 100.0)),
             _ => Cow::Owned(n.to_string()),
         },
-        other => Cow::Owned(other.to_string()),
+        other => Cow::Owned(json_prefix(other)),
+    }
+}
+
+/// The JSON of a list or object, stopping at [`MAX_TEXT_BYTES`] rather than writing it all.
+fn json_prefix(value: &Value) -> String {
+    struct Capped(Vec<u8>);
+    impl std::io::Write for Capped {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            let room = MAX_TEXT_BYTES - self.0.len();
+            self.0.extend_from_slice(&buf[..buf.len().min(room)]);
+            if buf.len() > room {
+                return Err(std::io::Error::other("long enough"));
+            }
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut out = Capped(Vec::new());
+    // Stopping early is the point: the error only says the text is long enough.
+    let _ = serde_json::to_writer(&mut out, value);
+    match String::from_utf8(out.0) {
+        Ok(text) => text,
+        Err(err) => {
+            let valid = err.utf8_error().valid_up_to();
+            let mut bytes = err.into_bytes();
+            bytes.truncate(valid);
+            String::from_utf8(bytes).unwrap_or_default()
+        }
     }
 }
 
@@ -517,6 +617,7 @@ impl BoolExpr {
     }
 
     pub fn parse(text: &str) -> Result<BoolExpr, String> {
+        check_length(text)?;
         Parser::new(text).full().map(BoolExpr)
     }
 
@@ -564,6 +665,7 @@ impl Template {
     }
 
     pub fn parse(text: &str) -> Result<Template, String> {
+        check_length(text)?;
         let mut pieces = Vec::new();
         let mut lit = String::new();
         let mut chars = text.char_indices().peekable();
@@ -578,7 +680,7 @@ impl Template {
                     lit.push('}');
                 }
                 '{' => {
-                    let close = text[i..].find('}').ok_or_else(|| format!("in `{text}`: `{{` without `}}`"))?;
+                    let close = text[i..].find('}').ok_or_else(|| format!("in `{}`: `{{` without `}}`", excerpt(text)))?;
                     let inner = &text[i + 1..i + close];
                     if !lit.is_empty() {
                         pieces.push(Piece::Lit(std::mem::take(&mut lit)));
@@ -588,7 +690,7 @@ impl Template {
                         chars.next();
                     }
                 }
-                '}' => return Err(format!("in `{text}`: `}}` without `{{` (write `}}}}` for a brace)")),
+                '}' => return Err(format!("in `{}`: `}}` without `{{` (write `}}}}` for a brace)", excerpt(text))),
                 _ => lit.push(c),
             }
         }
@@ -610,15 +712,20 @@ impl Template {
         self.pieces.iter().all(|p| matches!(p, Piece::Lit(_)))
     }
 
+    /// The text, cut at [`MAX_TEXT_BYTES`].
     pub fn render(&self, scope: &Scope<'_>) -> String {
         if let [Piece::Lit(s)] = self.pieces.as_slice() {
-            return s.clone();
+            return cut(s, MAX_TEXT_BYTES).to_owned();
         }
         let mut out = String::new();
         for piece in &self.pieces {
-            match piece {
-                Piece::Lit(s) => out.push_str(s),
-                Piece::Expr(e) => out.push_str(&display(&e.eval(scope))),
+            let text = match piece {
+                Piece::Lit(s) => Cow::Borrowed(s.as_str()),
+                Piece::Expr(e) => display(&e.eval(scope)).into_owned().into(),
+            };
+            out.push_str(cut(&text, MAX_TEXT_BYTES - out.len()));
+            if out.len() + 4 > MAX_TEXT_BYTES {
+                break;
             }
         }
         out

@@ -4,7 +4,9 @@
 
 mod action;
 mod bundle;
+mod confine;
 mod error;
+mod expansion;
 mod expr;
 mod files;
 mod manifest;
@@ -17,10 +19,14 @@ mod vtime;
 pub use action::{Action, FinishStatus, Key};
 pub use bundle::{line_of, AppBundle, LayoutModule, LayoutModules, Screen, ScriptSource};
 pub use error::{DataError, Problem};
+pub use expansion::{Expansion, ModuleAnalysis, MAX_MODULE_DEPTH, MAX_VIEW_DEPTH, MAX_VIEW_NODES};
+pub use expr::{
+    lookup_path, truthy, BoolExpr, Path, PathRoot, Scope, Template, MAX_EXPR_BYTES, MAX_EXPR_DEPTH, MAX_EXPR_PARTS, MAX_TEXT_BYTES,
+};
 pub use files::{read_bounded, read_text_bounded, MAX_BUNDLE_FILE_BYTES};
-pub use expr::{lookup_path, truthy, BoolExpr, Path, PathRoot, Scope, Template};
 pub use manifest::Manifest;
-pub use node::{Node, NodeKind, Props, Spacing, TabItem};
+pub use node::{Node, NodeKind, Props, Spacing, TabItem, MAX_GRID_COLUMNS};
 pub use rng::Rng;
+pub use ron_util::MAX_RON_DEPTH;
 pub use ui_element::{BBox, UiElement};
 pub use vtime::{civil_from_days, days_from_civil, days_in_month, parse_date, weekday_of, CivilTime, MONTH_NAMES, WEEKDAY_NAMES};

@@ -102,6 +102,17 @@ pub struct TabItem {
     pub icon: Option<String>,
 }
 
+/// Most columns a `Grid` may have: each row builds that many cells, filled or not.
+pub const MAX_GRID_COLUMNS: usize = 24;
+
+fn grid_columns<'de, D: Deserializer<'de>>(d: D) -> Result<Option<usize>, D::Error> {
+    let columns = Option::<usize>::deserialize(d)?;
+    if columns.is_some_and(|c| c > MAX_GRID_COLUMNS) {
+        return Err(serde::de::Error::custom(format!("`columns` is at most {MAX_GRID_COLUMNS}")));
+    }
+    Ok(columns)
+}
+
 /// The properties every widget accepts (each reads the ones that concern it).
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -164,6 +175,7 @@ pub struct Props {
     pub items: Option<Template>,
     pub row: Option<Box<Node>>,
     pub empty: Option<Box<Node>>,
+    #[serde(deserialize_with = "grid_columns")]
     pub columns: Option<usize>,
     pub tabs: Vec<TabItem>,
     pub children: Vec<Node>,

@@ -49,10 +49,11 @@ pub fn weekday_of(year: i64, month: u32, day: u32) -> usize {
     (days_from_civil(year, month, day) + 3).rem_euclid(7) as usize
 }
 
-/// Parses `YYYY-MM-DD` into a date that exists.
+/// Parses `YYYY-MM-DD` into a date that exists (years of at most six digits: the day
+/// arithmetic would overflow far beyond).
 pub fn parse_date(text: &str) -> Option<(i64, u32, u32)> {
     let mut it = text.split('-');
-    let y = it.next()?.parse().ok()?;
+    let y = it.next()?.parse().ok().filter(|y: &i64| y.abs() <= 999_999)?;
     let m: u32 = it.next()?.parse().ok()?;
     let d: u32 = it.next()?.parse().ok()?;
     (it.next().is_none() && (1..=12).contains(&m) && d >= 1 && d <= days_in_month(y, m)).then_some((y, m, d))

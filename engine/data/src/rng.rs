@@ -38,13 +38,17 @@ impl Rng {
         (self.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
     }
 
-    /// An integer in [lo, hi] (inclusive); `lo` when the range is empty.
+    /// An integer in [lo, hi] (inclusive); `lo` when the range is empty. Any range works,
+    /// the whole of i64 included.
     pub fn range(&mut self, lo: i64, hi: i64) -> i64 {
         if hi <= lo {
             return lo;
         }
-        let span = (hi - lo) as u64 + 1;
-        lo + (self.next_u64() % span) as i64
+        // The span in u64 wraps to 0 only for the whole i64 range, where every draw is in it.
+        let span = (hi as u64).wrapping_sub(lo as u64).wrapping_add(1);
+        let draw = self.next_u64();
+        let offset = if span == 0 { draw } else { draw % span };
+        lo.wrapping_add(offset as i64)
     }
 
     /// An index below `n` (n > 0).
@@ -68,6 +72,12 @@ mod tests {
         for _ in 0..100 {
             let v = a.range(3, 5);
             assert!((3..=5).contains(&v));
+        }
+        // The widest ranges used to overflow (a remainder by zero).
+        let _ = a.range(i64::MIN, i64::MAX);
+        for _ in 0..100 {
+            assert!(a.range(i64::MIN, i64::MIN + 1) <= i64::MIN + 1);
+            assert!(a.range(-1, i64::MAX) >= -1);
         }
     }
 }

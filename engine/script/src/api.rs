@@ -1,13 +1,33 @@
 //! The narrow API handlers get: state, locals, content, system, nav, ui, clock, timer,
 //! clipboard, and seeded `math.random` / virtual `os`. Every function works on the
-//! [`EventCtx`] of the running event, kept in the Lua state's app data.
+//! [`EventCtx`] of the running event, kept in the Lua state's app data. Whatever crosses into
+//! the phone is bounded: values by depth and size, effects by count, texts by length.
 
-use mlua::{DeserializeOptions, Lua, LuaSerdeExt, SerializeOptions, Table, Value as LuaValue};
+use std::sync::Arc;
+
+use mlua::{Lua, Table, Value as LuaValue};
 use phoneworld_data::CivilTime;
 use serde_json::Value;
 
+use crate::budget::Budget;
 use crate::context::{Effect, EventCtx};
+use crate::convert::{self, ValueLimits};
 use crate::paths::{get_lua_path, set_lua_path};
+
+/// At most this many effects (navigation, toasts, dialogs, timers, ...) per event.
+pub const MAX_EFFECTS_PER_EVENT: usize = 256;
+/// Largest value an effect may carry (screen parameters, a dialog, a notification), in bytes.
+pub const MAX_EFFECT_BYTES: usize = 64 << 10;
+/// Longest text a toast or the clipboard may hold, in bytes.
+pub const MAX_TEXT_BYTES: usize = 64 << 10;
+/// Longest delay of `timer.after`: a year of virtual time.
+pub const MAX_TIMER_MS: u64 = 366 * 24 * 3_600_000;
+
+/// What the API functions need besides the event: the budget and the value limits.
+pub(crate) struct Crossing {
+    pub(crate) budget: Arc<Budget>,
+    pub(crate) limits: ValueLimits,
+}
 
 fn with_ctx<R>(lua: &Lua, f: impl FnOnce(&mut EventCtx) -> mlua::Result<R>) -> mlua::Result<R> {
     let mut ctx =
@@ -15,26 +35,69 @@ fn with_ctx<R>(lua: &Lua, f: impl FnOnce(&mut EventCtx) -> mlua::Result<R>) -> m
     f(&mut ctx)
 }
 
+fn crossing(lua: &Lua) -> mlua::Result<(Arc<Budget>, ValueLimits)> {
+    let c = lua.app_data_ref::<Crossing>().ok_or_else(|| mlua::Error::runtime("the sandbox is not set up"))?;
+    Ok((Arc::clone(&c.budget), c.limits))
+}
+
 pub(crate) fn to_lua(lua: &Lua, value: &Value) -> mlua::Result<LuaValue> {
-    lua.to_value_with(value, SerializeOptions::new().serialize_none_to_null(false).serialize_unit_to_null(false))
+    let (budget, _) = crossing(lua)?;
+    convert::to_lua(lua, &budget, value)
 }
 
 pub(crate) fn from_lua(lua: &Lua, value: LuaValue) -> mlua::Result<Value> {
-    let mut value = lua
-        .from_value_with(value, DeserializeOptions::new().deny_recursive_tables(true))
-        .map_err(|e| mlua::Error::runtime(format!("cannot store this value: {e}")))?;
-    empty_tables_as_lists(&mut value);
-    Ok(value)
+    let (budget, limits) = crossing(lua)?;
+    convert::from_lua(&budget, limits, value)
 }
 
-/// Lua cannot tell `{}` the list from `{}` the map; stored data almost always means a list.
-fn empty_tables_as_lists(value: &mut Value) {
-    match value {
-        Value::Object(map) if map.is_empty() => *value = Value::Array(Vec::new()),
-        Value::Object(map) => map.values_mut().for_each(empty_tables_as_lists),
-        Value::Array(list) => list.iter_mut().for_each(empty_tables_as_lists),
-        _ => {}
+/// A value for an effect, held to the smaller effect limit.
+fn effect_value(lua: &Lua, value: LuaValue, what: &str) -> mlua::Result<Value> {
+    let (budget, _) = crossing(lua)?;
+    convert::from_lua(&budget, ValueLimits { max_bytes: MAX_EFFECT_BYTES }, value).map_err(|e| mlua::Error::runtime(format!("{what}: {e}")))
+}
+
+/// Longest name or path an API function takes (a state path, a screen, a handler, a URI), in
+/// bytes: longer ones are mistakes, and each call would copy and split them.
+pub const MAX_NAME_BYTES: usize = 4096;
+
+/// A name or path argument.
+struct Name(String);
+
+impl mlua::FromLua for Name {
+    fn from_lua(value: LuaValue, lua: &Lua) -> mlua::Result<Name> {
+        let type_name = value.type_name();
+        let text = lua.coerce_string(value)?.ok_or_else(|| mlua::Error::FromLuaConversionError {
+            from: type_name,
+            to: "string".into(),
+            message: Some("a name or path is a string".into()),
+        })?;
+        let bytes = text.as_bytes();
+        if bytes.len() > MAX_NAME_BYTES {
+            return Err(mlua::Error::runtime(format!("a name or path of {} bytes is over the limit of {MAX_NAME_BYTES}", bytes.len())));
+        }
+        Ok(Name(String::from_utf8_lossy(&bytes).into_owned()))
     }
+}
+
+impl std::ops::Deref for Name {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::fmt::Display for Name {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+fn checked_text(text: mlua::String, what: &str) -> mlua::Result<String> {
+    let bytes = text.as_bytes();
+    if bytes.len() > MAX_TEXT_BYTES {
+        return Err(mlua::Error::runtime(format!("{what}: a text of {} bytes is over the limit of {MAX_TEXT_BYTES}", bytes.len())));
+    }
+    Ok(String::from_utf8_lossy(&bytes).into_owned())
 }
 
 type Which = fn(&mut EventCtx) -> &mut Value;
@@ -54,7 +117,7 @@ fn value_table(lua: &Lua, which: Which, writable: bool) -> mlua::Result<Table> {
     let t = lua.create_table()?;
     t.set(
         "get",
-        lua.create_function(move |lua, path: Option<String>| {
+        lua.create_function(move |lua, path: Option<Name>| {
             let found = with_ctx(lua, |ctx| Ok(get_lua_path(which(ctx), path.as_deref().unwrap_or("")).cloned()))?;
             match found {
                 Some(v) => to_lua(lua, &v),
@@ -67,14 +130,14 @@ fn value_table(lua: &Lua, which: Which, writable: bool) -> mlua::Result<Table> {
     }
     t.set(
         "set",
-        lua.create_function(move |lua, (path, value): (String, LuaValue)| {
+        lua.create_function(move |lua, (path, value): (Name, LuaValue)| {
             let value = from_lua(lua, value)?;
             with_ctx(lua, |ctx| set_lua_path(which(ctx), &path, value).map_err(mlua::Error::runtime))
         })?,
     )?;
     t.set(
         "insert",
-        lua.create_function(move |lua, (path, value, pos): (String, LuaValue, Option<usize>)| {
+        lua.create_function(move |lua, (path, value, pos): (Name, LuaValue, Option<usize>)| {
             let value = from_lua(lua, value)?;
             with_ctx(lua, |ctx| {
                 let root = which(ctx);
@@ -95,7 +158,7 @@ fn value_table(lua: &Lua, which: Which, writable: bool) -> mlua::Result<Table> {
     )?;
     t.set(
         "remove",
-        lua.create_function(move |lua, (path, pos): (String, usize)| {
+        lua.create_function(move |lua, (path, pos): (Name, usize)| {
             let removed = with_ctx(lua, |ctx| {
                 let list = lua_path_mut(which(ctx), &path)
                     .and_then(Value::as_array_mut)
@@ -128,6 +191,11 @@ fn lua_path_mut<'v>(root: &'v mut Value, path: &str) -> Option<&'v mut Value> {
 
 fn push_effect(lua: &Lua, effect: Effect) -> mlua::Result<()> {
     with_ctx(lua, |ctx| {
+        if ctx.effects.len() >= MAX_EFFECTS_PER_EVENT {
+            return Err(mlua::Error::runtime(format!(
+                "more than {MAX_EFFECTS_PER_EVENT} effects (navigation, toasts, dialogs, timers) in one event"
+            )));
+        }
         ctx.effects.push(effect);
         Ok(())
     })
@@ -136,7 +204,7 @@ fn push_effect(lua: &Lua, effect: Effect) -> mlua::Result<()> {
 fn params(lua: &Lua, value: Option<LuaValue>) -> mlua::Result<Value> {
     match value {
         None | Some(LuaValue::Nil) => Ok(Value::Object(serde_json::Map::new())),
-        Some(v) => from_lua(lua, v),
+        Some(v) => effect_value(lua, v, "parameters"),
     }
 }
 
@@ -144,40 +212,40 @@ fn nav_table(lua: &Lua) -> mlua::Result<Table> {
     let t = lua.create_table()?;
     t.set(
         "push",
-        lua.create_function(|lua, (screen, p): (String, Option<LuaValue>)| {
+        lua.create_function(|lua, (screen, p): (Name, Option<LuaValue>)| {
             let params = params(lua, p)?;
-            push_effect(lua, Effect::Push { screen, params })
+            push_effect(lua, Effect::Push { screen: screen.0, params })
         })?,
     )?;
     t.set(
         "replace",
-        lua.create_function(|lua, (screen, p): (String, Option<LuaValue>)| {
+        lua.create_function(|lua, (screen, p): (Name, Option<LuaValue>)| {
             let params = params(lua, p)?;
-            push_effect(lua, Effect::Replace { screen, params })
+            push_effect(lua, Effect::Replace { screen: screen.0, params })
         })?,
     )?;
     t.set("pop", lua.create_function(|lua, ()| push_effect(lua, Effect::Pop))?)?;
     t.set("home", lua.create_function(|lua, ()| push_effect(lua, Effect::Home))?)?;
     t.set(
         "open_app",
-        lua.create_function(|lua, (app, screen, p): (String, Option<String>, Option<LuaValue>)| {
+        lua.create_function(|lua, (app, screen, p): (Name, Option<Name>, Option<LuaValue>)| {
             let params = params(lua, p)?;
-            push_effect(lua, Effect::OpenApp { app, screen, params })
+            push_effect(lua, Effect::OpenApp { app: app.0, screen: screen.map(|s| s.0), params })
         })?,
     )?;
-    t.set("deep_link", lua.create_function(|lua, uri: String| push_effect(lua, Effect::DeepLink { uri }))?)?;
+    t.set("deep_link", lua.create_function(|lua, uri: Name| push_effect(lua, Effect::DeepLink { uri: uri.0 }))?)?;
     Ok(t)
 }
 
 type MakeEffect = fn(Value) -> Effect;
 
 /// Functions taking one table (`ui.dialog{...}`) and queueing it as an effect.
-fn table_effects(lua: &Lua, t: &Table, effects: &[(&str, MakeEffect)]) -> mlua::Result<()> {
+fn table_effects(lua: &Lua, t: &Table, effects: &[(&'static str, MakeEffect)]) -> mlua::Result<()> {
     for &(name, make) in effects {
         t.set(
             name,
             lua.create_function(move |lua, spec: Table| {
-                let value = from_lua(lua, LuaValue::Table(spec))?;
+                let value = effect_value(lua, LuaValue::Table(spec), name)?;
                 push_effect(lua, make(value))
             })?,
         )?;
@@ -187,7 +255,13 @@ fn table_effects(lua: &Lua, t: &Table, effects: &[(&str, MakeEffect)]) -> mlua::
 
 fn ui_table(lua: &Lua) -> mlua::Result<Table> {
     let t = lua.create_table()?;
-    t.set("toast", lua.create_function(|lua, text: String| push_effect(lua, Effect::Toast { text }))?)?;
+    t.set(
+        "toast",
+        lua.create_function(|lua, text: mlua::String| {
+            let text = checked_text(text, "ui.toast")?;
+            push_effect(lua, Effect::Toast { text })
+        })?,
+    )?;
     table_effects(
         lua,
         &t,
@@ -216,8 +290,14 @@ fn clock_table(lua: &Lua) -> mlua::Result<Table> {
     )?;
     t.set("today", lua.create_function(|lua, ()| with_ctx(lua, |ctx| Ok(CivilTime::from_ms(ctx.now_ms).date_string())))?)?;
     // Day arithmetic for apps (days since 1970-01-01 and back), so no app carries its own copy.
-    t.set("days_from_civil", lua.create_function(|_, (y, m, d): (i64, u32, u32)| Ok(phoneworld_data::days_from_civil(y, m, d)))?)?;
-    t.set("civil_from_days", lua.create_function(|_, days: i64| Ok(phoneworld_data::civil_from_days(days)))?)?;
+    t.set(
+        "days_from_civil",
+        lua.create_function(|_, (y, m, d): (i64, i64, i64)| {
+            let (y, m, d) = civil_date(y, m, d)?;
+            Ok(phoneworld_data::days_from_civil(y, m, d))
+        })?,
+    )?;
+    t.set("civil_from_days", lua.create_function(|_, days: i64| Ok(phoneworld_data::civil_from_days(in_range(days, MAX_DAYS, "days")?)))?)?;
     Ok(t)
 }
 
@@ -225,14 +305,18 @@ fn timer_table(lua: &Lua) -> mlua::Result<Table> {
     let t = lua.create_table()?;
     t.set(
         "after",
-        lua.create_function(|lua, (ms, handler, args): (u64, String, Option<LuaValue>)| {
+        lua.create_function(|lua, (ms, handler, args): (u64, Name, Option<LuaValue>)| {
+            if ms > MAX_TIMER_MS {
+                return Err(mlua::Error::runtime(format!("timer.after: {ms} ms is longer than the limit of {MAX_TIMER_MS} ms (a year)")));
+            }
             let args = params(lua, args)?;
-            with_ctx(lua, |ctx| {
+            let id = with_ctx(lua, |ctx| {
                 let id = ctx.next_timer_id;
                 ctx.next_timer_id += 1;
-                ctx.effects.push(Effect::TimerAfter { id, ms, handler, args });
                 Ok(id)
-            })
+            })?;
+            push_effect(lua, Effect::TimerAfter { id, ms, handler: handler.0, args })?;
+            Ok(id)
         })?,
     )?;
     t.set("cancel", lua.create_function(|lua, id: u64| push_effect(lua, Effect::TimerCancel { id }))?)?;
@@ -244,7 +328,8 @@ fn clipboard_table(lua: &Lua) -> mlua::Result<Table> {
     t.set("get", lua.create_function(|lua, ()| with_ctx(lua, |ctx| Ok(ctx.clipboard.clone())))?)?;
     t.set(
         "set",
-        lua.create_function(|lua, text: String| {
+        lua.create_function(|lua, text: mlua::String| {
+            let text = checked_text(text, "clipboard.set")?;
             with_ctx(lua, |ctx| {
                 ctx.clipboard = text;
                 Ok(())
@@ -272,6 +357,31 @@ fn install_random(lua: &Lua, math: &Table) -> mlua::Result<()> {
     Ok(())
 }
 
+/// Day counts the calendar functions accept (about a million years either way): beyond them
+/// the arithmetic would overflow.
+const MAX_DAYS: i64 = 365_250_000;
+
+fn in_range(value: i64, limit: i64, what: &str) -> mlua::Result<i64> {
+    if value.unsigned_abs() > limit.unsigned_abs() {
+        return Err(mlua::Error::runtime(format!("{what}: {value} is out of range (at most {limit} either way)")));
+    }
+    Ok(value)
+}
+
+/// A year, month and day the calendar can work with (the day may run past the month's end,
+/// as Lua's `os.time` allows).
+fn civil_date(year: i64, month: i64, day: i64) -> mlua::Result<(i64, u32, u32)> {
+    let year = in_range(year, MAX_DAYS / 366, "year")?;
+    if !(1..=12).contains(&month) {
+        return Err(mlua::Error::runtime(format!("month {month} is not between 1 and 12")));
+    }
+    let day = in_range(day, 100_000, "day")?;
+    if day < 1 {
+        return Err(mlua::Error::runtime(format!("day {day} is before the first of the month")));
+    }
+    Ok((year, month as u32, day as u32))
+}
+
 /// `os.time`, `os.date`, `os.clock` on the virtual clock.
 fn os_table(lua: &Lua) -> mlua::Result<Table> {
     let t = lua.create_table()?;
@@ -281,25 +391,28 @@ fn os_table(lua: &Lua) -> mlua::Result<Table> {
             None => with_ctx(lua, |ctx| Ok(ctx.now_ms.div_euclid(1000))),
             Some(tbl) => {
                 let year: i64 = tbl.get("year")?;
-                let month: u32 = tbl.get("month")?;
-                let day: u32 = tbl.get("day")?;
+                let month: i64 = tbl.get("month")?;
+                let day: i64 = tbl.get("day")?;
                 let hour: Option<i64> = tbl.get("hour")?;
                 let min: Option<i64> = tbl.get("min")?;
                 let sec: Option<i64> = tbl.get("sec")?;
+                let (year, month, day) = civil_date(year, month, day)?;
                 let days = phoneworld_data::days_from_civil(year, month, day);
-                Ok(days * 86_400 + hour.unwrap_or(12) * 3600 + min.unwrap_or(0) * 60 + sec.unwrap_or(0))
+                let parts = [hour.unwrap_or(12), min.unwrap_or(0), sec.unwrap_or(0)];
+                let [hour, min, sec] = parts.map(|p| in_range(p, MAX_DAYS, "os.time field"));
+                Ok(days * 86_400 + hour? * 3600 + min? * 60 + sec?)
             }
         })?,
     )?;
     t.set(
         "date",
-        lua.create_function(|lua, (fmt, at): (Option<String>, Option<i64>)| {
+        lua.create_function(|lua, (fmt, at): (Option<Name>, Option<i64>)| {
             let ms = match at {
-                Some(secs) => secs * 1000,
+                Some(secs) => in_range(secs, MAX_DAYS * 86_400, "os.date time")? * 1000,
                 None => with_ctx(lua, |ctx| Ok(ctx.now_ms))?,
             };
             let civil = CivilTime::from_ms(ms);
-            let fmt = fmt.unwrap_or_else(|| "%a %b %e %H:%M:%S %Y".to_owned());
+            let fmt = fmt.map_or_else(|| "%a %b %e %H:%M:%S %Y".to_owned(), |f| f.0);
             let fmt = fmt.strip_prefix('!').unwrap_or(&fmt);
             if fmt.starts_with("*t") {
                 let tbl = lua.create_table()?;
@@ -326,9 +439,9 @@ fn host_table(lua: &Lua) -> mlua::Result<Table> {
     let t = lua.create_table()?;
     t.set(
         "open",
-        lua.create_function(|lua, (app, screen, p): (String, Option<String>, Option<LuaValue>)| {
+        lua.create_function(|lua, (app, screen, p): (Name, Option<Name>, Option<LuaValue>)| {
             let params = params(lua, p)?;
-            push_effect(lua, Effect::OpenMiniApp { app, screen, params })
+            push_effect(lua, Effect::OpenMiniApp { app: app.0, screen: screen.map(|s| s.0), params })
         })?,
     )?;
     t.set(
@@ -342,16 +455,17 @@ fn host_table(lua: &Lua) -> mlua::Result<Table> {
     Ok(t)
 }
 
-/// Installs the whole API into the globals shared by every app environment.
-pub(crate) fn install(lua: &Lua) -> mlua::Result<()> {
-    let g = lua.globals();
+/// Builds the API tables (offered to apps read-only by the sandbox) and puts the seeded
+/// `math.random` into the math library.
+pub(crate) fn build(lua: &Lua) -> mlua::Result<Table> {
+    let g = lua.create_table()?;
     g.set("state", value_table(lua, state_of, true)?)?;
     g.set("locals", value_table(lua, local_of, true)?)?;
     g.set("system", value_table(lua, system_of, true)?)?;
     let content = lua.create_table()?;
     content.set(
         "get",
-        lua.create_function(|lua, path: Option<String>| {
+        lua.create_function(|lua, path: Option<Name>| {
             let found = with_ctx(lua, |ctx| Ok(get_lua_path(&ctx.content, path.as_deref().unwrap_or("")).cloned()))?;
             found.map_or(Ok(LuaValue::Nil), |v| to_lua(lua, &v))
         })?,
@@ -364,7 +478,7 @@ pub(crate) fn install(lua: &Lua) -> mlua::Result<()> {
     g.set("clipboard", clipboard_table(lua)?)?;
     g.set("host", host_table(lua)?)?;
     g.set("os", os_table(lua)?)?;
-    let math: Table = g.get("math")?;
+    let math: Table = lua.globals().get("math")?;
     install_random(lua, &math)?;
-    Ok(())
+    Ok(g)
 }

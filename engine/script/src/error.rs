@@ -18,6 +18,7 @@ impl ScriptError {
     /// traceback. `default_file` is used when Lua reports no position.
     pub(crate) fn from_lua(app: &str, default_file: &str, err: &mlua::Error) -> ScriptError {
         let (message, traceback) = flatten(err);
+        let message = without_addresses(&message);
         let located = find_location(&message).or_else(|| traceback.as_deref().and_then(find_location));
         let clean = strip_location(&message);
         match located {
@@ -44,6 +45,30 @@ fn flatten(err: &mlua::Error) -> (String, Option<String>) {
         }
         other => (other.to_string(), None),
     }
+}
+
+/// Lua names tables and functions by their heap address (`error({})` reads `table:
+/// 0x55d0c3e2a6b0`), which differs between runs; the same run must print the same errors.
+fn without_addresses(message: &str) -> String {
+    let mut out = String::with_capacity(message.len());
+    let mut rest = message;
+    while let Some(at) = rest.find(": 0x") {
+        let kind_start = rest[..at].rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '.')).map_or(0, |i| i + 1);
+        let digits = rest[at + 4..].bytes().take_while(u8::is_ascii_hexdigit).count();
+        out.push_str(&rest[..at]);
+        if kind_start < at && digits >= 4 {
+            out.push_str(" value");
+            if rest[..kind_start].is_empty() || rest[..kind_start].ends_with(' ') {
+                // `table: 0x…` stands alone: say what it is.
+            }
+            rest = &rest[at + 4 + digits..];
+        } else {
+            out.push_str(": 0x");
+            rest = &rest[at + 4..];
+        }
+    }
+    out.push_str(rest);
+    out
 }
 
 /// Finds the first `name.lua:LINE:` in a text.
@@ -81,5 +106,12 @@ mod tests {
         assert_eq!(find_location("main.lua:12: boom"), Some(("main.lua".into(), 12)));
         assert_eq!(find_location("x\n\tlib/util.lua:3: in function"), Some(("lib/util.lua".into(), 3)));
         assert_eq!(strip_location("main.lua:12: boom"), "boom");
+    }
+
+    #[test]
+    fn heap_addresses_are_left_out() {
+        assert_eq!(without_addresses("table: 0x55d0c3e2a6b0"), "table value");
+        assert_eq!(without_addresses("bad key function: 0x7f00aa in list"), "bad key function value in list");
+        assert_eq!(without_addresses("ratio: 0x1 is odd"), "ratio: 0x1 is odd");
     }
 }

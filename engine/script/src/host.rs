@@ -1,152 +1,216 @@
-//! One device's Lua state: app environments, the per-event instruction budget and the memory
-//! limit, and the call of a handler against an event context.
+//! One device's Lua state: the per-event budget and memory limit, the apps' compiled scripts,
+//! and the call of a handler against an event context.
 
 use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
-use mlua::{ChunkMode, Function, HookTriggers, Lua, RegistryKey, Table, VmState};
+use mlua::{ChunkMode, Function, HookTriggers, Lua, Table, VmState};
 use serde_json::Value;
 
-use crate::api;
-use crate::sandbox::{self, BUDGET_MARKER};
+use crate::alloc::{self, AllocMeter};
+use crate::api::{self, Crossing};
+use crate::budget::{Budget, BUDGET_MARKER};
+use crate::convert::ValueLimits;
+use crate::sandbox::{self, Sandbox};
 use crate::{EventCtx, Program, ScriptError};
 
-/// The limits a device puts on its scripts.
+/// The limits a device puts on its scripts. `docs/limits.md` lists every limit of the phone.
 #[derive(Debug, Clone, Copy)]
 pub struct ScriptLimits {
     /// Bytes the Lua state of one device may hold.
     pub memory_bytes: usize,
-    /// VM instructions one event (or one app's loading) may run.
+    /// Work one event (or one app's loading) may do, in VM instructions; work done inside
+    /// library functions is charged in the same units.
     pub instructions_per_event: u64,
+    /// Largest value one call may write into the store (`state.set`, `locals.set`, ...), in
+    /// bytes of its JSON text (about).
+    pub max_value_bytes: usize,
 }
 
 impl Default for ScriptLimits {
     fn default() -> Self {
-        ScriptLimits { memory_bytes: 16 << 20, instructions_per_event: 20_000_000 }
+        ScriptLimits { memory_bytes: 16 << 20, instructions_per_event: 20_000_000, max_value_bytes: 4 << 20 }
     }
 }
 
 /// How often the budget hook runs, in VM instructions.
 const HOOK_EVERY: u32 = 4096;
 
+/// Where the hook last saw a script running, for errors Lua reports without a position (it
+/// ran out of memory inside a library function).
+type LastSeen = Arc<Mutex<Option<(String, u32)>>>;
+
 /// The Lua state of one device.
 pub struct ScriptHost {
+    // Declared before `meter`: the state closes (with mlua's own allocator, put back in
+    // `drop`) before the meter it used goes away.
     lua: Lua,
-    envs: BTreeMap<String, RegistryKey>,
-    used: Arc<AtomicU64>,
+    meter: Box<AllocMeter>,
+    budget: Arc<Budget>,
+    sandbox: Sandbox,
+    /// Each loaded app's main chunks, ready to run into a fresh environment.
+    apps: BTreeMap<String, Table>,
+    last_seen: LastSeen,
+    limits: ScriptLimits,
 }
 
 impl std::fmt::Debug for ScriptHost {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("ScriptHost").field("apps", &self.envs.keys().collect::<Vec<_>>()).finish()
+        f.debug_struct("ScriptHost").field("apps", &self.apps.keys().collect::<Vec<_>>()).finish()
     }
+}
+
+impl Drop for ScriptHost {
+    fn drop(&mut self) {
+        alloc::uninstall(&self.lua, &self.meter);
+    }
+}
+
+fn install_hook(lua: &Lua, budget: &Arc<Budget>, last_seen: &LastSeen) {
+    let budget = Arc::clone(budget);
+    let last_seen = Arc::clone(last_seen);
+    lua.set_hook(HookTriggers::new().every_nth_instruction(HOOK_EVERY), move |_lua, debug| {
+        let source = debug.source();
+        let file = source.short_src.as_deref().unwrap_or("?");
+        let line = debug.curr_line().max(0) as u32;
+        if let (Ok(mut seen), false) = (last_seen.lock(), file == "sandbox") {
+            if seen.as_ref().is_none_or(|(f, l)| *l != line || f != file) {
+                *seen = Some((file.to_owned(), line));
+            }
+        }
+        if !budget.charge(u64::from(HOOK_EVERY)) {
+            return Err(mlua::Error::runtime(format!(
+                "{file}:{line}: stopped: {BUDGET_MARKER} of {} instructions exceeded (an endless loop?)",
+                budget.limit()
+            )));
+        }
+        Ok(VmState::Continue)
+    });
 }
 
 impl ScriptHost {
     pub fn new(limits: ScriptLimits) -> Result<ScriptHost, ScriptError> {
-        let setup = || -> mlua::Result<(Lua, Arc<AtomicU64>)> {
-            let lua = sandbox::new_state()?;
-            api::install(&lua)?;
-            let used = Arc::new(AtomicU64::new(0));
-            let counter = Arc::clone(&used);
-            let budget = limits.instructions_per_event;
-            lua.set_hook(HookTriggers::new().every_nth_instruction(HOOK_EVERY), move |_lua, debug| {
-                let ran = counter.fetch_add(u64::from(HOOK_EVERY), Ordering::Relaxed) + u64::from(HOOK_EVERY);
-                if ran > budget {
-                    let source = debug.source();
-                    let file = source.short_src.as_deref().unwrap_or("?").to_owned();
-                    let line = debug.curr_line();
-                    return Err(mlua::Error::runtime(format!(
-                        "{file}:{line}: stopped: {BUDGET_MARKER} of {budget} instructions exceeded (an endless loop?)"
-                    )));
-                }
-                Ok(VmState::Continue)
-            });
-            lua.set_memory_limit(limits.memory_bytes)?;
-            Ok((lua, used))
-        };
-        let (lua, used) = setup().map_err(|e| ScriptError::from_lua("<sandbox>", "<sandbox>", &e))?;
-        Ok(ScriptHost { lua, envs: BTreeMap::new(), used })
+        let sandbox_err = |e: mlua::Error| ScriptError::from_lua("<sandbox>", "<sandbox>", &e);
+        let budget = Arc::new(Budget::new(limits.instructions_per_event));
+        let lua = sandbox::new_state(&budget, limits.memory_bytes).map_err(sandbox_err)?;
+        lua.set_app_data(Crossing { budget: Arc::clone(&budget), limits: ValueLimits { max_bytes: limits.max_value_bytes } });
+        let api = api::build(&lua).map_err(sandbox_err)?;
+        let sandbox = sandbox::seal(&lua, &budget, api).map_err(sandbox_err)?;
+        let last_seen = LastSeen::default();
+        install_hook(&lua, &budget, &last_seen);
+        lua.set_memory_limit(limits.memory_bytes).map_err(sandbox_err)?;
+        // After the memory limit: mlua finds its limit only while its own allocator is set.
+        let meter = alloc::install(&lua, Arc::clone(&budget)).map_err(sandbox_err)?;
+        Ok(ScriptHost { lua, meter, budget, sandbox, apps: BTreeMap::new(), last_seen, limits })
     }
 
-    /// Runs an app's scripts into a fresh environment, once per device.
+    /// Loads an app's compiled scripts into this state, once per device, and runs them once to
+    /// check that they load.
     pub fn ensure_loaded(&mut self, program: &Program) -> Result<(), ScriptError> {
-        if self.envs.contains_key(&program.app) {
+        if self.apps.contains_key(&program.app) {
             return Ok(());
         }
-        let env = self.load_env(program)?;
-        let key = self.lua.create_registry_value(env).map_err(|e| ScriptError::from_lua(&program.app, program.main_file(), &e))?;
-        self.envs.insert(program.app.clone(), key);
+        let chunks = self.load_chunks(program)?;
+        self.budget.reset();
+        self.lua.gc_stop();
+        let loaded = self.sandbox.handler_names.call::<Vec<String>>(&chunks);
+        self.lua.gc_restart();
+        loaded.map_err(|e| self.error(program, &e))?;
+        self.apps.insert(program.app.clone(), chunks);
         Ok(())
     }
 
-    fn load_env(&self, program: &Program) -> Result<Table, ScriptError> {
-        let app = &program.app;
-        let lua_err = |file: &str, e: mlua::Error| ScriptError::from_lua(app, file, &e);
-        let env = self.lua.create_table().map_err(|e| lua_err(program.main_file(), e))?;
-        let meta = self.lua.create_table().map_err(|e| lua_err(program.main_file(), e))?;
-        meta.set("__index", self.lua.globals()).map_err(|e| lua_err(program.main_file(), e))?;
-        env.set_metatable(Some(meta.clone()));
-        self.used.store(0, Ordering::Relaxed);
-        for chunk in program.chunks.iter() {
-            self.lua
+    fn load_chunks(&self, program: &Program) -> Result<Table, ScriptError> {
+        let lua_err = |file: &str, e: mlua::Error| ScriptError::from_lua(&program.app, file, &e);
+        let chunks = self.lua.create_table().map_err(|e| lua_err(program.main_file(), e))?;
+        for (i, chunk) in program.chunks.iter().enumerate() {
+            let function: Function = self
+                .lua
                 .load(&chunk.bytecode[..])
                 .set_mode(ChunkMode::Binary)
                 .set_name(format!("@{}", chunk.name))
-                .set_environment(env.clone())
-                .exec()
+                .into_function()
                 .map_err(|e| lua_err(&chunk.name, e))?;
+            chunks.raw_set(i + 1, function).map_err(|e| lua_err(&chunk.name, e))?;
         }
-        // From now on the environment is frozen: app scripts keep no state of their own.
-        let guard = self
-            .lua
-            .create_function(|_, (_t, key, _v): (Table, mlua::Value, mlua::Value)| -> mlua::Result<()> {
-                Err(mlua::Error::runtime(format!(
-                    "cannot set global `{}`: app scripts keep no state between events; use state.set or locals.set",
-                    key.to_string().unwrap_or_default()
-                )))
-            })
-            .map_err(|e| lua_err(program.main_file(), e))?;
-        meta.set("__newindex", guard).map_err(|e| lua_err(program.main_file(), e))?;
-        Ok(env)
-    }
-
-    fn env(&self, app: &str) -> Option<Table> {
-        self.envs.get(app).and_then(|key| self.lua.registry_value::<Table>(key).ok())
+        Ok(chunks)
     }
 
     /// The names of the functions an app defines (its handlers), sorted.
     pub fn handler_names(&self, app: &str) -> Vec<String> {
-        let Some(env) = self.env(app) else { return Vec::new() };
-        let mut names: Vec<String> =
-            env.pairs::<String, mlua::Value>().filter_map(Result::ok).filter(|(_, v)| v.is_function()).map(|(k, _)| k).collect();
-        names.sort();
+        let Some(chunks) = self.apps.get(app) else { return Vec::new() };
+        self.budget.reset();
+        self.lua.gc_stop();
+        let names = self.sandbox.handler_names.call::<Vec<String>>(chunks).unwrap_or_default();
+        self.lua.gc_restart();
         names
     }
 
-    /// Runs `handler(event)` for the program's app against `ctx`. On success returns the
-    /// context with the handler's changes and effects; on failure the context is dropped.
+    /// Runs `handler(event)` for the program's app against `ctx`, in a fresh environment.
+    /// On success returns the context with the handler's changes and effects; on failure the
+    /// context is dropped.
     pub fn call(&mut self, program: &Program, handler: &str, event: &Value, ctx: EventCtx) -> Result<EventCtx, ScriptError> {
         self.ensure_loaded(program)?;
         let app = &program.app;
-        let env = self.env(app).ok_or_else(|| ScriptError::new(app, program.main_file(), None, "app scripts are not loaded"))?;
-        let function: Function = env
-            .raw_get(handler)
-            .map_err(|_| ScriptError::new(app, program.main_file(), None, format!("no handler function `{handler}`")))?;
-        let event = api::to_lua(&self.lua, event).map_err(|e| ScriptError::from_lua(app, program.main_file(), &e))?;
+        let chunks =
+            self.apps.get(app).cloned().ok_or_else(|| ScriptError::new(app, program.main_file(), None, "app scripts are not loaded"))?;
+        self.budget.reset();
+        if let Ok(mut seen) = self.last_seen.lock() {
+            *seen = None;
+        }
+        self.meter.take_refused_at();
+        let event = api::to_lua(&self.lua, event).map_err(|e| self.error(program, &e))?;
         self.lua.set_app_data(ctx);
-        self.used.store(0, Ordering::Relaxed);
-        let result = function.call::<()>(event);
+        // No collection while a handler runs: finalizers and weak tables would then depend on
+        // when the collector last ran, which differs between a device and its restored copy.
+        self.lua.gc_stop();
+        // A panic in a library function (a bug of ours) fails this handler, not the phone:
+        // mlua has already unwound the Lua state when it resumes the panic here.
+        let run = std::panic::AssertUnwindSafe(|| self.sandbox.run_event.call::<()>((chunks, handler, event)));
+        let result = std::panic::catch_unwind(run).unwrap_or_else(|panic| {
+            let what = panic.downcast_ref::<String>().cloned().or_else(|| panic.downcast_ref::<&str>().map(|s| (*s).to_owned()));
+            Err(mlua::Error::runtime(format!("internal error in the phone's Lua library: {}", what.unwrap_or_default())))
+        });
+        self.lua.gc_restart();
         let ctx = self.lua.remove_app_data::<EventCtx>();
+        self.pace_collector();
         match (result, ctx) {
             (Ok(()), Some(ctx)) => Ok(ctx),
             (Ok(()), None) => Err(ScriptError::new(app, program.main_file(), None, "event context lost")),
-            (Err(err), _) => {
-                // Let the collector reclaim what a runaway handler allocated.
-                let _ = self.lua.gc_collect();
-                Err(ScriptError::from_lua(app, program.main_file(), &err))
+            (Err(err), _) => Err(self.error(program, &err)),
+        }
+    }
+
+    /// Lets the collector catch up with what the event allocated, as it would have while the
+    /// handler ran.
+    fn pace_collector(&self) {
+        let kbytes = self.meter.take_allocated() / 1024;
+        if kbytes > 0 {
+            let _ = self.lua.gc_step_kbytes(i32::try_from(kbytes).unwrap_or(i32::MAX));
+        }
+    }
+
+    /// A handler's failure as the author should read it: the budget and memory stops say so
+    /// (with the last place seen running when Lua gives none), heap addresses are left out.
+    fn error(&self, program: &Program, err: &mlua::Error) -> ScriptError {
+        let mut error = ScriptError::from_lua(&program.app, program.main_file(), err);
+        let out_of_memory = matches!(err, mlua::Error::MemoryError(_)) || error.message.contains("not enough memory");
+        if self.budget.spent() && !error.message.contains(BUDGET_MARKER) {
+            error.message = self.budget.stopped_message("a library function");
+        } else if out_of_memory && !self.budget.spent() {
+            error.message = format!("out of memory: the scripts of a device may use at most {} MiB", self.limits.memory_bytes >> 20);
+        }
+        let refused_at = self.meter.take_refused_at();
+        if error.line.is_none() && (self.budget.spent() || out_of_memory) {
+            if let Some((file, line)) = refused_at {
+                error.file = file;
+                error.line = Some(line);
+            } else if let Some((file, line)) = self.last_seen.lock().ok().and_then(|seen| seen.clone()) {
+                error.file = file;
+                error.line = Some(line);
+                error.message.push_str(" (the line last seen running)");
             }
         }
+        error
     }
 }

@@ -1,18 +1,26 @@
-//! The Lua host. Each device owns one sandboxed Lua 5.4 state; every app's handlers live in
-//! their own environment table inside it. Lua is stateless logic: a handler runs against an
-//! [`EventCtx`] (working copies of the app's data, the screen's UI state, system settings and
-//! the clipboard, plus a queue of effects), and the phone commits the context only when the
-//! handler succeeds, so a failing handler changes nothing.
+//! The Lua host. Each device owns one sandboxed Lua 5.4 state; every event of an app runs in
+//! a fresh environment of its own, built from the app's compiled scripts, over read-only views
+//! of the shared libraries, so nothing a handler writes outside the store survives the event.
+//! Lua is stateless logic: a handler runs against an [`EventCtx`] (working copies of the app's
+//! data, the screen's UI state, system settings and the clipboard, plus a queue of effects),
+//! and the phone commits the context only when the handler succeeds, so a failing handler
+//! changes nothing. Every limit counts work, never time (`budget`).
 
+mod alloc;
 mod api;
+mod budget;
 mod context;
+mod convert;
 mod error;
 mod host;
 mod paths;
 mod program;
 mod sandbox;
+mod strlib;
 
+pub use api::{MAX_EFFECTS_PER_EVENT, MAX_EFFECT_BYTES, MAX_NAME_BYTES, MAX_TEXT_BYTES, MAX_TIMER_MS};
 pub use context::{Effect, EventCtx};
+pub use convert::{value_size, MAX_VALUE_DEPTH};
 pub use error::ScriptError;
 pub use host::{ScriptHost, ScriptLimits};
 pub use paths::{get_lua_path, set_lua_path};

@@ -6,6 +6,9 @@ use phoneworld_data::AppBundle;
 
 use crate::ScriptError;
 
+/// What every chunk starts with (see [`Program::from_sources`]).
+const ENV_PARAMETER: &str = "local _ENV = ...; ";
+
 /// One compiled Lua file.
 #[derive(Debug)]
 pub(crate) struct Chunk {
@@ -32,8 +35,11 @@ impl Program {
         let lua = mlua::Lua::new();
         let mut chunks = Vec::new();
         for (name, source) in sources {
+            // Each chunk takes its environment as an argument, so every event can run it into
+            // a fresh one. On the first line, so line numbers stay the author's.
+            let source = format!("{ENV_PARAMETER}{source}");
             let function =
-                lua.load(*source).set_name(format!("@{name}")).into_function().map_err(|err| ScriptError::from_lua(app, name, &err))?;
+                lua.load(source).set_name(format!("@{name}")).into_function().map_err(|err| ScriptError::from_lua(app, name, &err))?;
             chunks.push(Chunk { name: (*name).to_owned(), bytecode: function.dump(false) });
         }
         Ok(Program { app: app.to_owned(), chunks: Arc::new(chunks) })

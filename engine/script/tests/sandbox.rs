@@ -25,7 +25,7 @@ fn ctx() -> EventCtx {
 }
 
 fn host() -> ScriptHost {
-    ScriptHost::new(ScriptLimits { memory_bytes: 8 << 20, instructions_per_event: 2_000_000 }).unwrap()
+    ScriptHost::new(ScriptLimits { memory_bytes: 8 << 20, instructions_per_event: 2_000_000, ..ScriptLimits::default() }).unwrap()
 }
 
 const SOURCE: &str = r#"

@@ -1,0 +1,310 @@
+-- The sandbox app handlers run in. This chunk runs once per device, with the raw standard
+-- library, before any app; it returns what the host needs. Apps never see this chunk's
+-- locals, the real global table or the real library tables: they see read-only proxies.
+local host = ...
+
+local error, type, next, select, tostring, rawget, rawset, rawequal, setmetatable, getmetatable, pcall =
+  error, type, next, select, tostring, rawget, rawset, rawequal, setmetatable, getmetatable, pcall
+local string, table, math, utf8 = string, table, math, utf8
+local raw_format, raw_rep, raw_unpack, raw_insert, raw_remove, raw_move, raw_concat, raw_sort =
+  string.format, string.rep, table.unpack, table.insert, table.remove, table.move, table.concat, table.sort
+local raw_codepoint, raw_len8, raw_offset, raw_tonumber = utf8.codepoint, utf8.len, utf8.offset, tonumber
+local math_type = math.type
+
+local budget_spent, charge, charge_range, charge_span, metatable_of, format_problem =
+  host.budget_spent, host.charge, host.charge_range, host.charge_span, host.metatable_of, host.format_problem
+local MAX_RESULTS = host.max_results
+
+-- What `getmetatable` answers for every table of the phone's own; `setmetatable` and
+-- `rawset` refuse tables that carry it.
+local LOCKED = "locked"
+local MEMORY_ERROR = "not enough memory"
+
+local function is_reference(v)
+  local kind = type(v)
+  return kind == "table" or kind == "function" or kind == "userdata" or kind == "thread"
+end
+
+-- Names for tables and functions that are the same on every run: `table: #3` is the third
+-- object this event printed. Lua's own names hold heap addresses.
+local names, last_name = nil, 0
+
+local function name_of(v, kind)
+  if names == nil then names = {} end
+  local n = names[v]
+  if n == nil then
+    last_name = last_name + 1
+    n = last_name
+    names[v] = n
+  end
+  return kind .. ": #" .. n
+end
+
+local function safe_tostring(v)
+  if not is_reference(v) then return tostring(v) end
+  local kind = type(v)
+  local mt = metatable_of(v)
+  if mt ~= nil then
+    if rawget(mt, "__tostring") ~= nil then return tostring(v) end
+    local name = rawget(mt, "__name")
+    if type(name) == "string" then kind = name end
+  end
+  return name_of(v, kind)
+end
+
+local function refuse_write(_, key)
+  error("cannot change `" .. safe_tostring(key) .. "`: the phone's libraries are read-only", 2)
+end
+
+-- A read-only view of a table: reads go through, writes fail, and the table behind it
+-- cannot be reached.
+local function read_only(t)
+  local function iterate(_, key)
+    return next(t, key)
+  end
+  return setmetatable({}, {
+    __index = t,
+    __newindex = refuse_write,
+    __pairs = function() return iterate, nil, nil end,
+    __metatable = LOCKED,
+  })
+end
+
+-- pcall and xpcall: a handler stopped for its budget or its memory stays stopped.
+local function must_stop(err)
+  return budget_spent() or rawequal(err, MEMORY_ERROR)
+end
+
+local function after_pcall(ok, ...)
+  if ok or not must_stop((...)) then return ok, ... end
+  error((...), 0)
+end
+
+local function safe_pcall(f, ...)
+  return after_pcall(pcall(f, ...))
+end
+
+local function after_xpcall(handler, ok, ...)
+  if ok then return ok, ... end
+  local err = ...
+  if must_stop(err) then error(err, 0) end
+  return false, handler(err)
+end
+
+local function safe_xpcall(f, handler, ...)
+  return after_xpcall(handler, pcall(f, ...))
+end
+
+local function safe_setmetatable(t, mt)
+  if type(mt) == "table" and rawget(mt, "__gc") ~= nil then
+    error("setmetatable: __gc is not available (finalizers run when memory is collected, which differs between runs)", 2)
+  end
+  return setmetatable(t, mt)
+end
+
+local function safe_rawset(t, key, value)
+  if rawequal(getmetatable(t), LOCKED) then
+    error("rawset: cannot change the phone's tables (app scripts keep no state between events)", 2)
+  end
+  return rawset(t, key, value)
+end
+
+-- Tables keyed by tables or functions are visited in the order of their addresses, which
+-- differ from run to run; string and number keys are visited in the same order every time.
+local function checked_next(t, key)
+  local k, v = next(t, key)
+  if is_reference(k) then
+    error("cannot visit a table keyed by tables or functions: their order differs between runs (keep them in a list)", 2)
+  end
+  return k, v
+end
+
+local function safe_pairs(t)
+  local mt = metatable_of(t)
+  local handler = mt ~= nil and rawget(mt, "__pairs") or nil
+  if handler ~= nil then
+    local f, s, c = handler(t)
+    return f, s, c
+  end
+  if type(t) ~= "table" then
+    error("bad argument #1 to 'for iterator' (table expected, got " .. type(t) .. ")", 2)
+  end
+  return checked_next, t, nil
+end
+
+local function safe_next(t, key)
+  return checked_next(t, key)
+end
+
+local function safe_tonumber(v, base)
+  if type(v) == "string" and #v > 64 then charge(#v // 16) end
+  return raw_tonumber(v, base)
+end
+
+local function safe_format(fmt, ...)
+  local problem = format_problem(fmt)
+  if problem ~= nil then error("bad argument #1 to 'format' (" .. problem .. ")", 2) end
+  local n = select("#", ...)
+  if n == 0 then return raw_format(fmt) end
+  local args = { ... }
+  for i = 1, n do
+    if is_reference(args[i]) then args[i] = safe_tostring(args[i]) end
+  end
+  return raw_format(fmt, raw_unpack(args, 1, n))
+end
+
+local function safe_rep(s, n, sep)
+  -- An empty string repeated 2^62 times is empty, but C would loop 2^62 times to build it.
+  if type(s) == "string" and #s == 0 and (sep == nil or (type(sep) == "string" and #sep == 0)) and math_type(n) then
+    return ""
+  end
+  return raw_rep(s, n, sep)
+end
+
+-- The length of a list argument, charged when large (the work of moving its elements).
+local function charged_length(t)
+  local n = #t
+  if n > 64 then charge(n) end
+  return n
+end
+
+local function safe_unpack(t, i, j)
+  i = i or 1
+  if j == nil then j = #t end
+  charge_range(i, j, MAX_RESULTS, "table.unpack")
+  return raw_unpack(t, i, j)
+end
+
+local function safe_insert(t, ...)
+  if select("#", ...) >= 2 then charged_length(t) end
+  return raw_insert(t, ...)
+end
+
+local function safe_remove(t, ...)
+  if select("#", ...) >= 1 then charged_length(t) end
+  return raw_remove(t, ...)
+end
+
+local function safe_move(a1, f, e, t, a2)
+  charge_range(f, e, nil, "table.move")
+  return raw_move(a1, f, e, t, a2)
+end
+
+local function safe_concat(t, sep, i, j)
+  i = i or 1
+  if j == nil then j = #t end
+  charge_range(i, j, nil, "table.concat")
+  return raw_concat(t, sep, i, j)
+end
+
+local function safe_sort(t, comp)
+  local n = charged_length(t)
+  -- About n log n comparisons; those made by a Lua `comp` are counted as they run.
+  local log = 1
+  while (1 << log) < n do log = log + 1 end
+  if n > 64 then charge(n * log) end
+  return raw_sort(t, comp)
+end
+
+local function safe_codepoint(s, i, j)
+  charge_span(s, i, j, MAX_RESULTS, "utf8.codepoint")
+  return raw_codepoint(s, i, j)
+end
+
+local function safe_len8(s, i, j)
+  if type(s) == "string" and #s > 64 then charge(#s // 16) end
+  return raw_len8(s, i, j)
+end
+
+local function safe_offset(s, n, i)
+  if type(s) == "string" and #s > 64 then charge(#s // 16) end
+  return raw_offset(s, n, i)
+end
+
+-- The real library tables get the safe functions (the string metatable reads them), then
+-- apps get read-only views of them.
+string.format, string.rep = safe_format, safe_rep
+string.dump = nil
+table.unpack, table.insert, table.remove, table.move, table.concat, table.sort =
+  safe_unpack, safe_insert, safe_remove, safe_move, safe_concat, safe_sort
+utf8.codepoint, utf8.len, utf8.offset = safe_codepoint, safe_len8, safe_offset
+
+local string_meta = getmetatable("")
+string_meta.__index = string
+string_meta.__metatable = LOCKED
+
+local globals = {
+  _VERSION = _VERSION,
+  assert = assert,
+  error = error,
+  getmetatable = getmetatable,
+  ipairs = ipairs,
+  next = safe_next,
+  pairs = safe_pairs,
+  pcall = safe_pcall,
+  rawequal = rawequal,
+  rawget = rawget,
+  rawlen = rawlen,
+  rawset = safe_rawset,
+  select = select,
+  setmetatable = safe_setmetatable,
+  tonumber = safe_tonumber,
+  tostring = safe_tostring,
+  type = type,
+  xpcall = safe_xpcall,
+}
+for _, name in ipairs({ "string", "table", "math", "utf8" }) do
+  globals[name] = read_only(_ENV[name])
+end
+for name, library in next, host.api do
+  globals[name] = read_only(library)
+end
+local API = read_only(globals)
+
+-- An app's environment. Its scripts define their functions into it while they load; after
+-- that it is frozen, so a handler's globals go nowhere.
+local loading = false
+local ENV_META = {
+  __index = API,
+  __newindex = function(env, key, value)
+    if loading then return rawset(env, key, value) end
+    error("cannot set global `" .. safe_tostring(key) .. "`: app scripts keep no state between events; use state.set or locals.set", 2)
+  end,
+  __metatable = LOCKED,
+}
+
+-- Builds an app's world afresh: a new environment, and its scripts run into it, so closures
+-- and their upvalues are new too and nothing a handler wrote survives the event.
+local function instantiate(chunks)
+  names, last_name = nil, 0
+  local env = setmetatable({}, ENV_META)
+  rawset(env, "_G", env)
+  loading = true
+  for i = 1, #chunks do
+    chunks[i](env)
+  end
+  loading = false
+  return env
+end
+
+local function run_event(chunks, handler, event)
+  local env = instantiate(chunks)
+  local f = rawget(env, handler)
+  if type(f) ~= "function" then
+    error("no handler function `" .. handler .. "`", 0)
+  end
+  return f(event)
+end
+
+-- The names of the functions an app defines, sorted.
+local function handler_names(chunks)
+  local env = instantiate(chunks)
+  local list = {}
+  for name, value in next, env do
+    if type(name) == "string" and type(value) == "function" then list[#list + 1] = name end
+  end
+  raw_sort(list)
+  return list
+end
+
+return run_event, handler_names

@@ -51,6 +51,9 @@ pub enum ProtocolError {
     BadChecksum { offset: u64, found: u32, computed: u32 },
     #[error("reading the connection: {0}")]
     Io(String),
+    /// The read timeout passed; the bytes read so far are kept and the next call goes on.
+    #[error("no bytes within the read timeout")]
+    TimedOut,
 }
 
 /// One packet.
@@ -137,7 +140,9 @@ pub fn decode_header(bytes: &[u8; HEADER_LEN], offset: u64, max_payload: u32) ->
     Ok(Header { command, arg0, arg1, data_length, data_check })
 }
 
-/// Reads packets from a byte stream, keeping count of the offset for error messages.
+/// Reads packets from a byte stream, keeping count of the offset for error messages. A read
+/// timeout on the stream gives [`ProtocolError::TimedOut`] and keeps the partial packet, so
+/// the next call resumes where it stopped.
 #[derive(Debug)]
 pub struct PacketReader<R> {
     inner: R,
@@ -146,11 +151,29 @@ pub struct PacketReader<R> {
     pub max_payload: u32,
     /// Verify `data_check` (the host side of adb-shell does; adbd does not).
     pub verify_checksum: bool,
+    /// The packet being read: its start offset, header bytes, decoded header and payload so far.
+    start: u64,
+    header: [u8; HEADER_LEN],
+    header_len: usize,
+    decoded: Option<Header>,
+    payload: Vec<u8>,
+    payload_len: usize,
 }
 
 impl<R: Read> PacketReader<R> {
     pub fn new(inner: R) -> PacketReader<R> {
-        PacketReader { inner, offset: 0, max_payload: MAX_PAYLOAD, verify_checksum: false }
+        PacketReader {
+            inner,
+            offset: 0,
+            max_payload: MAX_PAYLOAD,
+            verify_checksum: false,
+            start: 0,
+            header: [0; HEADER_LEN],
+            header_len: 0,
+            decoded: None,
+            payload: Vec::new(),
+            payload_len: 0,
+        }
     }
 
     /// Bytes consumed so far.
@@ -162,47 +185,86 @@ impl<R: Read> PacketReader<R> {
         &self.inner
     }
 
+    /// Bytes of a packet read but not yet complete.
+    pub fn partial_len(&self) -> usize {
+        self.header_len + self.payload_len
+    }
+
     /// The next packet, `Ok(None)` at a clean end of stream (between packets).
     pub fn read_packet(&mut self) -> Result<Option<Packet>, ProtocolError> {
-        let start = self.offset;
-        let mut header = [0u8; HEADER_LEN];
-        let got = self.fill(&mut header)?;
-        if got == 0 {
-            return Ok(None);
+        if self.header_len == 0 && self.decoded.is_none() {
+            self.start = self.offset;
         }
-        if got < HEADER_LEN {
-            return Err(ProtocolError::Truncated { offset: start, have: got, need: HEADER_LEN });
+        while self.header_len < HEADER_LEN {
+            let mut buf = [0u8; HEADER_LEN];
+            let want = HEADER_LEN - self.header_len;
+            let n = self.read_some(&mut buf[..want])?;
+            if n == 0 {
+                if self.header_len == 0 {
+                    return Ok(None);
+                }
+                let have = std::mem::take(&mut self.header_len);
+                return Err(ProtocolError::Truncated { offset: self.start, have, need: HEADER_LEN });
+            }
+            self.header[self.header_len..self.header_len + n].copy_from_slice(&buf[..n]);
+            self.header_len += n;
         }
-        let h = decode_header(&header, start, self.max_payload)?;
-        let mut payload = vec![0u8; h.data_length as usize];
-        let got = self.fill(&mut payload)?;
-        if got < payload.len() {
-            return Err(ProtocolError::Truncated { offset: start, have: HEADER_LEN + got, need: HEADER_LEN + payload.len() });
+        let h = match self.decoded {
+            Some(h) => h,
+            None => {
+                let h = decode_header(&self.header, self.start, self.max_payload).inspect_err(|_| self.reset())?;
+                self.payload = vec![0u8; h.data_length as usize];
+                self.payload_len = 0;
+                self.decoded = Some(h);
+                h
+            }
+        };
+        while self.payload_len < self.payload.len() {
+            let mut payload = std::mem::take(&mut self.payload);
+            let read = self.read_some(&mut payload[self.payload_len..]);
+            self.payload = payload;
+            let n = read?;
+            if n == 0 {
+                let (have, need) = (HEADER_LEN + self.payload_len, HEADER_LEN + self.payload.len());
+                self.reset();
+                return Err(ProtocolError::Truncated { offset: self.start, have, need });
+            }
+            self.payload_len += n;
         }
+        let payload = std::mem::take(&mut self.payload);
+        self.reset();
         if self.verify_checksum {
             let computed = checksum(&payload);
             if computed != h.data_check {
-                return Err(ProtocolError::BadChecksum { offset: start + 16, found: h.data_check, computed });
+                return Err(ProtocolError::BadChecksum { offset: self.start + 16, found: h.data_check, computed });
             }
         }
         Ok(Some(Packet { command: h.command, arg0: h.arg0, arg1: h.arg1, payload }))
     }
 
-    /// Reads until `buf` is full or the stream ends; returns how many bytes were read.
-    fn fill(&mut self, buf: &mut [u8]) -> Result<usize, ProtocolError> {
-        let mut have = 0;
-        while have < buf.len() {
-            match self.inner.read(&mut buf[have..]) {
-                Ok(0) => break,
+    /// Forgets the packet in progress.
+    fn reset(&mut self) {
+        self.header_len = 0;
+        self.decoded = None;
+        self.payload = Vec::new();
+        self.payload_len = 0;
+    }
+
+    /// One read: the bytes read (0 at the end of the stream).
+    fn read_some(&mut self, buf: &mut [u8]) -> Result<usize, ProtocolError> {
+        loop {
+            match self.inner.read(buf) {
                 Ok(n) => {
-                    have += n;
                     self.offset += n as u64;
+                    return Ok(n);
                 }
                 Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) if matches!(e.kind(), std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut) => {
+                    return Err(ProtocolError::TimedOut)
+                }
                 Err(e) => return Err(ProtocolError::Io(e.to_string())),
             }
         }
-        Ok(have)
     }
 }
 

@@ -14,6 +14,11 @@ const S_IFMT: u32 = 0o170_000;
 pub const MAX_FILE_BYTES: usize = 64 * 1024 * 1024;
 /// All files together may hold at most this much.
 pub const MAX_TOTAL_BYTES: usize = 256 * 1024 * 1024;
+/// The tree holds at most this many files and folders (`No space left on device` beyond).
+pub const MAX_ENTRIES: usize = 16_384;
+/// Linux's `PATH_MAX`: a path (as given, and resolved) is at most this many bytes
+/// (`File name too long` beyond).
+pub const MAX_PATH_BYTES: usize = 4096;
 
 /// Why a file operation failed, with the errno adbd would report.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -35,6 +40,8 @@ pub enum FsError {
     Invalid { path: String },
     #[error("{path}: No space left on device")]
     NoSpace { path: String },
+    #[error("{path}: File name too long")]
+    NameTooLong { path: String },
 }
 
 impl FsError {
@@ -48,6 +55,7 @@ impl FsError {
             FsError::IsADirectory { .. } => 21,
             FsError::Invalid { .. } => 22,
             FsError::NoSpace { .. } => 28,
+            FsError::NameTooLong { .. } => 36,
             FsError::NotEmpty { .. } => 39,
         }
     }
@@ -94,6 +102,9 @@ pub fn resolve(cwd: &str, path: &str) -> Result<String, FsError> {
     if path.contains('\0') {
         return Err(FsError::Invalid { path: path.escape_debug().to_string() });
     }
+    if path.len() > MAX_PATH_BYTES {
+        return Err(FsError::NameTooLong { path: shorten(path) });
+    }
     let joined = if path.starts_with('/') { path.to_owned() } else { format!("{}/{path}", cwd.trim_end_matches('/')) };
     let mut parts: Vec<&str> = Vec::new();
     for part in joined.split('/') {
@@ -113,7 +124,23 @@ pub fn resolve(cwd: &str, path: &str) -> Result<String, FsError> {
             out = format!("/sdcard{}", &out[alias.len()..]);
         }
     }
+    if out.len() > MAX_PATH_BYTES {
+        return Err(FsError::NameTooLong { path: shorten(path) });
+    }
     Ok(out)
+}
+
+/// A long path cut for an error message (at a char boundary).
+fn shorten(path: &str) -> String {
+    const SHOWN: usize = 64;
+    if path.len() <= SHOWN {
+        return path.to_owned();
+    }
+    let mut end = SHOWN;
+    while !path.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}…", &path[..end])
 }
 
 /// Like [`resolve`], but any `..` component is refused outright: sync requests name files, and a
@@ -194,6 +221,9 @@ impl DeviceFs {
             Some(Entry::File { data, mode, .. }) => Some((Arc::clone(data), *mode)),
             None => None,
         };
+        if old.is_none() {
+            self.check_room_for_entry(path)?;
+        }
         let old_len = old.as_ref().map_or(0, |(d, _)| d.len());
         let new_len = if append { old_len + bytes.len() } else { bytes.len() };
         if new_len > MAX_FILE_BYTES || self.total_bytes - old_len + new_len > MAX_TOTAL_BYTES {
@@ -213,13 +243,33 @@ impl DeviceFs {
         Ok(())
     }
 
+    /// Sets a file's or folder's time (`touch`); the data is not copied.
+    pub fn touch(&mut self, path: &str, now: u32) -> Result<(), FsError> {
+        match self.entries.get_mut(path) {
+            Some(Entry::File { mtime, .. } | Entry::Dir { mtime, .. }) => {
+                *mtime = now;
+                Ok(())
+            }
+            None => Err(FsError::NotFound { path: path.to_owned() }),
+        }
+    }
+
     /// Creates one folder; its parent must exist.
     pub fn mkdir(&mut self, path: &str, mtime: u32) -> Result<(), FsError> {
         if self.entries.contains_key(path) {
             return Err(FsError::Exists { path: path.to_owned() });
         }
         self.check_parent(path)?;
+        self.check_room_for_entry(path)?;
         self.entries.insert(path.to_owned(), Entry::Dir { mode: 0o771, mtime });
+        Ok(())
+    }
+
+    /// One more file or folder must fit under [`MAX_ENTRIES`].
+    fn check_room_for_entry(&self, path: &str) -> Result<(), FsError> {
+        if self.entries.len() >= MAX_ENTRIES {
+            return Err(FsError::NoSpace { path: path.to_owned() });
+        }
         Ok(())
     }
 
@@ -233,6 +283,7 @@ impl DeviceFs {
                 Some(Entry::Dir { .. }) => {}
                 Some(Entry::File { .. }) => return Err(FsError::NotADirectory { path: at }),
                 None => {
+                    self.check_room_for_entry(&at)?;
                     self.entries.insert(at.clone(), Entry::Dir { mode: 0o771, mtime });
                 }
             }

@@ -3,7 +3,9 @@
 //! Android settings the store does not model).
 
 use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
 
 use phoneworld_data::Action;
 use phoneworld_phone::{Device, StepResult};
@@ -11,7 +13,19 @@ use phoneworld_render::Frame;
 use phoneworld_tasks::{app_data, judge, Instance, Verdict};
 use serde_json::{json, Value};
 
-use crate::fs::DeviceFs;
+use crate::fs::{DeviceFs, FsError, MAX_TOTAL_BYTES};
+
+/// At most this many `settings put` keys the store does not model are remembered; putting
+/// another new one fails with `settings: at most 1024 extra settings on this device`.
+pub const MAX_EXTRA_SETTINGS: usize = 1024;
+/// A remembered setting's key and value may each be at most this long (bytes).
+pub const MAX_SETTING_BYTES: usize = 4096;
+/// At most this many `setprop` properties are remembered.
+pub const MAX_EXTRA_PROPS: usize = 1024;
+/// Android's `PROP_VALUE_MAX` less its NUL: a property value is at most 91 bytes.
+pub const MAX_PROP_VALUE_BYTES: usize = 91;
+/// A property name is at most this long (bytes).
+pub const MAX_PROP_NAME_BYTES: usize = 256;
 
 /// How hard `screencap -p` compresses. Real phones take seconds for a PNG; a fast level keeps
 /// the mock's screenshot round trip to milliseconds while staying a valid, lossless PNG.
@@ -46,6 +60,8 @@ pub struct PhoneSession {
     png: PngCompression,
     /// The last PNG encoded, and the frame it encodes (unchanged screens are not encoded twice).
     png_cache: Option<(Arc<Frame>, PngCompression, Arc<Vec<u8>>)>,
+    /// Bytes of pushes still being received, counted against the files' space.
+    uploads: Arc<AtomicUsize>,
 }
 
 impl std::fmt::Debug for PhoneSession {
@@ -67,6 +83,7 @@ impl PhoneSession {
             props: BTreeMap::new(),
             png: PngCompression::default(),
             png_cache: None,
+            uploads: Arc::new(AtomicUsize::new(0)),
         }
     }
 
@@ -154,6 +171,28 @@ impl PhoneSession {
         &mut self.files
     }
 
+    /// Sets aside `bytes` of the files' space for a push in progress, so pushes held in memory
+    /// never exceed what the files could hold ([`MAX_TOTAL_BYTES`]). The space is given back
+    /// when the reservation is dropped.
+    pub fn reserve_upload(&self, path: &str, bytes: usize) -> Result<UploadReservation, FsError> {
+        let mut held = self.uploads.load(Ordering::SeqCst);
+        loop {
+            let total = self.files.total_bytes().saturating_add(held).saturating_add(bytes);
+            if total > MAX_TOTAL_BYTES {
+                return Err(FsError::NoSpace { path: path.to_owned() });
+            }
+            match self.uploads.compare_exchange(held, held + bytes, Ordering::SeqCst, Ordering::SeqCst) {
+                Ok(_) => return Ok(UploadReservation { counter: Arc::clone(&self.uploads), bytes }),
+                Err(now) => held = now,
+            }
+        }
+    }
+
+    /// Bytes set aside for pushes in progress.
+    pub fn upload_bytes(&self) -> usize {
+        self.uploads.load(Ordering::SeqCst)
+    }
+
     pub fn png_compression(&self) -> PngCompression {
         self.png
     }
@@ -197,6 +236,30 @@ impl PhoneSession {
     }
 }
 
+/// Space set aside by [`PhoneSession::reserve_upload`]; dropping it gives the space back.
+#[derive(Debug)]
+pub struct UploadReservation {
+    counter: Arc<AtomicUsize>,
+    bytes: usize,
+}
+
+impl UploadReservation {
+    pub fn bytes(&self) -> usize {
+        self.bytes
+    }
+
+    /// Takes over another reservation's space.
+    pub fn absorb(&mut self, mut other: UploadReservation) {
+        self.bytes += std::mem::take(&mut other.bytes);
+    }
+}
+
+impl Drop for UploadReservation {
+    fn drop(&mut self) {
+        self.counter.fetch_sub(self.bytes, Ordering::SeqCst);
+    }
+}
+
 /// PNG of a frame at a compression level.
 pub fn encode_png(frame: &Frame, level: PngCompression) -> Vec<u8> {
     let mut out = Vec::with_capacity(frame.pixels.len() / 8);
@@ -222,10 +285,25 @@ pub fn encode_png(frame: &Frame, level: PngCompression) -> Vec<u8> {
     out
 }
 
+/// How long a long request that hands the phone over waits for a waiting thread to take it.
+/// Network-side fairness only: what the phone does never depends on it.
+const HANDOFF_WAIT: Duration = Duration::from_millis(20);
+
+#[derive(Debug)]
+struct PhoneCell {
+    session: Mutex<PhoneSession>,
+    /// Threads blocked in [`SharedPhone::lock`].
+    waiting: AtomicUsize,
+    /// Counts acquisitions, so a hand-off can see that another thread had its turn.
+    turns: AtomicU64,
+}
+
 /// The phone shared between the ADB server's connections and the code that created it.
 /// Cloning shares; every access locks. A panic while locked does not make the phone unusable.
+/// Long requests call [`SharedPhone::yield_to_waiters`] between device events, so one client's
+/// long command never holds the phone for its whole length.
 #[derive(Clone, Debug)]
-pub struct SharedPhone(Arc<Mutex<PhoneSession>>);
+pub struct SharedPhone(Arc<PhoneCell>);
 
 impl SharedPhone {
     /// Shares a device with no task.
@@ -239,12 +317,32 @@ impl SharedPhone {
     }
 
     pub fn from_session(session: PhoneSession) -> SharedPhone {
-        SharedPhone(Arc::new(Mutex::new(session)))
+        SharedPhone(Arc::new(PhoneCell { session: Mutex::new(session), waiting: AtomicUsize::new(0), turns: AtomicU64::new(0) }))
     }
 
     /// Locks the session. Hold the guard briefly: ADB clients wait while it is held.
     pub fn lock(&self) -> MutexGuard<'_, PhoneSession> {
-        self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+        self.0.waiting.fetch_add(1, Ordering::SeqCst);
+        let guard = self.0.session.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        self.0.waiting.fetch_sub(1, Ordering::SeqCst);
+        self.0.turns.fetch_add(1, Ordering::SeqCst);
+        guard
+    }
+
+    /// Lets a thread waiting for the phone have it before the holder of `guard` goes on, and
+    /// returns the phone locked again. Free when nobody waits. std's mutex is not fair (the
+    /// thread that unlocks usually wins it back), so this waits briefly for a waiter's turn.
+    pub fn yield_to_waiters<'a>(&'a self, guard: MutexGuard<'a, PhoneSession>) -> MutexGuard<'a, PhoneSession> {
+        if self.0.waiting.load(Ordering::SeqCst) == 0 {
+            return guard;
+        }
+        let turn = self.0.turns.load(Ordering::SeqCst);
+        drop(guard);
+        let started = Instant::now();
+        while self.0.turns.load(Ordering::SeqCst) == turn && started.elapsed() < HANDOFF_WAIT {
+            std::thread::yield_now();
+        }
+        self.lock()
     }
 
     /// Runs `f` with the session locked.

@@ -6,7 +6,7 @@ use base64::Engine;
 use phoneworld_data::{Action, Key};
 use phoneworld_phone::{Device, Foreground, Monkey};
 
-use super::{system, Ctx};
+use super::{system, Ctx, MAX_MONKEY_EVENTS};
 
 /// The launcher's package on the mock phone.
 pub(crate) const LAUNCHER: &str = "com.phoneworld.launcher";
@@ -183,7 +183,9 @@ fn am_start(ctx: &mut Ctx<'_>, args: &[String]) -> u8 {
     let component_pkg = intent.component.as_deref().map(|c| c.split('/').next().unwrap_or(c).to_owned());
     let target = component_pkg.clone().or_else(|| intent.package.clone());
     let launched: Result<String, String> = if home || target.as_deref() == Some(LAUNCHER) {
-        ctx.session.step(&Action::Key { key: Key::Home });
+        if let Err(status) = ctx.act(&Action::Key { key: Key::Home }) {
+            return status;
+        }
         Ok(LAUNCHER.to_owned())
     } else if let Some(package) = target {
         if !installed(ctx.session.device(), &package) {
@@ -193,26 +195,37 @@ fn am_start(ctx: &mut Ctx<'_>, args: &[String]) -> u8 {
             })
         } else {
             if intent.stop_first {
-                ctx.session.step(&Action::CloseApp { app: package.clone() });
-            }
-            let result = match intent.data.as_deref().and_then(|uri| open_deep_link(ctx.session.device_mut(), uri)) {
-                Some(r) => r,
-                None => {
-                    ctx.session.step(&Action::OpenApp { app: package.clone() });
-                    Ok(package.clone())
+                if let Err(status) = ctx.act(&Action::CloseApp { app: package.clone() }) {
+                    return status;
                 }
+            }
+            let linked = match intent.data.as_deref() {
+                Some(uri) => match ctx.spend_action(0) {
+                    Ok(()) => open_deep_link(ctx.session.device_mut(), uri),
+                    Err(status) => return status,
+                },
+                None => None,
             };
-            result
+            match linked {
+                Some(r) => r,
+                None => match ctx.act(&Action::OpenApp { app: package.clone() }) {
+                    Ok(_) => Ok(package.clone()),
+                    Err(status) => return status,
+                },
+            }
         }
     } else if let Some(uri) = intent.data.clone() {
+        if let Err(status) = ctx.spend_action(0) {
+            return status;
+        }
         open_deep_link(ctx.session.device_mut(), &uri)
             .unwrap_or_else(|| Err(format!("Error: Activity not started, unable to resolve {}", intent.describe())))
     } else if intent.action.as_deref().is_some_and(|a| a.starts_with("android.settings.")) {
         match ctx.session.device().catalog().find("Settings").map(|a| a.package().to_owned()) {
-            Some(settings) => {
-                ctx.session.step(&Action::OpenApp { app: settings.clone() });
-                Ok(settings)
-            }
+            Some(settings) => match ctx.act(&Action::OpenApp { app: settings.clone() }) {
+                Ok(_) => Ok(settings),
+                Err(status) => return status,
+            },
             None => Err(format!("Error: Activity not started, unable to resolve {}", intent.describe())),
         }
     } else {
@@ -266,7 +279,9 @@ fn am_broadcast(ctx: &mut Ctx<'_>, args: &[String]) -> u8 {
                 _ => Some(Action::TypeText { text: String::new(), clear: true }),
             };
             if let Some(step) = step {
-                ctx.session.step(&step);
+                if let Err(status) = ctx.act(&step) {
+                    return status;
+                }
             }
             ctx.print("Broadcast completed: result=0\n");
         }
@@ -318,7 +333,9 @@ pub(crate) fn am(ctx: &mut Ctx<'_>, args: &[String]) -> u8 {
             };
             let known = ctx.session.device().catalog().find(package).map(|a| a.package().to_owned());
             if let (Some(package), "force-stop") = (known, verb.as_str()) {
-                ctx.session.step(&Action::CloseApp { app: package });
+                if let Err(status) = ctx.act(&Action::CloseApp { app: package }) {
+                    return status;
+                }
             }
             0
         }
@@ -369,6 +386,9 @@ pub(crate) fn monkey(ctx: &mut Ctx<'_>, args: &[String]) -> u8 {
     let Some(count) = count else {
         return ctx.fail(1, "** Error: Count not specified\nusage: monkey [-p ALLOWED_PACKAGE [-p ALLOWED_PACKAGE] ...] [-c MAIN_CATEGORY] [-s SEED] [-v] COUNT");
     };
+    if count > MAX_MONKEY_EVENTS {
+        return ctx.fail(1, &format!("monkey: at most {MAX_MONKEY_EVENTS} events per command"));
+    }
     // The mock also takes an app's label where Android needs its package.
     let catalog = std::sync::Arc::clone(ctx.session.device().catalog());
     let package = match packages.iter().find_map(|p| catalog.find(p).map(|a| a.package().to_owned())) {
@@ -388,12 +408,18 @@ pub(crate) fn monkey(ctx: &mut Ctx<'_>, args: &[String]) -> u8 {
         ));
     }
     if count > 0 {
-        ctx.session.step(&Action::OpenApp { app: package.clone() });
+        if let Err(status) = ctx.act(&Action::OpenApp { app: package.clone() }) {
+            return status;
+        }
     }
     let mut random = Monkey::new(seed, Some(package));
-    for _ in 1..count.min(100_000) {
+    for _ in 1..count {
+        // Other clients may use the phone between events.
+        ctx.pause();
         let action = random.next_action(ctx.session.device_mut());
-        ctx.session.step(&action);
+        if let Err(status) = ctx.act(&action) {
+            return status;
+        }
     }
     ctx.print(&format!("Events injected: {count}\n## Network stats: elapsed time=0ms (0ms mobile, 0ms wifi, 0ms not connected)\n"));
     0
@@ -457,7 +483,9 @@ pub(crate) fn pm(ctx: &mut Ctx<'_>, args: &[String]) -> u8 {
                 ctx.print("Failed\n");
                 return 1;
             }
-            ctx.session.step(&Action::CloseApp { app: (*package).to_owned() });
+            if let Err(status) = ctx.act(&Action::CloseApp { app: (*package).to_owned() }) {
+                return status;
+            }
             let device = ctx.session.device();
             let fresh = Device::new(std::sync::Arc::clone(device.catalog()), *device.config());
             match fresh.ok().and_then(|d| d.store().apps.get(*package).cloned()) {

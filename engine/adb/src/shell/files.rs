@@ -19,18 +19,22 @@ pub(crate) fn cat(ctx: &mut Ctx<'_>, args: &[String]) -> u8 {
     };
     if names.is_empty() {
         let stdin = std::mem::take(&mut ctx.stdin);
-        ctx.out.extend_from_slice(&stdin);
-        return 0;
+        return u8::from(!ctx.write(&stdin));
     }
     let mut status = 0;
     for name in names {
+        if ctx.stopped() {
+            return 1;
+        }
         if name == "-" {
             let stdin = std::mem::take(&mut ctx.stdin);
-            ctx.out.extend_from_slice(&stdin);
+            ctx.write(&stdin);
             continue;
         }
         match ctx.path(name).and_then(|p| ctx.session.files().read(&p)) {
-            Ok(data) => ctx.out.extend_from_slice(&data),
+            Ok(data) => {
+                ctx.write(&data);
+            }
             Err(e) => status = ctx.fail(1, &format!("cat: {name}: {}", reason(&e))),
         }
     }
@@ -76,6 +80,9 @@ pub(crate) fn ls(ctx: &mut Ctx<'_>, args: &[String]) -> u8 {
     let mut status = 0;
     let many = names.len() > 1;
     for (k, name) in names.iter().enumerate() {
+        if ctx.stopped() {
+            return 1;
+        }
         let path = match ctx.path(name) {
             Ok(p) => p,
             Err(e) => {
@@ -129,6 +136,9 @@ pub(crate) fn rm(ctx: &mut Ctx<'_>, args: &[String]) -> u8 {
     }
     let mut status = 0;
     for name in names {
+        if ctx.stopped() {
+            return 1;
+        }
         let result = ctx.path(name).and_then(|p| {
             if ctx.session.files().is_dir(&p) && !recursive {
                 return Err(FsError::IsADirectory { path: p });
@@ -147,6 +157,9 @@ pub(crate) fn rm(ctx: &mut Ctx<'_>, args: &[String]) -> u8 {
 pub(crate) fn rmdir(ctx: &mut Ctx<'_>, args: &[String]) -> u8 {
     let mut status = 0;
     for name in args {
+        if ctx.stopped() {
+            return 1;
+        }
         if let Err(e) = ctx.path(name).and_then(|p| ctx.session.files_mut().rmdir(&p)) {
             status = ctx.fail(1, &format!("rmdir: {name}: {}", reason(&e)));
         }
@@ -165,6 +178,9 @@ pub(crate) fn mkdir(ctx: &mut Ctx<'_>, args: &[String]) -> u8 {
     let now = ctx.session.clock_secs();
     let mut status = 0;
     for name in names {
+        if ctx.stopped() {
+            return 1;
+        }
         let result = ctx.path(name).and_then(|p| {
             if set.contains(&'p') {
                 ctx.session.files_mut().mkdir_all(&p, now)
@@ -183,11 +199,12 @@ pub(crate) fn touch(ctx: &mut Ctx<'_>, args: &[String]) -> u8 {
     let now = ctx.session.clock_secs();
     let mut status = 0;
     for name in args.iter().filter(|a| !a.starts_with('-')) {
-        let result = ctx.path(name).and_then(|p| match ctx.session.files().read(&p) {
-            Ok(data) => ctx.session.files_mut().write(&p, &data, false, 0o644, now),
+        if ctx.stopped() {
+            return 1;
+        }
+        let result = ctx.path(name).and_then(|p| match ctx.session.files_mut().touch(&p, now) {
             Err(FsError::NotFound { .. }) => ctx.session.files_mut().write(&p, b"", false, 0o644, now),
-            Err(FsError::IsADirectory { .. }) => Ok(()),
-            Err(e) => Err(e),
+            other => other,
         });
         if let Err(e) = result {
             status = ctx.fail(1, &format!("touch: '{name}': {}", reason(&e)));
@@ -213,6 +230,10 @@ fn copy_or_move(ctx: &mut Ctx<'_>, args: &[String], tool: &str) -> u8 {
         return ctx.fail(1, &format!("{tool}: Needs 2 arguments"));
     };
     let now = ctx.session.clock_secs();
+    let size = ctx.path(src).and_then(|from| ctx.session.files().read(&from)).map_or(0, |data| data.len());
+    if let Err(status) = ctx.charge(size) {
+        return status;
+    }
     let result = ctx.path(src).and_then(|from| {
         let data = ctx.session.files().read(&from)?;
         let to = destination(ctx, &from, dst)?;

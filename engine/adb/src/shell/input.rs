@@ -135,10 +135,10 @@ pub(crate) fn input(ctx: &mut Ctx<'_>, args: &[String]) -> u8 {
     let px_per_dp = f64::from(ctx.session.device().config().density) / 160.0;
     match command.as_str() {
         "tap" => match numbers(rest).as_deref() {
-            Some(&[x, y]) => {
-                ctx.session.step(&Action::Tap { x, y });
-                0
-            }
+            Some(&[x, y]) => match ctx.act(&Action::Tap { x, y }) {
+                Ok(_) => 0,
+                Err(status) => status,
+            },
             _ => invalid(ctx, "tap"),
         },
         "swipe" | "draganddrop" => {
@@ -160,8 +160,10 @@ pub(crate) fn input(ctx: &mut Ctx<'_>, args: &[String]) -> u8 {
             } else {
                 Action::Swipe { x1, y1, x2, y2, ms }
             };
-            ctx.session.step(&action);
-            0
+            match ctx.act(&action) {
+                Ok(_) => 0,
+                Err(status) => status,
+            }
         }
         "text" => {
             let Some(text) = rest.first() else {
@@ -169,7 +171,9 @@ pub(crate) fn input(ctx: &mut Ctx<'_>, args: &[String]) -> u8 {
             };
             let text = text.replace("%s", " ");
             if !text.is_empty() {
-                ctx.session.step(&Action::TypeText { text, clear: false });
+                if let Err(status) = ctx.act(&Action::TypeText { text, clear: false }) {
+                    return status;
+                }
             }
             0
         }
@@ -183,7 +187,10 @@ pub(crate) fn input(ctx: &mut Ctx<'_>, args: &[String]) -> u8 {
                 match keycode(arg) {
                     Some(code) => {
                         if let Some(action) = key_action(code) {
-                            ctx.session.step(&action);
+                            if let Err(status) = ctx.act(&action) {
+                                return status;
+                            }
+                            ctx.pause();
                         }
                     }
                     None => status = ctx.fail(1, &format!("Error: Unknown keycode: {arg}")),
@@ -191,10 +198,10 @@ pub(crate) fn input(ctx: &mut Ctx<'_>, args: &[String]) -> u8 {
             }
             status
         }
-        "press" => {
-            ctx.session.step(&Action::Key { key: Key::Enter });
-            0
-        }
+        "press" => match ctx.act(&Action::Key { key: Key::Enter }) {
+            Ok(_) => 0,
+            Err(status) => status,
+        },
         other => ctx.fail(1, &format!("Error: Unknown command: {other}\n{INPUT_USAGE}")),
     }
 }
@@ -221,6 +228,9 @@ pub(crate) fn screencap(ctx: &mut Ctx<'_>, args: &[String]) -> u8 {
     if file.is_some_and(|f| f.ends_with(".png")) {
         png = true;
     }
+    if let Err(status) = ctx.capture() {
+        return status;
+    }
     let bytes: Vec<u8> = if png {
         ctx.session.screenshot_png().to_vec()
     } else {
@@ -234,10 +244,16 @@ pub(crate) fn screencap(ctx: &mut Ctx<'_>, args: &[String]) -> u8 {
     };
     match file {
         None | Some("/dev/stdout" | "/dev/tty" | "-") => {
-            ctx.out.extend_from_slice(&bytes);
-            0
+            if ctx.write(&bytes) {
+                0
+            } else {
+                1
+            }
         }
         Some(name) => {
+            if let Err(status) = ctx.charge(bytes.len()) {
+                return status;
+            }
             let now = ctx.session.clock_secs();
             match ctx.path(name).and_then(|p| ctx.session.files_mut().write(&p, &bytes, false, 0o660, now)) {
                 Ok(()) => 0,
@@ -261,6 +277,9 @@ pub(crate) fn uiautomator(ctx: &mut Ctx<'_>, args: &[String]) -> u8 {
     if matches!(file, "/dev/tty" | "/dev/stdout") {
         ctx.print(&xml);
     } else {
+        if let Err(status) = ctx.charge(xml.len()) {
+            return status;
+        }
         let now = ctx.session.clock_secs();
         if let Err(e) = ctx.path(file).and_then(|p| ctx.session.files_mut().write(&p, xml.as_bytes(), false, 0o660, now)) {
             return ctx.fail(1, &format!("ERROR: could not write {file}: {}", e.to_string().rsplit(": ").next().unwrap_or("")));

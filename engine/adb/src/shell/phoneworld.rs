@@ -43,8 +43,10 @@ pub(crate) fn phoneworld(ctx: &mut Ctx<'_>, args: &[String]) -> u8 {
             if rest.is_empty() {
                 return ctx.fail(1, "phoneworld answer: give the answer text");
             }
-            ctx.session.step(&Action::Answer { text: rest.join(" ") });
-            0
+            match ctx.act(&Action::Answer { text: rest.join(" ") }) {
+                Ok(_) => 0,
+                Err(status) => status,
+            }
         }
         "finish" => {
             let status = match rest.first().map(String::as_str) {
@@ -52,8 +54,10 @@ pub(crate) fn phoneworld(ctx: &mut Ctx<'_>, args: &[String]) -> u8 {
                 Some("infeasible") => FinishStatus::Infeasible,
                 _ => return ctx.fail(1, "phoneworld finish: say `success` or `infeasible`"),
             };
-            ctx.session.step(&Action::Finish { status, text: rest[1..].join(" ") });
-            0
+            match ctx.act(&Action::Finish { status, text: rest[1..].join(" ") }) {
+                Ok(_) => 0,
+                Err(status) => status,
+            }
         }
         "verdict" => match ctx.session.verdict_json() {
             Some(v) => {
@@ -68,6 +72,9 @@ pub(crate) fn phoneworld(ctx: &mut Ctx<'_>, args: &[String]) -> u8 {
             0
         }
         "frame-hash" => {
+            if let Err(status) = ctx.capture() {
+                return status;
+            }
             let hash = ctx.session.device_mut().frame_hash();
             ctx.print(&format!("{hash}\n"));
             0
@@ -75,11 +82,13 @@ pub(crate) fn phoneworld(ctx: &mut Ctx<'_>, args: &[String]) -> u8 {
         "action" => {
             let text = rest.join(" ");
             match Action::from_json(&text) {
-                Ok(action) => {
-                    let result = ctx.session.step(&action);
-                    ctx.print(&format!("{}\n", serde_json::to_string(&result).unwrap_or_default()));
-                    u8::from(!result.ok)
-                }
+                Ok(action) => match ctx.act(&action) {
+                    Ok(result) => {
+                        ctx.print(&format!("{}\n", serde_json::to_string(&result).unwrap_or_default()));
+                        u8::from(!result.ok)
+                    }
+                    Err(status) => status,
+                },
                 Err(e) => ctx.fail(1, &format!("phoneworld action: {e}")),
             }
         }

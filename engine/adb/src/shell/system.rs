@@ -6,6 +6,7 @@ use phoneworld_data::{Action, CivilTime};
 use serde_json::Value;
 
 use super::Ctx;
+use crate::session::{MAX_EXTRA_PROPS, MAX_EXTRA_SETTINGS, MAX_PROP_NAME_BYTES, MAX_PROP_VALUE_BYTES, MAX_SETTING_BYTES};
 
 pub(crate) fn exit(ctx: &mut Ctx<'_>, args: &[String]) -> u8 {
     ctx.shell.exited = true;
@@ -31,10 +32,13 @@ pub(crate) fn sleep(ctx: &mut Ctx<'_>, args: &[String]) -> u8 {
         _ => 1000.0,
     };
     match number.parse::<f64>() {
-        Ok(secs) if secs.is_finite() && secs >= 0.0 && secs * scale <= 86_400_000.0 => {
+        Ok(secs) if secs.is_finite() && secs >= 0.0 => {
+            // Saturates: anything past the request's virtual time is refused by `act`.
             let ms = (secs * scale).round() as u64;
             if ms > 0 {
-                ctx.session.step(&Action::Wait { ms });
+                if let Err(status) = ctx.act(&Action::Wait { ms }) {
+                    return status;
+                }
             }
             0
         }
@@ -127,6 +131,20 @@ pub(crate) fn setprop(ctx: &mut Ctx<'_>, args: &[String]) -> u8 {
     if key.starts_with("ro.") && builtin_props(ctx).contains_key(key) {
         return ctx.fail(1, &format!("Failed to set property '{key}' to '{value}'."));
     }
+    let known = ctx.session.props().contains_key(key);
+    let problem = if key.is_empty() || key.len() > MAX_PROP_NAME_BYTES {
+        Some(format!("the name must be 1 to {MAX_PROP_NAME_BYTES} bytes"))
+    } else if value.len() > MAX_PROP_VALUE_BYTES {
+        Some(format!("the value is {} bytes, at most {MAX_PROP_VALUE_BYTES}", value.len()))
+    } else if !known && ctx.session.props().len() >= MAX_EXTRA_PROPS {
+        Some(format!("at most {MAX_EXTRA_PROPS} properties can be set on this device"))
+    } else {
+        None
+    };
+    if let Some(problem) = problem {
+        let shown: String = value.chars().take(32).collect();
+        return ctx.fail(1, &format!("Failed to set property '{}' to '{shown}': {problem}.", key.chars().take(64).collect::<String>()));
+    }
     ctx.session.props_mut().insert(key.clone(), value.clone());
     0
 }
@@ -196,8 +214,15 @@ fn read_setting(ctx: &Ctx<'_>, namespace: &str, key: &str) -> Option<String> {
 }
 
 fn write_setting(ctx: &mut Ctx<'_>, namespace: &str, key: &str, value: &str) -> Result<(), String> {
+    if key.len() > MAX_SETTING_BYTES || value.len() > MAX_SETTING_BYTES {
+        return Err(format!("settings: keys and values are at most {MAX_SETTING_BYTES} bytes on this device"));
+    }
     let Some(m) = mapped(namespace, key) else {
-        ctx.session.settings_mut().insert((namespace.to_owned(), key.to_owned()), value.to_owned());
+        let entry = (namespace.to_owned(), key.to_owned());
+        if !ctx.session.settings().contains_key(&entry) && ctx.session.settings().len() >= MAX_EXTRA_SETTINGS {
+            return Err(format!("settings: at most {MAX_EXTRA_SETTINGS} extra settings on this device"));
+        }
+        ctx.session.settings_mut().insert(entry, value.to_owned());
         return Ok(());
     };
     let number = || value.trim().parse::<f64>().map_err(|_| format!("Invalid value '{value}' for {namespace} {key}"));

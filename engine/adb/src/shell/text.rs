@@ -187,8 +187,16 @@ pub(crate) fn grep(ctx: &mut Ctx<'_>, args: &[String]) -> u8 {
             inputs.push(("(standard input)".into(), std::mem::take(&mut ctx.stdin)));
             continue;
         }
+        if ctx.stopped() {
+            return 2;
+        }
         match ctx.path(name).and_then(|p| ctx.session.files().read(&p)) {
-            Ok(data) => inputs.push(((*name).to_owned(), data.to_vec())),
+            Ok(data) => {
+                if let Err(status) = ctx.charge(data.len()) {
+                    return status;
+                }
+                inputs.push(((*name).to_owned(), data.to_vec()));
+            }
             Err(e) => {
                 if !has('s') {
                     ctx.eprint(&format!("grep: {name}: {}\n", e.to_string().rsplit(": ").next().unwrap_or("")));
@@ -203,6 +211,9 @@ pub(crate) fn grep(ctx: &mut Ctx<'_>, args: &[String]) -> u8 {
         let text = String::from_utf8_lossy(data);
         let mut count = 0;
         for (n, line) in text.lines().enumerate() {
+            if ctx.stopped() {
+                break;
+            }
             let hit = re.is_match(line) != has('v');
             if !hit {
                 continue;
@@ -271,7 +282,10 @@ fn input_of(ctx: &mut Ctx<'_>, tool: &str, names: &[String]) -> Result<Vec<u8>, 
     let mut all = Vec::new();
     for name in names {
         match ctx.path(name).and_then(|p| ctx.session.files().read(&p)) {
-            Ok(data) => all.extend_from_slice(&data),
+            Ok(data) => {
+                ctx.charge(data.len())?;
+                all.extend_from_slice(&data);
+            }
             Err(e) => return Err(ctx.fail(1, &format!("{tool}: {e}"))),
         }
     }
@@ -290,7 +304,9 @@ fn head_or_tail(ctx: &mut Ctx<'_>, args: &[String], tool: &str) -> u8 {
     let lines: Vec<&[u8]> = data.split_inclusive(|&b| b == b'\n').collect();
     let picked = if tool == "head" { &lines[..n.min(lines.len())] } else { &lines[lines.len().saturating_sub(n)..] };
     for line in picked {
-        ctx.out.extend_from_slice(line);
+        if !ctx.write(line) {
+            return 1;
+        }
     }
     0
 }

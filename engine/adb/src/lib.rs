@@ -11,6 +11,7 @@
 pub mod auth;
 mod client;
 pub mod fs;
+pub mod fuzzing;
 mod phone;
 pub mod protocol;
 mod server;
@@ -23,7 +24,10 @@ pub mod uixml;
 pub use auth::{AdbPublicKey, AuthPolicy, KeyError};
 pub use client::{AdbClient, AdbDevice, AdbError, DeviceEntry, RemoteStat, ShellResult, DEFAULT_SERVER, DEFAULT_TIMEOUT};
 pub use phone::{action_command, decode_png, keycode, parse_focus, parse_wm_size, shell_quote, AdbPhone, AdbStep, ForegroundApp};
-pub use server::{AdbServer, ServerError, ServerHandle, ServerOptions, DEFAULT_FEATURES};
-pub use session::{encode_png, PhoneSession, PngCompression, SharedPhone, TaskContext};
-pub use shell::{Channel, ShellOutput, ShellState};
+pub use server::{
+    AdbServer, ServerError, ServerHandle, ServerOptions, DEFAULT_FEATURES, HANDSHAKE_TIMEOUT, MAX_CONNECTIONS, MAX_CONNECTION_INPUT,
+    MAX_CONNECTION_PENDING, MAX_DEFERRED_OPENS, MAX_SERVER_PENDING, MAX_STREAMS, MAX_STREAM_PENDING, PRESSURE_EVICT_AFTER, WRITE_TIMEOUT,
+};
+pub use session::{encode_png, PhoneSession, PngCompression, SharedPhone, TaskContext, UploadReservation};
+pub use shell::{Budget, Channel, ShellOutput, ShellState};
 pub use uixml::{ui_elements_from_xml, UiXmlError};

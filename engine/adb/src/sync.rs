@@ -2,8 +2,10 @@
 //! over the device's in-memory files. Requests arrive as a byte stream cut at arbitrary points,
 //! so they are parsed incrementally.
 
+use std::sync::Arc;
+
 use crate::fs::{resolve_strict, FsError, Stat};
-use crate::session::SharedPhone;
+use crate::session::{SharedPhone, UploadReservation};
 
 /// A request's path may be at most this long.
 pub const MAX_PATH: usize = 1024;
@@ -11,6 +13,8 @@ pub const MAX_PATH: usize = 1024;
 pub const MAX_CHUNK: usize = 64 * 1024;
 /// `S_IFLNK`: symlinks cannot be pushed into the in-memory tree.
 const S_IFLNK: u32 = 0o120_000;
+/// The requests that carry a path.
+const REQUESTS: [&[u8; 4]; 7] = [b"STAT", b"STA2", b"LST2", b"LIST", b"LIS2", b"RECV", b"SEND"];
 
 fn id(tag: &[u8; 4]) -> u32 {
     u32::from_le_bytes(*tag)
@@ -71,16 +75,22 @@ pub fn stat_v2(tag: &[u8; 4], stat: Result<Stat, u32>) -> Vec<u8> {
 enum State {
     /// Waiting for a request header and path.
     Request,
-    /// Receiving the DATA chunks of a SEND.
-    Receiving { path: String, mode: u32, data: Vec<u8>, error: Option<String> },
+    /// Receiving the DATA chunks of a SEND; the bytes held are set aside from the files' space.
+    Receiving { path: String, mode: u32, data: Vec<u8>, error: Option<String>, reserved: Option<UploadReservation> },
+    /// Sending a RECV's file, one DATA chunk per step.
+    Sending { data: Arc<Vec<u8>>, at: usize },
     /// After QUIT or a failure: nothing more is read.
     Finished,
 }
 
-/// One `sync:` stream.
+/// One `sync:` stream. The server feeds it the host's bytes and runs it one unit of work at
+/// a time (one request, one DATA chunk received or sent), so a big RECV is sent as the host
+/// takes it instead of all at once.
 #[derive(Debug)]
 pub struct SyncService {
     buf: Vec<u8>,
+    /// Bytes of `buf` already used.
+    at: usize,
     state: State,
 }
 
@@ -90,9 +100,17 @@ impl Default for SyncService {
     }
 }
 
+/// What the unit at the start of the buffer is, once enough of it has arrived.
+enum Unit {
+    /// `8 + len` bytes: a request with its path, or a DATA chunk.
+    Whole(usize),
+    /// A header alone (QUIT, DONE) or a malformed one that ends the stream.
+    Header,
+}
+
 impl SyncService {
     pub fn new() -> SyncService {
-        SyncService { buf: Vec::new(), state: State::Request }
+        SyncService { buf: Vec::new(), at: 0, state: State::Request }
     }
 
     /// Has the client quit (or did a failure end the stream)?
@@ -100,51 +118,115 @@ impl SyncService {
         matches!(self.state, State::Finished)
     }
 
-    /// Consumes bytes from the host, appending replies to `out`.
+    /// Consumes bytes from the host, appending every reply to `out` (all the work at once).
     pub fn input(&mut self, data: &[u8], phone: &SharedPhone, out: &mut Vec<u8>) {
-        self.buf.extend_from_slice(data);
-        let buf = std::mem::take(&mut self.buf);
-        let mut at = 0;
-        while !self.finished() {
-            match self.step(&buf[at..], phone, out) {
-                Some(used) => at += used,
-                None => break,
-            }
-        }
-        if !self.finished() {
-            self.buf = buf[at.min(buf.len())..].to_vec();
+        self.feed(data);
+        while self.has_work() {
+            self.step(phone, out);
         }
     }
 
-    /// Handles one complete unit at the start of `buf`; returns the bytes used, or None when more
-    /// bytes are needed.
-    fn step(&mut self, buf: &[u8], phone: &SharedPhone, out: &mut Vec<u8>) -> Option<usize> {
+    /// Buffers bytes from the host; [`SyncService::step`] uses them.
+    pub fn feed(&mut self, data: &[u8]) {
+        if self.finished() {
+            return;
+        }
+        if self.at > 0 {
+            self.buf.drain(..self.at.min(self.buf.len()));
+            self.at = 0;
+        }
+        self.buf.extend_from_slice(data);
+    }
+
+    /// Host bytes held and not yet used.
+    pub fn buffered(&self) -> usize {
+        self.buf.len().saturating_sub(self.at)
+    }
+
+    /// Is a unit of work ready (a whole request, a chunk to take or to send)?
+    pub fn has_work(&self) -> bool {
+        match self.state {
+            State::Finished => false,
+            State::Sending { .. } => true,
+            _ => self.unit().is_some(),
+        }
+    }
+
+    fn unit(&self) -> Option<Unit> {
+        let buf = &self.buf[self.at.min(self.buf.len())..];
         if buf.len() < 8 {
             return None;
         }
         let tag: [u8; 4] = [buf[0], buf[1], buf[2], buf[3]];
         let len = u32::from_le_bytes([buf[4], buf[5], buf[6], buf[7]]) as usize;
+        let with_body = match self.state {
+            State::Receiving { .. } => &tag == b"DATA" && len <= MAX_CHUNK,
+            _ => REQUESTS.contains(&&tag) && len <= MAX_PATH,
+        };
+        if !with_body {
+            return Some(Unit::Header);
+        }
+        (buf.len() - 8 >= len).then_some(Unit::Whole(8 + len))
+    }
+
+    /// Does one unit of work, appending its reply to `out`.
+    pub fn step(&mut self, phone: &SharedPhone, out: &mut Vec<u8>) {
+        if self.finished() {
+            return;
+        }
+        if let State::Sending { data, at } = &mut self.state {
+            let end = (*at + MAX_CHUNK).min(data.len());
+            if *at < end {
+                out.extend_from_slice(b"DATA");
+                out.extend_from_slice(&((end - *at) as u32).to_le_bytes());
+                out.extend_from_slice(&data[*at..end]);
+                *at = end;
+            }
+            if end >= data.len() {
+                out.extend_from_slice(b"DONE\0\0\0\0");
+                self.state = State::Request;
+            }
+            return;
+        }
+        let Some(unit) = self.unit() else { return };
+        let start = self.at;
+        let used = match unit {
+            Unit::Whole(n) => n,
+            Unit::Header => 8,
+        };
+        let buf = std::mem::take(&mut self.buf);
+        self.at += used;
+        self.handle(&buf[start..start + used], phone, out);
+        if self.finished() {
+            self.at = 0;
+        } else {
+            self.buf = buf;
+        }
+    }
+
+    /// Handles one whole unit: a header and, for requests and DATA, its body.
+    fn handle(&mut self, unit: &[u8], phone: &SharedPhone, out: &mut Vec<u8>) {
+        let tag: [u8; 4] = [unit[0], unit[1], unit[2], unit[3]];
+        let len = u32::from_le_bytes([unit[4], unit[5], unit[6], unit[7]]) as usize;
+        let body = &unit[8..];
         if let State::Receiving { .. } = self.state {
-            return self.receive(tag, len, buf, phone, out);
+            return self.receive(tag, len, body, phone, out);
         }
         if id(&tag) == id(b"QUIT") {
             self.state = State::Finished;
-            return Some(8);
+            return;
         }
-        if ![b"STAT", b"STA2", b"LST2", b"LIST", b"LIS2", b"RECV", b"SEND"].contains(&&tag) {
+        if !REQUESTS.contains(&&tag) {
             fail(out, &format!("unknown sync request {:?}", String::from_utf8_lossy(&tag)));
             self.state = State::Finished;
-            return Some(buf.len());
+            return;
         }
         if len > MAX_PATH {
             fail(out, &format!("path too long: {len} bytes (at most {MAX_PATH})"));
             self.state = State::Finished;
-            return Some(buf.len());
+            return;
         }
-        if buf.len() < 8 + len {
-            return None;
-        }
-        let raw = String::from_utf8_lossy(&buf[8..8 + len]).into_owned();
+        let raw = String::from_utf8_lossy(body).into_owned();
         match &tag {
             b"STAT" => {
                 let stat = resolve_strict(&raw).ok().and_then(|p| phone.lock().files().stat(&p).ok());
@@ -155,63 +237,63 @@ impl SyncService {
                 out.extend_from_slice(&stat_v2(&tag, stat));
             }
             b"LIST" | b"LIS2" => self.list(&raw, &tag == b"LIS2", phone, out),
-            b"RECV" => {
-                let data = resolve_strict(&raw).and_then(|p| phone.lock().files().read(&p));
-                match data {
-                    Ok(data) => {
-                        for chunk in data.chunks(MAX_CHUNK) {
-                            out.extend_from_slice(b"DATA");
-                            out.extend_from_slice(&(chunk.len() as u32).to_le_bytes());
-                            out.extend_from_slice(chunk);
-                        }
-                        out.extend_from_slice(b"DONE\0\0\0\0");
-                    }
-                    Err(e) => {
-                        fail(out, &failure_text("open", &e));
-                        self.state = State::Finished;
-                    }
+            b"RECV" => match resolve_strict(&raw).and_then(|p| phone.lock().files().read(&p)) {
+                Ok(data) => self.state = State::Sending { data, at: 0 },
+                Err(e) => {
+                    fail(out, &failure_text("open", &e));
+                    self.state = State::Finished;
                 }
-            }
-            _ => {
-                // SEND "path,mode": the mode is the decimal after the last comma.
-                let (path, mode) = match raw.rsplit_once(',') {
-                    Some((p, m)) => (p.to_owned(), m.trim().parse::<u32>().ok()),
-                    None => (raw.clone(), Some(0o100_644)),
-                };
-                let error = match (mode, resolve_strict(&path)) {
-                    (None, _) => Some(format!("bad mode in SEND request `{raw}`")),
-                    (Some(m), _) if m & 0o170_000 == S_IFLNK => Some(format!("{path}: symlinks are not supported on this device")),
-                    (_, Err(e)) => Some(failure_text("open", &e)),
-                    (Some(_), Ok(_)) => None,
-                };
-                let path = resolve_strict(&path).unwrap_or(path);
-                self.state = State::Receiving { path, mode: mode.unwrap_or(0o644), data: Vec::new(), error };
-            }
+            },
+            _ => self.start_send(&raw),
         }
-        Some(8 + len)
     }
 
-    fn receive(&mut self, tag: [u8; 4], len: usize, buf: &[u8], phone: &SharedPhone, out: &mut Vec<u8>) -> Option<usize> {
-        let State::Receiving { path, mode, data, error } = &mut self.state else { return Some(0) };
+    /// SEND "path,mode": the mode is the decimal after the last comma.
+    fn start_send(&mut self, raw: &str) {
+        let (path, mode) = match raw.rsplit_once(',') {
+            Some((p, m)) => (p.to_owned(), m.trim().parse::<u32>().ok()),
+            None => (raw.to_owned(), Some(0o100_644)),
+        };
+        let error = match (mode, resolve_strict(&path)) {
+            (None, _) => Some(format!("bad mode in SEND request `{raw}`")),
+            (Some(m), _) if m & 0o170_000 == S_IFLNK => Some(format!("{path}: symlinks are not supported on this device")),
+            (_, Err(e)) => Some(failure_text("open", &e)),
+            (Some(_), Ok(_)) => None,
+        };
+        let path = resolve_strict(&path).unwrap_or(path);
+        self.state = State::Receiving { path, mode: mode.unwrap_or(0o644), data: Vec::new(), error, reserved: None };
+    }
+
+    fn receive(&mut self, tag: [u8; 4], len: usize, body: &[u8], phone: &SharedPhone, out: &mut Vec<u8>) {
+        let State::Receiving { path, mode, data, error, reserved } = &mut self.state else { return };
         match &tag {
+            b"DATA" if len > MAX_CHUNK => {
+                fail(out, &format!("DATA chunk of {len} bytes is above the limit of {MAX_CHUNK}"));
+                self.state = State::Finished;
+            }
             b"DATA" => {
-                if len > MAX_CHUNK {
-                    fail(out, &format!("DATA chunk of {len} bytes is above the limit of {MAX_CHUNK}"));
-                    self.state = State::Finished;
-                    return Some(buf.len());
+                if error.is_some() {
+                    return;
                 }
-                if buf.len() < 8 + len {
-                    return None;
-                }
-                if error.is_none() {
-                    if data.len() + len > crate::fs::MAX_FILE_BYTES {
+                let room = if data.len() + len > crate::fs::MAX_FILE_BYTES {
+                    Err(crate::fs::FsError::NoSpace { path: path.clone() })
+                } else {
+                    phone.lock().reserve_upload(path, len)
+                };
+                match room {
+                    Ok(more) => {
+                        match reserved {
+                            Some(held) => held.absorb(more),
+                            None => *reserved = Some(more),
+                        }
+                        data.extend_from_slice(body);
+                    }
+                    Err(_) => {
                         *error = Some(format!("{path}: No space left on device"));
-                        data.clear();
-                    } else {
-                        data.extend_from_slice(&buf[8..8 + len]);
+                        *data = Vec::new();
+                        *reserved = None;
                     }
                 }
-                Some(8 + len)
             }
             b"DONE" => {
                 // `len` is the file's mtime here.
@@ -237,12 +319,10 @@ impl SyncService {
                         self.state = State::Finished;
                     }
                 }
-                Some(8)
             }
             other => {
                 fail(out, &format!("expected DATA or DONE during SEND, got {:?}", String::from_utf8_lossy(other)));
                 self.state = State::Finished;
-                Some(buf.len())
             }
         }
     }

@@ -8,7 +8,19 @@ use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 use serde_json::{Map, Number, Value};
 
 /// A Python object made of dicts, lists, strings, numbers, bools and None, as JSON.
+/// How deep a value from Python may nest (parameters, actions, task options): deeper is a
+/// `TypeError`, not a stack overflow.
+const MAX_JSON_DEPTH: usize = 64;
+
 pub(crate) fn to_json(obj: &Bound<'_, PyAny>) -> PyResult<Value> {
+    to_json_at(obj, 0)
+}
+
+fn to_json_at(obj: &Bound<'_, PyAny>, depth: usize) -> PyResult<Value> {
+    if depth > MAX_JSON_DEPTH {
+        return Err(PyTypeError::new_err(format!("the value nests more than {MAX_JSON_DEPTH} deep")));
+    }
+    let to_json = |v: &Bound<'_, PyAny>| to_json_at(v, depth + 1);
     if obj.is_none() {
         Ok(Value::Null)
     } else if let Ok(b) = obj.cast::<PyBool>() {
@@ -70,16 +82,20 @@ pub(crate) fn to_py<'py>(py: Python<'py>, value: &Value) -> PyResult<Bound<'py, 
 }
 
 /// A canonical action from a dict or its JSON text; the error says what is wrong with it.
+/// A canonical action from a dict or JSON text, within the action limits (a `wait` of 2^63 ms
+/// is an error here, where the phone itself would make it a no-op with a note).
 pub(crate) fn action_from_py(obj: &Bound<'_, PyAny>) -> Result<Action, String> {
-    if let Ok(text) = obj.cast::<PyString>() {
+    let action = if let Ok(text) = obj.cast::<PyString>() {
         let text = text.to_cow().map_err(|e| e.to_string())?;
-        return Action::from_json(&text).map_err(|e| e.to_string());
-    }
-    if obj.is_instance_of::<PyDict>() {
+        Action::from_json(&text).map_err(|e| e.to_string())?
+    } else if obj.is_instance_of::<PyDict>() {
         let value = to_json(obj).map_err(|e| e.to_string())?;
-        return Action::from_value(&value).map_err(|e| e.to_string());
-    }
-    Err(format!("an action is a dict or a JSON string, not {}", obj.get_type()))
+        Action::from_value(&value).map_err(|e| e.to_string())?
+    } else {
+        return Err(format!("an action is a dict or a JSON string, not {}", obj.get_type()));
+    };
+    action.check_limits()?;
+    Ok(action)
 }
 
 /// One step's actions: a canonical action, or a list of them applied as one step (a tap on a

@@ -92,7 +92,32 @@ pub enum Action {
     },
 }
 
+/// Longest duration an action may give (`wait`, `long_press`, `swipe`, `drag`): a day of
+/// virtual time. Longer ones are no-ops with a note, so the clock never wraps around.
+pub const MAX_ACTION_MS: u64 = 24 * 3_600_000;
+/// Longest text one `type_text` or `answer` may carry, in characters.
+pub const MAX_ACTION_TEXT_CHARS: usize = 10_000;
+
 impl Action {
+    /// Why the action is outside the documented limits, if it is: the phone then does
+    /// nothing with it but note the reason (Python raises `ActionError`).
+    pub fn check_limits(&self) -> Result<(), String> {
+        let ms = self.duration_ms();
+        if ms > MAX_ACTION_MS {
+            return Err(format!("{}: {ms} ms is longer than the limit of {MAX_ACTION_MS} ms (a day)", self.kind()));
+        }
+        let text = match self {
+            Action::TypeText { text, .. } | Action::Answer { text } | Action::Finish { text, .. } => text.as_str(),
+            Action::OpenApp { app } | Action::CloseApp { app } => app.as_str(),
+            _ => "",
+        };
+        // Counting stops at the limit: a 10 MB text is not walked to the end.
+        if text.chars().nth(MAX_ACTION_TEXT_CHARS).is_some() {
+            return Err(format!("{}: the text is longer than the limit of {MAX_ACTION_TEXT_CHARS} characters", self.kind()));
+        }
+        Ok(())
+    }
+
     /// Parses one canonical action from JSON text.
     pub fn from_json(text: &str) -> Result<Action, DataError> {
         serde_json::from_str(text).map_err(|err| DataError::Action(format!("{err} in {}", truncate(text))))

@@ -16,7 +16,7 @@ mod ron_util;
 mod ui_element;
 mod vtime;
 
-pub use action::{Action, FinishStatus, Key};
+pub use action::{Action, FinishStatus, Key, MAX_ACTION_MS, MAX_ACTION_TEXT_CHARS};
 pub use bundle::{line_of, AppBundle, LayoutModule, LayoutModules, Screen, ScriptSource};
 pub use error::{DataError, Problem};
 pub use expansion::{Expansion, ModuleAnalysis, MAX_MODULE_DEPTH, MAX_VIEW_DEPTH, MAX_VIEW_NODES};

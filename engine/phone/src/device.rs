@@ -83,6 +83,11 @@ pub struct Device {
     pub(crate) install_errors: Vec<ScriptError>,
     /// This step focused a field or edited its text: bring the field into view after it.
     pub(crate) reveal_pending: bool,
+    /// The step whose handlers' work `work_used` counts, and that work.
+    pub(crate) work_step: u64,
+    pub(crate) work_used: u64,
+    /// Upper bounds of the sizes of app data, screen state and settings.
+    pub(crate) size_bounds: crate::limits::SizeBounds,
 }
 
 impl std::fmt::Debug for Device {
@@ -149,6 +154,9 @@ impl Device {
             display_list: Vec::new(),
             install_errors: Vec::new(),
             reveal_pending: false,
+            work_step: 0,
+            work_used: 0,
+            size_bounds: Default::default(),
         }
     }
 

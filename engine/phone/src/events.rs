@@ -6,6 +6,7 @@ use serde_json::{json, Value};
 
 use crate::device::Device;
 use crate::interaction::{EventSource, ItemSource, Target, TargetRoot};
+use crate::limits::{MAX_APP_DATA_BYTES, MAX_BACK_STACK, MAX_NOTIFICATIONS, MAX_PENDING_TIMERS, MAX_TIMERS_PER_STEP};
 use crate::store::{Choice, Foreground, Notification, Overlay, ScreenEntry, Timer, Transient};
 use crate::valuepath;
 
@@ -96,8 +97,26 @@ impl Device {
                 .cloned()
                 .unwrap_or(Value::Null),
         };
+        let allowance = self.step_work_left();
+        if allowance == 0 {
+            out.errors.push(ScriptError::new(
+                app,
+                installed.program.app(),
+                None,
+                format!(
+                    "`{handler}` did not run: the handlers of this step used its whole budget of {} instructions",
+                    self.config.limits.instructions_per_step
+                ),
+            ));
+            return;
+        }
         let result = match self.scripts() {
-            Ok(host) => host.call(&installed.program, handler, &event, ctx),
+            Ok(host) => {
+                let result = host.call_within(&installed.program, handler, &event, ctx, allowance);
+                let (work, written) = (host.last_work(), host.last_written_bytes());
+                self.work_used = self.work_used.saturating_add(work);
+                result.and_then(|ctx| self.within_size_limits(app, installed, ctx, written))
+            }
             Err(err) => Err(err),
         };
         match result {
@@ -116,6 +135,47 @@ impl Device {
             }
             Err(err) => out.errors.push(err),
         }
+    }
+
+    /// Work the handlers of this step may still do.
+    fn step_work_left(&mut self) -> u64 {
+        let step = self.store.session.steps;
+        if self.work_step != step {
+            self.work_step = step;
+            self.work_used = 0;
+        }
+        self.config.limits.instructions_per_step.saturating_sub(self.work_used)
+    }
+
+    /// A handler's writes are kept only if the app's data, its screen's state and the settings
+    /// stay within their size limit.
+    fn within_size_limits(
+        &mut self,
+        app: &str,
+        installed: &crate::catalog::InstalledApp,
+        ctx: EventCtx,
+        written: usize,
+    ) -> Result<EventCtx, ScriptError> {
+        if written == 0 {
+            return Ok(ctx);
+        }
+        let depth = self.store.session.tasks.get(app).map_or(0, Vec::len);
+        let parts = [
+            (format!("data of {app}"), &ctx.state),
+            (format!("screen state of {app} #{depth}"), &ctx.local),
+            ("system settings".to_owned(), &ctx.system),
+        ];
+        for (what, value) in parts {
+            if let Err(size) = self.size_bounds.check(&what, value, written, MAX_APP_DATA_BYTES) {
+                return Err(ScriptError::new(
+                    app,
+                    installed.program.app(),
+                    None,
+                    format!("the {what} would grow to {size} bytes, over the limit of {MAX_APP_DATA_BYTES}; nothing was changed"),
+                ));
+            }
+        }
+        Ok(ctx)
     }
 
     fn screen_error(&self, app: &str, message: String, out: &mut Outcome) {
@@ -143,6 +203,10 @@ impl Device {
     pub(crate) fn push_screen(&mut self, app: &str, screen: &str, params: Value, out: &mut Outcome, depth: usize) {
         if !self.has_screen(app, screen) {
             self.screen_error(app, format!("no screen `{screen}` to open"), out);
+            return;
+        }
+        if self.store.session.tasks.get(app).is_some_and(|stack| stack.len() >= MAX_BACK_STACK) {
+            self.screen_error(app, format!("`{screen}` not opened: the back stack already holds {MAX_BACK_STACK} screens"), out);
             return;
         }
         self.store.session.focus = None;
@@ -311,6 +375,9 @@ impl Device {
             }
             Effect::Notify(spec) => {
                 let session = &mut self.store.session;
+                if session.notifications.len() >= MAX_NOTIFICATIONS {
+                    session.notifications.remove(0);
+                }
                 let id = session.next_notification_id;
                 session.next_notification_id += 1;
                 session.notifications.push(Notification {
@@ -326,8 +393,16 @@ impl Device {
                 });
             }
             Effect::TimerAfter { id, ms, handler, args } => {
+                if self.store.session.timers.len() >= MAX_PENDING_TIMERS {
+                    return self.screen_error(
+                        app,
+                        format!("timer for `{handler}` not set: {MAX_PENDING_TIMERS} timers are already pending"),
+                        out,
+                    );
+                }
                 let session = &mut self.store.session;
-                session.timers.push(Timer { id, app: app.to_owned(), due_ms: now + ms as i64, handler, args });
+                let due_ms = now.saturating_add(i64::try_from(ms).unwrap_or(i64::MAX));
+                session.timers.push(Timer { id, app: app.to_owned(), due_ms, handler, args });
                 session.next_timer_id = session.next_timer_id.max(id + 1);
             }
             Effect::TimerCancel { id } => self.store.session.timers.retain(|t| t.id != id),
@@ -436,19 +511,41 @@ impl Device {
         root.and_then(|r| valuepath::get(r, &target.segments)).cloned().unwrap_or(Value::Null)
     }
 
-    /// Advances the virtual clock, firing due timers in order and dropping expired toasts.
+    /// Advances the virtual clock, firing due timers in order and dropping expired toasts. At
+    /// most [`MAX_TIMERS_PER_STEP`] fire, and none once the step's handlers have used its
+    /// budget: the rest stay due and fire, late, in the next steps (a timer that re-arms itself
+    /// at 0 ms cannot make a step that never returns). The clock never runs backwards.
     pub(crate) fn advance_clock(&mut self, ms: u64, out: &mut Outcome) {
-        let end = self.store.session.clock_ms + ms as i64;
+        let end = self.store.session.clock_ms.saturating_add(i64::try_from(ms).unwrap_or(i64::MAX));
+        let mut fired = 0;
         loop {
-            let next = self.store.session.timers.iter().filter(|t| t.due_ms <= end).min_by_key(|t| (t.due_ms, t.id)).map(|t| t.id);
-            let Some(id) = next else { break };
-            let pos = self.store.session.timers.iter().position(|t| t.id == id).expect("found above");
+            let next = self.store.session.timers.iter().enumerate().filter(|(_, t)| t.due_ms <= end).min_by_key(|(_, t)| (t.due_ms, t.id));
+            let Some((pos, _)) = next else { break };
+            let why = if fired == MAX_TIMERS_PER_STEP {
+                Some(format!("more than {MAX_TIMERS_PER_STEP} timers fired in one step"))
+            } else if self.step_work_left() < self.config.limits.instructions_per_event.min(self.config.limits.instructions_per_step) {
+                // A timer's handler starts only with a whole event's budget, so none is cut short.
+                Some(format!(
+                    "the handlers of this step used its whole budget of {} instructions",
+                    self.config.limits.instructions_per_step
+                ))
+            } else {
+                None
+            };
+            if let Some(why) = why {
+                let timer = &self.store.session.timers[pos];
+                let (app, message) =
+                    (timer.app.clone(), format!("{why}; `{}` and the timers after it fire in the next steps", timer.handler));
+                self.screen_error(&app, message, out);
+                break;
+            }
+            fired += 1;
             let timer = self.store.session.timers.remove(pos);
             self.store.session.clock_ms = self.store.session.clock_ms.max(timer.due_ms);
             self.run_handler(&timer.app, &timer.handler, json!({ "args": timer.args }), out);
         }
         let session = &mut self.store.session;
-        session.clock_ms = end;
+        session.clock_ms = session.clock_ms.max(end);
         if session.toast.as_ref().is_some_and(|t| t.until_ms <= end) {
             session.toast = None;
         }

@@ -15,6 +15,7 @@ mod gestures;
 mod host_services;
 mod interaction;
 mod kit;
+pub mod limits;
 mod monkey;
 mod observe;
 mod shell;

@@ -21,8 +21,16 @@ impl Device {
     pub fn step(&mut self, action: &Action) -> StepResult {
         self.store.session.steps += 1;
         let mut out = Outcome::default();
-        self.dispatch(action, &mut out);
-        let cost = self.config.action_cost_ms.max(action.duration_ms());
+        let cost = match action.check_limits() {
+            Ok(()) => {
+                self.dispatch(action, &mut out);
+                self.config.action_cost_ms.max(action.duration_ms())
+            }
+            Err(why) => {
+                out.noop(why);
+                self.config.action_cost_ms
+            }
+        };
         self.advance_clock(cost, &mut out);
         self.invalidate();
         if std::mem::take(&mut self.reveal_pending) {

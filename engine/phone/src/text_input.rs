@@ -64,6 +64,9 @@ impl Device {
         };
         let (Some(target), mut text) = self.focused_text(&focus) else { return out.noop("the focused field has no value path") };
         edit(&mut text);
+        if text.chars().nth(crate::limits::MAX_FIELD_CHARS).is_some() {
+            return out.noop(format!("a text field holds at most {} characters", crate::limits::MAX_FIELD_CHARS));
+        }
         self.reveal_pending = true;
         let mut event = focus.event.clone();
         self.set_and_notify(&focus.app, &target, Value::String(text), focus.on_change.clone(), &mut event, out);

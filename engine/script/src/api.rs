@@ -27,6 +27,8 @@ pub const MAX_TIMER_MS: u64 = 366 * 24 * 3_600_000;
 pub(crate) struct Crossing {
     pub(crate) budget: Arc<Budget>,
     pub(crate) limits: ValueLimits,
+    /// Bytes written into the store by the running event (state, locals, system).
+    pub(crate) written: std::sync::atomic::AtomicUsize,
 }
 
 fn with_ctx<R>(lua: &Lua, f: impl FnOnce(&mut EventCtx) -> mlua::Result<R>) -> mlua::Result<R> {
@@ -45,15 +47,22 @@ pub(crate) fn to_lua(lua: &Lua, value: &Value) -> mlua::Result<LuaValue> {
     convert::to_lua(lua, &budget, value)
 }
 
+/// A value written into the store; its size counts towards the event's writes.
 pub(crate) fn from_lua(lua: &Lua, value: LuaValue) -> mlua::Result<Value> {
     let (budget, limits) = crossing(lua)?;
-    convert::from_lua(&budget, limits, value)
+    let (value, bytes) = convert::from_lua(&budget, limits, value)?;
+    if let Some(c) = lua.app_data_ref::<Crossing>() {
+        c.written.fetch_add(bytes, std::sync::atomic::Ordering::Relaxed);
+    }
+    Ok(value)
 }
 
 /// A value for an effect, held to the smaller effect limit.
 fn effect_value(lua: &Lua, value: LuaValue, what: &str) -> mlua::Result<Value> {
     let (budget, _) = crossing(lua)?;
-    convert::from_lua(&budget, ValueLimits { max_bytes: MAX_EFFECT_BYTES }, value).map_err(|e| mlua::Error::runtime(format!("{what}: {e}")))
+    convert::from_lua(&budget, ValueLimits { max_bytes: MAX_EFFECT_BYTES }, value)
+        .map(|(value, _)| value)
+        .map_err(|e| mlua::Error::runtime(format!("{what}: {e}")))
 }
 
 /// Longest name or path an API function takes (a state path, a screen, a handler, a URI), in

@@ -16,37 +16,50 @@ pub(crate) const STRING_BYTES_PER_UNIT: u64 = 16;
 #[derive(Debug)]
 pub(crate) struct Budget {
     used: AtomicU64,
-    limit: u64,
+    /// The limit of the event running now (at most the configured one).
+    limit: AtomicU64,
+    configured: u64,
 }
 
 impl Budget {
     pub(crate) fn new(limit: u64) -> Budget {
-        Budget { used: AtomicU64::new(0), limit }
+        Budget { used: AtomicU64::new(0), limit: AtomicU64::new(limit), configured: limit }
     }
 
     pub(crate) fn limit(&self) -> u64 {
-        self.limit
+        self.limit.load(Ordering::Relaxed)
     }
 
     /// Starts a new event (or an app's loading) with the whole budget.
     pub(crate) fn reset(&self) {
+        self.reset_within(u64::MAX);
+    }
+
+    /// Starts a new event with the configured budget or `allowance`, whichever is smaller.
+    pub(crate) fn reset_within(&self, allowance: u64) {
         self.used.store(0, Ordering::Relaxed);
+        self.limit.store(self.configured.min(allowance), Ordering::Relaxed);
+    }
+
+    /// Units used by the event so far (at most a little over its limit).
+    pub(crate) fn used(&self) -> u64 {
+        self.used.load(Ordering::Relaxed).min(self.limit().saturating_add(1))
     }
 
     /// Adds `units`; true while the event is still within its budget.
     pub(crate) fn charge(&self, units: u64) -> bool {
         let before = self.used.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |u| Some(u.saturating_add(units)));
-        before.unwrap_or(u64::MAX).saturating_add(units) <= self.limit
+        before.unwrap_or(u64::MAX).saturating_add(units) <= self.limit()
     }
 
     /// Whether this event has spent its budget (it then stops, and `pcall` cannot catch that).
     pub(crate) fn spent(&self) -> bool {
-        self.used.load(Ordering::Relaxed) > self.limit
+        self.used.load(Ordering::Relaxed) > self.limit()
     }
 
     /// Units left in this event.
     pub(crate) fn left(&self) -> u64 {
-        self.limit.saturating_sub(self.used.load(Ordering::Relaxed))
+        self.limit().saturating_sub(self.used.load(Ordering::Relaxed))
     }
 
     /// The error a library function raises when `units` more would overrun the budget.
@@ -59,7 +72,7 @@ impl Budget {
     }
 
     pub(crate) fn stopped_message(&self, what: &str) -> String {
-        format!("stopped: {BUDGET_MARKER} of {} exceeded in {what} (an endless loop, or too much work in one event?)", self.limit)
+        format!("stopped: {BUDGET_MARKER} of {} exceeded in {what} (an endless loop, or too much work in one event?)", self.limit())
     }
 }
 

@@ -156,12 +156,13 @@ fn located(at: &str) -> String {
 }
 
 /// Lua value to JSON: lists (tables with 1..n) become arrays, other tables objects with string
-/// keys, an empty table an empty list (stored data almost always means a list).
-pub(crate) fn from_lua(budget: &Budget, limits: ValueLimits, value: LuaValue) -> mlua::Result<Value> {
+/// keys, an empty table an empty list (stored data almost always means a list). Also returns
+/// the value's size in bytes (as [`value_size`] counts it, about).
+pub(crate) fn from_lua(budget: &Budget, limits: ValueLimits, value: LuaValue) -> mlua::Result<(Value, usize)> {
     let mut conversion = FromLua { budget, limits, bytes: 0, path: Vec::new() };
     let mut value = conversion.convert(value, &mut String::new())?;
     empty_tables_as_lists(&mut value, 0);
-    Ok(value)
+    Ok((value, conversion.bytes))
 }
 
 /// Lua cannot tell `{}` the list from `{}` the map; stored data almost always means a list.

@@ -22,6 +22,9 @@ pub struct ScriptLimits {
     /// Work one event (or one app's loading) may do, in VM instructions; work done inside
     /// library functions is charged in the same units.
     pub instructions_per_event: u64,
+    /// Work all the handlers of one step may do together (a tap's handler, the screens it
+    /// opens, the timers that fire), in the same units.
+    pub instructions_per_step: u64,
     /// Largest value one call may write into the store (`state.set`, `locals.set`, ...), in
     /// bytes of its JSON text (about).
     pub max_value_bytes: usize,
@@ -29,7 +32,12 @@ pub struct ScriptLimits {
 
 impl Default for ScriptLimits {
     fn default() -> Self {
-        ScriptLimits { memory_bytes: 16 << 20, instructions_per_event: 20_000_000, max_value_bytes: 4 << 20 }
+        ScriptLimits {
+            memory_bytes: 16 << 20,
+            instructions_per_event: 20_000_000,
+            instructions_per_step: 200_000_000,
+            max_value_bytes: 4 << 20,
+        }
     }
 }
 
@@ -93,7 +101,11 @@ impl ScriptHost {
         let sandbox_err = |e: mlua::Error| ScriptError::from_lua("<sandbox>", "<sandbox>", &e);
         let budget = Arc::new(Budget::new(limits.instructions_per_event));
         let lua = sandbox::new_state(&budget, limits.memory_bytes).map_err(sandbox_err)?;
-        lua.set_app_data(Crossing { budget: Arc::clone(&budget), limits: ValueLimits { max_bytes: limits.max_value_bytes } });
+        lua.set_app_data(Crossing {
+            budget: Arc::clone(&budget),
+            limits: ValueLimits { max_bytes: limits.max_value_bytes },
+            written: Default::default(),
+        });
         let api = api::build(&lua).map_err(sandbox_err)?;
         let sandbox = sandbox::seal(&lua, &budget, api).map_err(sandbox_err)?;
         let last_seen = LastSeen::default();
@@ -150,11 +162,26 @@ impl ScriptHost {
     /// On success returns the context with the handler's changes and effects; on failure the
     /// context is dropped.
     pub fn call(&mut self, program: &Program, handler: &str, event: &Value, ctx: EventCtx) -> Result<EventCtx, ScriptError> {
+        self.call_within(program, handler, event, ctx, u64::MAX)
+    }
+
+    /// [`ScriptHost::call`] with at most `allowance` units of work (what the step has left).
+    pub fn call_within(
+        &mut self,
+        program: &Program,
+        handler: &str,
+        event: &Value,
+        ctx: EventCtx,
+        allowance: u64,
+    ) -> Result<EventCtx, ScriptError> {
         self.ensure_loaded(program)?;
         let app = &program.app;
         let chunks =
             self.apps.get(app).cloned().ok_or_else(|| ScriptError::new(app, program.main_file(), None, "app scripts are not loaded"))?;
-        self.budget.reset();
+        self.budget.reset_within(allowance);
+        if let Some(c) = self.lua.app_data_ref::<Crossing>() {
+            c.written.store(0, std::sync::atomic::Ordering::Relaxed);
+        }
         if let Ok(mut seen) = self.last_seen.lock() {
             *seen = None;
         }
@@ -179,6 +206,17 @@ impl ScriptHost {
             (Ok(()), None) => Err(ScriptError::new(app, program.main_file(), None, "event context lost")),
             (Err(err), _) => Err(self.error(program, &err)),
         }
+    }
+
+    /// Units of work the last event used (instructions and charged library work).
+    pub fn last_work(&self) -> u64 {
+        self.budget.used()
+    }
+
+    /// Bytes the last event wrote into the store (`state`, `locals`, `system`), counted as
+    /// [`crate::value_size`] counts them.
+    pub fn last_written_bytes(&self) -> usize {
+        self.lua.app_data_ref::<Crossing>().map_or(0, |c| c.written.load(std::sync::atomic::Ordering::Relaxed))
     }
 
     /// Lets the collector catch up with what the event allocated, as it would have while the

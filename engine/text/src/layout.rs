@@ -194,6 +194,10 @@ fn baseline_offset(f: FontFace, size_px: f32, line_h: f32) -> f32 {
     ((line_h - content) / 2.0 + fc.ascent * scale).round()
 }
 
+/// Characters of one text that are laid out at most: more than a 1440x3120 screen shows at the
+/// smallest text size.
+pub const MAX_LAID_OUT_CHARS: usize = 20_000;
+
 /// Lays out text: breaks at spaces (and anywhere inside a CJK run or a word longer than the
 /// line), honours '\n', stops after `max_lines` lines and ends the last one with '…' when text
 /// was cut. `max_width = None` means one unbounded line per paragraph.
@@ -204,11 +208,14 @@ pub fn layout_text(text: &str, style: TextStyle, max_width: Option<f32>, max_lin
     let max_lines = max_lines.map_or(usize::MAX, |m| m.max(1));
     // One more line than allowed tells us whether text was cut.
     let limit = max_lines.saturating_add(1);
+    // Text past what any screen shows is cut (and ends in '…'), so a huge string costs no more
+    // than a screenful.
+    let cut = text.len() > MAX_LAID_OUT_CHARS && text.chars().nth(MAX_LAID_OUT_CHARS).is_some();
 
-    let mut cells: Vec<Cell> = Vec::with_capacity(text.len());
+    let mut cells: Vec<Cell> = Vec::with_capacity(text.len().min(MAX_LAID_OUT_CHARS));
     let mut lines: Vec<Line> = Vec::new();
     let mut p0 = 0;
-    for c in text.chars() {
+    for c in text.chars().take(MAX_LAID_OUT_CHARS) {
         if c == '\n' {
             break_paragraph(&cells, p0, cells.len(), max_width, &mut lines, limit);
             p0 = cells.len();
@@ -223,7 +230,7 @@ pub fn layout_text(text: &str, style: TextStyle, max_width: Option<f32>, max_lin
         break_paragraph(&cells, p0, cells.len(), max_width, &mut lines, limit);
     }
 
-    let truncated = lines.len() > max_lines;
+    let truncated = lines.len() > max_lines || (cut && !lines.is_empty());
     let ellipsis = resolve(ELLIPSIS, primary, size);
     if truncated {
         lines.truncate(max_lines);

@@ -9,7 +9,7 @@ mod layout;
 pub use cache::{glyph_bitmap, GlyphBitmap};
 pub use fonts::{FontFace, Weight};
 pub use icons::{icon_codepoint, icon_exists};
-pub use layout::{layout_icon, layout_text, line_height, PlacedGlyph, Placeholder, TextLayout, TextStyle};
+pub use layout::{layout_icon, layout_text, line_height, PlacedGlyph, Placeholder, TextLayout, TextStyle, MAX_LAID_OUT_CHARS};
 
 #[cfg(test)]
 mod tests;

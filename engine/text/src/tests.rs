@@ -133,3 +133,12 @@ fn layout_speed() {
     let per = t0.elapsed() / n;
     println!("layout of {glyphs} chars: {per:?}");
 }
+
+#[test]
+fn a_huge_text_is_cut_to_a_screenful_and_ends_in_an_ellipsis() {
+    let huge = "word ".repeat(1_000_000);
+    let l = layout_text(&huge, style(20.0), Some(1000.0), None);
+    assert!(l.glyphs.len() <= MAX_LAID_OUT_CHARS, "{}", l.glyphs.len());
+    assert!(l.truncated && l.lines.last().is_some_and(|line| line.ends_with('…')), "the cut is visible");
+    assert!(!layout_text("word", style(20.0), Some(1000.0), None).truncated);
+}

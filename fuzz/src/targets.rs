@@ -1,0 +1,174 @@
+//! The targets. Each is `fn(&[u8])`: it may reject an input (an error is a fine answer) but
+//! must never panic, abort or hang, and where it checks a property (determinism) a failed
+//! check panics, which the fuzzer records as a crash.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::sync::{Arc, OnceLock};
+
+use phoneworld_data::{Action, AppBundle, BoolExpr, LayoutModules, ModuleAnalysis, Rng, Scope, Template};
+use phoneworld_phone::{Catalog, Device, DeviceConfig};
+use phoneworld_script::{EventCtx, Program, ScriptHost, ScriptLimits};
+use serde_json::{json, Value};
+
+use crate::choices::Choices;
+use crate::lua_grammar::{self, HANDLERS};
+
+/// A fuzz target: takes any bytes, must return.
+pub type Target = fn(&[u8]);
+
+/// Every target by name (the names of `fuzz/corpus/<name>/` and of the AFL++ binaries).
+pub const TARGETS: &[(&str, Target)] =
+    &[("lua_handlers", lua_handlers), ("action_json", action_json), ("expression", expression), ("bundle", bundle), ("snapshot", snapshot)];
+
+/// Runs the target called `name` on `data`; false when there is no such target.
+pub fn run_target(name: &str, data: &[u8]) -> bool {
+    match TARGETS.iter().find(|(n, _)| *n == name) {
+        Some((_, f)) => {
+            f(data);
+            true
+        }
+        None => false,
+    }
+}
+
+fn text(data: &[u8]) -> String {
+    String::from_utf8_lossy(data).into_owned()
+}
+
+/// A budget small enough that a fuzzer runs thousands of handlers a second.
+fn fuzz_limits() -> ScriptLimits {
+    ScriptLimits { instructions_per_event: 1_000_000, instructions_per_step: 2_000_000, ..ScriptLimits::default() }
+}
+
+fn event_ctx(state: &Value, local: &Value, rng: &Rng, clipboard: &str) -> EventCtx {
+    EventCtx {
+        app: "com.fuzz".into(),
+        state: state.clone(),
+        local: local.clone(),
+        system: json!({}),
+        content: Arc::new(json!({"items": [{"name": "a"}, {"name": "b"}]})),
+        clipboard: clipboard.to_owned(),
+        now_ms: 9 * 3_600_000,
+        rng: rng.clone(),
+        next_timer_id: 1,
+        effects: Vec::new(),
+        host_profile: Value::Null,
+    }
+}
+
+/// Runs events on a fresh host, committing what succeeds as the phone does; returns a trace
+/// of every outcome.
+fn play(program: &Program, events: &[&str]) -> Vec<String> {
+    let mut host = ScriptHost::new(fuzz_limits()).expect("a host starts");
+    let (mut state, mut local, mut rng, mut clipboard) = (json!({"list": []}), json!({}), Rng::new(7), String::new());
+    let mut trace = Vec::new();
+    for handler in events {
+        match host.call(program, handler, &json!({"params": {"k": 1}}), event_ctx(&state, &local, &rng, &clipboard)) {
+            Ok(ctx) => {
+                trace.push(format!("ok {} {} {:?}", ctx.state, ctx.local, ctx.effects));
+                (state, local, rng, clipboard) = (ctx.state, ctx.local, ctx.rng, ctx.clipboard);
+            }
+            Err(err) => trace.push(format!("error {err}")),
+        }
+    }
+    trace
+}
+
+/// A program from the grammar, its handlers run in an order the input chooses, twice on two
+/// hosts: both runs must agree exactly.
+fn lua_handlers(data: &[u8]) {
+    let mut choices = Choices::new(data);
+    let source = lua_grammar::program(&mut choices);
+    let Ok(program) = Program::from_sources("com.fuzz", &[("main.lua", &source)]) else { return };
+    let events: Vec<&str> = (0..6).map(|_| *choices.pick(&HANDLERS)).collect();
+    let first = play(&program, &events);
+    let second = play(&program, &events);
+    assert_eq!(first, second, "two runs of the same events differ:\n{source}");
+}
+
+fn action_json(data: &[u8]) {
+    if let Ok(action) = Action::from_json(&text(data)) {
+        let _ = action.check_limits();
+        let _ = Action::from_value(&action.to_json());
+    }
+}
+
+/// Binding expressions: the first line is a template, the second a condition, evaluated
+/// against a fixed scope.
+fn expression(data: &[u8]) {
+    let text = text(data);
+    let (template, condition) = text.split_once('\n').unwrap_or((&text, &text));
+    let state = json!({"a": 1, "s": "text", "list": [1, 2, {"x": "y"}], "deep": {"x": {"y": true}}, "date": "2026-12-01"});
+    let empty = json!({});
+    let scope = Scope {
+        state: &state,
+        local: &empty,
+        content: &state,
+        params: &empty,
+        system: &empty,
+        item: Some(&state),
+        index: Some(2),
+        args: None,
+    };
+    if let Ok(t) = Template::parse(template) {
+        let _ = (t.render(&scope), t.value(&scope), t.paths());
+    }
+    if let Ok(c) = BoolExpr::parse(condition) {
+        let _ = (c.eval(&scope), c.paths());
+    }
+}
+
+/// An app bundle from memory: files separated by lines `--- <path>`; loaded, its modules
+/// analysed and expanded.
+fn bundle(data: &[u8]) {
+    let text = text(data);
+    let mut files = BTreeMap::new();
+    let mut current: Option<(String, String)> = None;
+    for line in text.split_inclusive('\n') {
+        if let Some(path) = line.strip_prefix("--- ") {
+            if let Some((p, body)) = current.take() {
+                files.insert(p, body);
+            }
+            current = Some((path.trim().to_owned(), String::new()));
+        } else if let Some((_, body)) = current.as_mut() {
+            body.push_str(line);
+        }
+    }
+    if let Some((p, body)) = current {
+        files.insert(p, body);
+    }
+    let (modules_files, app_files): (BTreeMap<_, _>, BTreeMap<_, _>) = files.into_iter().partition(|(p, _)| p.starts_with("layouts/"));
+    let modules_files: BTreeMap<String, String> =
+        modules_files.into_iter().map(|(p, b)| (p.trim_start_matches("layouts/").to_owned(), b)).collect();
+    let (modules, _) = LayoutModules::from_memory(&modules_files);
+    let analysis = ModuleAnalysis::new(&modules);
+    for module in modules.modules.values() {
+        let _ = analysis.expand(&module.root).over_limits();
+    }
+    let (bundle, _) = AppBundle::from_memory(Path::new("/fuzz/app"), &app_files);
+    if let Some(bundle) = bundle {
+        for screen in bundle.screens.values() {
+            let _ = analysis.expand(&screen.root).over_limits();
+        }
+        let _ = Program::compile(&bundle);
+    }
+}
+
+/// The bundled Settings and Clock apps, loaded once.
+fn core_catalog() -> Arc<Catalog> {
+    static CATALOG: OnceLock<Arc<Catalog>> = OnceLock::new();
+    Arc::clone(CATALOG.get_or_init(|| {
+        let root = phoneworld_phone::project_root();
+        Catalog::load(&[root.join("apps/settings"), root.join("apps/clock")], &[root.join("layouts")]).expect("core apps load")
+    }))
+}
+
+/// Snapshot bytes: refused with a reason, or restored into a phone that then works.
+fn snapshot(data: &[u8]) {
+    if let Ok(mut device) = Device::restore(core_catalog(), data, DeviceConfig::default().limits) {
+        device.step(&Action::Tap { x: 540.0, y: 1200.0 });
+        let _ = device.ui_elements();
+        let _ = device.state_hash();
+    }
+}

@@ -179,6 +179,9 @@ impl AppBundle {
             Ok(m) => m,
             Err(err) => return (None, vec![err]),
         };
+        for (key, value) in &manifest.state {
+            errors.extend(long_string(&manifest_path, &format!("state.{key}"), value));
+        }
 
         let screens = load_screens(source, &mut hasher, &mut errors);
         if screens.is_empty() && errors.is_empty() {
@@ -220,7 +223,8 @@ impl AppBundle {
         let mut content = serde_json::Map::new();
         for (name, rel) in &manifest.content {
             let file = dir.join(rel);
-            match source.read_reference(&manifest_path, rel).and_then(|text| read_value(&file, &text)) {
+            let value = source.read_reference(&manifest_path, rel).and_then(|text| read_value(&file, &text));
+            match value.and_then(|value| long_string(&file, "", &value).map_or(Ok(value), Err)) {
                 Ok(value) => {
                     hasher.update(name.as_bytes());
                     hasher.update(value.to_string().as_bytes());
@@ -245,6 +249,32 @@ impl AppBundle {
     pub fn initial_state(&self) -> serde_json::Value {
         serde_json::Value::Object(self.manifest.state.clone().into_iter().collect())
     }
+}
+
+/// Longest string in content and in an app's initial state, in bytes: a layout may show, filter
+/// or compare it in every row of a long list.
+pub const MAX_CONTENT_STRING_BYTES: usize = 64 << 10;
+
+/// An error for the first string in `value` longer than [`MAX_CONTENT_STRING_BYTES`], naming
+/// where it is (`state.notes.3.body`).
+fn long_string(file: &FsPath, at: &str, value: &serde_json::Value) -> Option<DataError> {
+    let mut stack = vec![(value, at.to_owned())];
+    while let Some((value, at)) = stack.pop() {
+        let join = |key: &dyn std::fmt::Display| if at.is_empty() { key.to_string() } else { format!("{at}.{key}") };
+        match value {
+            serde_json::Value::String(text) if text.len() > MAX_CONTENT_STRING_BYTES => {
+                return Some(DataError::Invalid {
+                    path: file.to_path_buf(),
+                    field: at,
+                    message: format!("a string of {} bytes (the limit is {MAX_CONTENT_STRING_BYTES})", text.len()),
+                });
+            }
+            serde_json::Value::Array(items) => stack.extend(items.iter().enumerate().rev().map(|(i, v)| (v, join(&i)))),
+            serde_json::Value::Object(map) => stack.extend(map.iter().rev().map(|(k, v)| (v, join(k)))),
+            _ => {}
+        }
+    }
+    None
 }
 
 /// Line (1-based) of the first occurrence of `needle` in `source`, for pointing at a name.

@@ -25,18 +25,29 @@ pub struct Expansion {
     pub module_depth: usize,
 }
 
+/// A limit on how far layouts expand.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Limit {
+    ModuleDepth,
+    Nodes,
+    Depth,
+}
+
 impl Expansion {
-    /// The limits this expansion is over, as messages.
-    pub fn over_limits(&self) -> Vec<String> {
+    /// The limits this expansion is over, each with a message.
+    pub fn over_limits(&self) -> Vec<(Limit, String)> {
         let mut out = Vec::new();
         if self.module_depth > MAX_MODULE_DEPTH {
-            out.push(format!("layout modules nest {} deep here (the limit is {MAX_MODULE_DEPTH})", self.module_depth));
+            out.push((
+                Limit::ModuleDepth,
+                format!("layout modules nest {} deep here (the limit is {MAX_MODULE_DEPTH})", self.module_depth),
+            ));
         }
         if self.nodes > MAX_VIEW_NODES as u64 {
-            out.push(format!("expands to {} widgets (the limit is {MAX_VIEW_NODES})", self.nodes));
+            out.push((Limit::Nodes, format!("expands to {} widgets (the limit is {MAX_VIEW_NODES})", self.nodes)));
         }
         if self.depth > MAX_VIEW_DEPTH {
-            out.push(format!("widgets nest {} deep once modules are expanded (the limit is {MAX_VIEW_DEPTH})", self.depth));
+            out.push((Limit::Depth, format!("widgets nest {} deep once modules are expanded (the limit is {MAX_VIEW_DEPTH})", self.depth)));
         }
         out
     }

@@ -19,6 +19,8 @@ pub const MAX_EXPR_PARTS: usize = 256;
 pub const MAX_EXPR_DEPTH: usize = 32;
 /// Longest text a template renders to, in bytes: longer text is cut there.
 pub const MAX_TEXT_BYTES: usize = 4096;
+/// Most parts (list items, object fields) `==` and `!=` look at in two lists or objects.
+pub const MAX_COMPARED_PARTS: usize = 10_000;
 
 /// An expression's text for a message: cut, so that a huge one cannot make a huge message.
 fn excerpt(text: &str) -> Cow<'_, str> {
@@ -458,13 +460,48 @@ fn compare(op: CmpOp, a: &Value, b: &Value) -> bool {
         },
     };
     match op {
-        CmpOp::Eq => ordering == Some(std::cmp::Ordering::Equal) || (ordering.is_none() && a == b),
-        CmpOp::Ne => !(ordering == Some(std::cmp::Ordering::Equal) || (ordering.is_none() && a == b)),
+        CmpOp::Eq => ordering == Some(std::cmp::Ordering::Equal) || (ordering.is_none() && same(a, b)),
+        CmpOp::Ne => !(ordering == Some(std::cmp::Ordering::Equal) || (ordering.is_none() && same(a, b))),
         CmpOp::Lt => ordering == Some(std::cmp::Ordering::Less),
         CmpOp::Le => matches!(ordering, Some(std::cmp::Ordering::Less | std::cmp::Ordering::Equal)),
         CmpOp::Gt => ordering == Some(std::cmp::Ordering::Greater),
         CmpOp::Ge => matches!(ordering, Some(std::cmp::Ordering::Greater | std::cmp::Ordering::Equal)),
     }
+}
+
+/// Deep equality of lists and objects, which counts as different past [`MAX_COMPARED_PARTS`]
+/// parts: a condition comparing two huge values in every row of a long list would otherwise
+/// take minutes. A value is always equal to itself.
+fn same(a: &Value, b: &Value) -> bool {
+    let mut budget = MAX_COMPARED_PARTS;
+    let mut stack = vec![(a, b)];
+    while let Some((a, b)) = stack.pop() {
+        if std::ptr::eq(a, b) {
+            continue;
+        }
+        let parts = match (a, b) {
+            (Value::Array(x), Value::Array(y)) if x.len() == y.len() => x.len(),
+            (Value::Object(x), Value::Object(y)) if x.len() == y.len() => x.len(),
+            (Value::Array(_) | Value::Object(_), _) => return false,
+            _ if a == b => continue,
+            _ => return false,
+        };
+        if parts > budget {
+            return false;
+        }
+        budget -= parts;
+        match (a, b) {
+            (Value::Array(x), Value::Array(y)) => stack.extend(x.iter().zip(y)),
+            (Value::Object(x), Value::Object(y)) => {
+                for (key, v) in x {
+                    let Some(w) = y.get(key) else { return false };
+                    stack.push((v, w));
+                }
+            }
+            _ => {}
+        }
+    }
+    true
 }
 
 impl Expr {

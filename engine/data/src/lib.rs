@@ -17,15 +17,16 @@ mod ui_element;
 mod vtime;
 
 pub use action::{Action, FinishStatus, Key, MAX_ACTION_MS, MAX_ACTION_TEXT_CHARS};
-pub use bundle::{line_of, AppBundle, LayoutModule, LayoutModules, Screen, ScriptSource};
+pub use bundle::{line_of, AppBundle, LayoutModule, LayoutModules, Screen, ScriptSource, MAX_CONTENT_STRING_BYTES};
 pub use error::{DataError, Problem};
-pub use expansion::{Expansion, ModuleAnalysis, MAX_MODULE_DEPTH, MAX_VIEW_DEPTH, MAX_VIEW_NODES};
+pub use expansion::{Expansion, Limit, ModuleAnalysis, MAX_MODULE_DEPTH, MAX_VIEW_DEPTH, MAX_VIEW_NODES};
 pub use expr::{
-    lookup_path, truthy, BoolExpr, Path, PathRoot, Scope, Template, MAX_EXPR_BYTES, MAX_EXPR_DEPTH, MAX_EXPR_PARTS, MAX_TEXT_BYTES,
+    lookup_path, truthy, BoolExpr, Path, PathRoot, Scope, Template, MAX_COMPARED_PARTS, MAX_EXPR_BYTES, MAX_EXPR_DEPTH, MAX_EXPR_PARTS,
+    MAX_TEXT_BYTES,
 };
 pub use files::{read_bounded, read_text_bounded, MAX_BUNDLE_FILE_BYTES};
 pub use manifest::Manifest;
-pub use node::{Node, NodeKind, Props, Spacing, TabItem, MAX_GRID_COLUMNS};
+pub use node::{Node, NodeKind, Props, Spacing, TabItem, MAX_DP, MAX_GRID_COLUMNS, MAX_SIZE};
 pub use rng::Rng;
 pub use ron_util::MAX_RON_DEPTH;
 pub use ui_element::{BBox, UiElement};

@@ -85,11 +85,15 @@ impl<'de> Deserialize<'de> for Spacing {
             Two((f32, f32)),
             Four((f32, f32, f32, f32)),
         }
-        Ok(match Raw::deserialize(d)? {
+        let spacing = match Raw::deserialize(d)? {
             Raw::All(a) => Spacing { left: a, top: a, right: a, bottom: a },
             Raw::Two((h, v)) => Spacing { left: h, top: v, right: h, bottom: v },
             Raw::Four((left, top, right, bottom)) => Spacing { left, top, right, bottom },
-        })
+        };
+        for side in [spacing.left, spacing.top, spacing.right, spacing.bottom] {
+            bounded(side, MAX_DP, "a padding or margin").map_err(serde::de::Error::custom)?;
+        }
+        Ok(spacing)
     }
 }
 
@@ -100,6 +104,26 @@ pub struct TabItem {
     pub text: Template,
     #[serde(default)]
     pub icon: Option<String>,
+}
+
+/// Largest length in dp (widths, paddings, ...): far past any screen, and finite.
+pub const MAX_DP: f32 = 100_000.0;
+/// Largest `size` (text in sp, icons and avatars in dp): glyphs are rasterized at this size.
+pub const MAX_SIZE: f32 = 256.0;
+
+fn bounded(value: f32, max: f32, what: &str) -> Result<f32, String> {
+    if value.is_nan() || value.abs() > max {
+        return Err(format!("{what} must be a number between -{max} and {max}"));
+    }
+    Ok(value)
+}
+
+fn dp<'de, D: Deserializer<'de>>(d: D) -> Result<Option<f32>, D::Error> {
+    Option::<f32>::deserialize(d)?.map(|v| bounded(v, MAX_DP, "the value")).transpose().map_err(serde::de::Error::custom)
+}
+
+fn size<'de, D: Deserializer<'de>>(d: D) -> Result<Option<f32>, D::Error> {
+    Option::<f32>::deserialize(d)?.map(|v| bounded(v, MAX_SIZE, "`size`")).transpose().map_err(serde::de::Error::custom)
 }
 
 /// Most columns a `Grid` may have: each row builds that many cells, filled or not.
@@ -124,17 +148,23 @@ pub struct Props {
     pub enabled: Option<BoolExpr>,
 
     // Box model (dp).
+    #[serde(deserialize_with = "dp")]
     pub width: Option<f32>,
+    #[serde(deserialize_with = "dp")]
     pub height: Option<f32>,
+    #[serde(deserialize_with = "dp")]
     pub min_height: Option<f32>,
+    #[serde(deserialize_with = "dp")]
     pub grow: Option<f32>,
     pub padding: Option<Spacing>,
     pub margin: Option<Spacing>,
+    #[serde(deserialize_with = "dp")]
     pub gap: Option<f32>,
     pub align: Option<String>,
     pub justify: Option<String>,
     pub background: Option<String>,
     pub border: Option<String>,
+    #[serde(deserialize_with = "dp")]
     pub corner: Option<f32>,
 
     // Text and icons.
@@ -144,6 +174,7 @@ pub struct Props {
     pub hint: Option<Template>,
     pub error: Option<Template>,
     pub icon: Option<Template>,
+    #[serde(deserialize_with = "size")]
     pub size: Option<f32>,
     pub weight: Option<String>,
     pub color: Option<String>,

@@ -2,7 +2,7 @@
 //! evaluated, widgets are broken down into boxes, text and icons, and every interactive node
 //! gets a [`Hit`].
 
-use phoneworld_data::{LayoutModules, Node, NodeKind, Path, PathRoot, Scope};
+use phoneworld_data::{LayoutModules, Node, NodeKind, Path, PathRoot, Scope, MAX_MODULE_DEPTH, MAX_VIEW_DEPTH, MAX_VIEW_NODES};
 use phoneworld_layout::{A11y, Align, Direction, Justify, ViewNode};
 use phoneworld_render::Color;
 use phoneworld_text::Weight;
@@ -25,6 +25,26 @@ pub(crate) struct Builder<'a> {
     pub(crate) hits: &'a mut Vec<Hit>,
     /// Problems met while building (unknown module, bad color): shown, never fatal.
     pub(crate) problems: Vec<String>,
+    /// What the build has spent of the view's limits.
+    pub(crate) budget: Budget,
+}
+
+/// Most distinct problems one build keeps.
+const MAX_PROBLEMS: usize = 64;
+
+/// What a build has spent of the limits on a view (`MAX_VIEW_NODES` and the others in
+/// phoneworld-data): a hostile layout (a module that uses itself, modules that fan out, a list
+/// of lists) stops there with a visible placeholder instead of exhausting the stack or memory.
+#[derive(Debug, Default)]
+pub(crate) struct Budget {
+    /// Widgets visited so far, visible or not.
+    nodes: usize,
+    /// Current nesting of widgets.
+    depth: usize,
+    /// The modules being expanded, outermost first.
+    modules: Vec<String>,
+    /// The widget limit was reached: nothing more is built.
+    spent: bool,
 }
 
 /// Where in the tree a node is being built.
@@ -47,6 +67,13 @@ impl<'s> At<'s> {
 }
 
 impl<'a> Builder<'a> {
+    /// Records a problem once; a hostile layout cannot make the list grow without end.
+    pub(crate) fn problem(&mut self, message: String) {
+        if self.problems.len() < MAX_PROBLEMS && !self.problems.contains(&message) {
+            self.problems.push(message);
+        }
+    }
+
     pub(crate) fn hit(&mut self, hit: Hit) -> u32 {
         self.hits.push(hit);
         (self.hits.len() - 1) as u32
@@ -63,7 +90,7 @@ impl<'a> Builder<'a> {
                     rendered.as_str()
                 }
                 Err(e) => {
-                    self.problems.push(e);
+                    self.problem(e);
                     return fallback;
                 }
             }
@@ -73,10 +100,14 @@ impl<'a> Builder<'a> {
         if n.is_empty() {
             return fallback;
         }
-        self.theme.color(n).unwrap_or_else(|| {
-            self.problems.push(format!("unknown color `{n}`"));
-            fallback
-        })
+        match self.theme.color(n) {
+            Some(color) => color,
+            None => {
+                let shown: String = n.chars().take(80).collect();
+                self.problem(format!("unknown color `{shown}`"));
+                fallback
+            }
+        }
     }
 
     pub(crate) fn a11y(&self, class_name: &'static str) -> A11y {
@@ -105,12 +136,12 @@ impl<'a> Builder<'a> {
                     (t.root, t.segments)
                 }
                 None => {
-                    self.problems.push(format!("`{path}`: this list's items are not stored in state or local"));
+                    self.problem(format!("`{path}`: this list's items are not stored in state or local"));
                     return None;
                 }
             },
             _ => {
-                self.problems.push(format!("`{path}`: an input can only write to state, local, system or item"));
+                self.problem(format!("`{path}`: an input can only write to state, local, system or item"));
                 return None;
             }
         };
@@ -141,8 +172,28 @@ impl<'a> Builder<'a> {
         handler.map(|handler| Interaction::Handler { app: self.app.to_owned(), handler, event: self.event(node, at, None) })
     }
 
-    /// Builds one node, or nothing when it is not visible.
+    /// Builds one node, or nothing when it is not visible; within the view's limits.
     pub(crate) fn node(&mut self, node: &Node, at: &At<'_>) -> Option<ViewNode> {
+        if self.budget.spent {
+            return None;
+        }
+        if self.budget.nodes >= MAX_VIEW_NODES {
+            self.budget.spent = true;
+            let message = format!("the screen has more than {MAX_VIEW_NODES} widgets{}: the rest is not shown", self.in_modules());
+            return Some(self.placeholder("[too many widgets]", message));
+        }
+        if self.budget.depth >= MAX_VIEW_DEPTH {
+            let message = format!("widgets nest more than {MAX_VIEW_DEPTH} deep{}: the deeper ones are not shown", self.in_modules());
+            return Some(self.placeholder("[nested too deep]", message));
+        }
+        self.budget.nodes += 1;
+        self.budget.depth += 1;
+        let view = self.visible_node(node, at);
+        self.budget.depth -= 1;
+        view
+    }
+
+    fn visible_node(&mut self, node: &Node, at: &At<'_>) -> Option<ViewNode> {
         let p = &node.props;
         if let Some(visible) = &p.visible {
             if !visible.eval(&at.scope) {
@@ -158,19 +209,47 @@ impl<'a> Builder<'a> {
         Some(view)
     }
 
+    /// A visible stand-in for what could not be built, and the problem saying why.
+    fn placeholder(&mut self, shown: &str, problem: String) -> ViewNode {
+        self.problem(problem);
+        let mut view = self.text(shown.to_owned(), 14.0, Weight::Regular, self.theme.error);
+        let mut a11y = self.a11y("android.widget.TextView");
+        a11y.text = shown.to_owned();
+        view.a11y = Some(a11y);
+        view
+    }
+
+    /// ` (in module a -> b)` while modules are being expanded.
+    fn in_modules(&self) -> String {
+        if self.budget.modules.is_empty() {
+            String::new()
+        } else {
+            format!(" (in layout module {})", self.budget.modules.join(" -> "))
+        }
+    }
+
     fn use_module(&mut self, node: &Node, at: &At<'_>) -> Option<ViewNode> {
         let name = node.props.module.as_deref().unwrap_or_default();
-        let Some(module) = self.modules.get(name) else {
-            self.problems.push(format!("unknown layout module `{name}`"));
-            return Some(self.text(format!("[missing module {name}]"), 14.0, Weight::Regular, self.theme.error));
+        let modules = self.modules;
+        let Some(module) = modules.get(name) else {
+            return Some(self.placeholder(&format!("[missing module {name}]"), format!("unknown layout module `{name}`")));
         };
+        if self.budget.modules.iter().any(|m| m == name) {
+            let chain = format!("{} -> {name}", self.budget.modules.join(" -> "));
+            return Some(self.placeholder(&format!("[module {name} uses itself]"), format!("layout module `{name}` uses itself: {chain}")));
+        }
+        if self.budget.modules.len() >= MAX_MODULE_DEPTH {
+            let message = format!("layout modules nest more than {MAX_MODULE_DEPTH} deep{}: `{name}` is not shown", self.in_modules());
+            return Some(self.placeholder(&format!("[module {name} nested too deep]"), message));
+        }
         let args: serde_json::Map<String, Value> =
             node.props.args.iter().map(|(k, t)| (k.clone(), t.value(&at.scope).into_owned())).collect();
         let args = Value::Object(args);
         let inner = At { scope: at.scope.with_args(&args), key: at.key.clone(), item_path: at.item_path.clone(), in_scroll: at.in_scroll };
-        // The module's root may itself reference `arg.*`; `args` lives for this call.
-        let root = module.root.clone();
-        let mut view = self.node(&root, &inner)?;
+        self.budget.modules.push(name.to_owned());
+        let view = self.node(&module.root, &inner);
+        self.budget.modules.pop();
+        let mut view = view?;
         self.apply_common(node, at, true, &mut view);
         Some(view)
     }

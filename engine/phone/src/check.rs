@@ -2,12 +2,26 @@
 
 use std::path::Path;
 
-use phoneworld_data::{line_of, AppBundle, BoolExpr, LayoutModules, Node, NodeKind, Path as BindPath, PathRoot, Problem, Template};
+use phoneworld_data::{
+    line_of, read_text_bounded, AppBundle, BoolExpr, LayoutModules, ModuleAnalysis, Node, NodeKind, Path as BindPath, PathRoot, Problem,
+    Template, MAX_BUNDLE_FILE_BYTES,
+};
 use phoneworld_script::{Program, ScriptHost, ScriptLimits};
 
 use crate::theme::Theme;
 
+/// Most problems one check lists: a hostile bundle with a million mistakes is reported in
+/// bounded time and space.
+const MAX_PROBLEMS: usize = 500;
+/// Longest problem message, in characters (names quoted in messages come from the bundle).
+const MAX_MESSAGE_CHARS: usize = 400;
+
 fn problem(file: &Path, source: &str, needle: &str, message: String) -> Problem {
+    let message = if message.chars().count() > MAX_MESSAGE_CHARS {
+        format!("{}…", message.chars().take(MAX_MESSAGE_CHARS).collect::<String>())
+    } else {
+        message
+    };
     Problem { file: file.display().to_string(), line: line_of(source, needle), message }
 }
 
@@ -16,25 +30,72 @@ struct Checker<'a> {
     modules: &'a LayoutModules,
     handlers: Option<Vec<String>>,
     problems: Vec<Problem>,
+    /// Problems past `MAX_PROBLEMS`, counted only.
+    unlisted: usize,
 }
 
 impl Checker<'_> {
+    /// Adds a problem at the first line holding `needle`.
+    fn report(&mut self, file: &Path, source: &str, needle: &str, message: String) {
+        if self.problems.len() >= MAX_PROBLEMS {
+            self.unlisted += 1;
+            return;
+        }
+        self.problems.push(problem(file, source, needle, message));
+    }
+
     fn check_handler(&mut self, file: &Path, source: &str, name: &str) {
         if name.starts_with('$') {
             return;
         }
-        if let Some(handlers) = &self.handlers {
-            if !handlers.iter().any(|h| h == name) {
-                let scripts: Vec<&str> = self.bundle.scripts.iter().map(|s| s.name.as_str()).collect();
-                self.problems.push(problem(
-                    file,
-                    source,
-                    &format!("\"{name}\""),
-                    format!(
-                        "handler `{name}` is not defined in {}",
-                        if scripts.is_empty() { "any script".to_owned() } else { scripts.join(", ") }
-                    ),
-                ));
+        let missing = self.handlers.as_ref().is_some_and(|handlers| !handlers.iter().any(|h| h == name));
+        if missing {
+            let scripts: Vec<&str> = self.bundle.scripts.iter().map(|s| s.name.as_str()).collect();
+            self.report(
+                file,
+                source,
+                &format!("\"{name}\""),
+                format!(
+                    "handler `{name}` is not defined in {}",
+                    if scripts.is_empty() { "any script".to_owned() } else { scripts.join(", ") }
+                ),
+            );
+        }
+    }
+
+    /// Module cycles, and screens or modules that expand past the view's limits. A limit is
+    /// blamed on the smallest layout over it, not on every layout that uses that one.
+    fn check_expansion(&mut self) {
+        let analysis = ModuleAnalysis::new(self.modules);
+        for cycle in &analysis.cycles {
+            let module = &self.modules.modules[&cycle[0]];
+            self.report(
+                &module.file,
+                &module.source,
+                &format!("\"{}\"", cycle[1]),
+                format!(
+                    "layout modules use each other in a cycle: {} (a module cannot use itself, even through others)",
+                    cycle.join(" -> ")
+                ),
+            );
+        }
+        let roots = self
+            .modules
+            .modules
+            .values()
+            .map(|m| (&m.file, &m.source, &m.root))
+            .chain(self.bundle.screens.values().map(|s| (&s.file, &s.source, &s.root)));
+        for (file, source, root) in roots {
+            let inherited: Vec<_> = used_modules(root)
+                .iter()
+                .filter_map(|name| analysis.modules.get(*name))
+                .flat_map(|e| e.over_limits())
+                .map(|(limit, _)| limit)
+                .collect();
+            for (limit, message) in analysis.expand(root).over_limits() {
+                if !inherited.contains(&limit) {
+                    self.report(file, source, "Use(", message);
+                }
             }
         }
     }
@@ -48,12 +109,7 @@ impl Checker<'_> {
         };
         if !known {
             let what = if path.root == PathRoot::State { "initial state" } else { "content" };
-            self.problems.push(problem(
-                file,
-                source,
-                &path.to_string(),
-                format!("`{path}`: no `{}` in the app's {what}", first.unwrap_or("")),
-            ));
+            self.report(file, source, &path.to_string(), format!("`{path}`: no `{}` in the app's {what}", first.unwrap_or("")));
         }
     }
 
@@ -73,20 +129,18 @@ impl Checker<'_> {
         let p = &node.props;
         if node.kind == NodeKind::Use {
             match p.module.as_deref() {
-                None => self.problems.push(problem(file, source, "Use(", "`Use` needs `module`".into())),
+                None => self.report(file, source, "Use(", "`Use` needs `module`".into()),
                 Some(name) => match self.modules.get(name) {
-                    None => {
-                        self.problems.push(problem(file, source, &format!("\"{name}\""), format!("no layout module `{name}` in layouts/")))
-                    }
+                    None => self.report(file, source, &format!("\"{name}\""), format!("no layout module `{name}` in layouts/")),
                     Some(module) => {
                         for arg in p.args.keys() {
                             if !module.params.is_empty() && !module.params.contains(arg) {
-                                self.problems.push(problem(
+                                self.report(
                                     file,
                                     source,
                                     &format!("\"{arg}\""),
                                     format!("module `{name}` has no parameter `{arg}` (it takes: {})", module.params.join(", ")),
-                                ));
+                                );
                             }
                         }
                         for (key, value) in &p.args {
@@ -107,12 +161,12 @@ impl Checker<'_> {
         }
         if let Some(value) = &p.value {
             if !matches!(value.root, PathRoot::State | PathRoot::Local | PathRoot::System | PathRoot::Item) {
-                self.problems.push(problem(
+                self.report(
                     file,
                     source,
                     &value.to_string(),
                     format!("`value: \"{value}\"`: an input writes to state, local, system or item"),
-                ));
+                );
             }
             if !in_module {
                 self.check_path(file, source, value);
@@ -130,34 +184,34 @@ impl Checker<'_> {
         if let Some(icon) = p.icon.as_ref().filter(|t| t.is_constant()) {
             let name = icon.render(&empty_scope());
             if !phoneworld_text::icon_exists(&name) {
-                self.problems.push(problem(file, source, &format!("\"{name}\""), format!("no icon `{name}` in the bundled icon font")));
+                self.report(file, source, &format!("\"{name}\""), format!("no icon `{name}` in the bundled icon font"));
             }
         }
         for tab in &p.tabs {
             if let Some(icon) = &tab.icon {
                 if !phoneworld_text::icon_exists(icon) {
-                    self.problems.push(problem(file, source, &format!("\"{icon}\""), format!("no icon `{icon}` in the bundled icon font")));
+                    self.report(file, source, &format!("\"{icon}\""), format!("no icon `{icon}` in the bundled icon font"));
                 }
             }
         }
         for color in [&p.background, &p.color, &p.border].into_iter().flatten() {
             if color.contains('{') {
                 if let Err(e) = Template::parse(color) {
-                    self.problems.push(problem(file, source, color, e));
+                    self.report(file, source, color, e);
                 }
                 continue;
             }
             if Theme::get(false).color(color).is_none() {
-                self.problems.push(problem(
+                self.report(
                     file,
                     source,
                     &format!("\"{color}\""),
                     format!("`{color}` is not a color: use #RRGGBB, #AARRGGBB or a role ({})", Theme::ROLES.join(", ")),
-                ));
+                );
             }
         }
         if matches!(node.kind, NodeKind::List) && (p.items.is_none() || p.row.is_none()) {
-            self.problems.push(problem(file, source, "List(", "`List` needs `items` and `row`".into()));
+            self.report(file, source, "List(", "`List` needs `items` and `row`".into());
         }
         if matches!(
             node.kind,
@@ -170,12 +224,12 @@ impl Checker<'_> {
                 | NodeKind::DatePicker
         ) && p.value.is_none()
         {
-            self.problems.push(problem(
+            self.report(
                 file,
                 source,
                 &format!("{}(", node.kind.name()),
                 format!("`{}` needs `value` (the state path it edits)", node.kind.name()),
-            ));
+            );
         }
         for child in &p.children {
             self.check_node(file, source, child, in_module);
@@ -187,6 +241,17 @@ impl Checker<'_> {
             self.check_node(file, source, empty, in_module);
         }
     }
+}
+
+/// The names of the modules a layout uses directly.
+fn used_modules(root: &Node) -> Vec<&str> {
+    let mut out = Vec::new();
+    root.walk(&mut |node| {
+        if let Some(name) = node.props.module.as_deref().filter(|_| node.kind == NodeKind::Use) {
+            out.push(name);
+        }
+    });
+    out
 }
 
 fn value_literal(t: &Template) -> Option<String> {
@@ -224,21 +289,17 @@ pub fn check_app(dir: &Path, modules: &LayoutModules) -> Vec<Problem> {
             }
         },
     };
-    let mut checker = Checker { bundle: &bundle, modules, handlers, problems };
+    let mut checker = Checker { bundle: &bundle, modules, handlers, problems, unlisted: 0 };
     let manifest_file = dir.join("app.ron");
-    let manifest_src = std::fs::read_to_string(&manifest_file).unwrap_or_default();
+    // Only for line numbers: the bundle loaded, so it is a regular file of bounded size.
+    let manifest_src = read_text_bounded(&manifest_file, MAX_BUNDLE_FILE_BYTES).unwrap_or_default();
     let manifest = &bundle.manifest;
     for h in [&manifest.on_launch, &manifest.on_install, &manifest.share].into_iter().flatten() {
         checker.check_handler(&manifest_file, &manifest_src, h);
     }
     if !phoneworld_text::icon_exists(&bundle.manifest.icon) {
         let icon = bundle.manifest.icon.clone();
-        checker.problems.push(problem(
-            &manifest_file,
-            &manifest_src,
-            &format!("\"{icon}\""),
-            format!("no icon `{icon}` in the bundled icon font"),
-        ));
+        checker.report(&manifest_file, &manifest_src, &format!("\"{icon}\""), format!("no icon `{icon}` in the bundled icon font"));
     }
     for screen in bundle.screens.values() {
         if let Some(h) = &screen.on_enter {
@@ -249,8 +310,17 @@ pub fn check_app(dir: &Path, modules: &LayoutModules) -> Vec<Problem> {
     for module in modules.modules.values() {
         checker.check_node(&module.file, &module.source, &module.root, true);
     }
+    checker.check_expansion();
+    let unlisted = checker.unlisted;
     let mut problems = checker.problems;
     problems.sort();
     problems.dedup();
+    if unlisted > 0 {
+        problems.push(Problem {
+            file: dir.display().to_string(),
+            line: None,
+            message: format!("{unlisted} more problems are not listed (at most {MAX_PROBLEMS} are)"),
+        });
+    }
     problems
 }

@@ -143,6 +143,7 @@ fn app_screen(store: &Store, catalog: &Catalog, package: &str, theme: Theme, m: 
         focus: store.session.focus.as_ref(),
         hits,
         problems: Vec::new(),
+        budget: Default::default(),
     };
     let at = At { scope, key: "0".into(), item_path: None, in_scroll: false };
     if app.bundle.manifest.mini_app_of.is_some() {

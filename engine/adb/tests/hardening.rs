@@ -10,7 +10,10 @@ use std::time::{Duration, Instant};
 
 use phoneworld_adb::fs::{MAX_ENTRIES, MAX_FILE_BYTES, MAX_TOTAL_BYTES};
 use phoneworld_adb::protocol::{command, Packet, PacketReader, MAX_PAYLOAD, VERSION};
-use phoneworld_adb::shell::{run, MAX_ACTIONS_PER_REQUEST, MAX_CAPTURES_PER_REQUEST, MAX_MONKEY_EVENTS, MAX_REQUEST_BYTES};
+use phoneworld_adb::shell::{
+    run, MAX_ACTIONS_PER_REQUEST, MAX_CAPTURES_PER_REQUEST, MAX_COMMANDS_PER_REQUEST, MAX_MONKEY_EVENTS, MAX_PATTERNS_PER_REQUEST,
+    MAX_REQUEST_BYTES,
+};
 use phoneworld_adb::sync::SyncService;
 use phoneworld_adb::{
     fuzzing, AdbServer, AuthPolicy, PhoneSession, ServerHandle, ServerOptions, SharedPhone, MAX_CONNECTIONS, MAX_CONNECTION_INPUT,
@@ -344,7 +347,22 @@ fn long_requests_stop_at_their_limits() {
 
     let captures = "screencap -p > /dev/null; ".repeat(MAX_CAPTURES_PER_REQUEST as usize + 1);
     let (_, err, status) = sh(&mut s, &captures);
-    assert_eq!((err.as_str(), status), ("screencap: at most 50 screen captures per request\n", 1));
+    assert_eq!((err.as_str(), status), ("screencap: at most 50 captures and state dumps per request\n", 1));
+    let dumps = "uiautomator dump > /dev/null; phoneworld state-hash > /dev/null; ".repeat(MAX_CAPTURES_PER_REQUEST as usize);
+    assert!(sh(&mut s, &dumps).1.ends_with("at most 50 captures and state dumps per request\n"));
+
+    // However cheap each command, a request runs a bounded number of them.
+    let (out, err, status) = sh(&mut s, &"true; ".repeat(MAX_COMMANDS_PER_REQUEST as usize + 1));
+    assert_eq!((out.len(), err.as_str(), status), (0, "/system/bin/sh: at most 1000 commands per request\n", 1));
+    assert_eq!(sh(&mut s, &"sh -c 'true; true'; ".repeat(MAX_COMMANDS_PER_REQUEST as usize / 3 + 1)).2, 1, "sh -c counts too");
+    // Regular expressions: few per request, of bounded size, over bounded input.
+    let (_, err, status) = sh(&mut s, &"echo a | grep -c a; ".repeat(MAX_PATTERNS_PER_REQUEST as usize + 1));
+    assert_eq!((err.as_str(), status), ("grep: at most 20 regular expressions per request\n", 1));
+    let (_, err, status) = sh(&mut s, r"grep -E '(\w+){250}' /sdcard/nothing");
+    assert!(status == 2 && err.contains("exceeds size limit of 1048576"), "{err}");
+    s.files_mut().write("/sdcard/text", &b"line\n".repeat(1 << 20), false, 0o644, 0).unwrap();
+    let (_, err, status) = sh(&mut s, "grep -c x /sdcard/text");
+    assert_eq!((err.as_str(), status), ("grep: at most 4194304 bytes searched per request\n", 1));
     // Each request has its own limits.
     assert_eq!(sh(&mut s, "input tap 5 5 && echo ok").0, b"ok\n");
 }
@@ -360,8 +378,8 @@ fn greedy_output_stops_at_the_request_limit() {
     let line = "cat /sdcard/big | cat > /dev/null; cp /sdcard/big /sdcard/copy; ".repeat(16 * 1024);
     let (out, err, status) = sh(&mut s, &line);
     assert!(out.is_empty() && status == 1 && err.contains("output limit"), "{err}");
-    let (_, err, status) = sh(&mut s, &"grep -c x /sdcard/big; ".repeat(3));
-    assert!(status == 1 && err.starts_with("grep: output limit"), "{err}");
+    let (_, err, status) = sh(&mut s, &"wc -c /sdcard/big; ".repeat(3));
+    assert!(status == 1 && err.starts_with("wc: output limit"), "{err}");
     // Touching a big file does not copy it.
     assert_eq!(sh(&mut s, &"touch /sdcard/big; ".repeat(1000)).2, 0);
 }
@@ -369,7 +387,9 @@ fn greedy_output_stops_at_the_request_limit() {
 #[test]
 fn device_state_a_client_can_grow_is_bounded() {
     let mut s = common::session(0);
-    let puts: String = (0..1100).map(|i| format!("settings put global key{i} 1; ")).collect();
+    let puts: String = (0..1000).map(|i| format!("settings put global key{i} 1; ")).collect();
+    assert_eq!(sh(&mut s, &puts).2, 0);
+    let puts: String = (1000..1100).map(|i| format!("settings put global key{i} 1; ")).collect();
     let (_, err, status) = sh(&mut s, &puts);
     assert_eq!(status, 1);
     assert!(err.contains("settings: at most 1024 extra settings on this device"), "{err}");

@@ -13,9 +13,22 @@ pub const MAX_ACTIONS_PER_REQUEST: u32 = 500;
 /// Events one `monkey` command may inject; a larger count is refused before any event with
 /// `monkey: at most 500 events per command`.
 pub const MAX_MONKEY_EVENTS: u64 = 500;
-/// Screen captures (`screencap`, `phoneworld frame-hash`) one request may take: each renders
-/// the screen. Beyond: `screencap: at most 50 screen captures per request`.
+/// Captures one request may take: `screencap`, `uiautomator dump` and `phoneworld frame-hash`,
+/// `state-hash`, `verdict` each render, lay out or hash the whole phone (milliseconds each).
+/// Beyond: `screencap: at most 50 captures and state dumps per request`.
 pub const MAX_CAPTURES_PER_REQUEST: u32 = 50;
+/// Simple commands one request may run (`sh -c` and pipelines included), however cheap.
+/// Beyond: `/system/bin/sh: at most 1000 commands per request`.
+pub const MAX_COMMANDS_PER_REQUEST: u32 = 1000;
+/// Regular expressions one request may compile (`grep`). Beyond:
+/// `grep: at most 20 regular expressions per request`.
+pub const MAX_PATTERNS_PER_REQUEST: u32 = 20;
+/// Compiled size of one regular expression (the regex crate's `size_limit`): 1 MiB. Beyond:
+/// `grep: bad regex '…': Compiled regex exceeds size limit of 1048576 bytes.`, status 2.
+pub const MAX_PATTERN_BYTES: usize = 1024 * 1024;
+/// Bytes `grep` may search per request: 4 MiB (matching costs far more per byte than
+/// copying). Beyond: `grep: at most 4194304 bytes searched per request`.
+pub const MAX_SEARCHED_BYTES_PER_REQUEST: usize = 4 * 1024 * 1024;
 /// Virtual time one request may ask for, in ms (`sleep`, gesture durations, `wait` actions):
 /// one hour. Apps' timers fire as virtual time passes, so this bounds their work too.
 /// Beyond: `sleep: at most 3600 s of virtual time per request`.
@@ -98,6 +111,9 @@ impl OutputRoom {
 pub struct Budget {
     actions: u32,
     captures: u32,
+    commands: u32,
+    patterns: u32,
+    searched: usize,
     virtual_ms: u64,
     bytes: usize,
     /// The server's shared room, when serving; bytes taken from it are given back on drop.
@@ -123,6 +139,9 @@ impl Budget {
         Budget {
             actions: MAX_ACTIONS_PER_REQUEST,
             captures: MAX_CAPTURES_PER_REQUEST,
+            commands: MAX_COMMANDS_PER_REQUEST,
+            patterns: MAX_PATTERNS_PER_REQUEST,
+            searched: MAX_SEARCHED_BYTES_PER_REQUEST,
             virtual_ms: MAX_VIRTUAL_MS_PER_REQUEST,
             bytes: MAX_REQUEST_BYTES,
             room,
@@ -154,12 +173,39 @@ impl Budget {
         Ok(())
     }
 
-    /// One screen capture.
+    /// One capture or whole-phone query.
     pub(crate) fn capture(&mut self) -> Result<(), Tripped> {
         if self.captures == 0 {
-            return Err(self.trip(format!("at most {MAX_CAPTURES_PER_REQUEST} screen captures per request")));
+            return Err(self.trip(format!("at most {MAX_CAPTURES_PER_REQUEST} captures and state dumps per request")));
         }
         self.captures -= 1;
+        Ok(())
+    }
+
+    /// One simple command.
+    pub(crate) fn command(&mut self) -> Result<(), Tripped> {
+        if self.commands == 0 {
+            return Err(self.trip(format!("at most {MAX_COMMANDS_PER_REQUEST} commands per request")));
+        }
+        self.commands -= 1;
+        Ok(())
+    }
+
+    /// One regular expression compiled.
+    pub(crate) fn pattern(&mut self) -> Result<(), Tripped> {
+        if self.patterns == 0 {
+            return Err(self.trip(format!("at most {MAX_PATTERNS_PER_REQUEST} regular expressions per request")));
+        }
+        self.patterns -= 1;
+        Ok(())
+    }
+
+    /// `n` bytes about to be searched by a regular expression.
+    pub(crate) fn search(&mut self, n: usize) -> Result<(), Tripped> {
+        if n > self.searched {
+            return Err(self.trip(format!("at most {MAX_SEARCHED_BYTES_PER_REQUEST} bytes searched per request")));
+        }
+        self.searched -= n;
         Ok(())
     }
 

@@ -273,6 +273,9 @@ pub(crate) fn uiautomator(ctx: &mut Ctx<'_>, args: &[String]) -> u8 {
         return ctx.fail(1, &format!("Unknown command: {verb} (PhoneWorld supports `uiautomator dump`)"));
     }
     let file = rest.iter().find(|a| !a.starts_with("--")).map(String::as_str).unwrap_or("/sdcard/window_dump.xml");
+    if let Err(status) = ctx.capture() {
+        return status;
+    }
     let xml = ctx.session.device_mut().ui_xml();
     if matches!(file, "/dev/tty" | "/dev/stdout") {
         ctx.print(&xml);

@@ -25,7 +25,8 @@ use crate::fs::{resolve, FsError};
 use crate::session::{PhoneSession, SharedPhone};
 use budget::Tripped;
 pub use budget::{
-    Budget, OutputRoom, MAX_ACTIONS_PER_REQUEST, MAX_ACTION_TEXT_BYTES, MAX_CAPTURES_PER_REQUEST, MAX_MONKEY_EVENTS, MAX_REQUEST_BYTES,
+    Budget, OutputRoom, MAX_ACTIONS_PER_REQUEST, MAX_ACTION_TEXT_BYTES, MAX_CAPTURES_PER_REQUEST, MAX_COMMANDS_PER_REQUEST,
+    MAX_MONKEY_EVENTS, MAX_PATTERNS_PER_REQUEST, MAX_PATTERN_BYTES, MAX_REQUEST_BYTES, MAX_SEARCHED_BYTES_PER_REQUEST,
     MAX_VIRTUAL_MS_PER_REQUEST,
 };
 use syntax::{Joint, Piece, Redirect, Word};
@@ -251,6 +252,22 @@ impl Ctx<'_> {
         self.budget.capture().map_err(|t| self.report(&t))
     }
 
+    /// Counts one regular expression compiled.
+    pub(crate) fn pattern(&mut self) -> Result<(), u8> {
+        if self.stopped() {
+            return Err(1);
+        }
+        self.budget.pattern().map_err(|t| self.report(&t))
+    }
+
+    /// Counts `n` bytes about to be searched.
+    pub(crate) fn search(&mut self, n: usize) -> Result<(), u8> {
+        if self.stopped() {
+            return Err(1);
+        }
+        self.budget.search(n).map_err(|t| self.report(&t))
+    }
+
     /// Counts `n` bytes a command copies (a file read into memory, a file written).
     pub(crate) fn charge(&mut self, n: usize) -> Result<(), u8> {
         if self.stopped() {
@@ -383,6 +400,12 @@ fn run_script(session: &mut dyn PhoneAccess, shell: &mut ShellState, line: &str,
         let last = pipeline.commands.len().saturating_sub(1);
         for (i, command) in pipeline.commands.iter().enumerate() {
             if budget.exhausted() {
+                break;
+            }
+            if let Err(tripped) = budget.command() {
+                let mut err = Vec::new();
+                report(&mut err, SH, &tripped);
+                output.push(Channel::Stderr, err);
                 break;
             }
             let (out, code) = run_command(session, shell, command, std::mem::take(&mut stdin), &mut output, budget);

@@ -21,6 +21,12 @@ pub(crate) fn phoneworld(ctx: &mut Ctx<'_>, args: &[String]) -> u8 {
     let Some((verb, rest)) = args.split_first() else {
         return ctx.fail(1, USAGE);
     };
+    // Judging and hashing read the whole phone: they count as captures.
+    if matches!(verb.as_str(), "verdict" | "state-hash") {
+        if let Err(status) = ctx.capture() {
+            return status;
+        }
+    }
     match verb.as_str() {
         "task" => {
             let Some(task) = ctx.session.task() else {

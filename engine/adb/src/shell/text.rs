@@ -1,6 +1,6 @@
 //! Text tools: echo, printf, grep, head, tail, wc (toybox's behaviour and exit codes).
 
-use super::{flags, Ctx};
+use super::{flags, Ctx, MAX_PATTERN_BYTES};
 
 /// Interprets `\n`, `\t`, `\\`, `\c` (stop) as `echo -e` and printf do.
 fn unescape(s: &str, out: &mut String) -> bool {
@@ -173,7 +173,10 @@ pub(crate) fn grep(ctx: &mut Ctx<'_>, args: &[String]) -> u8 {
         .map(|p| if has('w') { format!(r"\b(?:{p})\b") } else { format!("(?:{p})") })
         .collect();
     let source = format!("{}{}", if has('i') { "(?i)" } else { "" }, pieces.join("|"));
-    let re = match regex::Regex::new(&source) {
+    if let Err(status) = ctx.pattern() {
+        return status;
+    }
+    let re = match regex::RegexBuilder::new(&source).size_limit(MAX_PATTERN_BYTES).dfa_size_limit(MAX_PATTERN_BYTES).build() {
         Ok(re) => re,
         Err(e) => return ctx.fail(2, &format!("grep: bad regex '{}': {}", patterns.join("|"), e.to_string().lines().last().unwrap_or(""))),
     };
@@ -208,6 +211,9 @@ pub(crate) fn grep(ctx: &mut Ctx<'_>, args: &[String]) -> u8 {
     let show_name = (operands.len() > 1 || has('H')) && !has('h');
     let mut any = false;
     for (name, data) in &inputs {
+        if let Err(status) = ctx.search(data.len()) {
+            return status;
+        }
         let text = String::from_utf8_lossy(data);
         let mut count = 0;
         for (n, line) in text.lines().enumerate() {

@@ -60,6 +60,9 @@ fn device_error(serial: &str, request: &str, message: &str) -> AdbError {
         AdbError::DeviceOffline { serial }
     } else if lower.contains("not found") || lower.contains("no devices") {
         AdbError::DeviceNotFound { serial }
+    } else if lower.trim() == "closed" {
+        // The device closed the stream before answering: it went away, or refused the service.
+        AdbError::ConnectionClosed { operation: request.to_owned() }
     } else {
         AdbError::Failed { request: request.to_owned(), message: message.trim().to_owned() }
     }

@@ -457,3 +457,24 @@ fn a_huge_string_in_content_or_state_is_refused() {
     let p = find(&s.check(), "a string of 65537 bytes");
     assert!(p.file.ends_with("app/app.ron") && p.message.contains("`state.draft.text`"), "{p}");
 }
+
+#[test]
+fn a_big_list_passed_to_a_module_in_every_row_is_not_copied() {
+    // Each use of the module used to copy its arguments: 4,000 rows x 100,000 items.
+    let s = Scratch::new("big-args");
+    let items: Vec<u32> = (0..100_000).collect();
+    s.write("app/content/c.json", &serde_json::json!({"rows": (0..4000).collect::<Vec<_>>(), "big": items}).to_string());
+    s.manifest(r#"content: {"c": "content/c.json"}"#);
+    s.write(
+        "app/screens/main.ron",
+        r#"Screen(root: List(items: "{content.c.rows}", row: Use(module: "row", args: {"all": "{content.c.big}"})))"#,
+    );
+    s.write(
+        "layouts/row.ron",
+        r#"Module(root: Text(text: "{arg.all|len} items, the last {arg.all.99999}", visible: "arg.all == arg.all"))"#,
+    );
+    let (texts, problems, took) = render(&s);
+    assert!(took < Duration::from_secs(10), "{took:?}");
+    assert!(problems.is_empty(), "{problems:?}");
+    assert!(texts.contains(&"100000 items, the last 99999".to_owned()), "{texts:?}");
+}

@@ -149,6 +149,10 @@ impl<'de> Deserialize<'de> for Path {
     }
 }
 
+/// The arguments of a layout module, evaluated where it is used. A path's value is borrowed,
+/// not copied: a module used in every row of a long list may be passed a big list.
+pub type Args<'a> = std::collections::BTreeMap<String, Cow<'a, Value>>;
+
 /// The values a binding can see while a view is built.
 #[derive(Clone, Copy)]
 pub struct Scope<'a> {
@@ -159,7 +163,7 @@ pub struct Scope<'a> {
     pub system: &'a Value,
     pub item: Option<&'a Value>,
     pub index: Option<usize>,
-    pub args: Option<&'a Value>,
+    pub args: Option<&'a Args<'a>>,
 }
 
 impl<'a> Scope<'a> {
@@ -167,7 +171,7 @@ impl<'a> Scope<'a> {
         Scope { item: Some(item), index: Some(index), ..self }
     }
 
-    pub fn with_args(self, args: &'a Value) -> Scope<'a> {
+    pub fn with_args(self, args: &'a Args<'a>) -> Scope<'a> {
         Scope { args: Some(args), ..self }
     }
 
@@ -180,7 +184,14 @@ impl<'a> Scope<'a> {
             PathRoot::Params => self.params,
             PathRoot::System => self.system,
             PathRoot::Item => self.item?,
-            PathRoot::Arg => self.args?,
+            PathRoot::Arg => {
+                let args = self.args?;
+                let Some((name, rest)) = path.segments.split_first() else {
+                    // `arg` alone: all of them, as one object (rare, so a copy).
+                    return Some(Cow::Owned(Value::Object(args.iter().map(|(k, v)| (k.clone(), v.clone().into_owned())).collect())));
+                };
+                return lookup_path(args.get(name)?.as_ref(), rest).map(Cow::Borrowed);
+            }
             PathRoot::Index => return self.index.map(|i| Cow::Owned(Value::from(i))),
         };
         lookup_path(root, &path.segments).map(Cow::Borrowed)

@@ -212,6 +212,7 @@ fn mutated_expressions_parse_and_evaluate_without_panicking() {
     let item = json!({"name": "Ada Lovelace", "date": "2026-02-29", "price": 12.5, "tags": ["a", "b"]});
     let system = json!({"time": "07:30", "date": "2026-01-05", "wifi": true});
     let list = json!([1, 2, 3]);
+    let args: phoneworld_data::Args<'_> = [("name".to_owned(), std::borrow::Cow::Borrowed(&item["name"]))].into_iter().collect();
     for round in 0..3000 {
         let seed = pick(&mut rng, &donors);
         let text = mutate(&mut rng, seed, &donors);
@@ -224,7 +225,7 @@ fn mutated_expressions_parse_and_evaluate_without_panicking() {
                 system: &system,
                 item: Some(&item),
                 index: Some(2),
-                args: Some(&item),
+                args: Some(&args),
             };
             if let Ok(t) = Template::parse(&text) {
                 let _ = (t.render(&scope), t.value(&scope), t.paths());

@@ -2,7 +2,7 @@
 //! evaluated, widgets are broken down into boxes, text and icons, and every interactive node
 //! gets a [`Hit`].
 
-use phoneworld_data::{LayoutModules, Node, NodeKind, Path, PathRoot, Scope, MAX_MODULE_DEPTH, MAX_VIEW_DEPTH, MAX_VIEW_NODES};
+use phoneworld_data::{Args, LayoutModules, Node, NodeKind, Path, PathRoot, Scope, MAX_MODULE_DEPTH, MAX_VIEW_DEPTH, MAX_VIEW_NODES};
 use phoneworld_layout::{A11y, Align, Direction, Justify, ViewNode};
 use phoneworld_render::Color;
 use phoneworld_text::Weight;
@@ -163,7 +163,7 @@ impl<'a> Builder<'a> {
     pub(crate) fn handler(&self, name: Option<&String>, at: &At<'_>) -> Option<String> {
         let name = name?;
         match name.strip_prefix('$') {
-            Some(arg) => at.scope.args.and_then(|a| a.get(arg)).and_then(Value::as_str).filter(|s| !s.is_empty()).map(str::to_owned),
+            Some(arg) => at.scope.args.and_then(|a| a.get(arg)).and_then(|v| v.as_str()).filter(|s| !s.is_empty()).map(str::to_owned),
             None => Some(name.clone()),
         }
     }
@@ -242,9 +242,7 @@ impl<'a> Builder<'a> {
             let message = format!("layout modules nest more than {MAX_MODULE_DEPTH} deep{}: `{name}` is not shown", self.in_modules());
             return Some(self.placeholder(&format!("[module {name} nested too deep]"), message));
         }
-        let args: serde_json::Map<String, Value> =
-            node.props.args.iter().map(|(k, t)| (k.clone(), t.value(&at.scope).into_owned())).collect();
-        let args = Value::Object(args);
+        let args: Args<'_> = node.props.args.iter().map(|(k, t)| (k.clone(), t.value(&at.scope))).collect();
         let inner = At { scope: at.scope.with_args(&args), key: at.key.clone(), item_path: at.item_path.clone(), in_scroll: at.in_scroll };
         self.budget.modules.push(name.to_owned());
         let view = self.node(&module.root, &inner);

@@ -57,7 +57,7 @@ pub const MAX_CONNECTION_INPUT: usize = 8 * 1024 * 1024;
 /// Output the whole server holds for its clients (sent to no one yet), requests in flight
 /// included. New work starts only while 1 MiB of it is free; requests take their output
 /// from it as they write.
-pub const MAX_SERVER_PENDING: usize = 192 * 1024 * 1024;
+pub const MAX_SERVER_PENDING: usize = 128 * 1024 * 1024;
 /// When new work has waited this long for the server's output room, the connection whose
 /// output has gone unread longest is closed to make room (logged).
 pub const PRESSURE_EVICT_AFTER: Duration = Duration::from_secs(2);

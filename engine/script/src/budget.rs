@@ -41,6 +41,11 @@ impl Budget {
         self.limit.store(self.configured.min(allowance), Ordering::Relaxed);
     }
 
+    /// Puts back what an event used (after the host did untimed work of its own).
+    pub(crate) fn set_used(&self, units: u64) {
+        self.used.store(units, Ordering::Relaxed);
+    }
+
     /// Units used by the event so far (at most a little over its limit).
     pub(crate) fn used(&self) -> u64 {
         self.used.load(Ordering::Relaxed).min(self.limit().saturating_add(1))

@@ -7,10 +7,10 @@ use std::sync::{Arc, Mutex};
 use mlua::{ChunkMode, Function, HookTriggers, Lua, Table, VmState};
 use serde_json::Value;
 
-use crate::alloc::{self, AllocMeter};
 use crate::api::{self, Crossing};
 use crate::budget::{Budget, BUDGET_MARKER};
 use crate::convert::ValueLimits;
+use crate::raw::{self, AllocMeter};
 use crate::sandbox::{self, Sandbox};
 use crate::{EventCtx, Program, ScriptError};
 
@@ -70,7 +70,7 @@ impl std::fmt::Debug for ScriptHost {
 
 impl Drop for ScriptHost {
     fn drop(&mut self) {
-        alloc::uninstall(&self.lua, &self.meter);
+        raw::uninstall(&self.lua, &self.meter);
     }
 }
 
@@ -112,7 +112,11 @@ impl ScriptHost {
         install_hook(&lua, &budget, &last_seen);
         lua.set_memory_limit(limits.memory_bytes).map_err(sandbox_err)?;
         // After the memory limit: mlua finds its limit only while its own allocator is set.
-        let meter = alloc::install(&lua, Arc::clone(&budget)).map_err(sandbox_err)?;
+        let meter = raw::install(&lua, Arc::clone(&budget)).map_err(sandbox_err)?;
+        // The collector runs between events only (see `pace_collector`): while a handler runs,
+        // finalizers and weak tables would depend on when it last ran, which differs between a
+        // device and its restored copy.
+        lua.gc_stop();
         Ok(ScriptHost { lua, meter, budget, sandbox, apps: BTreeMap::new(), last_seen, limits })
     }
 
@@ -124,9 +128,8 @@ impl ScriptHost {
         }
         let chunks = self.load_chunks(program)?;
         self.budget.reset();
-        self.lua.gc_stop();
         let loaded = self.sandbox.handler_names.call::<Vec<String>>(&chunks);
-        self.lua.gc_restart();
+        self.pace_collector();
         loaded.map_err(|e| self.error(program, &e))?;
         self.apps.insert(program.app.clone(), chunks);
         Ok(())
@@ -152,15 +155,15 @@ impl ScriptHost {
     pub fn handler_names(&self, app: &str) -> Vec<String> {
         let Some(chunks) = self.apps.get(app) else { return Vec::new() };
         self.budget.reset();
-        self.lua.gc_stop();
         let names = self.sandbox.handler_names.call::<Vec<String>>(chunks).unwrap_or_default();
-        self.lua.gc_restart();
+        self.pace_collector();
         names
     }
 
-    /// Runs `handler(event)` for the program's app against `ctx`, in a fresh environment.
-    /// On success returns the context with the handler's changes and effects; on failure the
-    /// context is dropped.
+    /// Runs `handler(event)` for the program's app against `ctx`, in the app's world as its
+    /// scripts built it (kept from the last event only if that left it unchanged). On success
+    /// returns the context with the handler's changes and effects; on failure the context is
+    /// dropped.
     pub fn call(&mut self, program: &Program, handler: &str, event: &Value, ctx: EventCtx) -> Result<EventCtx, ScriptError> {
         self.call_within(program, handler, event, ctx, u64::MAX)
     }
@@ -178,33 +181,48 @@ impl ScriptHost {
         let app = &program.app;
         let chunks =
             self.apps.get(app).cloned().ok_or_else(|| ScriptError::new(app, program.main_file(), None, "app scripts are not loaded"))?;
+        // The app's world (its scripts run into an environment) is built with a budget of
+        // its own, so the event costs the same whether it was built now or kept.
+        self.budget.reset();
+        self.meter.take_refused_at();
+        if let Err(err) = self.sandbox.prepare.call::<()>(&chunks) {
+            return Err(self.error(program, &err));
+        }
         self.budget.reset_within(allowance);
+        raw::restart_hook_count(&self.lua);
         if let Some(c) = self.lua.app_data_ref::<Crossing>() {
             c.written.store(0, std::sync::atomic::Ordering::Relaxed);
         }
         if let Ok(mut seen) = self.last_seen.lock() {
             *seen = None;
         }
-        self.meter.take_refused_at();
         let event = api::to_lua(&self.lua, event).map_err(|e| self.error(program, &e))?;
         self.lua.set_app_data(ctx);
-        // No collection while a handler runs: finalizers and weak tables would then depend on
-        // when the collector last ran, which differs between a device and its restored copy.
-        self.lua.gc_stop();
         // A panic in a library function (a bug of ours) fails this handler, not the phone:
         // mlua has already unwound the Lua state when it resumes the panic here.
-        let run = std::panic::AssertUnwindSafe(|| self.sandbox.run_event.call::<()>((chunks, handler, event)));
+        let run = std::panic::AssertUnwindSafe(|| self.sandbox.run_event.call::<()>((&chunks, handler, event)));
         let result = std::panic::catch_unwind(run).unwrap_or_else(|panic| {
             let what = panic.downcast_ref::<String>().cloned().or_else(|| panic.downcast_ref::<&str>().map(|s| (*s).to_owned()));
             Err(mlua::Error::runtime(format!("internal error in the phone's Lua library: {}", what.unwrap_or_default())))
         });
-        self.lua.gc_restart();
         let ctx = self.lua.remove_app_data::<EventCtx>();
+        let work = self.budget.used();
+        let result = result.map_err(|err| self.error(program, &err));
+        self.settle(&chunks);
+        self.budget.set_used(work);
         self.pace_collector();
         match (result, ctx) {
             (Ok(()), Some(ctx)) => Ok(ctx),
             (Ok(()), None) => Err(ScriptError::new(app, program.main_file(), None, "event context lost")),
-            (Err(err), _) => Err(self.error(program, &err)),
+            (Err(err), _) => Err(err),
+        }
+    }
+
+    /// Keeps the app's world for the next event only if this one left it as it was built.
+    fn settle(&self, chunks: &Table) {
+        let record = self.sandbox.record_of.call::<Option<Table>>(chunks).ok().flatten();
+        if !record.is_some_and(|r| raw::world_unchanged(&self.lua, &r)) {
+            let _ = self.sandbox.forget.call::<()>(chunks);
         }
     }
 

@@ -1,12 +1,12 @@
-//! The Lua host. Each device owns one sandboxed Lua 5.4 state; every event of an app runs in
-//! a fresh environment of its own, built from the app's compiled scripts, over read-only views
-//! of the shared libraries, so nothing a handler writes outside the store survives the event.
+//! The Lua host. Each device owns one sandboxed Lua 5.4 state; every app runs in a world of its
+//! own (an environment its compiled scripts are run into, over read-only views of the shared
+//! libraries), and a world an event changed is built afresh for the next one, so nothing a
+//! handler writes outside the store survives the event.
 //! Lua is stateless logic: a handler runs against an [`EventCtx`] (working copies of the app's
 //! data, the screen's UI state, system settings and the clipboard, plus a queue of effects),
 //! and the phone commits the context only when the handler succeeds, so a failing handler
 //! changes nothing. Every limit counts work, never time (`budget`).
 
-mod alloc;
 mod api;
 mod budget;
 mod context;
@@ -15,6 +15,7 @@ mod error;
 mod host;
 mod paths;
 mod program;
+mod raw;
 mod sandbox;
 mod strlib;
 

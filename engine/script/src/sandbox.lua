@@ -11,9 +11,13 @@ local raw_format, raw_rep, raw_unpack, raw_insert, raw_remove, raw_move, raw_con
 local raw_codepoint, raw_len8, raw_offset, raw_tonumber = utf8.codepoint, utf8.len, utf8.offset, tonumber
 local math_type = math.type
 
-local budget_spent, charge, charge_range, charge_span, metatable_of, format_problem =
-  host.budget_spent, host.charge, host.charge_range, host.charge_span, host.metatable_of, host.format_problem
+local budget_spent, charge, charge_range, charge_span, format_problem =
+  host.budget_spent, host.charge, host.charge_range, host.charge_span, host.format_problem
 local MAX_RESULTS = host.max_results
+-- The debug library is for this chunk alone: seeing past `__metatable`, and the upvalues of an
+-- app's functions (to tell whether a handler left its app's scripts as they were).
+local metatable_of, getupvalue, upvalueid = debug.getmetatable, debug.getupvalue, debug.upvalueid
+debug = nil
 
 -- What `getmetatable` answers for every table of the phone's own; `setmetatable` and
 -- `rawset` refuse tables that carry it.
@@ -273,10 +277,8 @@ local ENV_META = {
   __metatable = LOCKED,
 }
 
--- Builds an app's world afresh: a new environment, and its scripts run into it, so closures
--- and their upvalues are new too and nothing a handler wrote survives the event.
+-- Runs an app's scripts into a new environment: new closures, new upvalues, new tables.
 local function instantiate(chunks)
-  names, last_name = nil, 0
   local env = setmetatable({}, ENV_META)
   rawset(env, "_G", env)
   loading = true
@@ -287,13 +289,93 @@ local function instantiate(chunks)
   return env
 end
 
+-- What an app's scripts leave reachable from their module scope (the upvalues of their
+-- functions, the tables those hold, and the tables' metatables), recorded so that after
+-- each event one can tell whether a handler changed any of it. Beyond this many entries a
+-- world is not recorded, and is built afresh for every event instead.
+local MAX_SURVEY = 4096
+
+local function survey(env)
+  local cells, tables, seen, cell_seen, stack = {}, {}, {}, {}, {}
+  local entries = 0
+  local function visit(v)
+    local kind = type(v)
+    if (kind == "table" or kind == "function") and not seen[v] and not rawequal(getmetatable(v), LOCKED) then
+      seen[v] = true
+      stack[#stack + 1] = v
+    end
+  end
+  for _, v in next, env do visit(v) end
+  while #stack > 0 do
+    local v = stack[#stack]
+    stack[#stack] = nil
+    if type(v) == "function" then
+      local i = 1
+      while true do
+        local name, value = getupvalue(v, i)
+        if name == nil then break end
+        local id = upvalueid(v, i)
+        if not cell_seen[id] then
+          cell_seen[id] = true
+          cells[#cells + 1] = v
+          cells[#cells + 1] = i
+          cells[#cells + 1] = value
+          visit(value)
+        end
+        i = i + 1
+      end
+    else
+      local copy = {}
+      for k, x in next, v do
+        copy[k] = x
+        visit(k)
+        visit(x)
+        entries = entries + 1
+      end
+      tables[#tables + 1] = v
+      tables[#tables + 1] = copy
+      tables[#tables + 1] = metatable_of(v) or false
+      visit(metatable_of(v))
+    end
+    entries = entries + 1
+    if entries > MAX_SURVEY then return nil end
+  end
+  -- Checked after every event by the host (`raw::world_unchanged`): cells are (function,
+  -- upvalue index, value) triples, tables (table, copy, metatable or false) triples.
+  return { cells, tables }
+end
+
+-- Each app's world: its environment and the record of what it held when built. A world is
+-- used again only while every event leaves it as it was built, so an event always finds its
+-- app as a fresh one would be: nothing a handler writes outside the store survives it.
+local worlds = {}
+
+-- Builds the app's world if it has none (with a budget of its own, so an event costs the same
+-- whether its world was built for it or kept from the last one).
+local function prepare(chunks)
+  if worlds[chunks] == nil then
+    local env = instantiate(chunks)
+    worlds[chunks] = { env = env, record = survey(env) }
+  end
+end
+
 local function run_event(chunks, handler, event)
-  local env = instantiate(chunks)
-  local f = rawget(env, handler)
+  names, last_name = nil, 0
+  local f = rawget(worlds[chunks].env, handler)
   if type(f) ~= "function" then
     error("no handler function `" .. handler .. "`", 0)
   end
   return f(event)
+end
+
+-- What the host checks after an event (nil: the world was too big to record, build anew).
+local function record_of(chunks)
+  local world = worlds[chunks]
+  return world and world.record
+end
+
+local function forget(chunks)
+  worlds[chunks] = nil
 end
 
 -- The names of the functions an app defines, sorted.
@@ -307,4 +389,4 @@ local function handler_names(chunks)
   return list
 end
 
-return run_event, handler_names
+return { prepare = prepare, run_event = run_event, record_of = record_of, forget = forget, handler_names = handler_names }

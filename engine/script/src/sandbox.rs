@@ -12,9 +12,13 @@ use crate::strlib::{self, StrLib, MAX_RESULTS};
 
 const SANDBOX_LUA: &str = include_str!("sandbox.lua");
 
-/// What the host calls into: running an event, and listing an app's handlers.
+/// What the host calls into (see `sandbox.lua`): building an app's world, running an event in
+/// it, checking after the event that the world is as it was built, listing an app's handlers.
 pub(crate) struct Sandbox {
+    pub(crate) prepare: Function,
     pub(crate) run_event: Function,
+    pub(crate) record_of: Function,
+    pub(crate) forget: Function,
     pub(crate) handler_names: Function,
 }
 
@@ -107,8 +111,12 @@ fn host_functions(lua: &Lua, budget: &Arc<Budget>, api: Table) -> mlua::Result<T
 
 /// Makes the Lua state of one device. `api` holds the phone's tables (`state`, `nav`, `ui`,
 /// ...) to be offered to apps read-only.
+#[allow(unsafe_code)]
 pub(crate) fn new_state(budget: &Arc<Budget>, max_string_bytes: usize) -> mlua::Result<Lua> {
-    let lua = Lua::new_with(StdLib::STRING | StdLib::TABLE | StdLib::MATH | StdLib::UTF8, LuaOptions::new())?;
+    let libs = StdLib::STRING | StdLib::TABLE | StdLib::MATH | StdLib::UTF8 | StdLib::DEBUG;
+    // SAFETY: the debug library is taken by `sandbox.lua` into locals of its own and removed
+    // from the globals before any app's code runs; apps never see it.
+    let lua = unsafe { Lua::unsafe_new_with(libs, LuaOptions::new()) };
     let string: Table = lua.globals().get("string")?;
     let lib = StrLib { budget: Arc::clone(budget), max_string_bytes, nested: Arc::default() };
     strlib::install(&lua, &string, &lib)?;
@@ -118,8 +126,14 @@ pub(crate) fn new_state(budget: &Arc<Budget>, max_string_bytes: usize) -> mlua::
 /// Runs `sandbox.lua` over the state, once the API is installed.
 pub(crate) fn seal(lua: &Lua, budget: &Arc<Budget>, api: Table) -> mlua::Result<Sandbox> {
     let host = host_functions(lua, budget, api)?;
-    let (run_event, handler_names): (Function, Function) = lua.load(SANDBOX_LUA).set_name("=sandbox").call(host)?;
-    Ok(Sandbox { run_event, handler_names })
+    let functions: Table = lua.load(SANDBOX_LUA).set_name("=sandbox").call(host)?;
+    Ok(Sandbox {
+        prepare: functions.get("prepare")?,
+        run_event: functions.get("run_event")?,
+        record_of: functions.get("record_of")?,
+        forget: functions.get("forget")?,
+        handler_names: functions.get("handler_names")?,
+    })
 }
 
 #[cfg(test)]

@@ -194,6 +194,15 @@ function poke(ev)
   pcall(function() rawset(_G, "leak", 1) end)
   state.set("upper", ("a"):upper())
 end
+local NAMES = { "a", "b", nested = { 1 } }
+local helpers = { count = function() return #NAMES end }
+function mutate(ev)
+  state.set("seen2", { #NAMES, #NAMES.nested, getmetatable(NAMES) == nil, helpers.count() })
+  NAMES[#NAMES + 1] = "c"
+  NAMES.nested[2] = 2
+  setmetatable(NAMES, { __index = function() return "x" end })
+  helpers.count = function() return 99 end
+end
 "#;
     let program = Program::from_sources(APP, &[("main.lua", source)]).unwrap();
     let mut host = host();
@@ -202,6 +211,8 @@ end
         assert_eq!(out.state["seen"], json!({"counter": 1, "cached": 1}));
         let out = host.call(&program, "poke", &Value::Null, ctx()).unwrap();
         assert_eq!(out.state["upper"], json!("A"));
+        let out = host.call(&program, "mutate", &Value::Null, ctx()).unwrap();
+        assert_eq!(out.state["seen2"], json!([2, 1, true, 2]));
     }
 }
 

@@ -18,8 +18,22 @@ use crate::lua_grammar::{self, HANDLERS};
 pub type Target = fn(&[u8]);
 
 /// Every target by name (the names of `fuzz/corpus/<name>/` and of the AFL++ binaries).
-pub const TARGETS: &[(&str, Target)] =
-    &[("lua_handlers", lua_handlers), ("action_json", action_json), ("expression", expression), ("bundle", bundle), ("snapshot", snapshot)];
+pub const TARGETS: &[(&str, Target)] = &[
+    ("lua_handlers", lua_handlers),
+    ("action_json", action_json),
+    ("expression", expression),
+    ("bundle", bundle),
+    ("snapshot", snapshot),
+    ("adb_packets", |data| {
+        let _ = phoneworld_adb::fuzzing::packet_stream(data);
+    }),
+    ("adb_sync", |data| {
+        let _ = phoneworld_adb::fuzzing::sync_stream(data);
+    }),
+    ("adb_shell", |data| {
+        let _ = phoneworld_adb::fuzzing::shell_command(data);
+    }),
+];
 
 /// Runs the target called `name` on `data`; false when there is no such target.
 pub fn run_target(name: &str, data: &[u8]) -> bool {

@@ -71,7 +71,7 @@ fn restoring_a_snapshot_then_k_steps_equals_going_on_k_steps() {
         let source = lua_grammar::program(&mut Choices::new(&bytes));
         let dir = root.join(format!("app{seed}"));
         write_app(&dir, &source);
-        let catalog = Catalog::load(&[dir.clone()], &[project_root().join("layouts")]).expect("the generated app loads");
+        let catalog = Catalog::load(std::slice::from_ref(&dir), &[project_root().join("layouts")]).expect("the generated app loads");
         let config = DeviceConfig { seed, ..DeviceConfig::default() };
         let mut device = Device::new(catalog.clone(), config).unwrap();
         let script = seeded_bytes(seed ^ 0xA5A5, 256);

@@ -51,8 +51,9 @@ fn text(data: &[u8]) -> String {
 }
 
 /// A budget small enough that a fuzzer runs thousands of handlers a second.
+/// (Each unit of work is several coverage callbacks under the fuzzer's instrumentation.)
 fn fuzz_limits() -> ScriptLimits {
-    ScriptLimits { instructions_per_event: 1_000_000, instructions_per_step: 2_000_000, ..ScriptLimits::default() }
+    ScriptLimits { memory_bytes: 4 << 20, instructions_per_event: 100_000, instructions_per_step: 200_000, max_value_bytes: 256 << 10 }
 }
 
 fn event_ctx(state: &Value, local: &Value, rng: &Rng, clipboard: &str) -> EventCtx {

@@ -66,10 +66,15 @@ class Job:
     kind: str  # "afl" or "atheris"
     out: Path
     corpus: Path
-    proc: Optional[subprocess.Popen] = None
+    proc: "Optional[subprocess.Popen[bytes]]" = None
     log: Optional[Any] = None
     started: float = 0.0
     result: Dict[str, Any] = field(default_factory=dict)
+
+
+def spawn(cmd: List[str], env: Dict[str, str], log: Any) -> "subprocess.Popen[bytes]":
+    """A fuzzer in a session of its own (so it and its children can be stopped together)."""
+    return subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True)
 
 
 def say(text: str) -> None:
@@ -130,27 +135,72 @@ def start_afl(job: Job, seconds: int, timeout_ms: int, map_bytes: str) -> None:
     cmd += ["--", str(BINARY), job.name]
     env = dict(os.environ, **AFL_ENV, AFL_MAP_SIZE=map_bytes)
     job.log = open(job.out / "fuzz.log", "w")
-    job.proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=job.log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True)
+    job.proc = spawn(cmd, env, job.log)
 
 
 def start_atheris(job: Job, seconds: int, timeout_ms: int, python: str) -> None:
     queue, artifacts = job.out / "queue", job.out / "artifacts"
-    queue.mkdir(parents=True)
-    artifacts.mkdir()
+    queue.mkdir(parents=True, exist_ok=True)
+    artifacts.mkdir(exist_ok=True)
     dirs = [str(queue), str(PY_SEEDS)] + ([str(job.corpus)] if job.corpus.is_dir() else [])
     cmd = [
         python,
         str(PY_HARNESS),
         job.name,
+        # Fork mode: the fuzzing runs in child processes, so a finding is recorded and fuzzing goes
+        # on; libFuzzer starts the children from this command line.
+        "--argv0",
+        f"{python} {PY_HARNESS} {job.name}",
+        "-fork=1",
+        "-ignore_crashes=1",
+        "-ignore_timeouts=1",
+        "-ignore_ooms=1",
         f"-max_total_time={seconds}",
         f"-timeout={max(1, timeout_ms // 1000)}",
         "-rss_limit_mb=4096",
         f"-max_len={MAX_SAVED_FILE}",
-        "-print_final_stats=1",
         f"-artifact_prefix={artifacts}/",
     ] + dirs
     job.log = open(job.out / "fuzz.log", "w")
-    job.proc = subprocess.Popen(cmd, cwd=ROOT, stdout=job.log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True)
+    job.proc = spawn(cmd, dict(os.environ), job.log)
+
+
+def run_hostile(job: Job, python: str, folder: Path, timeout_s: int) -> List[Dict[str, str]]:
+    """The megabyte-sized hostile inputs through a Python target, once each, outside the fuzzer
+    (which keeps its inputs under 64 KiB): a finding or a file still running after `timeout_s`."""
+    remaining = sorted(str(p) for p in folder.iterdir())
+    found: List[Dict[str, str]] = []
+    while remaining:
+        cmd = [python, str(PY_HARNESS), "--replay", f"--timeout={timeout_s}", job.name] + remaining
+        try:
+            done = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=timeout_s * len(remaining) + 120)
+            lines = done.stdout.splitlines()
+        except subprocess.TimeoutExpired as err:
+            out = err.stdout or b""
+            lines = (out.decode(errors="replace") if isinstance(out, bytes) else out).splitlines()
+        answered, pending = set(), None
+        for line in lines:
+            if line.startswith("run "):
+                pending = line[4:]
+            elif line.startswith("ok "):
+                answered.add(line[3:].rsplit(" ", 1)[0])
+                pending = None
+            elif line.startswith("finding "):
+                path, _, message = line[8:].partition(": ")
+                answered.add(path)
+                found.append({"kind": "crash", "file": path, "message": message[:500]})
+                pending = None
+        if pending is not None:
+            answered.add(pending)
+            found.append({"kind": "hang", "file": pending, "message": f"still running after {timeout_s} s"})
+        left = [f for f in remaining if f not in answered]
+        if len(left) == len(remaining):
+            found.append({"kind": "crash", "file": left[0], "message": "the replay ended without an answer: " + " ".join(lines[-2:])})
+            left = left[1:]
+        remaining = left
+    for f in found:
+        f["file"] = str(Path(f["file"]).relative_to(ROOT)) if f["file"].startswith(str(ROOT)) else f["file"]
+    return found
 
 
 def read_afl_stats(job: Job) -> Dict[str, Any]:
@@ -182,7 +232,9 @@ def read_afl_stats(job: Job) -> Dict[str, Any]:
     }
 
 
-STATUS_LINE = re.compile(r"^#(\d+)\s+\S+\s+cov: (\d+) ft: (\d+) corp: (\d+)/")
+# libFuzzer's status lines: in-process "#N <event> cov: C ft: F corp: K/...", and fork mode's
+# "#N: cov: C ft: F corp: K exec/s E oom/timeout/crash: O/T/X time: Ss job: J".
+STATUS_LINE = re.compile(r"^#(\d+):?\s+(?:\S+\s+)?cov: (\d+) ft: (\d+) corp: (\d+)")
 
 
 def read_atheris_log(job: Job) -> Dict[str, Any]:
@@ -192,19 +244,16 @@ def read_atheris_log(job: Job) -> Dict[str, Any]:
         m = STATUS_LINE.match(line)
         if m:
             execs, cov, ft, corp = (int(g) for g in m.groups())
-    final = dict(re.findall(r"^stat::(\w+):\s+(\d+)", text, re.M))
-    execs = int(final.get("number_of_executed_units", execs))
     elapsed = max(job.result.get("wall_time", 1.0), 1.0)
     artifacts = sorted((job.out / "artifacts").glob("*"))
     return {
         "execs_done": execs,
-        "execs_per_sec": int(final["average_exec_per_sec"]) if "average_exec_per_sec" in final else round(execs / elapsed, 1),
+        "execs_per_sec": round(execs / elapsed, 1),
         "coverage": f"cov {cov}",
         "edges_found": cov,
         "features": ft,
         "corpus_count": corp,
-        "new_units": int(final.get("new_units_added", 0)),
-        "saved_crashes": sum(1 for a in artifacts if not a.name.startswith(("timeout-", "slow-unit-"))),
+        "saved_crashes": sum(1 for a in artifacts if a.name.startswith(("crash-", "oom-", "leak-"))),
         "saved_hangs": sum(1 for a in artifacts if a.name.startswith("timeout-")),
         "stability": "-",
         "run_time": int(elapsed),
@@ -215,15 +264,20 @@ def read_atheris_log(job: Job) -> Dict[str, Any]:
 # --- findings ------------------------------------------------------------------------------------
 
 
-def keep(found: Path, folder: Path, prefix: str) -> Tuple[Path, bool]:
-    """Copies a finding into a corpus folder as <prefix>-<hash>; False when it was there already."""
+def keep(found: Path, folder: Path, prefix: str, also: List[Path]) -> Tuple[Path, bool]:
+    """Copies a finding into a corpus folder as <prefix>-<hash>; False (and the file it is) when
+    the folder, or one of `also` (the shared Python seeds), has it already."""
     data = found.read_bytes()
     folder.mkdir(parents=True, exist_ok=True)
     target = folder / f"{prefix}-{sha(data)}"
-    known = target.exists() or any(p.is_file() and p.read_bytes() == data for p in folder.iterdir())
-    if not target.exists() and not known:
-        target.write_bytes(data)
-    return target, not known
+    if target.exists():
+        return target, False
+    for known in [folder] + also:
+        for p in known.iterdir() if known.is_dir() else []:
+            if p.is_file() and p.stat().st_size == len(data) and p.read_bytes() == data:
+                return p, False
+    target.write_bytes(data)
+    return target, True
 
 
 def afl_findings(job: Job) -> List[Tuple[str, Path]]:
@@ -247,25 +301,25 @@ def atheris_findings(job: Job) -> List[Tuple[str, Path]]:
 def panic_message(job: Job, path: Path, python: str) -> str:
     """Runs the input once outside the fuzzer and returns what it said (the panic, the exception)."""
     if job.kind == "afl":
-        cmd = [str(BINARY), job.name]
-        stdin = path.open("rb")
+        cmd, data = [str(BINARY), job.name], path.read_bytes()
     else:
-        cmd = [python, str(PY_HARNESS), "--replay", job.name, str(path)]
-        stdin = subprocess.DEVNULL
+        cmd, data = [python, str(PY_HARNESS), "--replay", "--timeout=50", job.name, str(path)], b""
     try:
-        done = subprocess.run(cmd, cwd=ROOT, stdin=stdin, capture_output=True, timeout=60)
+        done = subprocess.run(cmd, cwd=ROOT, input=data, capture_output=True, timeout=60)
         text = (done.stdout + done.stderr).decode(errors="replace")
     except subprocess.TimeoutExpired:
         return "still running after 60 s outside the fuzzer"
-    finally:
-        if stdin is not subprocess.DEVNULL:
-            stdin.close()
     lines = [line for line in text.splitlines() if line.strip()]
     for i, line in enumerate(lines):
         if "panicked at" in line:
             return " ".join(lines[i : i + 2])[:500]
     if job.kind == "atheris":
-        return " ".join(lines[:2])[:500] if lines else f"exit {done.returncode}, nothing printed"
+        for line in lines:
+            if line.startswith("finding "):
+                return line.partition(": ")[2][:500]
+            if line.startswith("ok "):
+                return f"no finding when run again outside the fuzzer ({line.rsplit(' ', 1)[-1]} s)"
+        return " ".join(lines[-2:])[:500] if lines else f"exit {done.returncode}, nothing printed"
     return (lines[-1][:500] if lines else "") or f"exit {done.returncode}, no panic message (no longer crashes outside AFL++?)"
 
 
@@ -274,7 +328,7 @@ def collect_findings(job: Job, python: str) -> None:
     folder = job.corpus
     new, messages = [], []
     for kind, path in found:
-        kept, is_new = keep(path, folder, kind)
+        kept, is_new = keep(path, folder, kind, [PY_SEEDS] if job.kind == "atheris" else [])
         rel = str(kept.relative_to(ROOT))
         if is_new:
             new.append(rel)
@@ -282,6 +336,11 @@ def collect_findings(job: Job, python: str) -> None:
             messages.append({"file": rel, "message": panic_message(job, kept, python)})
         else:
             messages.append({"file": rel, "message": "ran longer than the timeout"})
+    for f in job.result.get("hostile", []):
+        # Generated, a megabyte each: reported, not kept (`fuzz_actions.py --write-hostile` makes them).
+        new.append(f["file"])
+        messages.append({"file": f["file"], "message": f"{f['kind']}: {f['message']}"})
+        job.result["saved_crashes" if f["kind"] == "crash" else "saved_hangs"] += 1
     job.result["new_findings"] = new
     job.result["findings"] = messages
 
@@ -344,6 +403,8 @@ def save_atheris_corpus(job: Job, python: str, budget_kb: int, max_files: int) -
         # libFuzzer runs argv[0] again for the merge: give it the interpreter and the script.
         argv0 = f"{python} {PY_HARNESS} {job.name}"
         cmd = [python, str(PY_HARNESS), job.name, "--argv0", argv0, "-merge=1", f"-max_len={MAX_SAVED_FILE}", str(merged), str(queue)]
+        if not queue.is_dir():
+            return []
         done = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
         if done.returncode != 0:
             say(f"  {job.name}: merge failed ({done.stderr.strip()[-300:]}); nothing saved")
@@ -370,7 +431,7 @@ def finish(job: Job, python: str) -> None:
     elif job.result["new_findings"]:
         job.result["status"] = "new findings"
     elif job.kind == "atheris" and rc not in (0, None):
-        job.result["status"] = f"stopped early (exit {rc})"
+        job.result["status"] = f"exit {rc}"
     else:
         job.result["status"] = "ok"
 
@@ -411,6 +472,9 @@ def main() -> int:
     parser.add_argument("--jobs", type=int, default=2, help="targets fuzzed at once (default 2)")
     parser.add_argument("--targets", default="", help="comma-separated target names (default: all)")
     parser.add_argument("--timeout-ms", type=int, default=2000, help="an input running longer is a hang (default 2000)")
+    parser.add_argument(
+        "--hostile-timeout", type=int, default=10, help="seconds a megabyte hostile input may take in a Python target (0: skip them)"
+    )
     parser.add_argument("--save-corpus", action="store_true", help="minimise what was found and merge it into the corpus folders")
     parser.add_argument("--corpus-kb", type=int, default=24, help="with --save-corpus: at most this many KiB of saved inputs per target")
     parser.add_argument("--corpus-files", type=int, default=48, help="with --save-corpus: at most this many saved inputs per target")
@@ -452,8 +516,21 @@ def main() -> int:
     rounds = -(-len(jobs) // max(args.jobs, 1))
     say(f"fuzzing {len(jobs)} targets for {args.seconds} s each, {args.jobs} at a time (about {rounds * args.seconds} s in all)")
 
-    pending, running = list(jobs), []
     start = time.time()
+    py_jobs = [j for j in jobs if j.kind == "atheris"]
+    if py_jobs and args.hostile_timeout > 0:
+        hostile = out / "hostile"
+        if hostile.exists():
+            shutil.rmtree(hostile)
+        subprocess.run([python, str(PY_HARNESS), "--write-hostile", str(hostile), str(1 << 20)], cwd=ROOT, check=True)
+        for job in py_jobs:
+            t = time.time()
+            job.result["hostile"] = run_hostile(job, python, hostile, args.hostile_timeout)
+            job.result["hostile_inputs"] = len(list(hostile.iterdir()))
+            count, found = job.result["hostile_inputs"], len(job.result["hostile"])
+            say(f"  {job.name}: {count} megabyte hostile inputs in {time.time() - t:.0f} s, {found} findings")
+
+    pending, running = list(jobs), []  # type: List[Job], List[Job]
     try:
         while pending or running:
             while pending and len(running) < max(args.jobs, 1):
@@ -476,7 +553,8 @@ def main() -> int:
                     running.remove(job)
                     finish(job, python)
                     r = job.result
-                    say(f"  done {job.name}: {r['execs_done']} execs, {r['saved_crashes']} crashes, {r['saved_hangs']} hangs, {r['status']}")
+                    counts = f"{r['execs_done']} execs, {r['saved_crashes']} crashes, {r['saved_hangs']} hangs"
+                    say(f"  done {job.name}: {counts}, {r['status']}")
     except KeyboardInterrupt:
         for job in running:
             if job.proc and job.proc.poll() is None:

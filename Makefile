@@ -68,3 +68,22 @@ verify: ## Prove every task template with 20 seeds
 
 memory: ## Resident memory per device with 100 devices
 	$(CARGO) run --release -p phoneworld-bench --bin memory
+
+# Coverage-guided fuzzing (docs/fuzzing.md): AFL++ through cargo-afl on the stable toolchain for the
+# Rust targets, atheris for the Python action parsers. Neither is part of `make test`, which replays
+# the saved corpora instead.
+FUZZ_SECONDS ?= 300
+FUZZ_JOBS ?= 2
+FUZZ_ARGS ?=
+.PHONY: fuzz fuzz-smoke fuzz-setup
+
+fuzz-setup: python
+	@command -v cargo-afl >/dev/null || $(CARGO) install cargo-afl --version '^0.18' --locked
+	@out=$$($(CARGO) afl config --build 2>&1) || echo "$$out" | grep -q "already built" || { echo "$$out"; exit 1; }
+	@$(PY) -m pip install --quiet --disable-pip-version-check --only-binary=atheris 'atheris>=2.3,<4'
+
+fuzz: fuzz-setup ## Fuzz every target FUZZ_SECONDS each (300), FUZZ_JOBS at a time (2); report in out/fuzz
+	$(PYTHON) fuzz/run.py --seconds $(FUZZ_SECONDS) --jobs $(FUZZ_JOBS) --python $(PY) $(FUZZ_ARGS)
+
+fuzz-smoke: fuzz-setup ## Fuzz every target for 10 s: a quick check that fuzzing works
+	$(PYTHON) fuzz/run.py --seconds 10 --jobs $(FUZZ_JOBS) --python $(PY) $(FUZZ_ARGS)

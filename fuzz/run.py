@@ -268,7 +268,6 @@ def keep(found: Path, folder: Path, prefix: str, also: List[Path]) -> Tuple[Path
     """Copies a finding into a corpus folder as <prefix>-<hash>; False (and the file it is) when
     the folder, or one of `also` (the shared Python seeds), has it already."""
     data = found.read_bytes()
-    folder.mkdir(parents=True, exist_ok=True)
     target = folder / f"{prefix}-{sha(data)}"
     if target.exists():
         return target, False
@@ -276,6 +275,7 @@ def keep(found: Path, folder: Path, prefix: str, also: List[Path]) -> Tuple[Path
         for p in known.iterdir() if known.is_dir() else []:
             if p.is_file() and p.stat().st_size == len(data) and p.read_bytes() == data:
                 return p, False
+    folder.mkdir(parents=True, exist_ok=True)
     target.write_bytes(data)
     return target, True
 
@@ -594,8 +594,8 @@ def main() -> int:
         say("findings (each copied into its corpus folder, so the tests replay it: `cargo test -p phoneworld-fuzz`")
         say("for Rust targets, `pytest python/tests/test_fuzz_corpus.py` for Python ones):")
         for job, f in findings:
-            mark = "new " if f["file"] in new else ""
-            say(f"  {mark}{job.name}: {f['file']}: {f['message']}")
+            mark = "new" if f["file"] in new else "known"
+            say(f"  {mark} {job.name}: {f['file']}: {f['message'][:300]}")
     else:
         say("no crashes or hangs")
     failed = [j.name for j in jobs if j.result.get("status", "").startswith("failed")]

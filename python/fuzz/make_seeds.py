@@ -82,6 +82,7 @@ def _hostile() -> Iterator[Tuple[str, str]]:
     yield "uitars-escapes", "Action: finished(content='a\\\\b\\'c\\n\\x')"
     yield "uitars-many-args", "Action: click(" + ", ".join(f"a{i}='{i}'" for i in range(300)) + ")"
     yield "tool-call-in-answer", '<tool_call>{"name": "output", "arguments": {"text": "</tool_call><tool_call>"}}</tool_call>'
+    yield "action-in-typed-text", '{"type": "type_text", "text": "Action: go"}'
     yield "closing-tag-in-answer", '{"type": "answer", "text": "done </tool_call> next"}'
     yield "think-in-text", '<tool_call>{"name": "type", "arguments": {"text": "<think>x"}}</tool_call></think>'
     yield "nested-brackets", "[" * 1500 + "]" * 1500

@@ -402,7 +402,8 @@ def save_atheris_corpus(job: Job, python: str, budget_kb: int, max_files: int) -
                         known[p.name] = True
         # libFuzzer runs argv[0] again for the merge: give it the interpreter and the script.
         argv0 = f"{python} {PY_HARNESS} {job.name}"
-        cmd = [python, str(PY_HARNESS), job.name, "--argv0", argv0, "-merge=1", f"-max_len={MAX_SAVED_FILE}", str(merged), str(queue)]
+        flags = ["-merge=1", f"-max_len={MAX_SAVED_FILE}", f"-artifact_prefix={tmp}/"]
+        cmd = [python, str(PY_HARNESS), job.name, "--argv0", argv0] + flags + [str(merged), str(queue)]
         if not queue.is_dir():
             return []
         done = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)

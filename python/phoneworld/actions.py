@@ -11,7 +11,10 @@ one or more canonical actions; `parse` is the same for outputs that are exactly 
 writes a canonical action the way a model of a format should have written it (for fine-tuning data), and
 `render_steps` writes a list that one model output stands for (such as AndroidWorld's ``input_text``,
 which taps, types and presses Enter). Every problem with the input raises `ActionError` naming the format,
-the function and the field.
+the function and the field, also input beyond the limits: a model output (a string) of more than
+`MAX_OUTPUT_CHARS` (100,000) characters, a text of more than `MAX_TEXT_CHARS` (10,000, the phone's own
+limit), a duration over `MAX_MS` (an hour), a screen or image side over `MAX_SIDE` pixels. `render` raises
+it for an output the readers would refuse, so what it writes always reads back.
 
 The coordinate frame is explicit (`COORDS`): ``pixel`` (device pixels), ``norm1000`` (0-1000 on both
 axes), ``norm1`` (0-1) or ``resized`` (pixels of the image the model saw, `image_size`, by default
@@ -22,7 +25,7 @@ What each format covers (``render`` raises `ActionError` for what a format canno
 
 - ``canonical`` (pixel): every action, as a dict or its JSON.
 - ``androidworld`` (pixel): AndroidWorld's JSONAction. click, double_tap and long_press at x, y or at an
-  ``index`` into `ui_elements` (the element's bbox center); input_text taps its target when it has one,
+  ``index`` into `ui_elements` (the element's bbox center, which must be on the screen); input_text taps its target when it has one,
   types (``clear_text``) and presses Enter, as AndroidWorld's actuation does, so it is two or three
   canonical actions; keyboard_enter, navigate_home, navigate_back; scroll moves the content toward
   ``direction`` ("down" shows what is below: the finger moves up from the center of the screen or of the
@@ -51,6 +54,8 @@ What each format covers (``render`` raises `ActionError` for what a format canno
   the finger moving half the screen; or an end_box), drag, open_app, press_home, press_back, hotkey,
   wait (five seconds; ``wait(seconds=...)`` otherwise), finished (finish success with its content) and
   call_user (finish infeasible). It has no answer (answers go in finished's content) and no close_app.
+  The calls follow the first 'Action:' that starts a line (not one inside a typed text); a model may
+  label each call with its own.
 
 >>> from phoneworld import actions
 >>> actions.parse('<think>...</think><tool_call>{"name": "click", "arguments": {"points": [[500, 250]]}}</tool_call>')
@@ -112,8 +117,18 @@ _DEFAULT_COORDS = {
 LONG_PRESS_MS = 800
 SWIPE_MS = 300
 DRAG_MS = 800
-#: The longest duration any action may ask for; longer ones are surely a unit mistake.
+#: The longest duration any action may ask for; longer ones are surely a unit mistake. (Within the
+#: engine's own limit, MAX_ACTION_MS, a day.)
 MAX_MS = 3_600_000
+#: The longest text an action may carry (type_text, answer, finish, app names), in characters: the
+#: engine's MAX_ACTION_TEXT_CHARS, so what parses is also what the phone takes.
+MAX_TEXT_CHARS = 10_000
+#: The longest model output (a string) the readers take, in characters. It bounds their work on
+#: hostile input; the rendering of any one action, escapes and all, stays well within it.
+MAX_OUTPUT_CHARS = 100_000
+#: The largest screen or image side, in pixels: no real one comes near, and below it every coordinate
+#: and pixel count is exact in floats.
+MAX_SIDE = 100_000
 
 # Qwen2.5-VL's image processor limits (qwen_vl_utils): 4 and 16384 patches of 28x28.
 QWEN_FACTOR = 28
@@ -152,7 +167,11 @@ _MS_DEFAULTS = {"long_press": LONG_PRESS_MS, "swipe": SWIPE_MS, "drag": DRAG_MS}
 
 def _show(value: object, limit: int = 60) -> str:
     """A short repr of bad input for messages."""
-    text = repr(value)
+    try:
+        text = repr(value)
+    except (ValueError, RecursionError):
+        # An int over Python's 4300-digit conversion limit (or nested in the value), or a value too deep.
+        return f"<an integer of {value.bit_length()} bits>" if isinstance(value, int) else f"<a {type(value).__name__} too large to show>"
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
@@ -183,9 +202,13 @@ def _number(value: object, where: str, *, lenient: bool = True) -> float:
 
 def _ms(value: object, where: str, *, scale: float = 1.0, lenient: bool = True) -> int:
     """A duration in ms (`scale` 1000 reads seconds)."""
-    ms = _round(_number(value, where, lenient=lenient) * scale)
+    scaled = _number(value, where, lenient=lenient) * scale
+    # A finite number can still overflow once scaled (1e308 seconds); that is out of range, not a crash.
+    if not math.isfinite(scaled):
+        raise ActionError(f"{where}: {_show(value)} is not a duration within 0..{MAX_MS} ms")
+    ms = _round(scaled)
     if not 0 <= ms <= MAX_MS:
-        raise ActionError(f"{where}: {ms} ms outside 0..{MAX_MS}")
+        raise ActionError(f"{where}: {_show(ms)} ms outside 0..{MAX_MS}")
     return ms
 
 
@@ -194,7 +217,21 @@ def _text(value: object, where: str, *, empty: bool = True) -> str:
         raise ActionError(f"{where} must be a string, not {_show(value)}")
     if not empty and not value.strip():
         raise ActionError(f"{where} must not be empty")
+    if len(value) > MAX_TEXT_CHARS:
+        raise ActionError(f"{where}: a text of {len(value)} characters is longer than the limit of {MAX_TEXT_CHARS}")
     return value
+
+
+def _bounded(text: str, where: str) -> str:
+    """A model output within MAX_OUTPUT_CHARS, before any reader looks at it."""
+    if len(text) > MAX_OUTPUT_CHARS:
+        raise ActionError(f"{where}: an output of {len(text)} characters is longer than the limit of {MAX_OUTPUT_CHARS}")
+    return text
+
+
+def _midpoint(a: float, b: float) -> float:
+    """(a + b) / 2 without the sum overflowing to infinity (the same number otherwise)."""
+    return a / 2 + b / 2
 
 
 def _bool(value: object, where: str) -> bool:
@@ -237,9 +274,9 @@ def _size(value: object, name: str) -> Size:
     if (
         not isinstance(value, (tuple, list))
         or len(value) != 2
-        or not all(isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in value)
+        or not all(isinstance(v, int) and not isinstance(v, bool) and 0 < v <= MAX_SIDE for v in value)
     ):
-        raise ActionError(f"{name} must be (width, height) in positive integers, not {_show(value)}")
+        raise ActionError(f"{name} must be (width, height) in positive integers up to {MAX_SIDE}, not {_show(value)}")
     return (int(value[0]), int(value[1]))
 
 
@@ -261,9 +298,19 @@ def smart_resize(
     >>> smart_resize(600, 270)
     (588, 280)
     """
-    for name, value in (("height", height), ("width", width), ("factor", factor), ("min_pixels", min_pixels), ("max_pixels", max_pixels)):
-        if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
-            raise ActionError(f"smart_resize: {name} must be a positive integer, not {_show(value)}")
+    # Bounded so that every division below stays finite and exact enough (a side of 10**400 would
+    # overflow a float); min_pixels above max_pixels has no answer.
+    for name, value, high in (
+        ("height", height, MAX_SIDE),
+        ("width", width, MAX_SIDE),
+        ("factor", factor, MAX_SIDE),
+        ("min_pixels", min_pixels, MAX_SIDE**2),
+        ("max_pixels", max_pixels, MAX_SIDE**2),
+    ):
+        if not isinstance(value, int) or isinstance(value, bool) or not 0 < value <= high:
+            raise ActionError(f"smart_resize: {name} must be a positive integer up to {high}, not {_show(value)}")
+    if min_pixels > max_pixels:
+        raise ActionError(f"smart_resize: min_pixels {min_pixels} is above max_pixels {max_pixels}")
     if max(height, width) / min(height, width) > _MAX_RATIO:
         raise ActionError(f"smart_resize: aspect ratio of {width}x{height} is above {_MAX_RATIO}")
     h_bar = max(factor, _round(height / factor) * factor)
@@ -332,7 +379,8 @@ class _Frame:
 
 
 def _plain(number: float) -> str:
-    return str(int(number)) if number == int(number) else f"{number:g}"
+    # Whole numbers in full up to 15 digits (exact in a float); 1e308 stays short.
+    return str(int(number)) if abs(number) < 1e15 and number == int(number) else f"{number:g}"
 
 
 def _frame(fmt: str, screen: object, coords: Optional[str], image_size: object) -> _Frame:
@@ -341,12 +389,22 @@ def _frame(fmt: str, screen: object, coords: Optional[str], image_size: object) 
         coords = _DEFAULT_COORDS[fmt]
     if coords not in COORDS:
         raise ActionError(f"coords must be one of {', '.join(COORDS)}, not {_show(coords)}")
-    if image_size is None:
-        height, width = smart_resize(size[1], size[0])
-        image = (width, height)
-    else:
+    if image_size is not None:
         image = _size(image_size, "image_size")
+    elif coords == "resized":
+        image = _resized(size)
+    else:
+        image = size  # only the resized frame uses the image size (a 3x5000 screen has none)
     return _Frame(fmt, coords, size, image)
+
+
+def _resized(screen: Size) -> Size:
+    """The (width, height) Qwen2.5-VL's processor resizes a screenshot of the screen to."""
+    try:
+        height, width = smart_resize(screen[1], screen[0])
+    except ActionError as err:
+        raise ActionError(f"the {screen[0]}x{screen[1]} screen has no resized frame ({err}); give image_size") from None
+    return (width, height)
 
 
 def _check_format(fmt: object, *, auto: bool) -> str:
@@ -438,8 +496,8 @@ def canonical(action: object, *, screen: Size = (1080, 2400)) -> Action:
 
 # --- detection ------------------------------------------------------------------------------------
 
-_TOOL_CALL = re.compile(r"<tool_call>\s*(.*?)\s*</tool_call>", re.DOTALL)
-_THINK = re.compile(r"<think>.*?</think>", re.DOTALL)
+# The 'Action:' label at the start of a line (a regex that cannot backtrack more than a line's indent).
+_ACTION_LINE = re.compile(r"^[^\S\n]*Action:", re.MULTILINE)
 _CALL_NAME = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)\s*\(")
 
 
@@ -458,12 +516,38 @@ def _detect_dict(value: Dict[Any, Any]) -> str:
     )
 
 
+def _tag_spans(text: str, opening: str, closing: str) -> List[Tuple[int, int]]:
+    """(start, end) of each opening...closing block, the shortest from the left, as a lazy regex finds
+    them. str.find makes it one pass: the first opening tag without a closing one ends the search, so
+    many unclosed tags cost no more than one (a backtracking regex retries from each)."""
+    spans: List[Tuple[int, int]] = []
+    pos = 0
+    while True:
+        start = text.find(opening, pos)
+        if start == -1:
+            return spans
+        end = text.find(closing, start + len(opening))
+        if end == -1:
+            return spans
+        pos = end + len(closing)
+        spans.append((start, pos))
+
+
+def _without_thinking(text: str) -> str:
+    """The text less its <think>...</think> blocks (an unclosed one stays)."""
+    parts, pos = [], 0
+    for start, end in _tag_spans(text, "<think>", "</think>"):
+        parts.append(text[pos:start])
+        pos = end
+    return "".join(parts) + text[pos:]
+
+
 def _tool_call_texts(text: str) -> List[str]:
     """The JSON of each <tool_call> block; thinking is dropped first so its examples do not count."""
-    for source in (_THINK.sub("", text), text):
-        blocks = _TOOL_CALL.findall(source)
-        if blocks:
-            return [b for b in blocks]
+    for source in (_without_thinking(text), text):
+        spans = _tag_spans(source, "<tool_call>", "</tool_call>")
+        if spans:
+            return [source[start + len("<tool_call>") : end - len("</tool_call>")].strip() for start, end in spans]
         opening = source.find("<tool_call>")
         if opening != -1:
             # Models sometimes stop before the closing tag.
@@ -471,12 +555,23 @@ def _tool_call_texts(text: str) -> List[str]:
     return []
 
 
+def _after_action_label(text: str) -> Optional[str]:
+    """What follows the output's 'Action:' label: the first that starts a line, else the first at all.
+    Not the last: a typed text or a finish content may hold 'Action:' too, and it comes after the
+    label (quoted values cannot start a line before it: the label is the first)."""
+    match = _ACTION_LINE.search(text)
+    if match:
+        return text[match.end() :]
+    index = text.find("Action:")
+    return None if index == -1 else text[index + len("Action:") :]
+
+
 def _json_after_action(text: str) -> Optional[str]:
     """The JSON object of an 'Action: {...}' line (how AndroidWorld's M3A and T3A agents answer)."""
-    index = text.rfind("Action:")
-    if index == -1:
+    after = _after_action_label(text)
+    if after is None:
         return None
-    rest = text[index + len("Action:") :].strip()
+    rest = after.strip()
     return rest if rest.startswith("{") else None
 
 
@@ -492,7 +587,7 @@ def detect(action: object) -> str:
         return _detect_dict(action)
     if not isinstance(action, str):
         raise ActionError(f"an action must be a str or dict, not {type(action).__name__}")
-    text = action.strip()
+    text = _bounded(action, "action").strip()
     if not text:
         raise ActionError("empty action")
     if "<tool_call>" in text:
@@ -543,6 +638,8 @@ def parse_steps(
     [{'type': 'type_text', 'text': 'milk', 'clear': False}, {'type': 'key', 'key': 'enter'}]
     """
     fmt = _check_format(fmt, auto=True)
+    if isinstance(action, str) and fmt != "auto":
+        _bounded(action, fmt)  # detect bounds it for auto
     if fmt == "auto":
         fmt = detect(action)
     frame = _frame(fmt, screen, coords, image_size)
@@ -614,20 +711,25 @@ _ANDROIDWORLD_TYPES = (
 )
 
 
-def _element_box(context: _Context, index_value: object, where: str) -> Tuple[float, float, float, float]:
-    if isinstance(index_value, bool):
-        raise ActionError(f"{where}: index must be an integer, not {_show(index_value)}")
-    if isinstance(index_value, int):
-        index = index_value
-    elif isinstance(index_value, str) and index_value.strip().lstrip("-").isdigit():
-        index = int(index_value.strip())
-    else:
-        raise ActionError(f"{where}: index must be an integer, not {_show(index_value)}")
+# An index as text: ASCII digits only (int() refuses '--5' and '²', which isdigit() lets through) and
+# few enough for int() (Python refuses over 4300 digits; no screen has 10**18 elements).
+_INDEX = re.compile(r"-?[0-9]{1,18}")
+
+
+def _index(value: object, where: str) -> int:
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if isinstance(value, str) and _INDEX.fullmatch(value.strip()):
+        return int(value.strip())
+    raise ActionError(f"{where}: index must be an integer, not {_show(value)}")
+
+
+def _element_box(context: _Context, index: int, where: str) -> Tuple[float, float, float, float]:
     elements = context.ui_elements
     if elements is None:
-        raise ActionError(f"{where}: index {index} needs the screen's ui_elements")
+        raise ActionError(f"{where}: index {_show(index)} needs the screen's ui_elements")
     if not 0 <= index < len(elements):
-        raise ActionError(f"{where}: index {index} outside 0..{len(elements) - 1} (the screen has {len(elements)} UI elements)")
+        raise ActionError(f"{where}: index {_show(index)} outside 0..{len(elements) - 1} (the screen has {len(elements)} UI elements)")
     element = elements[index]
     box = element.get("bbox_pixels") if isinstance(element, dict) else None
     if not isinstance(box, dict):
@@ -644,12 +746,8 @@ def _androidworld_target(value: Dict[str, Any], context: _Context, where: str, *
     if has_index and has_xy:
         raise ActionError(f"{where}: give either an index or x and y, not both")
     if has_index:
-        x_min, y_min, x_max, y_max = _element_box(context, value["index"], where)
-        # AndroidWorld taps int() of the box center.
-        width, height = context.frame.screen
-        x = min(max(int(math.floor((x_min + x_max) / 2)), 0), width - 1)
-        y = min(max(int(math.floor((y_min + y_max) / 2)), 0), height - 1)
-        return x, y
+        index = _index(value["index"], where)
+        return _box_center(_element_box(context, index, where), context.frame.screen, f"{where}: UI element {index}")
     if has_xy:
         if value.get("x") is None or value.get("y") is None:
             raise ActionError(f"{where}: needs both x and y")
@@ -657,6 +755,16 @@ def _androidworld_target(value: Dict[str, Any], context: _Context, where: str, *
     if required:
         raise ActionError(f"{where}: needs an index or x and y")
     return None
+
+
+def _box_center(box: Tuple[float, float, float, float], screen: Size, where: str) -> Tuple[int, int]:
+    """Where AndroidWorld taps an element: int() of its bbox center, which must be on the screen like
+    any other coordinate (edges of 1e308 are finite, but their sum is not)."""
+    x, y = _midpoint(box[0], box[2]), _midpoint(box[1], box[3])
+    width, height = screen
+    if not (0 <= x <= width and 0 <= y <= height):
+        raise ActionError(f"{where}: the center ({_plain(x)}, {_plain(y)}) of its bbox_pixels is outside the {width}x{height} screen")
+    return min(int(math.floor(x)), width - 1), min(int(math.floor(y)), height - 1)
 
 
 def _androidworld_direction(value: Dict[str, Any], where: str) -> str:
@@ -733,7 +841,7 @@ def _parse_androidworld(action: object, context: _Context) -> List[Action]:
             start, end = _androidworld_swipe(direction, frame.screen)
             return [_gesture("swipe", start, end, _ANDROIDWORLD_SWIPE_MS)]
         if value.get("index") is not None:
-            box = _element_box(context, value["index"], where)
+            box = _element_box(context, _index(value["index"], where), where)
         else:
             box = (0.0, 0.0, float(frame.screen[0]), float(frame.screen[1]))
         start, end = _androidworld_scroll(box, direction, frame.screen)
@@ -779,7 +887,7 @@ def _tool_calls(action: object, fmt: str) -> List[Tuple[str, Dict[str, Any]]]:
             raise ActionError(f"{fmt}: {where} has no function name")
         arguments = call.get("arguments", {})
         if isinstance(arguments, str):  # OpenAI-style calls carry the arguments as JSON text
-            arguments = _load_json_lenient(arguments, f"{fmt}: {name}: arguments")
+            arguments = _load_json_lenient(_bounded(arguments, f"{fmt}: {name}: arguments"), f"{fmt}: {name}: arguments")
         if arguments is None:
             arguments = {}
         calls.append((name, _mapping(arguments, f"{fmt}: {name}: arguments")))
@@ -1036,9 +1144,9 @@ def _uitars_value(text: str, pos: int, where: str) -> Tuple[str, int]:
 
 
 def _uitars_calls(text: str) -> List[Tuple[str, Dict[str, str]]]:
-    index = text.rfind("Action:")
-    if index != -1:
-        body = text[index + len("Action:") :]
+    after = _after_action_label(text)
+    if after is not None:
+        body = after
     else:
         body = text.strip()
         if not _CALL_NAME.match(body):
@@ -1049,6 +1157,9 @@ def _uitars_calls(text: str) -> List[Tuple[str, Dict[str, str]]]:
         pos = _skip_space(body, pos)
         if pos >= len(body):
             break
+        if body.startswith("Action:", pos):  # a model that labels each call
+            pos += len("Action:")
+            continue
         match = _CALL_NAME.match(body, pos)
         if not match:
             raise ActionError(f"uitars: expected an action call at {_show(body[pos:])}")
@@ -1085,7 +1196,7 @@ def _uitars_point(value: str, frame: _Frame, where: str) -> Tuple[int, int]:
         raise ActionError(f"{where} must be a point (x,y) or a box (x1,y1,x2,y2), not {_show(value)}")
     values = [float(n) for n in numbers]
     if len(values) == 4:
-        x, y = (values[0] + values[2]) / 2, (values[1] + values[3]) / 2
+        x, y = _midpoint(values[0], values[2]), _midpoint(values[1], values[3])
     else:
         x, y = values
     return frame.point(x, y, where)
@@ -1133,7 +1244,7 @@ def _parse_uitars_call(name: str, args: Dict[str, str], context: _Context) -> Li
         return [_tap("long_press", _must(point(*start_keys)))]
     if name == "type":
         content = args.get("content", "")
-        text = content.rstrip("\n")
+        text = _text(content.rstrip("\n"), f"{where}: content")
         steps = [_make("type_text", text=text, clear=False)]
         # UI-TARS submits typed text when the content ends with a newline.
         return steps + [_key("enter")] if text != content else steps
@@ -1164,10 +1275,9 @@ def _parse_uitars_call(name: str, args: Dict[str, str], context: _Context) -> Li
         seconds = next((args[k] for k in ("seconds", "time", "t") if args.get(k)), None)
         ms = _UITARS_WAIT_MS if seconds is None else _ms(seconds, f"{where}: seconds", scale=1000.0)
         return [_make("wait", ms=ms)]
-    if name == "finished":
-        return [_make("finish", status="success", text=args.get("content", ""))]
-    if name == "call_user":
-        return [_make("finish", status="infeasible", text=args.get("content", ""))]
+    if name in ("finished", "call_user"):
+        status = "success" if name == "finished" else "infeasible"
+        return [_make("finish", status=status, text=_text(args.get("content", ""), f"{where}: content"))]
     raise ActionError(f"uitars: unknown action {_show(name)} (expected {', '.join(_UITARS_FUNCTIONS)})")
 
 
@@ -1218,7 +1328,10 @@ class _Renderer:
 
 
 def _tool_call(name: str, arguments: Dict[str, Any]) -> str:
-    return "<tool_call>\n" + json.dumps({"name": name, "arguments": arguments}, ensure_ascii=False) + "\n</tool_call>"
+    body = json.dumps({"name": name, "arguments": arguments}, ensure_ascii=False)
+    # '</' can only be inside a JSON string here; JSON's '\/' escape keeps a text's '</tool_call>' (or
+    # '</think>') from ending the block early, and json.loads reads it back as '/'.
+    return "<tool_call>\n" + body.replace("</", "<\\/") + "\n</tool_call>"
 
 
 def _render_canonical(action: Action, r: _Renderer) -> Union[str, Dict[str, Any]]:
@@ -1438,7 +1551,14 @@ def render(
     "Action: click(point='<point>546 1204</point>')"
     """
     r = _renderer(fmt, screen, coords, image_size, strict, variant)
-    return _RENDERERS[r.fmt](canonical(action, screen=r.frame.screen), r)
+    return _readable(_RENDERERS[r.fmt](canonical(action, screen=r.frame.screen), r), r.fmt)
+
+
+def _readable(output: Union[str, Dict[str, Any]], fmt: str) -> Union[str, Dict[str, Any]]:
+    """A rendered output the readers take back (MAX_OUTPUT_CHARS), so render stays parse's inverse."""
+    if isinstance(output, str) and len(output) > MAX_OUTPUT_CHARS:
+        raise ActionError(f"{fmt}: the output would be {len(output)} characters, longer than the readers' limit of {MAX_OUTPUT_CHARS}")
+    return output
 
 
 def render_steps(
@@ -1482,7 +1602,7 @@ def render_steps(
                 continue
             calls.append(_uitars_call(step, r))
             i += 1
-        return "Action: " + "\n\n".join(calls)
+        return _readable("Action: " + "\n\n".join(calls), r.fmt)
     if r.fmt in ("phonebuddy", "qwen25vl"):
         blocks = []
         i = 0
@@ -1500,9 +1620,9 @@ def render_steps(
             assert isinstance(rendered, str)
             blocks.append(rendered)
             i += 1
-        return "\n".join(blocks)
+        return _readable("\n".join(blocks), r.fmt)
     if len(steps) == 1:
-        return _RENDERERS[r.fmt](steps[0], r)
+        return _readable(_RENDERERS[r.fmt](steps[0], r), r.fmt)
     raise ActionError(f"{r.fmt} writes one action per output; cannot write {', '.join(kinds)} as one")
 
 

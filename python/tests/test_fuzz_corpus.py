@@ -36,26 +36,7 @@ harness = _harness()
 # it is fixed, and then come off this list (a known input that passes fails the test, so the list
 # stays true).
 BOTH = ("python_actions", "python_roundtrip")
-KNOWN: Dict[str, Tuple[Tuple[str, ...], str]] = {
-    "seed-index-overflow-42f40c83": (
-        BOTH,
-        "OverflowError: an AndroidWorld index whose bbox_pixels are finite but add up to infinity (1e308): "
-        "_androidworld_target's int(math.floor(...)) is not guarded",
-    ),
-    "seed-qwen-huge-eb30811d": (
-        BOTH,
-        "OverflowError: a duration that overflows once scaled (mobile_use long_press time 1e308 s): _ms rounds an infinite number",
-    ),
-    "seed-action-in-typed-text-86ee069d": (
-        ("python_roundtrip",),
-        "the UI-TARS reader starts at the last 'Action:' of the text, also one inside a quoted value, so a typed or "
-        "finished text holding 'Action:' does not read back",
-    ),
-    "seed-closing-tag-in-answer-3e3b70e4": (
-        ("python_roundtrip",),
-        "render writes '</tool_call>' inside a text as it is (phonebuddy, qwen25vl), so the output ends early when read back",
-    ),
-}
+KNOWN: Dict[str, Tuple[Tuple[str, ...], str]] = {}
 
 
 def _files(target: str) -> List[Path]:

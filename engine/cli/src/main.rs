@@ -153,6 +153,9 @@ enum Command {
         /// Minimum structural similarity (0..1) for two screens to merge.
         #[arg(long, default_value_t = 0.5)]
         tolerance: f64,
+        /// Write into `--out` even when it holds other files than an earlier reconstruction.
+        #[arg(long)]
+        force: bool,
     },
     /// The GUI-usage graph of traces, as DOT or JSON.
     Graph {
@@ -236,8 +239,8 @@ fn main() -> ExitCode {
             image_size.as_deref(),
             cli.json,
         ),
-        Command::Reconstruct { traces, format, out, package, tolerance } => {
-            reconstruct_commands::reconstruct(traces, format, out, package.as_deref(), *tolerance, cli.json)
+        Command::Reconstruct { traces, format, out, package, tolerance, force } => {
+            reconstruct_commands::reconstruct(traces, format, out, package.as_deref(), *tolerance, *force, cli.json)
         }
         Command::Graph { traces, format, out, package, tolerance } => {
             reconstruct_commands::graph(traces, format, out, package.as_deref(), *tolerance, cli.json)

@@ -23,14 +23,21 @@ pub(crate) fn reconstruct(
     out: &Path,
     package: Option<&str>,
     tolerance: f64,
+    force: bool,
     as_json: bool,
 ) -> Result<ExitCode> {
-    let options = options(format, package, tolerance)?;
+    // The library refuses an `--out` that is a file, or a folder of other files than an
+    // earlier reconstruction (unless forced), before reading any trace.
+    let options = ReconOptions { overwrite: force, ..options(format, package, tolerance)? };
     let r = run_reconstruct(traces, out, &options)?;
     let summary = r.summary();
     if as_json {
         out!("{summary}");
         return Ok(ExitCode::SUCCESS);
+    }
+    // Screenshots that could not be used: the app was built without them.
+    for warning in r.warnings() {
+        eprintln!("warning: {warning}");
     }
     let f = &summary["fidelity"];
     out!("{} ({}) -> {}", r.model.label, r.model.package, out.display());
@@ -100,6 +107,9 @@ pub(crate) fn replay_traces(traces: &[PathBuf], format: &str, app: &Path, as_jso
     if as_json {
         out!("{report}");
     } else {
+        for warning in reports.iter().flat_map(|r| &r.warnings) {
+            eprintln!("warning: {warning}");
+        }
         print!("{}", fidelity_markdown(&report));
     }
     Ok(ExitCode::SUCCESS)

@@ -6,6 +6,8 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
 
+use crate::error::ReconError;
+use crate::limits::MAX_ABSTRACT_SCREENS;
 use crate::trace::{Screen, ScreenKind, Trace, UiNode};
 
 /// What part an abstract screen plays in the reconstruction.
@@ -234,8 +236,9 @@ impl Abstraction {
     }
 
     /// Adds a trace's concrete screens, merging them into existing abstract screens or
-    /// making new ones; returns where each went.
-    pub fn add_trace(&mut self, trace_index: usize, trace: &Trace) -> ScreenMap {
+    /// making new ones; returns where each went. More than `MAX_ABSTRACT_SCREENS` abstract
+    /// screens is an error naming the trace (each new screen is compared with all before it).
+    pub fn add_trace(&mut self, trace_index: usize, trace: &Trace) -> Result<ScreenMap, ReconError> {
         let mut order: Vec<&str> = Vec::new();
         let mut seen = BTreeSet::new();
         for step in &trace.steps {
@@ -250,6 +253,10 @@ impl Abstraction {
             let Some(screen) = trace.screens.get(id) else { continue };
             let index = match self.classify(trace_index, screen) {
                 Some(i) => i,
+                None if self.screens.len() >= MAX_ABSTRACT_SCREENS => {
+                    let message = format!("more than {MAX_ABSTRACT_SCREENS} different screens in all (the limit)");
+                    return Err(ReconError::format(std::path::Path::new(&trace.source), message));
+                }
                 None => {
                     self.screens.push(AbstractScreen {
                         id: String::new(),
@@ -276,7 +283,7 @@ impl Abstraction {
                 }
             }
         }
-        map
+        Ok(map)
     }
 
     /// Gives every abstract screen a readable, unique id (from its activity).

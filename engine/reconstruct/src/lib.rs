@@ -7,9 +7,11 @@
 
 pub mod abstraction;
 mod error;
+pub mod fuzzing;
 pub mod generate;
 pub mod graph;
 pub mod import;
+pub mod limits;
 mod pipeline;
 pub mod replay;
 mod report;

@@ -9,7 +9,7 @@ use serde_json::{json, Value};
 
 use crate::abstraction::{is_launcher_package, snake, Abstraction, Role, ScreenMap};
 use crate::error::ReconError;
-use crate::generate::{model, write_app, AppModel, GenOptions};
+use crate::generate::{check_output, model, write_app, AppModel, GenOptions};
 use crate::graph::UsageGraph;
 use crate::import::{import, TraceFormat};
 use crate::replay::{ratio, replay_with, FidelityReport};
@@ -32,11 +32,14 @@ pub struct ReconOptions {
     pub max_tasks: usize,
     /// Compare rendered screens with the traces' screenshots.
     pub visual: bool,
+    /// Write into an output folder that holds other files than an earlier reconstruction
+    /// (`--force`); they may be replaced or removed.
+    pub overwrite: bool,
 }
 
 impl Default for ReconOptions {
     fn default() -> Self {
-        ReconOptions { format: None, package: None, tolerance: 0.5, full_screens: 40, max_tasks: 8, visual: true }
+        ReconOptions { format: None, package: None, tolerance: 0.5, full_screens: 40, max_tasks: 8, visual: true, overwrite: false }
     }
 }
 
@@ -129,7 +132,7 @@ pub fn analyze(paths: &[PathBuf], options: &ReconOptions) -> Result<Analysis, Re
         return Err(ReconError::Input(format!("tolerance {}: expected a value between 0 and 1", options.tolerance)));
     }
     let mut abstraction = Abstraction::new(&package, options.tolerance);
-    let maps: Vec<ScreenMap> = traces.iter().enumerate().map(|(i, t)| abstraction.add_trace(i, t)).collect();
+    let maps: Vec<ScreenMap> = traces.iter().enumerate().map(|(i, t)| abstraction.add_trace(i, t)).collect::<Result<_, _>>()?;
     abstraction.name_screens();
     let graph = UsageGraph::build(&abstraction, &traces, &maps);
     Ok(Analysis { traces, abstraction, maps, graph })
@@ -180,6 +183,7 @@ fn drop_unreachable(analysis: &mut Analysis) -> Vec<Value> {
 
 /// Reconstructs an app from traces into `out` and measures it against the traces.
 pub fn reconstruct(paths: &[PathBuf], out: &Path, options: &ReconOptions) -> Result<Reconstruction, ReconError> {
+    check_output(out, options.overwrite)?;
     let mut analysis = analyze(paths, options)?;
     let dropped = drop_unreachable(&mut analysis);
     let package = analysis.abstraction.package.clone();
@@ -193,7 +197,6 @@ pub fn reconstruct(paths: &[PathBuf], out: &Path, options: &ReconOptions) -> Res
     if model.screens.iter().all(|s| s.role != Role::App) {
         return Err(ReconError::Input(format!("no screen of {package} was found in the traces")));
     }
-    std::fs::create_dir_all(out).map_err(|e| ReconError::io(out, e))?;
     let mut files = write_app(&model, &analysis.traces, out)?;
     let slug = package.rsplit('.').next().map(snake).unwrap_or_default();
     let suite = format!("{}-reconstructed", if slug.is_empty() { "app".to_owned() } else { slug.replace('_', "-") });
@@ -246,6 +249,17 @@ pub fn fidelity_json(model: &AppModel, reports: &[FidelityReport]) -> Value {
 }
 
 impl Reconstruction {
+    /// What could not be used and was left out (screenshots that do not decode), once each.
+    pub fn warnings(&self) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        for w in self.model.warnings.iter().chain(self.fidelity.iter().flat_map(|f| &f.warnings)) {
+            if !out.contains(w) {
+                out.push(w.clone());
+            }
+        }
+        out
+    }
+
     /// The `--json` summary: screens, edges, files, tasks, fidelity.
     pub fn summary(&self) -> Value {
         let screens: Vec<Value> = self
@@ -273,6 +287,7 @@ impl Reconstruction {
             "suite": self.suite,
             "tasks": self.tasks,
             "fidelity": report["aggregate"],
+            "warnings": self.warnings(),
             "notes": self.analysis.traces.iter().map(|t| json!({ "trace": t.source, "notes": t.notes })).collect::<Vec<_>>(),
         })
     }

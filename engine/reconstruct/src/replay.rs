@@ -96,6 +96,9 @@ pub struct FidelityReport {
     pub resyncs: usize,
     pub script_errors: usize,
     pub failures: BTreeMap<String, usize>,
+    /// Screenshots that could not be compared (the file, and why).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<String>,
     pub per_step: Vec<StepDetail>,
 }
 
@@ -310,9 +313,7 @@ fn significant(screen: &Screen) -> Vec<UiNode> {
                 n.visible && n.width() > 0 && n.height() > 0 && n.bounds[0] < screen.width as i32 && n.bounds[1] < screen.height as i32;
             let speaks = !n.text.trim().is_empty() || !n.content_desc.trim().is_empty() || (n.clickable && n.children.is_empty());
             if inside && speaks && !is_system_chrome(n) {
-                let mut leaf = n.clone();
-                leaf.children.clear();
-                out.push(leaf);
+                out.push(n.shallow());
             }
         });
     }
@@ -480,7 +481,7 @@ pub fn replay_with(model: &AppModel, catalog: Arc<Catalog>, trace: &Trace, visua
         }
         per_step.push(detail);
     }
-    let visual_scores = if visual { visual_scores(&r, catalog, trace) } else { Vec::new() };
+    let (visual_scores, warnings) = if visual { visual_scores(&r, catalog, trace) } else { Default::default() };
     let visual_similarity =
         (!visual_scores.is_empty()).then(|| round4(visual_scores.iter().map(|v| v.ssim).sum::<f64>() / visual_scores.len() as f64));
     let baseline_cover = usize::from(first.as_ref().is_some_and(|f| matches!(f, Label::Screen(_) | Label::Launcher)));
@@ -510,14 +511,17 @@ pub fn replay_with(model: &AppModel, catalog: Arc<Catalog>, trace: &Trace, visua
         resyncs,
         script_errors,
         failures,
+        warnings,
         per_step,
     })
 }
 
-/// SSIM between each generated screen and the trace's first screenshot of it.
-fn visual_scores(r: &Replayer<'_>, catalog: Arc<Catalog>, trace: &Trace) -> Vec<VisualScore> {
+/// SSIM between each generated screen and the trace's first screenshot of it, and the
+/// screenshots that could not be read.
+fn visual_scores(r: &Replayer<'_>, catalog: Arc<Catalog>, trace: &Trace) -> (Vec<VisualScore>, Vec<String>) {
     let mut done = BTreeSet::new();
     let mut out = Vec::new();
+    let mut warnings = Vec::new();
     let (cw, ch) = COMPARE_SIZE;
     for step in &trace.steps {
         for id in std::iter::once(&step.screen).chain(step.next.as_ref()) {
@@ -527,7 +531,13 @@ fn visual_scores(r: &Replayer<'_>, catalog: Arc<Catalog>, trace: &Trace) -> Vec<
             if !done.insert(i) {
                 continue;
             }
-            let Some(shot) = Rgb::load(&Path::new(&trace.base_dir).join(rel)) else { continue };
+            let shot = match Rgb::load(&Path::new(&trace.base_dir).join(rel)) {
+                Ok(shot) => shot,
+                Err(e) => {
+                    warnings.push(format!("{e}; the screenshot is left out"));
+                    continue;
+                }
+            };
             let Ok(mut device) = Device::new(Arc::clone(&catalog), DeviceConfig::default()) else { continue };
             let screen_id = r.model.abstraction.screens[i].id.clone();
             if device.open_screen(&r.model.package, &screen_id, serde_json::json!({})).is_err() {
@@ -542,5 +552,5 @@ fn visual_scores(r: &Replayer<'_>, catalog: Arc<Catalog>, trace: &Trace) -> Vec<
             out.push(VisualScore { screen: screen_id, ssim: round4(ssim(&a, &b, cw, ch)) });
         }
     }
-    out
+    (out, warnings)
 }

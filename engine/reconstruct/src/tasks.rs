@@ -98,13 +98,17 @@ fn difficulty(steps: usize) -> &'static str {
     }
 }
 
+/// Longest typed text a task asks for (real inputs are a few words).
+const MAX_TASK_TEXT_CHARS: usize = 200;
+
 /// Texts the traces typed, by the target widget's resource id (or `""` when unknown).
 fn typed_texts(traces: &[Trace]) -> BTreeMap<String, BTreeSet<String>> {
     let mut out: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     for t in traces {
         for s in &t.steps {
             if let TraceAction::TypeText { text } = &s.action {
-                if !text.trim().is_empty() && !text.contains(['{', '}', '"', '\\']) {
+                // A value a task can ask for: short, and never read as a binding.
+                if !text.trim().is_empty() && text.chars().count() <= MAX_TASK_TEXT_CHARS && !text.contains(['{', '}', '"', '\\']) {
                     let id = s.target.as_ref().map(|t| t.node.resource_id.clone()).unwrap_or_default();
                     out.entry(id).or_default().insert(text.trim().to_owned());
                 }

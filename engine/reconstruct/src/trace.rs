@@ -6,7 +6,9 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use crate::error::{parse_json, read_text, ReconError};
+use crate::error::{read_text, ReconError};
+use crate::import::scan::{action_in_range, check_json_within, out_of_range};
+use crate::limits::{MAX_CANONICAL_FILE_BYTES, MAX_COORD, MAX_SCREEN_NODES, MAX_STEPS, MAX_TRACE_NODES, MAX_TREE_DEPTH};
 
 /// The `format` field of a canonical trace file.
 pub const TRACE_FORMAT: &str = "phoneworld-trace/1";
@@ -97,34 +99,136 @@ impl UiNode {
         Some(node)
     }
 
-    /// Visits every node with its index path, in pre-order.
+    /// Visits every node with its index path, in pre-order. Iterative: a trace's hierarchy
+    /// may be deeper than the stack would allow.
     pub fn walk<'n>(&'n self, path: &mut Vec<usize>, f: &mut dyn FnMut(&[usize], &'n UiNode)) {
         f(path, self);
-        for (i, child) in self.children.iter().enumerate() {
-            path.push(i);
-            child.walk(path, f);
-            path.pop();
+        // Each entry: a node on the current path and the index of its next child to visit.
+        let mut stack: Vec<(&'n UiNode, usize)> = vec![(self, 0)];
+        while let Some(top) = stack.last_mut() {
+            let (node, next) = *top;
+            match node.children.get(next) {
+                Some(child) => {
+                    top.1 += 1;
+                    path.push(next);
+                    f(path, child);
+                    stack.push((child, 0));
+                }
+                None => {
+                    stack.pop();
+                    if !stack.is_empty() {
+                        path.pop();
+                    }
+                }
+            }
         }
+    }
+
+    /// The number of nodes and the depth (levels below this node) of the tree; iterative.
+    pub fn size_and_depth(&self) -> (usize, usize) {
+        let (mut nodes, mut depth) = (0, 0);
+        self.walk(&mut Vec::new(), &mut |path, _| {
+            nodes += 1;
+            depth = depth.max(path.len());
+        });
+        (nodes, depth)
     }
 
     /// The index path of the node an input at (x, y) goes to: the topmost visible node
     /// containing the point, preferring ones that take touches (what Android's dispatch does).
     pub fn hit_test(&self, x: f64, y: f64) -> Option<Vec<usize>> {
-        let mut best: Option<(bool, Vec<usize>)> = None;
-        self.walk(&mut Vec::new(), &mut |path, node| {
+        Flat::new(self).hit_test(x, y)
+    }
+
+    /// This node without its children (a step's target).
+    pub fn shallow(&self) -> UiNode {
+        UiNode {
+            class: self.class.clone(),
+            resource_id: self.resource_id.clone(),
+            text: self.text.clone(),
+            content_desc: self.content_desc.clone(),
+            package: self.package.clone(),
+            children: Vec::new(),
+            ..*self
+        }
+    }
+}
+
+/// A hierarchy's nodes in pre-order, with each one's parent and index among its siblings:
+/// looking a node up is a pass over a list, and its path is found from its place.
+struct Flat<'n> {
+    nodes: Vec<&'n UiNode>,
+    /// `(parent, index among its siblings)`; the root's parent is `usize::MAX`.
+    parents: Vec<(usize, usize)>,
+}
+
+impl<'n> Flat<'n> {
+    fn new(root: &'n UiNode) -> Flat<'n> {
+        let (mut nodes, mut parents) = (Vec::new(), Vec::new());
+        let mut stack = vec![(root, usize::MAX, 0)];
+        while let Some((node, parent, index)) = stack.pop() {
+            let me = nodes.len();
+            nodes.push(node);
+            parents.push((parent, index));
+            // Reversed, so the first child comes off the stack first (pre-order).
+            stack.extend(node.children.iter().enumerate().rev().map(|(i, c)| (c, me, i)));
+        }
+        Flat { nodes, parents }
+    }
+
+    /// The index path of the node at place `k`.
+    fn path(&self, mut k: usize) -> Vec<usize> {
+        let mut path = Vec::new();
+        while let Some(&(parent, index)) = self.parents.get(k) {
+            if parent == usize::MAX {
+                break;
+            }
+            path.push(index);
+            k = parent;
+        }
+        path.reverse();
+        path
+    }
+
+    /// The place of the node an input at (x, y) goes to (see `UiNode::hit_test`).
+    fn hit(&self, x: f64, y: f64) -> Option<usize> {
+        let mut best: Option<(bool, usize)> = None;
+        for (k, node) in self.nodes.iter().enumerate() {
             if !node.visible || !node.contains(x, y) {
-                return;
+                continue;
             }
             let interactive = node.clickable || node.long_clickable || node.editable || node.checkable;
             // Later nodes in pre-order are drawn on top (children over parents, later siblings
             // over earlier ones, a floating button over the list under it): among nodes that
             // take touches, the last one wins.
-            if best.as_ref().is_none_or(|(bi, _)| interactive >= *bi) {
-                best = Some((interactive, path.to_vec()));
+            if best.is_none_or(|(bi, _)| interactive >= bi) {
+                best = Some((interactive, k));
             }
-        });
-        best.map(|(_, path)| path)
+        }
+        best.map(|(_, k)| k)
     }
+
+    fn hit_test(&self, x: f64, y: f64) -> Option<Vec<usize>> {
+        self.hit(x, y).map(|k| self.path(k))
+    }
+}
+
+/// Refuses coordinates out of range and makes inverted boxes empty; returns how many were.
+fn fix_bounds(root: &mut UiNode, path: &Path, field: &str) -> Result<usize, ReconError> {
+    let mut fixed = 0;
+    let mut stack = vec![root];
+    while let Some(n) = stack.pop() {
+        if n.bounds.iter().any(|&c| i64::from(c).abs() > MAX_COORD) {
+            return Err(ReconError::field(path, field, format!("bounds {:?}: {}", n.bounds, out_of_range("a coordinate"))));
+        }
+        let [x1, y1, x2, y2] = n.bounds;
+        if x2 < x1 || y2 < y1 {
+            n.bounds = [x1, y1, x2.max(x1), y2.max(y1)];
+            fixed += 1;
+        }
+        stack.extend(n.children.iter_mut());
+    }
+    Ok(fixed)
 }
 
 /// What kind of screen a concrete screen is.
@@ -312,21 +416,19 @@ impl Trace {
 
     /// Fills in missing targets by hit-testing each tap against its screen's hierarchy.
     pub fn resolve_targets(&mut self) {
+        let Trace { screens, steps, notes, .. } = self;
+        // Each screen flattened once: a trace may tap the same large screen thousands of times.
+        let mut flat: BTreeMap<&str, Flat<'_>> = BTreeMap::new();
         let mut unresolved = 0;
-        for step in &mut self.steps {
-            let Some(root) = self.screens.get(&step.screen).and_then(|s| s.root.as_ref()) else { continue };
+        for step in steps.iter_mut() {
+            let Some((id, root)) = screens.get_key_value(&step.screen).and_then(|(id, s)| Some((id.as_str(), s.root.as_ref()?))) else {
+                continue;
+            };
+            let flat = flat.entry(id).or_insert_with(|| Flat::new(root));
             if matches!(step.action, TraceAction::TypeText { .. }) && step.target.is_none() {
                 // Typed text goes to the focused field.
-                let mut focused = None;
-                root.walk(&mut Vec::new(), &mut |path, n| {
-                    if n.focused && n.editable && n.visible {
-                        focused = Some(path.to_vec());
-                    }
-                });
-                if let Some(path) = focused {
-                    let mut node = root.at(&path).cloned().unwrap_or_default();
-                    node.children.clear();
-                    step.target = Some(Target { path: Some(path), node });
+                if let Some(k) = flat.nodes.iter().rposition(|n| n.focused && n.editable && n.visible) {
+                    step.target = Some(Target { path: Some(flat.path(k)), node: flat.nodes[k].shallow() });
                 }
                 continue;
             }
@@ -334,35 +436,38 @@ impl Trace {
             match &mut step.target {
                 Some(t) if t.path.is_none() => {
                     // Locate the given node in the hierarchy by its bounds and identity.
-                    let mut found = None;
-                    root.walk(&mut Vec::new(), &mut |path, n| {
-                        if found.is_none() && n.bounds == t.node.bounds && n.class == t.node.class && n.resource_id == t.node.resource_id {
-                            found = Some(path.to_vec());
-                        }
-                    });
-                    t.path = found.or_else(|| root.hit_test(x, y));
+                    let n = &t.node;
+                    let found =
+                        flat.nodes.iter().position(|m| m.bounds == n.bounds && m.class == n.class && m.resource_id == n.resource_id);
+                    t.path = found.map(|k| flat.path(k)).or_else(|| flat.hit_test(x, y));
                 }
                 Some(_) => {}
-                None => match root.hit_test(x, y) {
-                    Some(path) => {
-                        let mut node = root.at(&path).cloned().unwrap_or_default();
-                        node.children.clear();
-                        step.target = Some(Target { path: Some(path), node });
-                    }
+                None => match flat.hit(x, y) {
+                    Some(k) => step.target = Some(Target { path: Some(flat.path(k)), node: flat.nodes[k].shallow() }),
                     None => unresolved += 1,
                 },
             }
         }
         if unresolved > 0 {
-            self.notes.push(format!("{unresolved} tap(s) hit no node of their screen"));
+            notes.push(format!("{unresolved} tap(s) hit no node of their screen"));
         }
     }
 
-    /// Reads a canonical trace file.
+    /// Reads a canonical trace file (at most `MAX_CANONICAL_FILE_BYTES`).
     pub fn load(path: &Path) -> Result<Trace, ReconError> {
-        let text = read_text(path)?;
-        let value = parse_json(path, &text)?;
-        let trace: Trace = serde_json::from_value(value).map_err(|e| ReconError::format(path, format!("not a canonical trace: {e}")))?;
+        let text = read_text(path, MAX_CANONICAL_FILE_BYTES)?;
+        let mut trace = Trace::parse(path, &text)?;
+        trace.check_limits(path)?;
+        Ok(trace)
+    }
+
+    /// Parses a canonical trace; `path` names it in errors. Parsed straight into the trace's
+    /// types (a JSON value tree would take many times the text's size first).
+    pub fn parse(path: &Path, text: &str) -> Result<Trace, ReconError> {
+        // Each node, step, action and target is an object.
+        check_json_within(path, text, usize::MAX, MAX_TRACE_NODES + 4 * MAX_STEPS)?;
+        let trace: Trace = serde_json::from_str(text)
+            .map_err(|e| ReconError::line(path, e.line(), format!("column {}: not a canonical trace: {e}", e.column())))?;
         if trace.format != TRACE_FORMAT {
             return Err(ReconError::field(path, "format", format!("`{}`: expected `{TRACE_FORMAT}`", trace.format)));
         }
@@ -376,6 +481,55 @@ impl Trace {
             }
         }
         Ok(trace)
+    }
+
+    /// Checks the limits every trace must keep, whatever its format (see `limits`): steps,
+    /// screen sizes, nodes and depth of hierarchies, coordinates; `path` names the trace in
+    /// errors. Nodes with a negative width or height are made empty, with a note.
+    pub fn check_limits(&mut self, path: &Path) -> Result<(), ReconError> {
+        if self.steps.len() > MAX_STEPS {
+            return Err(ReconError::field(path, "steps", format!("{} steps: over the limit of {MAX_STEPS}", self.steps.len())));
+        }
+        let mut total = 0usize;
+        let mut inverted = 0usize;
+        for (id, screen) in &mut self.screens {
+            let field = |what: &str| format!("screens[{id:?}].{what}");
+            for (what, v) in [("width", screen.width), ("height", screen.height)] {
+                if v == 0 || i64::from(v) > MAX_COORD {
+                    return Err(ReconError::field(path, field(what), format!("{v}: a screen size must be 1 to {MAX_COORD} pixels")));
+                }
+            }
+            let Some(root) = &mut screen.root else { continue };
+            let (nodes, depth) = root.size_and_depth();
+            // One level more than an importer's own limit: the frame around several windows.
+            if depth > MAX_TREE_DEPTH + 1 {
+                return Err(ReconError::field(
+                    path,
+                    field("root"),
+                    format!("nodes nested more than {MAX_TREE_DEPTH} levels deep (the limit)"),
+                ));
+            }
+            if nodes > MAX_SCREEN_NODES + 1 {
+                return Err(ReconError::field(path, field("root"), format!("{nodes} nodes: over the limit of {MAX_SCREEN_NODES}")));
+            }
+            total += nodes;
+            inverted += fix_bounds(root, path, &field("root"))?;
+        }
+        if total > MAX_TRACE_NODES {
+            return Err(ReconError::format(path, format!("{total} nodes in all: over the limit of {MAX_TRACE_NODES}")));
+        }
+        for (i, step) in self.steps.iter_mut().enumerate() {
+            action_in_range(&step.action).map_err(|m| ReconError::field(path, format!("steps[{i}].action"), m))?;
+            if let Some(target) = &mut step.target {
+                // The target is one node; a canonical trace could give it a whole tree.
+                target.node.children.clear();
+                inverted += fix_bounds(&mut target.node, path, &format!("steps[{i}].target.node"))?;
+            }
+        }
+        if inverted > 0 {
+            self.notes.push(format!("{inverted} node(s) with a negative width or height were made empty"));
+        }
+        Ok(())
     }
 
     /// The canonical JSON (pretty, keys in a fixed order).

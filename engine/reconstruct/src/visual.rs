@@ -1,7 +1,16 @@
 //! Images: decoding screenshots (PNG or JPEG, whatever the file name says), sampling
 //! their colors, and a structural similarity (SSIM) on downscaled grayscale.
 
+use std::io::{BufRead as _, Read as _};
 use std::path::Path;
+
+use phoneworld_data::DataError;
+
+use crate::error::ReconError;
+use crate::limits::{MAX_IMAGE_FILE_BYTES, MAX_IMAGE_PIXELS};
+
+const PNG_SIGNATURE: &[u8] = b"\x89PNG";
+const JPEG_SIGNATURE: &[u8] = &[0xFF, 0xD8];
 
 /// An 8-bit RGB image.
 #[derive(Debug, Clone, PartialEq)]
@@ -11,38 +20,73 @@ pub struct Rgb {
     pub pixels: Vec<[u8; 3]>,
 }
 
+/// An error about an image file (`what` says what is wrong with it).
+fn bad_image(path: &Path, what: impl std::fmt::Display) -> ReconError {
+    ReconError::format(path, format!("image {what}"))
+}
+
+/// Refuses an image with no pixels or more than `MAX_IMAGE_PIXELS`, before it is decoded.
+fn check_pixels(path: &Path, width: u32, height: u32) -> Result<(u32, u32), ReconError> {
+    if width == 0 || height == 0 {
+        return Err(bad_image(path, format!("of {width} x {height} pixels has no pixels")));
+    }
+    if u64::from(width) * u64::from(height) > MAX_IMAGE_PIXELS {
+        return Err(bad_image(path, format!("of {width} x {height} pixels is over the limit of {MAX_IMAGE_PIXELS} pixels")));
+    }
+    Ok((width, height))
+}
+
+/// Opens a regular image file of at most `MAX_IMAGE_FILE_BYTES`, for reading its header.
+fn open_image(path: &Path) -> Result<std::io::BufReader<std::io::Take<std::fs::File>>, ReconError> {
+    let meta = std::fs::metadata(path).map_err(|e| ReconError::io(path, e))?;
+    if !meta.is_file() {
+        return Err(DataError::NotAFile { path: path.to_path_buf() }.into());
+    }
+    if meta.len() > MAX_IMAGE_FILE_BYTES {
+        return Err(DataError::TooLarge { path: path.to_path_buf(), size: meta.len(), limit: MAX_IMAGE_FILE_BYTES }.into());
+    }
+    let file = std::fs::File::open(path).map_err(|e| ReconError::io(path, e))?;
+    Ok(std::io::BufReader::new(file.take(MAX_IMAGE_FILE_BYTES)))
+}
+
+/// The pixel size of a PNG or JPEG file (sniffed from its bytes: some traces save JPEG data
+/// under a .png name), read from its header alone; an error names the file when it is not a
+/// regular file, too large, not an image, or has more pixels than `MAX_IMAGE_PIXELS`.
+pub fn image_size(path: &Path) -> Result<(u32, u32), ReconError> {
+    let mut reader = open_image(path)?;
+    let head = reader.fill_buf().map_err(|e| ReconError::io(path, e))?;
+    let (width, height) = if head.starts_with(PNG_SIGNATURE) {
+        let reader = png::Decoder::new(reader).read_info().map_err(|e| bad_image(path, format!("is not a readable PNG: {e}")))?;
+        (reader.info().width, reader.info().height)
+    } else if head.starts_with(JPEG_SIGNATURE) {
+        let mut decoder = jpeg_decoder::Decoder::new(reader);
+        decoder.read_info().map_err(|e| bad_image(path, format!("is not a readable JPEG: {e}")))?;
+        let info = decoder.info().ok_or_else(|| bad_image(path, "is a JPEG without a frame header"))?;
+        (u32::from(info.width), u32::from(info.height))
+    } else {
+        return Err(bad_image(path, "is neither PNG nor JPEG"));
+    };
+    check_pixels(path, width, height)
+}
+
 impl Rgb {
-    /// Reads a PNG or JPEG file (sniffed from its bytes); `None` when it cannot be decoded.
-    pub fn load(path: &Path) -> Option<Rgb> {
-        let bytes = std::fs::read(path).ok()?;
-        if bytes.starts_with(b"\x89PNG") {
-            let mut decoder = png::Decoder::new(std::io::Cursor::new(&bytes));
-            decoder.set_transformations(png::Transformations::normalize_to_color8());
-            let mut reader = decoder.read_info().ok()?;
-            let mut buf = vec![0; reader.output_buffer_size()];
-            let info = reader.next_frame(&mut buf).ok()?;
-            let channels = info.color_type.samples();
-            let pixels = buf[..info.buffer_size()]
-                .chunks_exact(channels)
-                .map(|p| match channels {
-                    1 | 2 => [p[0]; 3],
-                    _ => [p[0], p[1], p[2]],
-                })
-                .collect();
-            return Some(Rgb { width: info.width, height: info.height, pixels });
+    /// Reads a PNG or JPEG file (sniffed from its bytes), at most `MAX_IMAGE_FILE_BYTES` and
+    /// `MAX_IMAGE_PIXELS`; the error names the file.
+    pub fn load(path: &Path) -> Result<Rgb, ReconError> {
+        let bytes = phoneworld_data::read_bounded(path, MAX_IMAGE_FILE_BYTES)?;
+        Rgb::decode(path, &bytes)
+    }
+
+    /// Decodes PNG or JPEG bytes; `path` names them in errors. The size in the header is
+    /// checked before any pixel buffer is allocated.
+    pub fn decode(path: &Path, bytes: &[u8]) -> Result<Rgb, ReconError> {
+        if bytes.starts_with(PNG_SIGNATURE) {
+            decode_png(path, bytes)
+        } else if bytes.starts_with(JPEG_SIGNATURE) {
+            decode_jpeg(path, bytes)
+        } else {
+            Err(bad_image(path, "is neither PNG nor JPEG"))
         }
-        if bytes.starts_with(&[0xFF, 0xD8]) {
-            let mut decoder = jpeg_decoder::Decoder::new(std::io::Cursor::new(&bytes));
-            let data = decoder.decode().ok()?;
-            let info = decoder.info()?;
-            let pixels = match info.pixel_format {
-                jpeg_decoder::PixelFormat::L8 => data.iter().map(|&v| [v; 3]).collect(),
-                jpeg_decoder::PixelFormat::RGB24 => data.chunks_exact(3).map(|p| [p[0], p[1], p[2]]).collect(),
-                _ => return None,
-            };
-            return Some(Rgb { width: u32::from(info.width), height: u32::from(info.height), pixels });
-        }
-        None
     }
 
     /// From RGBA bytes (a rendered frame).
@@ -51,7 +95,8 @@ impl Rgb {
     }
 
     fn at(&self, x: u32, y: u32) -> [u8; 3] {
-        self.pixels[(y.min(self.height - 1) * self.width + x.min(self.width - 1)) as usize]
+        let i = u64::from(y.min(self.height.saturating_sub(1))) * u64::from(self.width) + u64::from(x.min(self.width.saturating_sub(1)));
+        self.pixels.get(i as usize).copied().unwrap_or_default()
     }
 
     /// The median color of a box given as fractions of the image (0..1).
@@ -108,6 +153,52 @@ impl Rgb {
         out
     }
 }
+
+fn decode_png(path: &Path, bytes: &[u8]) -> Result<Rgb, ReconError> {
+    let corrupt = |e: png::DecodingError| bad_image(path, format!("is not a readable PNG: {e}"));
+    let mut decoder = png::Decoder::new_with_limits(std::io::Cursor::new(bytes), png::Limits { bytes: DECODER_BYTES });
+    decoder.set_transformations(png::Transformations::normalize_to_color8());
+    let mut reader = decoder.read_info().map_err(corrupt)?;
+    check_pixels(path, reader.info().width, reader.info().height)?;
+    let mut buf = vec![0; reader.output_buffer_size()];
+    let info = reader.next_frame(&mut buf).map_err(corrupt)?;
+    let channels = info.color_type.samples();
+    let pixels = buf[..info.buffer_size().min(buf.len())]
+        .chunks_exact(channels)
+        .map(|p| match channels {
+            1 | 2 => [p[0]; 3],
+            _ => [p[0], p[1], p[2]],
+        })
+        .collect();
+    sized(path, info.width, info.height, pixels)
+}
+
+fn decode_jpeg(path: &Path, bytes: &[u8]) -> Result<Rgb, ReconError> {
+    let corrupt = |e: jpeg_decoder::Error| bad_image(path, format!("is not a readable JPEG: {e}"));
+    let mut decoder = jpeg_decoder::Decoder::new(std::io::Cursor::new(bytes));
+    decoder.read_info().map_err(corrupt)?;
+    let info = decoder.info().ok_or_else(|| bad_image(path, "is a JPEG without a frame header"))?;
+    check_pixels(path, u32::from(info.width), u32::from(info.height))?;
+    decoder.set_max_decoding_buffer_size(DECODER_BYTES);
+    let data = decoder.decode().map_err(corrupt)?;
+    let pixels = match info.pixel_format {
+        jpeg_decoder::PixelFormat::L8 => data.iter().map(|&v| [v; 3]).collect(),
+        jpeg_decoder::PixelFormat::RGB24 => data.chunks_exact(3).map(|p| [p[0], p[1], p[2]]).collect(),
+        other => return Err(bad_image(path, format!("is a JPEG in {other:?}, not grayscale or RGB"))),
+    };
+    sized(path, u32::from(info.width), u32::from(info.height), pixels)
+}
+
+/// An image whose pixels fill its size (a decoder that gave fewer is refused, not indexed past).
+fn sized(path: &Path, width: u32, height: u32, pixels: Vec<[u8; 3]>) -> Result<Rgb, ReconError> {
+    if pixels.len() as u64 != u64::from(width) * u64::from(height) {
+        return Err(bad_image(path, format!("decoded to {} pixels, not {width} x {height}", pixels.len())));
+    }
+    Ok(Rgb { width, height, pixels })
+}
+
+/// The most a decoder may allocate for one image: 4 bytes a pixel of the largest image.
+const DECODER_BYTES: usize = 4 * MAX_IMAGE_PIXELS as usize;
 
 /// The size screens are compared at (a 1:2.22 phone aspect).
 pub const COMPARE_SIZE: (u32, u32) = (90, 200);

@@ -16,6 +16,7 @@ use serde::{Deserialize, Serialize};
 use crate::abstraction::{snake, Abstraction, Role};
 use crate::error::ReconError;
 use crate::graph::UsageGraph;
+use crate::limits::{MAX_MODEL_FILE_BYTES, MAX_SCREEN_WIDGETS, MAX_WIDGET_DEPTH};
 use crate::trace::{ScreenKind, Trace};
 use crate::visual::Rgb;
 use widgets::{best_match, build, from_target, match_score, Mapper};
@@ -114,6 +115,9 @@ pub struct AppModel {
     pub sources: Vec<String>,
     /// Edges between screens that the app does not reproduce with a handler, and why.
     pub unreproduced_edges: Vec<serde_json::Value>,
+    /// What could not be used and was left out (a screenshot that does not decode).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<String>,
 }
 
 /// Text for a comment line: control characters (a newline would end the comment) become spaces.
@@ -146,6 +150,9 @@ fn id_below(w: &Widget, id: &str) -> bool {
 }
 
 fn assign_ids(widgets: &mut [Widget], used: &mut BTreeSet<String>) {
+    // Where to look for a free `<base>_<n>` next: what came before is taken (used only grows),
+    // so a screen of thousands of texts is not searched from `text_2` each time.
+    let mut next: BTreeMap<String, usize> = BTreeMap::new();
     for w in widgets.iter_mut() {
         w.walk_mut(&mut |w| {
             let base = if !w.resource_id.is_empty() {
@@ -170,10 +177,10 @@ fn assign_ids(widgets: &mut [Widget], used: &mut BTreeSet<String>) {
             };
             let base = if base.is_empty() { "widget".to_owned() } else { base };
             let mut id = base.clone();
-            let mut n = 2;
+            let n = next.entry(base.clone()).or_insert(2);
             while used.contains(&id) {
                 id = format!("{base}_{n}");
-                n += 1;
+                *n += 1;
             }
             used.insert(id.clone());
             w.id = id;
@@ -203,11 +210,12 @@ fn interactive_only(widgets: Vec<Widget>) -> Vec<Widget> {
     out
 }
 
-fn screenshot(trace: &Trace, screen_id: &str) -> Option<Rgb> {
+/// The screenshot of a trace's screen, if it has one that decodes (else a warning naming it).
+fn screenshot(trace: &Trace, screen_id: &str, warnings: &mut Vec<String>) -> Option<Rgb> {
     let s = trace.screens.get(screen_id)?;
     let rel = s.screenshot.as_ref()?;
     let path = Path::new(&trace.base_dir).join(rel);
-    let img = Rgb::load(&path)?;
+    let img = Rgb::load(&path).map_err(|e| warnings.push(format!("{e}; the screenshot is left out"))).ok()?;
     // Crop to the part the hierarchy's coordinates cover (some screenshots have black below).
     let scale = f64::from(img.width) / f64::from(s.width.max(1));
     let crop_h = ((f64::from(s.height) * scale) as u32).min(img.height);
@@ -282,6 +290,7 @@ pub fn model(abstraction: &Abstraction, graph: &UsageGraph, traces: &[Trace], op
         ranked.iter().filter(|&&i| abstraction.screens[i].role != Role::Launcher).take(options.full_screens).copied().collect();
     let mut screens = Vec::new();
     let mut unreproduced = Vec::new();
+    let mut warnings = Vec::new();
     let mut state_counter: BTreeSet<String> = BTreeSet::new();
     for (index, abs) in abstraction.screens.iter().enumerate() {
         if abs.role == Role::Launcher {
@@ -304,7 +313,7 @@ pub fn model(abstraction: &Abstraction, graph: &UsageGraph, traces: &[Trace], op
         let (mut widgets, background, example_name) = match example {
             Some((t, s, root)) => {
                 let m = Mapper { width: f64::from(s.width.max(1)), height: f64::from(s.height.max(1)) };
-                let shot = screenshot(&traces[t], &s.id);
+                let shot = screenshot(&traces[t], &s.id, &mut warnings);
                 let background = shot.as_ref().and_then(|img| img.median_color(0.0, 0.0, 1.0, 1.0));
                 (build(root, &m, shot.as_ref()), background, format!("{}#{}", traces[t].source, s.id))
             }
@@ -485,6 +494,18 @@ pub fn model(abstraction: &Abstraction, graph: &UsageGraph, traces: &[Trace], op
         if !is_full {
             widgets = interactive_only(widgets);
         }
+        widgets::limit_depth(&mut widgets, MAX_WIDGET_DEPTH);
+        let built = widgets::built_count(&widgets);
+        if built > MAX_SCREEN_WIDGETS {
+            // More than the phone builds on one screen: the controls first, then what fits.
+            widgets = interactive_only(widgets);
+            let cut = widgets::limit_count(&mut widgets, MAX_SCREEN_WIDGETS);
+            warnings.push(format!(
+                "screen `{}`: {built} widgets, over the {MAX_SCREEN_WIDGETS} a screen may build: only its controls are kept{}",
+                abs.id,
+                if cut > 0 { format!(", and {cut} of them left out") } else { String::new() }
+            ));
+        }
         // Only a screen nobody acts on (a splash, a loading page) moves on by itself.
         let moves_on = moves_on.filter(|_| !acted_on && handlers.is_empty());
         screens.push(ScreenModel {
@@ -531,6 +552,7 @@ pub fn model(abstraction: &Abstraction, graph: &UsageGraph, traces: &[Trace], op
         abstraction: abstraction.clone(),
         sources: traces.iter().map(|t| t.source.clone()).collect(),
         unreproduced_edges: unreproduced,
+        warnings,
     }
 }
 
@@ -756,19 +778,49 @@ fn entry_screen(abstraction: &Abstraction, traces: &[Trace]) -> Option<String> {
     None
 }
 
-/// Writes the bundle: `app.ron`, `screens/*.ron`, `main.lua`, `content/observed.ron` and
-/// `reconstruction.json` (the model replay reads). Returns the files written, relative.
-pub fn write_app(model: &AppModel, traces: &[Trace], out: &Path) -> Result<Vec<String>, ReconError> {
-    let mut files = Vec::new();
-    let write = |rel: &str, text: &str, files: &mut Vec<String>| -> Result<(), ReconError> {
-        let path = out.join(rel);
-        if let Some(parent) = path.parent() {
-            std::fs::create_dir_all(parent).map_err(|e| ReconError::io(parent, e))?;
-        }
-        std::fs::write(&path, text).map_err(|e| ReconError::io(&path, e))?;
-        files.push(rel.to_owned());
-        Ok(())
+/// The file that marks a folder as `reconstruct`'s output, so it may write over it again.
+pub const OUTPUT_MARKER: &str = ".phoneworld-reconstruction";
+
+const MARKER_TEXT: &str = "This folder was written by `phoneworld reconstruct`, which may write over it again.\n";
+
+/// Whether a folder holds an earlier reconstruction: the marker, or (from before the marker
+/// existed) both the manifest and the model.
+fn is_reconstruction(dir: &Path) -> bool {
+    dir.join(OUTPUT_MARKER).is_file() || (dir.join("app.ron").is_file() && dir.join("reconstruction.json").is_file())
+}
+
+/// Checks that `out` may be written: a new or empty folder, or an earlier reconstruction;
+/// any other folder only with `overwrite` (its files may be replaced or removed). Never a
+/// file. Called before anything is read, so a refusal comes at once.
+pub fn check_output(out: &Path, overwrite: bool) -> Result<(), ReconError> {
+    let meta = match std::fs::metadata(out) {
+        Ok(meta) => meta,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(ReconError::io(out, e)),
     };
+    if !meta.is_dir() {
+        return Err(ReconError::format(out, "is a file, not a folder: cannot write the app there"));
+    }
+    let empty = std::fs::read_dir(out).map_err(|e| ReconError::io(out, e))?.next().is_none();
+    if empty || overwrite || is_reconstruction(out) {
+        return Ok(());
+    }
+    Err(ReconError::format(
+        out,
+        format!(
+            "the folder is not empty and holds no earlier reconstruction (no {OUTPUT_MARKER}); \
+             writing there could replace its files: choose a new or empty folder, or pass --force to write over it"
+        ),
+    ))
+}
+
+/// Writes the bundle: `app.ron`, `screens/*.ron`, `main.lua`, `content/observed.ron` and
+/// `reconstruction.json` (the model replay reads), after the marker that says the folder is
+/// a reconstruction. Returns the files written, relative (the marker is not one of them).
+pub fn write_app(model: &AppModel, traces: &[Trace], out: &Path) -> Result<Vec<String>, ReconError> {
+    // First, so that a run that fails half way still leaves a folder it may write over.
+    std::fs::create_dir_all(out).map_err(|e| ReconError::io(out, e))?;
+    std::fs::write(out.join(OUTPUT_MARKER), MARKER_TEXT).map_err(|e| ReconError::io(&out.join(OUTPUT_MARKER), e))?;
     // Stale screens of an earlier reconstruction into the same folder would be loaded too.
     let screens_dir = out.join("screens");
     if screens_dir.is_dir() {
@@ -778,20 +830,33 @@ pub fn write_app(model: &AppModel, traces: &[Trace], out: &Path) -> Result<Vec<S
             }
         }
     }
+    let mut files = Vec::new();
+    for (rel, text) in bundle_files(model, traces) {
+        let path = out.join(&rel);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).map_err(|e| ReconError::io(parent, e))?;
+        }
+        std::fs::write(&path, text).map_err(|e| ReconError::io(&path, e))?;
+        files.push(rel);
+    }
+    Ok(files)
+}
+
+/// The bundle's files (relative) and their texts, in the order they are written.
+pub(crate) fn bundle_files(model: &AppModel, traces: &[Trace]) -> Vec<(String, String)> {
     let sources: Vec<String> = traces.iter().map(|t| format!("{} ({})", t.source, t.source_format)).collect();
-    write("app.ron", &ron_writer::manifest(model, &sources), &mut files)?;
+    let mut files = vec![("app.ron".to_owned(), ron_writer::manifest(model, &sources))];
     for screen in &model.screens {
-        write(&format!("screens/{}.ron", screen.id), &ron_writer::screen(screen), &mut files)?;
+        files.push((format!("screens/{}.ron", screen.id), ron_writer::screen(screen)));
     }
     if model.entry_guard {
-        write(&format!("screens/{GUARD_SCREEN}.ron"), &ron_writer::guard(model), &mut files)?;
+        files.push((format!("screens/{GUARD_SCREEN}.ron"), ron_writer::guard(model)));
     }
-    write("main.lua", &lua(model, &sources), &mut files)?;
-    write("content/observed.ron", &ron_writer::observed(model, traces), &mut files)?;
-    write("content/shown.ron", &ron_writer::shown(model), &mut files)?;
-    let json = serde_json::to_string_pretty(model).unwrap_or_default();
-    write("reconstruction.json", &json, &mut files)?;
-    Ok(files)
+    files.push(("main.lua".to_owned(), lua(model, &sources)));
+    files.push(("content/observed.ron".to_owned(), ron_writer::observed(model, traces)));
+    files.push(("content/shown.ron".to_owned(), ron_writer::shown(model)));
+    files.push(("reconstruction.json".to_owned(), serde_json::to_string_pretty(model).unwrap_or_default()));
+    files
 }
 
 /// Picks what a screen opened from a row shows: the item the row names as shown at the tap
@@ -1035,7 +1100,7 @@ impl AppModel {
     /// Reads `reconstruction.json` from a generated app folder.
     pub fn load(app_dir: &Path) -> Result<AppModel, ReconError> {
         let path = app_dir.join("reconstruction.json");
-        let text = crate::error::read_text(&path)?;
+        let text = crate::error::read_text(&path, MAX_MODEL_FILE_BYTES)?;
         serde_json::from_str(&text).map_err(|e| ReconError::line(&path, e.line(), format!("column {}: {e}", e.column())))
     }
 

@@ -30,9 +30,7 @@ fn filled_fields(root: &UiNode, size: (u32, u32)) -> BTreeMap<String, UiNode> {
     let mut out = BTreeMap::new();
     root.walk(&mut Vec::new(), &mut |_, n| {
         if n.editable && !n.text.trim().is_empty() {
-            let mut node = n.clone();
-            node.children.clear();
-            out.entry(widget_signature(n, size)).or_insert(node);
+            out.entry(widget_signature(n, size)).or_insert_with(|| n.shallow());
         }
     });
     out

@@ -10,12 +10,21 @@ use super::{one_line, AppModel, ScreenModel};
 use crate::abstraction::Role;
 use crate::trace::{ScreenKind, Trace};
 use crate::visual::{hex, luma};
+use phoneworld_data::{MAX_DP, MAX_EXPR_BYTES};
 
-/// A RON string literal.
+/// Most bytes of `content/observed.ron`: half of what the app loader reads of a file.
+const MAX_OBSERVED_BYTES: usize = (phoneworld_data::MAX_BUNDLE_FILE_BYTES / 2) as usize;
+
+/// A RON string literal, cut to `MAX_EXPR_BYTES`: the app loader reads no longer template
+/// (a layout's `text:`), and a content string that long says all a screen can show of it.
 fn lit(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() + 2);
+    let mut end = text.len().min(MAX_EXPR_BYTES);
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    let mut out = String::with_capacity(end + 2);
     out.push('"');
-    for c in text.chars() {
+    for c in text[..end].chars() {
         match c {
             '"' => out.push_str("\\\""),
             '\\' => out.push_str("\\\\"),
@@ -30,13 +39,26 @@ fn lit(text: &str) -> String {
     out
 }
 
-/// A template literal: braces are doubled so observed text never reads as a binding.
+/// A template literal: braces are doubled so observed text never reads as a binding (and
+/// the text is cut so that, doubled, it still fits `MAX_EXPR_BYTES`).
 fn tlit(text: &str) -> String {
-    lit(&text.replace('{', "{{").replace('}', "}}"))
+    let mut doubled = String::with_capacity(text.len());
+    for c in text.chars() {
+        let brace = matches!(c, '{' | '}');
+        if doubled.len() + c.len_utf8() * if brace { 2 } else { 1 } > MAX_EXPR_BYTES {
+            break;
+        }
+        doubled.push(c);
+        if brace {
+            doubled.push(c);
+        }
+    }
+    lit(&doubled)
 }
 
+/// A length in dp, within what a layout may hold (`MAX_DP`).
 fn num(v: f64) -> String {
-    format!("{}", v.round() as i64)
+    format!("{}", v.clamp(-f64::from(MAX_DP), f64::from(MAX_DP)).round() as i64)
 }
 
 /// Text color that reads on a background.
@@ -189,8 +211,8 @@ fn widget(w: &Widget, parent: [f64; 4], bg: Option<[u8; 3]>, on: On<'_>, depth: 
     }
     let inner_bg = own_bg.or(bg);
     // A list with rows below its box (from visits scrolled further down) scrolls over them.
-    let content_bottom = w.children.iter().map(|c| c.rect[1] + c.rect[3]).fold(0.0, f64::max);
-    if w.list && content_bottom > w.rect[1] + w.rect[3] + 1.0 {
+    if w.scrolls_over_rows() {
+        let content_bottom = w.children.iter().map(|c| c.rect[1] + c.rect[3]).fold(0.0, f64::max);
         let _ = writeln!(out, "{pad}Scroll({}, children: [", props.join(", "));
         let _ = writeln!(out, "{pad}    Stack(width: {}, height: {}, children: [", num(w.rect[2]), num(content_bottom - w.rect[1]));
         for c in &w.children {
@@ -301,6 +323,7 @@ pub(super) fn manifest(model: &AppModel, sources: &[String]) -> String {
 /// `content/observed.ron`: every text each screen showed, across all visits.
 pub(super) fn observed(model: &AppModel, traces: &[Trace]) -> String {
     let mut out = String::from("// Every text and description each screen showed in the traces, across visits: material\n// for refining the layouts (lists, alternatives).\n{\n");
+    let mut left_out = 0;
     for s in &model.screens {
         let Some(i) = model.abstraction.index_of(&s.id) else { continue };
         let mut texts = BTreeSet::new();
@@ -317,9 +340,18 @@ pub(super) fn observed(model: &AppModel, traces: &[Trace]) -> String {
         }
         let _ = writeln!(out, "    {}: [", lit(&s.id));
         for t in texts {
-            let _ = writeln!(out, "        {},", lit(&t));
+            let line = format!("        {},\n", lit(&t));
+            // The file stays well within what the app loader reads (`MAX_BUNDLE_FILE_BYTES`).
+            if out.len() + line.len() > MAX_OBSERVED_BYTES {
+                left_out += 1;
+                continue;
+            }
+            out.push_str(&line);
         }
         out.push_str("    ],\n");
+    }
+    if left_out > 0 {
+        let _ = writeln!(out, "    // {left_out} more text(s) left out: this file stays under {} MiB.", MAX_OBSERVED_BYTES >> 20);
     }
     out.push_str("}\n");
     out

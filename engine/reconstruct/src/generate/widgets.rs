@@ -1,7 +1,7 @@
 //! Android hierarchies to PhoneWorld widgets: which nodes are kept, what widget each
 //! becomes, and where it sits (absolute dp boxes in the app area).
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
 
@@ -89,6 +89,12 @@ pub struct Widget {
 }
 
 impl Widget {
+    /// A list with rows below its box (from visits scrolled further down): it scrolls over them.
+    pub(crate) fn scrolls_over_rows(&self) -> bool {
+        let content_bottom = self.children.iter().map(|c| c.rect[1] + c.rect[3]).fold(0.0, f64::max);
+        self.list && content_bottom > self.rect[1] + self.rect[3] + 1.0
+    }
+
     pub fn walk<'w>(&'w self, f: &mut dyn FnMut(&'w Widget)) {
         f(self);
         for c in &self.children {
@@ -101,6 +107,62 @@ impl Widget {
         for c in &mut self.children {
             c.walk_mut(f);
         }
+    }
+}
+
+/// Keeps containers nested at most `levels` deep (a list that scrolls counts twice: it is
+/// written as a Scroll around a Stack): the widgets below the last container level become
+/// that container's own children, in order. Boxes are absolute, so every widget stays where
+/// it was; only the nesting is cut.
+pub(crate) fn limit_depth(widgets: &mut [Widget], levels: usize) {
+    for w in widgets.iter_mut().filter(|w| !w.children.is_empty()) {
+        let inner = levels.saturating_sub(if w.scrolls_over_rows() { 2 } else { 1 });
+        if inner == 0 {
+            let mut below = Vec::new();
+            for c in std::mem::take(&mut w.children) {
+                flatten_into(c, &mut below);
+            }
+            w.children = below;
+        } else {
+            limit_depth(&mut w.children, inner);
+        }
+    }
+}
+
+/// The widgets a layout of `widgets` builds: each one, and the Stack inside a list that scrolls.
+pub(crate) fn built_count(widgets: &[Widget]) -> usize {
+    widgets.iter().map(|w| 1 + usize::from(w.scrolls_over_rows()) + built_count(&w.children)).sum()
+}
+
+/// Keeps the first `max` widgets a layout builds, in pre-order (the end of a screen goes,
+/// usually rows further down a list); returns how many were left out.
+pub(crate) fn limit_count(widgets: &mut Vec<Widget>, max: usize) -> usize {
+    let mut left = max;
+    keep_first(widgets, &mut left)
+}
+
+fn keep_first(widgets: &mut Vec<Widget>, left: &mut usize) -> usize {
+    let mut removed = 0;
+    let mut kept = 0;
+    for w in widgets.iter_mut() {
+        let own = 1 + usize::from(w.scrolls_over_rows());
+        if *left < own {
+            break;
+        }
+        *left -= own;
+        removed += keep_first(&mut w.children, left);
+        kept += 1;
+    }
+    removed += widgets.drain(kept..).map(|w| built_count(std::slice::from_ref(&w))).sum::<usize>();
+    removed
+}
+
+/// A widget and its descendants, in pre-order, each without children.
+fn flatten_into(mut w: Widget, out: &mut Vec<Widget>) {
+    let children = std::mem::take(&mut w.children);
+    out.push(w);
+    for c in children {
+        flatten_into(c, out);
     }
 }
 
@@ -442,41 +504,60 @@ fn same_list<'w>(widgets: &'w mut [Widget], place: &ListPlace) -> Option<&'w mut
 fn scroll_offset(list: &Widget, rows: &[&Widget]) -> f64 {
     let own: Vec<&Widget> = list.children.iter().collect();
     let texts = |w: &Widget| Some(shown_texts(std::slice::from_ref(w))).filter(|t| !t.is_empty());
-    let same = |a: &BTreeSet<String>, b: &BTreeSet<String>, _| a == b;
-    let mut votes = shift_votes(&own, rows, f64::INFINITY, texts, same);
+    let mut votes = equal_votes(&own, rows, texts);
     if votes.is_empty() {
         // Items are named by their description (a contact row shows more or less under it).
         let named = |w: &Widget| Some(w.content_desc.clone()).filter(|d| !d.trim().is_empty());
-        votes = shift_votes(&items_inside(&own), &items_inside(rows), f64::INFINITY, named, |a, b, _| a == b);
+        votes = equal_votes(&items_inside(&own), &items_inside(rows), named);
     }
     if votes.is_empty() {
         // Last, a row the list's lower edge cut: it shows part of what the whole row shows.
-        let part = |own: &BTreeSet<String>, row: &BTreeSet<String>, cut: bool| cut && own.is_subset(row);
-        votes = shift_votes(&own, rows, list_bottom(list), texts, part);
+        votes = cut_votes(list_bottom(list), &own, rows, texts);
     }
     // Most votes; between equals, the smaller shift.
     votes.into_iter().max_by(|a, b| a.1.cmp(&b.1).then(b.0.abs().cmp(&a.0.abs()))).map_or(0.0, |(shift, _)| shift as f64)
 }
 
-/// For each shift (dp), how many of `rows` have a `key` that `fits` that of one of `own` in
-/// a box of the same size that far further down (widgets without a key vote for nothing). An
-/// own row reaching `bottom` is cut by the list's edge: where the row is as tall as the whole
-/// own rows, it may be shorter, and `fits` knows.
-fn shift_votes<K>(
-    own: &[&Widget],
-    rows: &[&Widget],
-    bottom: f64,
-    key: impl Fn(&Widget) -> Option<K>,
-    fits: impl Fn(&K, &K, bool) -> bool,
-) -> std::collections::BTreeMap<i64, usize> {
-    let own: Vec<(&Widget, K)> = own.iter().filter_map(|c| Some((*c, key(c)?))).collect();
-    let mut votes = std::collections::BTreeMap::new();
+/// For each shift (dp), how many of `rows` have the `key` of one of `own` in a box of the
+/// same size that far further down (widgets without a key vote for nothing). Own rows are
+/// looked up by key: comparing every row with every own row would take time quadratic in a
+/// long list.
+fn equal_votes<K: Ord>(own: &[&Widget], rows: &[&Widget], key: impl Fn(&Widget) -> Option<K>) -> BTreeMap<i64, usize> {
+    let mut by_key: BTreeMap<K, Vec<&Widget>> = BTreeMap::new();
+    for c in own {
+        if let Some(k) = key(c) {
+            by_key.entry(k).or_default().push(c);
+        }
+    }
+    let mut votes = BTreeMap::new();
     for row in rows {
-        let Some(k) = key(row) else { continue };
-        for (c, ck) in &own {
-            let cut = is_cut(c, bottom) && as_tall_as_a_whole_row(own.iter().map(|(c, _)| *c), bottom, row);
-            if same_column(c, row) && (cut && c.rect[3] <= row.rect[3] + 2.0 || (c.rect[3] - row.rect[3]).abs() <= 2.0) && fits(ck, &k, cut)
-            {
+        let Some(same) = key(row).and_then(|k| by_key.get(&k)) else { continue };
+        for c in same {
+            if same_column(c, row) && (c.rect[3] - row.rect[3]).abs() <= 2.0 {
+                *votes.entry((c.rect[1] - row.rect[1]).round() as i64).or_default() += 1;
+            }
+        }
+    }
+    votes
+}
+
+/// For each shift (dp), how many of `rows` show whole, as tall as the whole own rows of
+/// their kind, what an own row the list's lower edge (`bottom`) cut shows part of.
+fn cut_votes(bottom: f64, own: &[&Widget], rows: &[&Widget], texts: impl Fn(&Widget) -> Option<BTreeSet<String>>) -> BTreeMap<i64, usize> {
+    // Own rows without texts neither vote nor tell how tall a whole row is.
+    let keyed: Vec<(&Widget, BTreeSet<String>)> = own.iter().filter_map(|c| Some((*c, texts(c)?))).collect();
+    let cut: Vec<&(&Widget, BTreeSet<String>)> = keyed.iter().filter(|(c, _)| is_cut(c, bottom)).collect();
+    let mut votes = BTreeMap::new();
+    if cut.is_empty() {
+        return votes;
+    }
+    for row in rows {
+        let Some(k) = texts(row) else { continue };
+        if !as_tall_as_a_whole_row(keyed.iter().map(|(c, _)| *c), bottom, row) {
+            continue;
+        }
+        for (c, ck) in &cut {
+            if same_column(c, row) && c.rect[3] <= row.rect[3] + 2.0 && ck.is_subset(&k) {
                 *votes.entry((c.rect[1] - row.rect[1]).round() as i64).or_default() += 1;
             }
         }
@@ -524,6 +605,9 @@ fn items_inside<'w>(rows: &[&'w Widget]) -> Vec<&'w Widget> {
 /// The smallest side (dp) of a row taken from another visit: one line of text.
 const MIN_ROW_DP: f64 = 16.0;
 
+/// A list of a screen, by its class and box.
+type ListKey = (String, [f64; 4]);
+
 /// Adds what another visit of the same screen showed and the tree does not yet: content in
 /// places the tree leaves empty (a banner), and list rows the tree's lists lack. A visit
 /// that had scrolled a list down is aligned by the rows both show, and its new rows go
@@ -544,6 +628,13 @@ pub(crate) fn merge_visit(widgets: &mut [Widget], other: Vec<Widget>) {
         let offset = same_list(widgets, place).map_or(0.0, |l| scroll_offset(l, &rows));
         offsets.push((place.clone(), offset));
     }
+    // What the tree shows and where its leaves are, kept up to date as rows go in (found
+    // again for every row, a long list would take time quadratic in its length).
+    let mut shown = shown_texts(widgets);
+    let mut taken = Vec::new();
+    leaf_rects(widgets, &mut taken);
+    // The same for each list's rows, by the list's class and place.
+    let mut rows_taken: Vec<(ListKey, Vec<[f64; 4]>)> = Vec::new();
     for (mut unit, place) in flat {
         // Only list rows are added: elsewhere, content in an empty place is rarely the same screen's.
         let Some(place) = place else { continue };
@@ -552,7 +643,7 @@ pub(crate) fn merge_visit(widgets: &mut [Widget], other: Vec<Widget>) {
             continue;
         }
         let texts = shown_texts(std::slice::from_ref(&unit));
-        if texts.is_empty() || texts.is_subset(&shown_texts(widgets)) || unit.rect[2] * unit.rect[3] > aw * ah / 2.0 {
+        if texts.is_empty() || texts.is_subset(&shown) || unit.rect[2] * unit.rect[3] > aw * ah / 2.0 {
             continue;
         }
         let offset = offsets.iter().find(|(p, _)| *p == place).map_or(0.0, |(_, o)| *o);
@@ -568,7 +659,7 @@ pub(crate) fn merge_visit(widgets: &mut [Widget], other: Vec<Widget>) {
         leaf_rects(std::slice::from_ref(&unit), &mut own);
         // Where the first visit showed the list, the row must find an empty place; further
         // down, where scrolling reveals it, only the list's own rows are in the way.
-        if offset == 0.0 && !free_in(widgets, &own) {
+        if offset == 0.0 && !free_of(&taken, &own) {
             continue;
         }
         let Some(l) = same_list(widgets, &place) else { continue };
@@ -590,21 +681,44 @@ pub(crate) fn merge_visit(widgets: &mut [Widget], other: Vec<Widget>) {
             if let Some(cut) = cut {
                 unit.merged = true;
                 *cut = unit;
+                // The cut row's texts are among the whole row's; its leaves are gone.
+                shown.extend(texts);
+                rows_taken.clear();
+                taken.clear();
+                leaf_rects(widgets, &mut taken);
                 continue;
             }
         }
-        if !free_in(&l.children, &own) {
+        let list_key = (l.class.clone(), l.source_box);
+        let at = match rows_taken.iter().position(|(k, _)| *k == list_key) {
+            Some(at) => at,
+            None => {
+                let mut rects = Vec::new();
+                leaf_rects(&l.children, &mut rects);
+                rows_taken.push((list_key, rects));
+                rows_taken.len() - 1
+            }
+        };
+        if !free_of(&rows_taken[at].1, &own) {
             continue;
         }
+        rows_taken[at].1.extend(own.iter().copied());
+        let was_leaf = l.children.is_empty();
         unit.merged = true;
         l.children.push(unit);
+        shown.extend(texts);
+        if was_leaf {
+            // The list itself was a leaf until now.
+            taken.clear();
+            leaf_rects(widgets, &mut taken);
+        } else {
+            taken.extend(own);
+        }
     }
 }
 
-/// No leaf of `widgets` overlaps any of `own`.
-fn free_in(widgets: &[Widget], own: &[[f64; 4]]) -> bool {
-    let mut taken = Vec::new();
-    leaf_rects(widgets, &mut taken);
+/// None of the boxes `taken` overlaps any of `own`.
+fn free_of(taken: &[[f64; 4]], own: &[[f64; 4]]) -> bool {
     !own.iter().any(|r| taken.iter().any(|t| covered(*r, *t) > 0.2 || covered(*t, *r) > 0.2))
 }
 
@@ -659,6 +773,33 @@ pub(crate) fn spread_over_rows(widgets: &mut [Widget]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn deep_containers_are_cut_to_the_limit_keeping_every_widget_in_order() {
+        // Containers nested 30 deep, each with a label; every third a list scrolling over rows.
+        let mut tree = text("leaf", 0.0);
+        for level in 0..30 {
+            let mut c = list(vec![text(&format!("label {level}"), 0.0), tree]);
+            c.list = level % 3 == 0;
+            c.children[1].rect[1] = 800.0;
+            tree = c;
+        }
+        let order = |w: &Widget| {
+            let mut texts = Vec::new();
+            w.walk(&mut |w| texts.push(w.text.clone()));
+            texts
+        };
+        let before = order(&tree);
+        let mut widgets = vec![tree];
+        limit_depth(&mut widgets, 8);
+        assert_eq!(order(&widgets[0]), before);
+        // Nesting, with a scrolling list counted twice.
+        fn levels(w: &Widget) -> usize {
+            let own = if w.scrolls_over_rows() { 2 } else { 1 };
+            w.children.iter().filter(|c| !c.children.is_empty()).map(levels).max().map_or(own, |inner| own + inner)
+        }
+        assert!(levels(&widgets[0]) <= 8, "{} levels", levels(&widgets[0]));
+    }
 
     #[test]
     fn guessed_icons_exist_in_the_icon_font() {

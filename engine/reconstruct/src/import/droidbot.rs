@@ -6,16 +6,27 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use super::hierarchy::{droidbot_node, image_size, read_flat_nodes, root_extent};
-use crate::error::{parse_json, read_text, ReconError};
-use crate::trace::{Screen, ScreenKind, Target, Trace, TraceAction, TraceStep};
+use super::hierarchy::{droidbot_node, read_flat_nodes, root_extent};
+use super::scan::{out_of_range, point_coord, Budget};
+use super::{present, screenshot_size};
+use crate::error::{parse_json, ReconError};
+use crate::limits::{MAX_EVENT_FILE_BYTES, MAX_HIERARCHY_FILE_BYTES, MAX_STEPS};
+use crate::trace::{Screen, ScreenKind, Target, Trace, TraceAction, TraceStep, UiNode};
+use crate::visual::image_size;
 
+/// The sorted `<prefix>*.json` files of a folder; more than `MAX_STEPS` is refused as soon
+/// as they are counted (each state is a screen, each event a step).
 fn files(dir: &Path, prefix: &str) -> Result<Vec<PathBuf>, ReconError> {
     let rd = std::fs::read_dir(dir).map_err(|e| ReconError::io(dir, e))?;
-    let mut out: Vec<PathBuf> = rd
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|e| e == "json") && p.file_name().is_some_and(|n| n.to_string_lossy().starts_with(prefix)))
-        .collect();
+    let mut out = Vec::new();
+    for path in rd.filter_map(|e| e.ok().map(|e| e.path())) {
+        if path.extension().is_some_and(|e| e == "json") && path.file_name().is_some_and(|n| n.to_string_lossy().starts_with(prefix)) {
+            out.push(path);
+            if out.len() > MAX_STEPS {
+                return Err(ReconError::format(dir, format!("more than {MAX_STEPS} {prefix}*.json files (the limit)")));
+            }
+        }
+    }
     out.sort();
     Ok(out)
 }
@@ -24,20 +35,28 @@ fn str_at<'v>(path: &Path, v: &'v Value, field: &str) -> Result<&'v str, ReconEr
     v.get(field).and_then(Value::as_str).ok_or_else(|| ReconError::field(path, field, "missing or not a string"))
 }
 
-/// The screenshot saved beside a state, whatever its extension.
+/// The screenshot saved beside a state, whatever its extension. The tag comes from the
+/// state file: only a plain tag names a file (never one in another folder).
 fn screenshot_of(dir: &Path, tag: &str) -> Option<String> {
-    ["png", "jpg", "jpeg"].iter().map(|ext| format!("states/screen_{tag}.{ext}")).find(|rel| dir.join(rel).is_file())
+    let plain = !tag.is_empty() && !tag.contains("..") && tag.chars().all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c));
+    if !plain {
+        return None;
+    }
+    ["png", "jpg", "jpeg"].iter().map(|ext| format!("states/screen_{tag}.{ext}")).find(|rel| present(&dir.join(rel)))
 }
 
-struct RawState {
-    id: String,
-    activity: String,
-    root: Option<crate::trace::UiNode>,
+/// One state file, parsed.
+pub(crate) struct RawState {
+    pub(crate) id: String,
+    pub(crate) activity: String,
+    pub(crate) root: Option<UiNode>,
+    tag: String,
     screenshot: Option<String>,
 }
 
-fn read_state(dir: &Path, file: &Path) -> Result<RawState, ReconError> {
-    let v = parse_json(file, &read_text(file)?)?;
+/// Parses a state file's text; `file` names it in errors.
+pub(crate) fn parse_state(file: &Path, text: &str) -> Result<RawState, ReconError> {
+    let v = parse_json(file, text)?;
     let id = str_at(file, &v, "state_str")?.to_owned();
     let activity = match v.get("foreground_activity") {
         Some(Value::String(s)) => s.clone(),
@@ -46,8 +65,17 @@ fn read_state(dir: &Path, file: &Path) -> Result<RawState, ReconError> {
     };
     let views = v.get("views").ok_or_else(|| ReconError::field(file, "views", "missing"))?;
     let root = read_flat_nodes(file, "views", views)?;
-    let tag = v.get("tag").and_then(Value::as_str).unwrap_or_default();
-    Ok(RawState { id, activity, root, screenshot: screenshot_of(dir, tag) })
+    let tag = v.get("tag").and_then(Value::as_str).unwrap_or_default().to_owned();
+    Ok(RawState { id, activity, root, tag, screenshot: None })
+}
+
+fn read_state(dir: &Path, file: &Path, budget: &mut Budget) -> Result<RawState, ReconError> {
+    let mut state = parse_state(file, &budget.read_text(file, MAX_HIERARCHY_FILE_BYTES)?)?;
+    if let Some(root) = &state.root {
+        budget.take_nodes(file, root.size_and_depth().0)?;
+    }
+    state.screenshot = screenshot_of(dir, &state.tag);
+    Ok(state)
 }
 
 /// The full-screen size of the run: the most common extent of full-window hierarchies.
@@ -61,7 +89,8 @@ fn run_size(dir: &Path, states: &[RawState]) -> (u32, u32) {
     if let Some((size, _)) = counts.iter().max_by_key(|(size, n)| (**n, std::cmp::Reverse(**size))) {
         return *size;
     }
-    states.iter().find_map(|s| s.screenshot.as_ref().and_then(|p| image_size(&dir.join(p)))).unwrap_or((1080, 2400))
+    // A screenshot that cannot be used is noted where the screen takes it.
+    states.iter().find_map(|s| s.screenshot.as_ref().and_then(|p| image_size(&dir.join(p)).ok())).unwrap_or((1080, 2400))
 }
 
 fn key_name(path: &Path, name: &str) -> Result<String, ReconError> {
@@ -101,9 +130,12 @@ fn event_action(file: &Path, event: &Value) -> Result<(TraceAction, Option<Targe
         None | Some(Value::Null) => None,
         Some(v) => Some(droidbot_node(file, "event.view", v)?),
     };
-    let point = |view: &Option<crate::trace::UiNode>| -> Result<(f64, f64), ReconError> {
+    let point = |view: &Option<UiNode>| -> Result<(f64, f64), ReconError> {
         match (event.get("x").and_then(Value::as_f64), event.get("y").and_then(Value::as_f64), view) {
-            (Some(x), Some(y), _) => Ok((x, y)),
+            (Some(x), Some(y), _) => match (point_coord(x), point_coord(y)) {
+                (Some(x), Some(y)) => Ok((x, y)),
+                _ => Err(ReconError::field(file, "event.x", format!("({x}, {y}): {}", out_of_range("a coordinate")))),
+            },
             (_, _, Some(v)) => Ok(center(v.bounds)),
             _ => Err(ReconError::field(file, "event", format!("a `{kind}` event needs `x` and `y` or a `view`"))),
         }
@@ -159,14 +191,34 @@ fn event_action(file: &Path, event: &Value) -> Result<(TraceAction, Option<Targe
     Ok((action, target))
 }
 
+/// One event file, parsed: the step from `start` to `stop`.
+pub(crate) struct RawEvent {
+    pub(crate) start: String,
+    pub(crate) stop: String,
+    pub(crate) action: TraceAction,
+    pub(crate) target: Option<Target>,
+}
+
+/// Parses an event file's text; `file` names it in errors.
+pub(crate) fn parse_event(file: &Path, text: &str) -> Result<RawEvent, ReconError> {
+    let v = parse_json(file, text)?;
+    let start = str_at(file, &v, "start_state")?.to_owned();
+    let stop = str_at(file, &v, "stop_state")?.to_owned();
+    let event = v.get("event").ok_or_else(|| ReconError::field(file, "event", "missing"))?;
+    let (action, target) = event_action(file, event)?;
+    Ok(RawEvent { start, stop, action, target })
+}
+
 pub(super) fn import(dir: &Path) -> Result<Trace, ReconError> {
     let mut trace = Trace::new("droidbot", dir);
-    let states: Vec<RawState> = files(&dir.join("states"), "state_")?.iter().map(|f| read_state(dir, f)).collect::<Result<_, _>>()?;
+    let mut budget = Budget::default();
+    let states: Vec<RawState> =
+        files(&dir.join("states"), "state_")?.iter().map(|f| read_state(dir, f, &mut budget)).collect::<Result<_, _>>()?;
     let (width, height) = run_size(dir, &states);
     for s in states {
         let package = s.activity.split('/').next().unwrap_or_default().to_owned();
         let mut screen = Screen::from_root(&s.id, &package, &s.activity, width, height, s.root);
-        screen.screenshot = s.screenshot;
+        screen.screenshot = s.screenshot.filter(|rel| screenshot_size(dir, rel, &mut trace.notes).is_some());
         trace.screens.insert(s.id, screen);
     }
     let events = files(&dir.join("events"), "event_")?;
@@ -175,11 +227,7 @@ pub(super) fn import(dir: &Path) -> Result<Trace, ReconError> {
     }
     let mut hash_only = 0;
     for file in &events {
-        let v = parse_json(file, &read_text(file)?)?;
-        let start = str_at(file, &v, "start_state")?.to_owned();
-        let stop = str_at(file, &v, "stop_state")?.to_owned();
-        let event = v.get("event").ok_or_else(|| ReconError::field(file, "event", "missing"))?;
-        let (action, target) = event_action(file, event)?;
+        let RawEvent { start, stop, action, target } = parse_event(file, &budget.read_text(file, MAX_EVENT_FILE_BYTES)?)?;
         for id in [&start, &stop] {
             if !trace.screens.contains_key(id) {
                 hash_only += 1;

@@ -6,13 +6,18 @@ use std::path::Path;
 
 use serde_json::Value;
 
+use super::scan::{check_xml_shape, coord, line_at, out_of_range, too_deep, too_many_nodes};
 use crate::error::ReconError;
+use crate::limits::{MAX_COORD, MAX_SCREEN_NODES, MAX_TREE_DEPTH};
 use crate::trace::UiNode;
 
-/// Parses `[x1,y1][x2,y2]` (uiautomator) bounds.
+/// Parses `[x1,y1][x2,y2]` (uiautomator) bounds, each within `MAX_COORD`.
 pub(crate) fn parse_bracket_bounds(text: &str) -> Option<[i32; 4]> {
-    let nums: Vec<i32> =
-        text.split(['[', ']', ',']).filter(|s| !s.trim().is_empty()).map(|s| s.trim().parse().ok()).collect::<Option<Vec<_>>>()?;
+    let nums: Vec<i32> = text
+        .split(['[', ']', ','])
+        .filter(|s| !s.trim().is_empty())
+        .map(|s| s.trim().parse::<i64>().ok().and_then(coord))
+        .collect::<Option<Vec<_>>>()?;
     match nums[..] {
         [x1, y1, x2, y2] if x2 >= x1 && y2 >= y1 => Some([x1, y1, x2, y2]),
         _ => None,
@@ -26,7 +31,10 @@ fn attr_bool(node: &roxmltree::Node<'_, '_>, name: &str) -> bool {
 /// Reads a `uiautomator dump` XML file. The root of the tree is a synthetic frame holding
 /// every top-level `node` (a dump may hold several windows).
 pub(crate) fn read_uiautomator_xml(path: &Path, text: &str) -> Result<UiNode, ReconError> {
-    let doc = roxmltree::Document::parse(text).map_err(|e| {
+    check_xml_shape(path, text)?;
+    // No DTD (so no entity expansion), and a node count the shape check already bounds.
+    let options = roxmltree::ParsingOptions { allow_dtd: false, nodes_limit: 4 * (MAX_SCREEN_NODES as u32 + 16) };
+    let doc = roxmltree::Document::parse_with_options(text, options).map_err(|e| {
         let pos = e.pos();
         ReconError::line(path, pos.row as usize, format!("column {}: malformed XML: {e}", pos.col))
     })?;
@@ -36,7 +44,7 @@ pub(crate) fn read_uiautomator_xml(path: &Path, text: &str) -> Result<UiNode, Re
     }
     let mut tops = Vec::new();
     for child in hierarchy.children().filter(|n| n.is_element()) {
-        tops.push(xml_node(path, text, &child)?);
+        tops.push(xml_node(path, text, &child, 0)?);
     }
     Ok(wrap_tops(tops))
 }
@@ -61,14 +69,20 @@ pub(crate) fn wrap_tops(mut tops: Vec<UiNode>) -> UiNode {
     root
 }
 
-fn xml_node(path: &Path, text: &str, node: &roxmltree::Node<'_, '_>) -> Result<UiNode, ReconError> {
-    let line = text[..node.range().start.min(text.len())].matches('\n').count() + 1;
-    if node.tag_name().name() != "node" {
-        return Err(ReconError::line(path, line, format!("unexpected element <{}>, expected <node>", node.tag_name().name())));
+/// One `<node>` and, `depth` levels below the top, its children.
+fn xml_node(path: &Path, text: &str, node: &roxmltree::Node<'_, '_>, depth: usize) -> Result<UiNode, ReconError> {
+    // Only on error: counting lines for every node would take time quadratic in the file.
+    let line = || line_at(text, node.range().start);
+    if depth > MAX_TREE_DEPTH {
+        return Err(too_deep(path, line()));
     }
-    let raw_bounds = node.attribute("bounds").ok_or_else(|| ReconError::line(path, line, "<node> without `bounds`"))?;
-    let bounds = parse_bracket_bounds(raw_bounds)
-        .ok_or_else(|| ReconError::line(path, line, format!("field `bounds`: `{raw_bounds}` is not [x1,y1][x2,y2]")))?;
+    if node.tag_name().name() != "node" {
+        return Err(ReconError::line(path, line(), format!("unexpected element <{}>, expected <node>", node.tag_name().name())));
+    }
+    let raw_bounds = node.attribute("bounds").ok_or_else(|| ReconError::line(path, line(), "<node> without `bounds`"))?;
+    let bounds = parse_bracket_bounds(raw_bounds).ok_or_else(|| {
+        ReconError::line(path, line(), format!("field `bounds`: `{raw_bounds}` is not [x1,y1][x2,y2] within ±{MAX_COORD}"))
+    })?;
     let get = |name: &str| node.attribute(name).unwrap_or("").to_owned();
     let mut out = UiNode {
         class: get("class"),
@@ -91,7 +105,7 @@ fn xml_node(path: &Path, text: &str, node: &roxmltree::Node<'_, '_>) -> Result<U
         children: Vec::new(),
     };
     for child in node.children().filter(|n| n.is_element()) {
-        out.children.push(xml_node(path, text, &child)?);
+        out.children.push(xml_node(path, text, &child, depth + 1)?);
     }
     Ok(out)
 }
@@ -119,8 +133,16 @@ pub(crate) fn droidbot_bounds(path: &Path, field: &str, v: Option<&Value>) -> Re
     let pairs = v.and_then(Value::as_array).ok_or_else(bad)?;
     let coords: Vec<i64> = pairs.iter().filter_map(Value::as_array).flatten().filter_map(Value::as_i64).collect();
     match (pairs.len(), &coords[..]) {
-        (2, [x1, y1, x2, y2]) => Ok([*x1 as i32, *y1 as i32, *x2 as i32, *y2 as i32]),
+        (2, &[x1, y1, x2, y2]) => in_range(path, field, [x1, y1, x2, y2]),
         _ => Err(bad()),
+    }
+}
+
+/// Bounds whose every coordinate is within `MAX_COORD`.
+fn in_range(path: &Path, field: &str, b: [i64; 4]) -> Result<[i32; 4], ReconError> {
+    match (coord(b[0]), coord(b[1]), coord(b[2]), coord(b[3])) {
+        (Some(x1), Some(y1), Some(x2), Some(y2)) => Ok([x1, y1, x2, y2]),
+        _ => Err(ReconError::field(path, field, format!("`{b:?}`: {}", out_of_range("a coordinate")))),
     }
 }
 
@@ -154,10 +176,15 @@ pub(crate) fn droidbot_node(path: &Path, field: &str, v: &Value) -> Result<UiNod
 }
 
 /// A flat DroidBot node list (linked by `temp_id`, `parent` and `children`) as a tree.
+/// Children must come after their parent, so the links cannot form a cycle; how deep the
+/// tree is is known before it is built, so a long chain of parents is refused, not recursed.
 pub(crate) fn read_flat_nodes(path: &Path, field: &str, list: &Value) -> Result<Option<UiNode>, ReconError> {
     let items = list.as_array().ok_or_else(|| ReconError::field(path, field, "expected a list of nodes"))?;
     if items.is_empty() {
         return Ok(None);
+    }
+    if items.len() > MAX_SCREEN_NODES {
+        return Err(ReconError::field(path, field, too_many_nodes()));
     }
     let mut nodes = Vec::with_capacity(items.len());
     let mut kids: Vec<Vec<usize>> = Vec::with_capacity(items.len());
@@ -173,7 +200,7 @@ pub(crate) fn read_flat_nodes(path: &Path, field: &str, list: &Value) -> Result<
             None | Some(Value::Null) => Vec::new(),
             Some(Value::Array(c)) => c
                 .iter()
-                .map(|c| c.as_u64().map(|c| c as usize).filter(|&c| c < items.len() && c > i))
+                .map(|c| c.as_u64().filter(|&c| c < items.len() as u64 && c > i as u64).map(|c| c as usize))
                 .collect::<Option<Vec<_>>>()
                 .ok_or_else(|| ReconError::field(path, format!("{f}.children"), "child indices must be later nodes of this list"))?,
             Some(_) => return Err(ReconError::field(path, format!("{f}.children"), "expected a list of indices")),
@@ -184,6 +211,7 @@ pub(crate) fn read_flat_nodes(path: &Path, field: &str, list: &Value) -> Result<
             roots.push(i);
         }
     }
+    check_flat_depth(path, field, &kids)?;
     // Children always come after their parent, so building bottom-up takes each node once.
     let mut built: Vec<Option<UiNode>> = vec![None; items.len()];
     for i in (0..items.len()).rev() {
@@ -199,20 +227,51 @@ pub(crate) fn read_flat_nodes(path: &Path, field: &str, list: &Value) -> Result<
     Ok(Some(wrap_tops(tops)))
 }
 
-/// One Rico node (nested `children`, `bounds` [x1,y1,x2,y2], `content-desc` a list).
-pub(crate) fn rico_node(path: &Path, field: &str, v: &Value, depth: usize) -> Result<Option<UiNode>, ReconError> {
+/// Refuses a flat node list whose tree would be deeper than `MAX_TREE_DEPTH`. A node listed
+/// by several parents goes to the last of them, as the bottom-up build does.
+fn check_flat_depth(path: &Path, field: &str, kids: &[Vec<usize>]) -> Result<(), ReconError> {
+    let mut parent: Vec<Option<usize>> = vec![None; kids.len()];
+    for i in (0..kids.len()).rev() {
+        for &c in &kids[i] {
+            parent[c].get_or_insert(i);
+        }
+    }
+    // Parents come first, so one pass in order gives every depth.
+    let mut depth = vec![0usize; kids.len()];
+    for i in 0..kids.len() {
+        if let Some(p) = parent[i] {
+            depth[i] = depth[p] + 1;
+            if depth[i] > MAX_TREE_DEPTH {
+                return Err(ReconError::field(
+                    path,
+                    format!("{field}[{i}]"),
+                    format!("nodes nested more than {MAX_TREE_DEPTH} levels deep (the limit)"),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// One Rico node (nested `children`, `bounds` [x1,y1,x2,y2], `content-desc` a list);
+/// `nodes` counts the nodes read so far.
+pub(crate) fn rico_node(path: &Path, field: &str, v: &Value, depth: usize, nodes: &mut usize) -> Result<Option<UiNode>, ReconError> {
     if v.is_null() {
         return Ok(None);
     }
-    if depth > 200 {
-        return Err(ReconError::field(path, field, "hierarchy nested deeper than 200 levels"));
+    if depth > MAX_TREE_DEPTH {
+        return Err(ReconError::field(path, field, format!("nodes nested more than {MAX_TREE_DEPTH} levels deep (the limit)")));
+    }
+    *nodes += 1;
+    if *nodes > MAX_SCREEN_NODES {
+        return Err(ReconError::field(path, field, too_many_nodes()));
     }
     if !v.is_object() {
         return Err(ReconError::field(path, field, "a node must be a JSON object"));
     }
     let b = v.get("bounds").and_then(Value::as_array);
     let bounds = match b.map(|b| b.iter().map(Value::as_i64).collect::<Option<Vec<_>>>()) {
-        Some(Some(n)) if n.len() == 4 => [n[0] as i32, n[1] as i32, n[2] as i32, n[3] as i32],
+        Some(Some(n)) if n.len() == 4 => in_range(path, &format!("{field}.bounds"), [n[0], n[1], n[2], n[3]])?,
         _ => {
             return Err(ReconError::field(
                 path,
@@ -251,7 +310,7 @@ pub(crate) fn rico_node(path: &Path, field: &str, v: &Value, depth: usize) -> Re
         None | Some(Value::Null) => {}
         Some(Value::Array(children)) => {
             for (i, c) in children.iter().enumerate() {
-                if let Some(child) = rico_node(path, &format!("{field}.children[{i}]"), c, depth + 1)? {
+                if let Some(child) = rico_node(path, &format!("{field}.children[{i}]"), c, depth + 1, nodes)? {
                     node.children.push(child);
                 }
             }
@@ -261,25 +320,8 @@ pub(crate) fn rico_node(path: &Path, field: &str, v: &Value, depth: usize) -> Re
     Ok(Some(node))
 }
 
-/// The pixel size of a PNG or JPEG file, read from its header.
-pub(crate) fn image_size(path: &Path) -> Option<(u32, u32)> {
-    // Sniff the bytes: some traces save JPEG data under a .png name.
-    let bytes = std::fs::read(path).ok()?;
-    if bytes.starts_with(b"\x89PNG") {
-        let decoder = png::Decoder::new(std::io::Cursor::new(&bytes));
-        let reader = decoder.read_info().ok()?;
-        let info = reader.info();
-        return Some((info.width, info.height));
-    }
-    if bytes.starts_with(&[0xFF, 0xD8]) {
-        let mut decoder = jpeg_decoder::Decoder::new(std::io::Cursor::new(&bytes));
-        decoder.read_info().ok()?;
-        return decoder.info().map(|i| (u32::from(i.width), u32::from(i.height)));
-    }
-    None
-}
-
 /// The screen size a hierarchy implies: its root's far corner.
 pub(crate) fn root_extent(root: &UiNode) -> (u32, u32) {
+    // Bounds are within `MAX_COORD`, so the extent is a valid screen size.
     (root.bounds[2].max(1) as u32, root.bounds[3].max(1) as u32)
 }

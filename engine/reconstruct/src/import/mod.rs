@@ -1,16 +1,18 @@
 //! Importers: every supported trace format read into the canonical [`Trace`].
 
-mod droidbot;
+pub(crate) mod droidbot;
 pub(crate) mod hierarchy;
-mod llamatouch;
-mod phoneworld;
-mod rico;
-mod uiautomator;
+pub(crate) mod llamatouch;
+pub(crate) mod phoneworld;
+pub(crate) mod rico;
+pub(crate) mod scan;
+pub(crate) mod uiautomator;
 
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
 
 use crate::error::ReconError;
 use crate::trace::Trace;
+use crate::visual::image_size;
 
 /// A trace format, named on the command line or detected.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -58,6 +60,34 @@ fn is_droidbot(dir: &Path) -> bool {
     dir.join("events").is_dir() && dir.join("states").is_dir()
 }
 
+/// A trace's file, present in any form: a pipe or a device where a file should be is read,
+/// and refused with an error naming it, rather than passed over as missing.
+pub(crate) fn present(path: &Path) -> bool {
+    path.exists()
+}
+
+/// The size of a screenshot a trace names, or a note naming the file when it cannot be used
+/// (screenshots are optional: the screen is kept without one).
+pub(crate) fn screenshot_size(dir: &Path, rel: &str, notes: &mut Vec<String>) -> Option<(u32, u32)> {
+    match image_size(&dir.join(rel)) {
+        Ok(size) => Some(size),
+        Err(e) => {
+            notes.push(format!("{e}; the screenshot is left out"));
+            None
+        }
+    }
+}
+
+/// A file name a trace gives for another of its files: relative, and never out of its folder.
+pub(crate) fn inside(reference: &str) -> Result<&str, String> {
+    let path = Path::new(reference);
+    let plain = path.components().all(|c| matches!(c, Component::Normal(_) | Component::CurDir));
+    if reference.is_empty() || !plain {
+        return Err(format!("`{reference}` is not a file name inside the trace's folder"));
+    }
+    Ok(reference)
+}
+
 fn jsonl_files(dir: &Path) -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
         .map(|rd| rd.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.extension().is_some_and(|e| e == "jsonl")).collect())
@@ -80,7 +110,8 @@ pub fn detect(path: &Path) -> Result<(TraceFormat, PathBuf), ReconError> {
     if !path.exists() {
         return Err(ReconError::format(path, "no such file or folder"));
     }
-    if path.is_file() {
+    // Anything but a folder is told by its name; a pipe or device is refused when read.
+    if !path.is_dir() {
         let ext = path.extension().map(|e| e.to_string_lossy().to_lowercase()).unwrap_or_default();
         return match ext.as_str() {
             "jsonl" if path.file_name().is_some_and(|n| n == "steps.jsonl") => {
@@ -97,13 +128,13 @@ pub fn detect(path: &Path) -> Result<(TraceFormat, PathBuf), ReconError> {
             )),
         };
     }
-    if path.join("steps.jsonl").is_file() {
+    if present(&path.join("steps.jsonl")) {
         return Ok((TraceFormat::PhoneWorld, path.to_path_buf()));
     }
-    if path.join("eventStructs.txt").is_file() {
+    if present(&path.join("eventStructs.txt")) {
         return Ok((TraceFormat::LlamaTouch, path.to_path_buf()));
     }
-    if path.join("gestures.json").is_file() {
+    if present(&path.join("gestures.json")) {
         return Ok((TraceFormat::Rico, path.to_path_buf()));
     }
     if is_droidbot(path) {
@@ -138,7 +169,8 @@ fn locate(format: TraceFormat, path: &Path) -> Result<PathBuf, ReconError> {
     }
 }
 
-/// Imports one trace; `format` `None` detects it.
+/// Imports one trace; `format` `None` detects it. Every trace keeps the limits of
+/// [`crate::limits`], whatever its format.
 pub fn import(path: &Path, format: Option<TraceFormat>) -> Result<Trace, ReconError> {
     let (format, path) = match format {
         Some(f) => (f, locate(f, path)?),
@@ -152,6 +184,7 @@ pub fn import(path: &Path, format: Option<TraceFormat>) -> Result<Trace, ReconEr
         TraceFormat::PhoneWorld => phoneworld::import(&path)?,
         TraceFormat::Canonical => return Trace::load(&path),
     };
+    trace.check_limits(&path)?;
     trace.resolve_targets();
     Ok(trace)
 }

@@ -5,31 +5,49 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use super::hierarchy::{image_size, rico_node, root_extent};
-use crate::error::{parse_json, read_text, ReconError};
-use crate::trace::{Screen, Trace, TraceAction, TraceStep};
+use super::hierarchy::{rico_node, root_extent};
+use super::scan::Budget;
+use super::{present, screenshot_size};
+use crate::error::{parse_json, ReconError};
+use crate::limits::{MAX_HIERARCHY_FILE_BYTES, MAX_LOG_FILE_BYTES, MAX_STEPS};
+use crate::trace::{Screen, Trace, TraceAction, TraceStep, UiNode};
 
-fn read_screen(dir: &Path, id: u64) -> Result<Screen, ReconError> {
-    let file = dir.join("view_hierarchies").join(format!("{id}.json"));
-    let screenshot = ["jpg", "png", "jpeg"].iter().map(|e| format!("screenshots/{id}.{e}")).find(|rel| dir.join(rel).is_file());
-    if !file.is_file() {
-        let size = screenshot.as_ref().and_then(|s| image_size(&dir.join(s))).unwrap_or((1440, 2560));
-        let mut s = Screen::hash_only(&id.to_string(), size.0, size.1);
-        s.screenshot = screenshot;
-        return Ok(s);
-    }
-    let v = parse_json(&file, &read_text(&file)?)?;
+/// A view hierarchy file, parsed: the activity's name and its root (`None` when Rico could
+/// not capture the screen and stored `null`).
+pub(crate) fn parse_hierarchy(file: &Path, text: &str) -> Result<Option<(String, Option<UiNode>)>, ReconError> {
+    let v = parse_json(file, text)?;
     if v.is_null() {
-        // Rico stores `null` for a screen whose hierarchy could not be captured.
-        return Ok(Screen::from_root(&id.to_string(), "", "", 1440, 2560, None));
+        return Ok(None);
     }
     let activity_name = match v.get("activity_name") {
         Some(Value::String(s)) => s.clone(),
         None | Some(Value::Null) => String::new(),
-        Some(_) => return Err(ReconError::field(&file, "activity_name", "expected a string")),
+        Some(_) => return Err(ReconError::field(file, "activity_name", "expected a string")),
     };
-    let root_value = v.get("activity").and_then(|a| a.get("root")).ok_or_else(|| ReconError::field(&file, "activity.root", "missing"))?;
-    let root = rico_node(&file, "activity.root", root_value, 0)?;
+    let root_value = v.get("activity").and_then(|a| a.get("root")).ok_or_else(|| ReconError::field(file, "activity.root", "missing"))?;
+    let root = rico_node(file, "activity.root", root_value, 0, &mut 0)?;
+    Ok(Some((activity_name, root)))
+}
+
+fn read_screen(dir: &Path, id: u64, budget: &mut Budget, notes: &mut Vec<String>) -> Result<Screen, ReconError> {
+    let file = dir.join("view_hierarchies").join(format!("{id}.json"));
+    let screenshot = ["jpg", "png", "jpeg"].iter().map(|e| format!("screenshots/{id}.{e}")).find(|rel| present(&dir.join(rel)));
+    let shot = screenshot.as_ref().and_then(|s| screenshot_size(dir, s, notes));
+    // A screenshot that cannot be used is left out (noted above).
+    let screenshot = screenshot.filter(|_| shot.is_some());
+    if !present(&file) {
+        let size = shot.unwrap_or((1440, 2560));
+        let mut s = Screen::hash_only(&id.to_string(), size.0, size.1);
+        s.screenshot = screenshot;
+        return Ok(s);
+    }
+    let Some((activity_name, root)) = parse_hierarchy(&file, &budget.read_text(&file, MAX_HIERARCHY_FILE_BYTES)?)? else {
+        // Rico stores `null` for a screen whose hierarchy could not be captured.
+        return Ok(Screen::from_root(&id.to_string(), "", "", 1440, 2560, None));
+    };
+    if let Some(root) = &root {
+        budget.take_nodes(&file, root.size_and_depth().0)?;
+    }
     let size = root.as_ref().map(root_extent).unwrap_or((1440, 2560));
     let package = activity_name.split('/').next().unwrap_or_default().to_owned();
     let mut screen = Screen::from_root(&id.to_string(), &package, &activity_name, size.0, size.1, root);
@@ -37,39 +55,45 @@ fn read_screen(dir: &Path, id: u64) -> Result<Screen, ReconError> {
     Ok(screen)
 }
 
-pub(super) fn import(dir: &Path) -> Result<Trace, ReconError> {
-    let mut trace = Trace::new("rico", dir);
-    let gestures_file = dir.join("gestures.json");
-    let gestures = parse_json(&gestures_file, &read_text(&gestures_file)?)?;
-    let map =
-        gestures.as_object().ok_or_else(|| ReconError::field(&gestures_file, "(root)", "expected {\"<screen id>\": [[x, y], ...]}"))?;
-    let mut ids: Vec<(u64, &Value)> = Vec::new();
+/// A screen id and the normalized points of the gesture made on it.
+pub(crate) type Gesture = (u64, Vec<(f64, f64)>);
+
+/// `gestures.json`, parsed: each screen id with its normalized points, ordered by id.
+pub(crate) fn parse_gestures(file: &Path, text: &str) -> Result<Vec<Gesture>, ReconError> {
+    let gestures = parse_json(file, text)?;
+    let map = gestures.as_object().ok_or_else(|| ReconError::field(file, "(root)", "expected {\"<screen id>\": [[x, y], ...]}"))?;
+    if map.len() > MAX_STEPS + 1 {
+        return Err(ReconError::field(file, "(root)", format!("{} screens: over the limit of {}", map.len(), MAX_STEPS + 1)));
+    }
+    let mut out = Vec::with_capacity(map.len());
     for (key, points) in map {
-        let id = key.parse::<u64>().map_err(|_| ReconError::field(&gestures_file, key, "screen ids must be integers"))?;
-        ids.push((id, points));
-    }
-    // Screens are ordered by their integer id; ids need not be contiguous.
-    ids.sort_by_key(|(id, _)| *id);
-    for (id, _) in &ids {
-        let screen = read_screen(dir, *id)?;
-        trace.screens.insert(screen.id.clone(), screen);
-    }
-    for (k, (id, points)) in ids.iter().enumerate() {
-        let field = id.to_string();
-        let list = points.as_array().ok_or_else(|| ReconError::field(&gestures_file, &field, "expected a list of [x, y] points"))?;
+        let id = key.parse::<u64>().map_err(|_| ReconError::field(file, key, "screen ids must be integers"))?;
+        let list = points.as_array().ok_or_else(|| ReconError::field(file, key, "expected a list of [x, y] points"))?;
         let mut pts = Vec::with_capacity(list.len());
         for (j, p) in list.iter().enumerate() {
             match p.as_array().map(|a| a.iter().map(Value::as_f64).collect::<Option<Vec<f64>>>()) {
                 Some(Some(xy)) if xy.len() == 2 && xy.iter().all(|c| (-0.05..=1.05).contains(c)) => pts.push((xy[0], xy[1])),
-                _ => {
-                    return Err(ReconError::field(
-                        &gestures_file,
-                        format!("{field}[{j}]"),
-                        format!("`{p}` is not a normalized [x, y] point"),
-                    ))
-                }
+                _ => return Err(ReconError::field(file, format!("{key}[{j}]"), format!("`{p}` is not a normalized [x, y] point"))),
             }
         }
+        out.push((id, pts));
+    }
+    // Screens are ordered by their integer id; ids need not be contiguous.
+    out.sort_by_key(|(id, _)| *id);
+    Ok(out)
+}
+
+pub(super) fn import(dir: &Path) -> Result<Trace, ReconError> {
+    let mut trace = Trace::new("rico", dir);
+    let mut budget = Budget::default();
+    let gestures_file = dir.join("gestures.json");
+    let ids = parse_gestures(&gestures_file, &budget.read_text(&gestures_file, MAX_LOG_FILE_BYTES)?)?;
+    for (id, _) in &ids {
+        let screen = read_screen(dir, *id, &mut budget, &mut trace.notes)?;
+        trace.screens.insert(screen.id.clone(), screen);
+    }
+    for (k, (id, pts)) in ids.iter().enumerate() {
+        let field = id.to_string();
         let screen = trace.screens.get(&field).map(|s| (s.width, s.height)).unwrap_or((1440, 2560));
         let px = |(x, y): (f64, f64)| (x * f64::from(screen.0), y * f64::from(screen.1));
         let action = match pts.len() {

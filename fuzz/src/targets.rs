@@ -8,6 +8,7 @@ use std::sync::{Arc, OnceLock};
 
 use phoneworld_data::{Action, AppBundle, BoolExpr, LayoutModules, ModuleAnalysis, Rng, Scope, Template};
 use phoneworld_phone::{Catalog, Device, DeviceConfig};
+use phoneworld_reconstruct::fuzzing as recon;
 use phoneworld_script::{EventCtx, Program, ScriptHost, ScriptLimits};
 use serde_json::{json, Value};
 
@@ -33,7 +34,23 @@ pub const TARGETS: &[(&str, Target)] = &[
     ("adb_shell", |data| {
         let _ = phoneworld_adb::fuzzing::shell_command(data);
     }),
+    ("trace_droidbot", |data| trace_file(data, &[recon::droidbot_state, recon::droidbot_event])),
+    ("trace_uiautomator", |data| trace_file(data, &[recon::uiautomator_xml, recon::uiautomator_log])),
+    ("trace_llamatouch", |data| trace_file(data, &[recon::llamatouch, recon::llamatouch_vh, recon::llamatouch_elements])),
+    ("trace_rico", |data| trace_file(data, &[recon::rico, recon::rico_gestures])),
+    ("trace_phoneworld", |data| trace_file(data, &[recon::phoneworld_steps, recon::phoneworld_episode, recon::canonical])),
+    ("trace_image", |data| {
+        let _ = recon::image(data);
+    }),
 ];
+
+/// One importer of a trace format reads one file. The first byte picks which of the format's
+/// files the rest is (a state or an event, a hierarchy or a log), so one target covers them all.
+fn trace_file(data: &[u8], importers: &[fn(&[u8]) -> Result<(), phoneworld_reconstruct::ReconError>]) {
+    if let Some((&kind, file)) = data.split_first() {
+        let _ = importers[usize::from(kind) % importers.len()](file);
+    }
+}
 
 /// Runs the target called `name` on `data`; false when there is no such target.
 pub fn run_target(name: &str, data: &[u8]) -> bool {

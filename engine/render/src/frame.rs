@@ -51,25 +51,29 @@ impl Frame {
             (a, b)
         };
         let xs: Vec<(usize, usize)> = (0..dw).map(|x| span(x, sw, dw)).collect();
-        let mut acc = vec![[0u32; 4]; dw];
+        // The source rows of an output row are summed first, channel by channel, in a loop the
+        // compiler vectorizes; then each output pixel sums its columns of that one row.
+        let mut column_sums = vec![0u32; sw * 4];
         for y in 0..dh {
             let (y0, y1) = span(y, sh, dh);
-            acc.iter_mut().for_each(|a| *a = [0; 4]);
+            column_sums.fill(0);
             for sy in y0..y1 {
                 let row = &self.pixels[sy * sw * 4..(sy + 1) * sw * 4];
-                for (a, &(x0, x1)) in acc.iter_mut().zip(&xs) {
-                    for px in row[x0 * 4..x1 * 4].chunks_exact(4) {
-                        for ch in 0..4 {
-                            a[ch] += px[ch] as u32;
-                        }
-                    }
+                for (sum, &channel) in column_sums.iter_mut().zip(row) {
+                    *sum += u32::from(channel);
                 }
             }
             let orow = &mut out.pixels[y * dw * 4..(y + 1) * dw * 4];
-            for ((px, a), &(x0, x1)) in orow.chunks_exact_mut(4).zip(&acc).zip(&xs) {
+            for (px, &(x0, x1)) in orow.chunks_exact_mut(4).zip(&xs) {
                 let n = ((x1 - x0) * (y1 - y0)) as u32;
+                let mut acc = [0u32; 4];
+                for src in column_sums[x0 * 4..x1 * 4].chunks_exact(4) {
+                    for ch in 0..4 {
+                        acc[ch] += src[ch];
+                    }
+                }
                 for ch in 0..4 {
-                    px[ch] = ((a[ch] + n / 2) / n) as u8;
+                    px[ch] = ((acc[ch] + n / 2) / n) as u8;
                 }
             }
         }

@@ -163,7 +163,8 @@ def test_repeated_tags_up_to_the_limit_take_linear_time() -> None:
                 actions.parse_steps(text, fmt)
             except ActionError:
                 pass
-            assert time.perf_counter() - start < 1.0, f"{label} in {fmt}"
+            # Linear scanning takes milliseconds here; the old backtracking regexes took about 18 s.
+            assert time.perf_counter() - start < 10.0, f"{label} in {fmt}"
 
 
 def test_tag_scanning_keeps_the_regex_semantics() -> None:

@@ -5,7 +5,7 @@ CARGO ?= cargo
 OUT ?= out
 
 PHONY_PY := python test-python bench-python bench-adb
-.PHONY: help setup run test test-rust $(PHONY_PY) lint fmt bench bench-report memory verify
+.PHONY: help setup run test test-rust test-round-trips $(PHONY_PY) lint fmt bench bench-report memory verify
 
 help: ## Show the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
@@ -22,8 +22,12 @@ setup: ## Check the toolchain (Rust via cargo), install Debian's adb if missing,
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	@$(PY) -m pip install --quiet --disable-pip-version-check -r python/requirements-dev.txt
 
+# The profile the Python package is built with: release, but the tests build it with the dev
+# profile (optimized too, with the test profile's settings), which reuses what `cargo test` compiled.
+PY_PROFILE ?= release
+
 python: setup ## Build the Python package (release) into the virtualenv
-	$(VENV)/bin/maturin develop --release --quiet -m python/Cargo.toml
+	$(VENV)/bin/maturin develop --profile $(PY_PROFILE) --quiet -m python/Cargo.toml
 
 run: setup ## Build and run the demo: the task suite with the oracle, and the monkey (PNGs in out/demo)
 	$(CARGO) build --release -p phoneworld-cli
@@ -39,6 +43,7 @@ test: setup test-rust test-python ## Run every test (Rust, then Python)
 test-rust:
 	INSTA_UPDATE=no $(CARGO) test --workspace
 
+test-python: PY_PROFILE = dev
 test-python: python
 	$(PY) -m pytest -q python/tests
 	cd python && ../$(PY) -m mypy --config-file mypy.ini phoneworld tests/typing_check.py
@@ -59,6 +64,9 @@ fmt: ## Format the code
 
 bench: ## divan benchmarks (release)
 	$(CARGO) bench -p phoneworld-bench
+
+test-round-trips: ## Every bundled app's reconstruction round trip (make test runs three)
+	INSTA_UPDATE=no $(CARGO) test -p phoneworld-reconstruct --test round_trip -- --include-ignored --skip every_app_round_trip
 
 bench-report: ## Every performance target measured side by side, as a table
 	$(CARGO) run --release -p phoneworld-bench --bin report

@@ -4,12 +4,13 @@
 
 mod common;
 
-use std::io::{Read, Write};
+use common::host::Host;
+
 use std::net::TcpStream;
 use std::time::{Duration, Instant};
 
 use phoneworld_adb::fs::{MAX_ENTRIES, MAX_FILE_BYTES, MAX_TOTAL_BYTES};
-use phoneworld_adb::protocol::{command, Packet, PacketReader, MAX_PAYLOAD, VERSION};
+use phoneworld_adb::protocol::{command, Packet, MAX_PAYLOAD, VERSION};
 use phoneworld_adb::shell::{
     run, MAX_ACTIONS_PER_REQUEST, MAX_CAPTURES_PER_REQUEST, MAX_COMMANDS_PER_REQUEST, MAX_MONKEY_EVENTS, MAX_PATTERNS_PER_REQUEST,
     MAX_REQUEST_BYTES,
@@ -19,86 +20,6 @@ use phoneworld_adb::{
     fuzzing, AdbServer, AuthPolicy, PhoneSession, ServerHandle, ServerOptions, SharedPhone, MAX_CONNECTIONS, MAX_CONNECTION_INPUT,
     MAX_CONNECTION_PENDING, MAX_DEFERRED_OPENS, MAX_SERVER_PENDING,
 };
-
-/// A host speaking the device protocol by hand.
-struct Host {
-    stream: TcpStream,
-    reader: PacketReader<TcpStream>,
-}
-
-impl Host {
-    fn connect(server: &ServerHandle) -> Host {
-        let stream = TcpStream::connect(server.local_addr()).unwrap();
-        stream.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
-        let reader = PacketReader::new(stream.try_clone().unwrap());
-        Host { stream, reader }
-    }
-
-    fn online(server: &ServerHandle, maxdata: u32) -> Host {
-        let mut host = Host::connect(server);
-        host.send(Packet::new(command::CNXN, VERSION, maxdata, b"host::features=shell_v2,cmd".to_vec()));
-        assert_eq!(host.recv().command, command::CNXN);
-        host
-    }
-
-    fn send(&mut self, p: Packet) {
-        self.stream.write_all(&p.encode()).unwrap();
-    }
-
-    fn recv(&mut self) -> Packet {
-        self.reader.read_packet().unwrap().expect("a packet")
-    }
-
-    /// The next packet of `command` (others are skipped).
-    fn recv_command(&mut self, command: u32) -> Packet {
-        loop {
-            let p = self.recv();
-            if p.command == command {
-                return p;
-            }
-        }
-    }
-
-    /// Nothing arrives within a short while.
-    fn quiet(&mut self) -> bool {
-        self.stream.set_read_timeout(Some(Duration::from_millis(300))).unwrap();
-        let mut byte = [0u8; 1];
-        let quiet = matches!(self.stream.peek(&mut byte), Err(e) if e.kind() == std::io::ErrorKind::WouldBlock || e.kind() == std::io::ErrorKind::TimedOut);
-        self.stream.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
-        quiet
-    }
-
-    /// Runs a one-shot service on stream `remote` and returns all it sent, acknowledging each WRTE.
-    fn request(&mut self, remote: u32, service: &str) -> Vec<u8> {
-        self.send(Packet::new(command::OPEN, remote, 0, format!("{service}\0").into_bytes()));
-        let okay = self.recv_command(command::OKAY);
-        assert_eq!(okay.arg1, remote);
-        let mut out = Vec::new();
-        loop {
-            let p = self.recv();
-            if p.arg1 != remote {
-                continue;
-            }
-            match p.command {
-                command::WRTE => {
-                    out.extend_from_slice(&p.payload);
-                    self.send(Packet::new(command::OKAY, remote, okay.arg0, Vec::new()));
-                }
-                command::CLSE => return out,
-                _ => {}
-            }
-        }
-    }
-
-    /// The server hung up without sending anything (a read timeout is not a hang-up).
-    fn closed_by_server(&mut self) -> bool {
-        let mut rest = Vec::new();
-        match self.stream.read_to_end(&mut rest) {
-            Ok(_) => rest.is_empty(),
-            Err(e) => !matches!(e.kind(), std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut) && rest.is_empty(),
-        }
-    }
-}
 
 fn serve(options: ServerOptions) -> ServerHandle {
     AdbServer::bind("127.0.0.1:0", SharedPhone::from_session(common::session(0)), options).unwrap()

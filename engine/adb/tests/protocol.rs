@@ -4,9 +4,9 @@
 
 mod common;
 
+use common::host::Host;
+
 use std::io::{Read, Write};
-use std::net::TcpStream;
-use std::time::Duration;
 
 use phoneworld_adb::protocol::{
     auth_type, checksum, command, decode_header, Banner, Packet, PacketReader, ProtocolError, MAX_PAYLOAD, VERSION,
@@ -169,44 +169,6 @@ fn sync_refuses_path_tricks() {
     let mut out = Vec::new();
     SyncService::new().input(&request(b"STAT", &"x".repeat(2000)), &phone, &mut out);
     assert!(String::from_utf8_lossy(&out).starts_with("FAIL") && String::from_utf8_lossy(&out).contains("path too long"));
-}
-
-/// A host speaking the device protocol by hand.
-struct Host {
-    stream: TcpStream,
-    reader: PacketReader<TcpStream>,
-}
-
-impl Host {
-    fn connect(server: &ServerHandle) -> Host {
-        let stream = TcpStream::connect(server.local_addr()).unwrap();
-        stream.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
-        let mut reader = PacketReader::new(stream.try_clone().unwrap());
-        reader.verify_checksum = true;
-        Host { stream, reader }
-    }
-
-    fn send(&mut self, p: Packet) {
-        self.stream.write_all(&p.encode()).unwrap();
-    }
-
-    fn recv(&mut self) -> Packet {
-        self.reader.read_packet().unwrap().expect("a packet")
-    }
-
-    /// Nothing arrives within a short while.
-    fn quiet(&mut self) -> bool {
-        self.stream.set_read_timeout(Some(Duration::from_millis(300))).unwrap();
-        let mut byte = [0u8; 1];
-        let quiet = matches!(self.stream.peek(&mut byte), Err(e) if e.kind() == std::io::ErrorKind::WouldBlock || e.kind() == std::io::ErrorKind::TimedOut);
-        self.stream.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
-        quiet
-    }
-
-    fn handshake(&mut self, maxdata: u32) -> Packet {
-        self.send(Packet::new(command::CNXN, VERSION, maxdata, b"host::features=shell_v2,cmd".to_vec()));
-        self.recv()
-    }
 }
 
 fn serve(options: ServerOptions) -> ServerHandle {

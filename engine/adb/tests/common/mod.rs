@@ -2,6 +2,7 @@
 #![allow(dead_code)]
 
 pub(crate) mod adb;
+pub(crate) mod host;
 
 use std::sync::{Arc, OnceLock};
 

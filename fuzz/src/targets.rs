@@ -44,9 +44,12 @@ pub const TARGETS: &[(&str, Target)] = &[
     }),
 ];
 
+/// Reads one trace file from bytes (an entry point of `phoneworld_reconstruct::fuzzing`).
+type TraceImporter = fn(&[u8]) -> Result<(), phoneworld_reconstruct::ReconError>;
+
 /// One importer of a trace format reads one file. The first byte picks which of the format's
 /// files the rest is (a state or an event, a hierarchy or a log), so one target covers them all.
-fn trace_file(data: &[u8], importers: &[fn(&[u8]) -> Result<(), phoneworld_reconstruct::ReconError>]) {
+fn trace_file(data: &[u8], importers: &[TraceImporter]) {
     if let Some((&kind, file)) = data.split_first() {
         let _ = importers[usize::from(kind) % importers.len()](file);
     }

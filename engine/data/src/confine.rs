@@ -50,10 +50,9 @@ impl<'a> Source<'a> {
         let rel = inside(reference).ok_or_else(|| self.outside(referrer.to_path_buf(), reference.to_owned()))?;
         let shown = self.base().join(&rel);
         match self {
-            Source::Memory { .. } => Err(DataError::Io {
-                path: shown,
-                source: std::io::Error::new(std::io::ErrorKind::NotFound, "no such file"),
-            }),
+            Source::Memory { .. } => {
+                Err(DataError::Io { path: shown, source: std::io::Error::new(std::io::ErrorKind::NotFound, "no such file") })
+            }
             Source::Dir { root, .. } => {
                 let real = std::fs::canonicalize(root.join(&rel)).map_err(|source| DataError::Io { path: shown.clone(), source })?;
                 if !real.starts_with(root) {

@@ -128,7 +128,8 @@ impl Canvas<'_> {
     /// Composites premultiplied pixels (source over), through a coverage mask if given:
     /// outside the mask nothing is drawn.
     pub(crate) fn blit_premultiplied(&mut self, src: Pixels<'_>, mask: Option<Coverage<'_>>, clip: IRect) {
-        let mut dst = IRect { x0: src.x, y0: src.y, x1: src.x + src.w as i32, y1: src.y + src.h as i32 }.intersect(clip).intersect(self.bounds());
+        let mut dst =
+            IRect { x0: src.x, y0: src.y, x1: src.x + src.w as i32, y1: src.y + src.h as i32 }.intersect(clip).intersect(self.bounds());
         if let Some(m) = mask {
             dst = dst.intersect(IRect { x0: m.x, y0: m.y, x1: m.x + m.w as i32, y1: m.y + m.h as i32 });
         }

@@ -360,7 +360,8 @@ fn axis_taps(src_len: usize, crop0: u64, crop_len: u64, n: u64, range: Range<u64
                 weights[max] += rest;
                 Taps { start: j0 as usize, weights }
             } else {
-                let centre = crop0 + u64::try_from((2 * u128::from(i) + 1) * u128::from(crop_len) / (2 * u128::from(n))).unwrap_or(u64::MAX);
+                let centre =
+                    crop0 + u64::try_from((2 * u128::from(i) + 1) * u128::from(crop_len) / (2 * u128::from(n))).unwrap_or(u64::MAX);
                 let pos = centre.saturating_sub(FP / 2);
                 let (j, frac) = (pos / FP, pos % FP);
                 if j >= last {

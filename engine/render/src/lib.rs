@@ -12,7 +12,9 @@ mod shapes;
 
 pub use color::{Color, Rect};
 pub use frame::Frame;
-pub use image::{scale_window, scaled, Fit, Image, ImageError, Scaled, MAX_IMAGE_FILE_BYTES, MAX_IMAGE_PIXELS, MAX_IMAGE_SIDE, MAX_SCALED_CACHE_BYTES};
+pub use image::{
+    scale_window, scaled, Fit, Image, ImageError, Scaled, MAX_IMAGE_FILE_BYTES, MAX_IMAGE_PIXELS, MAX_IMAGE_SIDE, MAX_SCALED_CACHE_BYTES,
+};
 
 use blend::{Canvas, Coverage};
 use color::IRect;

@@ -1,5 +1,7 @@
-//! Writes the small images of the test fixture app `tests/fixtures/images/photos`:
-//! `cargo run -p phoneworld-render --example fixture_images -- tests/fixtures/images/photos/images`.
+//! Writes the small images of the test fixture app `tests/fixtures/images/photos`, or with
+//! `--bench` the photos of the benchmark fixture `engine/bench/fixtures/thumbnails`:
+//! `cargo run -p phoneworld-render --example fixture_images -- tests/fixtures/images/photos/images`
+//! `cargo run -p phoneworld-render --example fixture_images -- engine/bench/fixtures/thumbnails/images --bench`.
 
 use std::path::PathBuf;
 
@@ -10,6 +12,10 @@ fn pixels(w: u32, h: u32, f: impl Fn(u32, u32) -> [u8; 3]) -> Vec<u8> {
 fn main() {
     let dir = PathBuf::from(std::env::args().nth(1).expect("output folder"));
     std::fs::create_dir_all(&dir).expect("output folder");
+    if std::env::args().any(|a| a == "--bench") {
+        bench_photos(&dir);
+        return;
+    }
     // A sunset gradient, a PNG with a transparent border.
     let (w, h) = (48, 32);
     let mut rgba = Vec::new();
@@ -42,4 +48,22 @@ fn main() {
 
     // Not an image at all, though it starts like a JPEG.
     std::fs::write(dir.join("corrupt.jpg"), b"\xff\xd8\xff\xe0\x00\x10JFIF\x00 truncated").expect("write");
+}
+
+/// Three photo-sized JPEGs (smooth gradients with a soft disc, 320×240) for the thumbnail bench.
+fn bench_photos(dir: &std::path::Path) {
+    for (i, tint) in [[255u32, 170, 90], [90, 170, 255], [140, 220, 120]].iter().enumerate() {
+        let photo = pixels(320, 240, |x, y| {
+            let (dx, dy) = (x as i64 - 160, y as i64 - 110);
+            let disc = if dx * dx + dy * dy < 60 * 60 { 60 } else { 0 };
+            let mut px = [0u8; 3];
+            for ch in 0..3 {
+                px[ch] = ((tint[ch] * (40 + x / 4 + y / 3)) / 255 + disc).min(255) as u8;
+            }
+            px
+        });
+        let mut jpeg = Vec::new();
+        jpeg_encoder::Encoder::new(&mut jpeg, 80).encode(&photo, 320, 240, jpeg_encoder::ColorType::Rgb).expect("jpeg");
+        std::fs::write(dir.join(format!("photo{}.jpg", i + 1)), jpeg).expect("write");
+    }
 }

@@ -286,6 +286,8 @@ pub struct Scaled {
     pub w: usize,
     pub h: usize,
     pub pixels: Vec<u8>,
+    /// Every pixel is opaque (alpha 255).
+    pub opaque: bool,
 }
 
 /// Sub-pixel positions are in 1/65536 of a source pixel.
@@ -417,7 +419,7 @@ fn resample(src: &[u8], sw: usize, xs: &[Taps], ys: &[Taps]) -> Vec<u8> {
 
 /// The part `win` (box pixels) of the image scaled into a `bw`×`bh` box.
 pub fn scale_window(image: &Image, bw: u32, bh: u32, fit: Fit, win: Rect) -> Scaled {
-    let empty = Scaled { x: 0, y: 0, w: 0, h: 0, pixels: Vec::new() };
+    let empty = Scaled { x: 0, y: 0, w: 0, h: 0, pixels: Vec::new(), opaque: true };
     if bw == 0 || bh == 0 {
         return empty;
     }
@@ -439,7 +441,8 @@ pub fn scale_window(image: &Image, bw: u32, bh: u32, fit: Fit, win: Rect) -> Sca
         }
         Kind::Svg(tree) => render_svg(tree, bw, bh, fit, vis, w, h),
     };
-    Scaled { x: vis.x0, y: vis.y0, w, h, pixels }
+    let opaque = pixels.chunks_exact(4).all(|p| p[3] == 255);
+    Scaled { x: vis.x0, y: vis.y0, w, h, pixels, opaque }
 }
 
 /// Rasterizes the window `vis` (box pixels, `w`×`h`) of the SVG fitted into the box.
@@ -530,7 +533,7 @@ pub(crate) fn draw(cv: &mut Canvas<'_>, rect: Rect, image: &Image, fit: Fit, rad
         let win = Rect::new((vis.x0 - r.x0) as f32, (vis.y0 - r.y0) as f32, vis.width() as f32, vis.height() as f32);
         Arc::new(scale_window(image, bw, bh, fit, win))
     };
-    let src = Pixels { x: r.x0 + s.x, y: r.y0 + s.y, w: s.w, h: s.h, data: &s.pixels };
+    let src = Pixels { x: r.x0 + s.x, y: r.y0 + s.y, w: s.w, h: s.h, data: &s.pixels, opaque: s.opaque };
     let mask = if circle {
         let rad = rect.w.min(rect.h) / 2.0;
         Some(shapes::circle_mask(rect.x + rect.w / 2.0, rect.y + rect.h / 2.0, rad, vis))

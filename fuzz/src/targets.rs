@@ -42,10 +42,24 @@ pub const TARGETS: &[(&str, Target)] = &[
     ("trace_image", |data| {
         let _ = recon::image(data);
     }),
+    ("image", image),
 ];
 
 /// Reads one trace file from bytes (an entry point of `phoneworld_reconstruct::fuzzing`).
 type TraceImporter = fn(&[u8]) -> Result<(), phoneworld_reconstruct::ReconError>;
+
+/// An app's image asset: decoded within the limits, then scaled into small boxes with every fit
+/// mode; scaling the same window twice must give the same pixels.
+fn image(data: &[u8]) {
+    use phoneworld_render::{scale_window, Fit, Image, Rect};
+    let Ok(image) = Image::decode(data) else { return };
+    for (fit, (w, h)) in [(Fit::Cover, (17, 9)), (Fit::Contain, (9, 17)), (Fit::Fill, (12, 12))] {
+        let win = Rect::new(0.0, 0.0, w as f32, h as f32);
+        let a = scale_window(&image, w, h, fit, win);
+        assert_eq!(a, scale_window(&image, w, h, fit, win), "scaling is deterministic");
+        assert!(a.pixels.chunks_exact(4).all(|p| p[0] <= p[3] && p[1] <= p[3] && p[2] <= p[3]), "premultiplied stays so");
+    }
+}
 
 /// One importer of a trace format reads one file. The first byte picks which of the format's
 /// files the rest is (a state or an event, a hierarchy or a log), so one target covers them all.

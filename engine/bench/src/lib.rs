@@ -15,6 +15,11 @@ use phoneworld_phone::{project_root, Catalog, Device, DeviceConfig};
 /// Package of the benchmark fixture app (`engine/bench/fixtures/typical`).
 pub const TYPICAL: &str = "com.phoneworld.bench.typical";
 
+/// Package of the image benchmark fixture (`engine/bench/fixtures/thumbnails`): a grid of 12
+/// photo thumbnails (three 320×240 JPEGs) or, after a tap on "Placeholders", the same grid of
+/// placeholders.
+pub const THUMBNAILS: &str = "com.phoneworld.bench.thumbnails";
+
 /// Bytes of one full 1080x2400 RGBA frame.
 pub const FRAME_BYTES: usize = 1080 * 2400 * 4;
 
@@ -70,6 +75,20 @@ pub fn typical_device(catalog: &Arc<Catalog>) -> Device {
     device.prepare_view();
     assert_eq!(device.foreground(), (TYPICAL.to_owned(), "main".to_owned()));
     device
+}
+
+/// A device on the thumbnails fixture showing the photos or, with `placeholders`, the same
+/// grid with no images; and the tap that changes the screen (the "Flip" button's text).
+pub fn thumbnails_device(catalog: &Arc<Catalog>, placeholders: bool) -> (Device, Action) {
+    let mut device = new_device(catalog);
+    must_step(&mut device, &Action::OpenApp { app: THUMBNAILS.to_owned() });
+    if placeholders {
+        let tap = tap_on(&mut device, "Placeholders");
+        must_step(&mut device, &tap);
+    }
+    let flip = tap_on(&mut device, "Flip off");
+    device.prepare_view();
+    (device, flip)
 }
 
 /// Taps on the two tabs ("Contacts", "Groups"), alternating: every step changes the screen

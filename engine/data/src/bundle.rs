@@ -139,6 +139,8 @@ pub struct AppBundle {
     pub content: serde_json::Value,
     /// blake3 over every file the bundle read.
     pub hash: String,
+    /// Loaded from memory (tests, fuzzing): there are no asset files to read.
+    pub in_memory: bool,
 }
 
 impl AppBundle {
@@ -241,8 +243,18 @@ impl AppBundle {
             scripts,
             content: serde_json::Value::Object(content),
             hash: hasher.finalize().to_hex().to_string(),
+            in_memory: matches!(source, Source::Memory { .. }),
         };
         (Some(bundle), errors)
+    }
+
+    /// Reads a binary asset the bundle names (`images/cat.jpg`), at most `max_bytes`. The
+    /// path stays inside the bundle like every other bundle file (no absolute paths, no `..`
+    /// or symlinks leading out); `referrer` is the file that names it, for errors.
+    pub fn read_asset(&self, referrer: &FsPath, reference: &str, max_bytes: u64) -> Result<Vec<u8>, DataError> {
+        let files = BTreeMap::new();
+        let source = if self.in_memory { Source::Memory { dir: &self.dir, files: &files } } else { Source::dir(&self.dir)? };
+        source.read_bytes(referrer, reference, max_bytes)
     }
 
     /// The app's initial data as one JSON object.

@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 use std::path::{Component, Path, PathBuf};
 
-use crate::files::{read_text_bounded, MAX_BUNDLE_FILE_BYTES};
+use crate::files::{read_bounded, read_text_bounded, MAX_BUNDLE_FILE_BYTES};
 use crate::DataError;
 
 /// Where a bundle's (or a layouts folder's) files come from.
@@ -41,6 +41,25 @@ impl<'a> Source<'a> {
         match self.read_rel(&rel)? {
             Read::Text(text) => Ok(text),
             Read::Outside(_) => Err(self.outside(referrer.to_path_buf(), reference.to_owned())),
+        }
+    }
+
+    /// Reads the bytes of a binary file a bundle names (an image asset), at most `max_bytes`;
+    /// confined like [`Source::read_reference`]. Memory sources hold text only: never found.
+    pub(crate) fn read_bytes(&self, referrer: &Path, reference: &str, max_bytes: u64) -> Result<Vec<u8>, DataError> {
+        let rel = inside(reference).ok_or_else(|| self.outside(referrer.to_path_buf(), reference.to_owned()))?;
+        let shown = self.base().join(&rel);
+        match self {
+            Source::Memory { .. } => {
+                Err(DataError::Io { path: shown, source: std::io::Error::new(std::io::ErrorKind::NotFound, "no such file") })
+            }
+            Source::Dir { root, .. } => {
+                let real = std::fs::canonicalize(root.join(&rel)).map_err(|source| DataError::Io { path: shown.clone(), source })?;
+                if !real.starts_with(root) {
+                    return Err(self.outside(referrer.to_path_buf(), reference.to_owned()));
+                }
+                read_bounded(&real, max_bytes).map_err(|err| renamed(err, shown))
+            }
         }
     }
 

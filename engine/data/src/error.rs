@@ -19,6 +19,9 @@ pub enum DataError {
     TooLarge { path: PathBuf, size: u64, limit: u64 },
     #[error("{path}: `{reference}` points outside the {root} folder")]
     OutsideBundle { path: PathBuf, reference: String, root: String },
+    /// An image asset that is too large, of an unknown format, or cannot be decoded.
+    #[error("{path}: image: {message}")]
+    Image { path: PathBuf, message: String },
 }
 
 impl DataError {
@@ -30,7 +33,8 @@ impl DataError {
             | DataError::Invalid { path, .. }
             | DataError::NotAFile { path }
             | DataError::TooLarge { path, .. }
-            | DataError::OutsideBundle { path, .. } => Some(path),
+            | DataError::OutsideBundle { path, .. }
+            | DataError::Image { path, .. } => Some(path),
             DataError::Action(_) => None,
         }
     }
@@ -74,6 +78,9 @@ impl From<&DataError> for Problem {
             },
             DataError::OutsideBundle { path, reference, root } => {
                 Problem { file: path.display().to_string(), line: None, message: format!("`{reference}` points outside the {root} folder") }
+            }
+            DataError::Image { path, message } => {
+                Problem { file: path.display().to_string(), line: None, message: format!("image: {message}") }
             }
         }
     }

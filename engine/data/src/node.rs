@@ -164,7 +164,8 @@ pub struct Props {
     pub justify: Option<String>,
     pub background: Option<String>,
     pub border: Option<String>,
-    #[serde(deserialize_with = "dp")]
+    /// Corner radius (dp); `radius` is the same property.
+    #[serde(deserialize_with = "dp", alias = "radius")]
     pub corner: Option<f32>,
 
     // Text and icons.
@@ -181,6 +182,12 @@ pub struct Props {
     pub max_lines: Option<usize>,
     pub text_align: Option<String>,
     pub variant: Option<String>,
+
+    // Images: a file in the app bundle (`images/cat.jpg` or `{item.photo}`), how it fills its
+    // box (`cover|contain|fill`) and whether it is cut to a circle.
+    pub src: Option<Template>,
+    pub fit: Option<String>,
+    pub circle: bool,
 
     // Events: names of Lua handlers.
     pub on_tap: Option<String>,

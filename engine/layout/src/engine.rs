@@ -125,7 +125,7 @@ impl Layouter {
 
     fn measure_of(node: &ViewNode) -> Measure {
         match &node.content {
-            Content::None => Measure::None,
+            Content::None | Content::Image(_) => Measure::None,
             Content::Text(spec) => Measure::Text { spec: spec.clone(), sizes: Vec::new() },
             Content::Icon { size_px, .. } => Measure::Icon { size: *size_px },
         }
@@ -141,7 +141,7 @@ impl Layouter {
                     old.style = style;
                 }
                 let same_content = match (&old.measure, &node.content) {
-                    (Measure::None, Content::None) => true,
+                    (Measure::None, Content::None | Content::Image(_)) => true,
                     (Measure::Text { spec, .. }, Content::Text(new)) => spec == new,
                     (Measure::Icon { size }, Content::Icon { size_px, .. }) => size == size_px,
                     _ => false,
@@ -226,7 +226,7 @@ impl Layouter {
                 ))
             }
             Content::Icon { name, size_px, .. } => Some(text_cache::icon(name, *size_px)),
-            Content::None => None,
+            Content::None | Content::Image(_) => None,
         };
         let index = out.nodes.len();
         out.nodes.push(Placed {
@@ -244,7 +244,11 @@ impl Layouter {
             text_color: match &node.content {
                 Content::Text(spec) => Some(spec.color),
                 Content::Icon { color, .. } => Some(*color),
-                Content::None => None,
+                Content::None | Content::Image(_) => None,
+            },
+            image: match &node.content {
+                Content::Image(i) => Some(i.clone()),
+                _ => None,
             },
             text_align: match &node.content {
                 Content::Text(spec) => spec.align,

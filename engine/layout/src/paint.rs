@@ -25,12 +25,16 @@ pub fn paint(tree: &PlacedTree, out: &mut Vec<DrawCmd>) {
         }
         let rect = Rect { x: node.x, y: node.y, w: node.w, h: node.h };
         let p = &node.paint;
+        let r = node.w.min(node.h) / 2.0;
+        let (cx, cy) = (node.x + node.w / 2.0, node.y + node.h / 2.0);
+        if let Some(color) = p.background {
+            out.push(if p.circle { DrawCmd::Circle { cx, cy, r, color } } else { DrawCmd::Fill { rect, color, radius: p.radius } });
+        }
+        // An image lies over the background and under the border.
+        if let Some(i) = &node.image {
+            out.push(DrawCmd::Image { rect, image: i.image.clone(), fit: i.fit, radius: i.radius, circle: i.circle });
+        }
         if p.circle {
-            let r = node.w.min(node.h) / 2.0;
-            let (cx, cy) = (node.x + node.w / 2.0, node.y + node.h / 2.0);
-            if let Some(color) = p.background {
-                out.push(DrawCmd::Circle { cx, cy, r, color });
-            }
             if let Some((color, width)) = p.border {
                 out.push(DrawCmd::Ring { cx, cy, r, color, width });
             }
@@ -38,13 +42,8 @@ pub fn paint(tree: &PlacedTree, out: &mut Vec<DrawCmd>) {
                 let width = p.border.map_or(r / 6.0, |(_, w)| w);
                 out.push(DrawCmd::Arc { cx, cy, r, color, width, start_deg: 0.0, sweep_deg: 360.0 * fraction.clamp(0.0, 1.0) });
             }
-        } else {
-            if let Some(color) = p.background {
-                out.push(DrawCmd::Fill { rect, color, radius: p.radius });
-            }
-            if let Some((color, width)) = p.border {
-                out.push(DrawCmd::Stroke { rect, color, width, radius: p.radius });
-            }
+        } else if let Some((color, width)) = p.border {
+            out.push(DrawCmd::Stroke { rect, color, width, radius: p.radius });
         }
         if let (Some(layout), Some(color)) = (&node.text, node.text_color) {
             let [pl, pt, pr, pb] = node.padding;

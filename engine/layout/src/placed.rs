@@ -5,7 +5,7 @@ use std::sync::Arc;
 use phoneworld_render::Color;
 use phoneworld_text::TextLayout;
 
-use crate::view::{A11y, Paint};
+use crate::view::{A11y, ImagePaint, Paint};
 
 /// One node after layout.
 #[derive(Debug, Clone)]
@@ -26,6 +26,7 @@ pub struct Placed {
     pub text: Option<Arc<TextLayout>>,
     pub text_color: Option<Color>,
     pub text_align: u8,
+    pub image: Option<ImagePaint>,
     pub padding: [f32; 4],
     pub paint: Paint,
     pub a11y: Option<A11y>,

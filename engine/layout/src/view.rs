@@ -4,7 +4,9 @@
 
 use std::hash::{Hash, Hasher};
 
-use phoneworld_render::Color;
+use std::sync::Arc;
+
+use phoneworld_render::{Color, Fit, Image};
 use phoneworld_text::Weight;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -81,11 +83,28 @@ pub struct TextSpec {
     pub align: u8,
 }
 
+/// An image filling the node's box.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ImagePaint {
+    pub image: Arc<Image>,
+    pub fit: Fit,
+    /// Corner radius in pixels (ignored for a circle).
+    pub radius: f32,
+    /// Clipped to the circle inscribed in the box (avatars).
+    pub circle: bool,
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub enum Content {
     None,
     Text(TextSpec),
-    Icon { name: String, size_px: f32, color: Color },
+    Icon {
+        name: String,
+        size_px: f32,
+        color: Color,
+    },
+    /// Sized by the node's style only (an image has no intrinsic layout size here).
+    Image(ImagePaint),
 }
 
 /// Accessibility facts of a node (Android's AccessibilityNodeInfo, abridged).
@@ -172,6 +191,7 @@ impl ViewNode {
                 (1u8, &t.text, t.size_px.to_bits(), t.weight, t.color, t.max_lines, t.align).hash(h);
             }
             Content::Icon { name, size_px, color } => (2u8, name, size_px.to_bits(), color).hash(h),
+            Content::Image(i) => (3u8, i.image.key(), i.fit, i.radius.to_bits(), i.circle).hash(h),
         }
         hash_f32(self.scroll_y, h);
         self.children.len().hash(h);

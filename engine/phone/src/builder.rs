@@ -20,6 +20,8 @@ pub(crate) struct Builder<'a> {
     pub(crate) m: Metrics,
     pub(crate) app: &'a str,
     pub(crate) modules: &'a LayoutModules,
+    pub(crate) bundle: &'a phoneworld_data::AppBundle,
+    pub(crate) images: &'a crate::ImageStore,
     pub(crate) entry: &'a ScreenEntry,
     pub(crate) focus: Option<&'a Focus>,
     pub(crate) hits: &'a mut Vec<Hit>,
@@ -117,6 +119,18 @@ impl<'a> Builder<'a> {
     /// A text leaf.
     pub(crate) fn text(&self, text: String, size_sp: f32, weight: Weight, color: Color) -> ViewNode {
         kit::text(&self.m, text, size_sp, weight, color)
+    }
+
+    /// The image `src` of the app's bundle; when it is missing or cannot be decoded, nothing
+    /// (the widget shows its placeholder) and a problem naming the file.
+    pub(crate) fn image(&mut self, src: &str) -> Option<std::sync::Arc<phoneworld_render::Image>> {
+        match self.images.get(self.bundle, src) {
+            Ok(image) => Some(image),
+            Err(message) => {
+                self.problem(format!("image `{src}`: {message}"));
+                None
+            }
+        }
     }
 
     /// An icon leaf.

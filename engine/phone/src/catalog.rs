@@ -40,6 +40,8 @@ pub struct Catalog {
     pub broken: Vec<(PathBuf, PhoneError)>,
     /// Freshly installed stores by seed (install hooks already run), shared by the devices
     /// and snapshots of this catalog. Bounded; a miss only costs running the hooks again.
+    /// The apps' image assets, decoded on first use and shared by every device.
+    pub images: crate::ImageStore,
     pub(crate) baselines: std::sync::Mutex<std::collections::VecDeque<(u64, Arc<crate::device::Baseline>)>>,
 }
 
@@ -116,7 +118,14 @@ impl Catalog {
             hasher.update(app.bundle.hash.as_bytes());
         }
         hasher.update(modules.hash().as_bytes());
-        Ok(Arc::new(Catalog { apps, modules, hash: hasher.finalize().to_hex().to_string(), broken, baselines: Default::default() }))
+        Ok(Arc::new(Catalog {
+            apps,
+            modules,
+            hash: hasher.finalize().to_hex().to_string(),
+            broken,
+            images: Default::default(),
+            baselines: Default::default(),
+        }))
     }
 
     pub fn get(&self, package: &str) -> Option<&InstalledApp> {

@@ -32,6 +32,9 @@ struct Checker<'a> {
     problems: Vec<Problem>,
     /// Problems past `MAX_PROBLEMS`, counted only.
     unlisted: usize,
+    /// Literal image paths already tried, with why each cannot be shown: each file is
+    /// decoded once however often it is named.
+    images: std::collections::BTreeMap<String, Option<String>>,
 }
 
 impl Checker<'_> {
@@ -173,7 +176,9 @@ impl Checker<'_> {
             }
         }
         if !in_module {
-            for t in [&p.text, &p.title, &p.label, &p.hint, &p.error, &p.icon, &p.content_desc, &p.items, &p.progress].into_iter().flatten()
+            for t in [&p.text, &p.title, &p.label, &p.hint, &p.error, &p.icon, &p.content_desc, &p.items, &p.progress, &p.src]
+                .into_iter()
+                .flatten()
             {
                 self.check_template(file, source, t);
             }
@@ -186,6 +191,12 @@ impl Checker<'_> {
             if !phoneworld_text::icon_exists(&name) {
                 self.report(file, source, &format!("\"{name}\""), format!("no icon `{name}` in the bundled icon font"));
             }
+        }
+        if let Some(src) = p.src.as_ref().filter(|t| t.is_constant()) {
+            self.check_image(file, source, &src.render(&empty_scope()));
+        }
+        if let Some(fit) = p.fit.as_deref().filter(|f| !matches!(*f, "cover" | "contain" | "fill")) {
+            self.report(file, source, &format!("\"{fit}\""), format!("`fit: \"{fit}\"`: use cover, contain or fill"));
         }
         for tab in &p.tabs {
             if let Some(icon) = &tab.icon {
@@ -243,6 +254,24 @@ impl Checker<'_> {
     }
 }
 
+impl Checker<'_> {
+    /// A literal image path must name a file of the bundle that decodes within the limits.
+    fn check_image(&mut self, file: &Path, source: &str, path: &str) {
+        if path.is_empty() {
+            return;
+        }
+        let bundle = self.bundle;
+        let failure = self
+            .images
+            .entry(path.to_owned())
+            .or_insert_with(|| crate::load_image(bundle, file, path).err().map(|e| e.to_string()))
+            .clone();
+        if let Some(message) = failure {
+            self.report(file, source, &format!("\"{path}\""), format!("image `{path}`: {message}"));
+        }
+    }
+}
+
 /// The names of the modules a layout uses directly.
 fn used_modules(root: &Node) -> Vec<&str> {
     let mut out = Vec::new();
@@ -289,7 +318,7 @@ pub fn check_app(dir: &Path, modules: &LayoutModules) -> Vec<Problem> {
             }
         },
     };
-    let mut checker = Checker { bundle: &bundle, modules, handlers, problems, unlisted: 0 };
+    let mut checker = Checker { bundle: &bundle, modules, handlers, problems, unlisted: 0, images: Default::default() };
     let manifest_file = dir.join("app.ron");
     // Only for line numbers: the bundle loaded, so it is a regular file of bounded size.
     let manifest_src = read_text_bounded(&manifest_file, MAX_BUNDLE_FILE_BYTES).unwrap_or_default();

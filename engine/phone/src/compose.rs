@@ -139,6 +139,8 @@ fn app_screen(store: &Store, catalog: &Catalog, package: &str, theme: Theme, m: 
         m,
         app: package,
         modules: &catalog.modules,
+        bundle: &app.bundle,
+        images: &catalog.images,
         entry,
         focus: store.session.focus.as_ref(),
         hits,

@@ -27,6 +27,18 @@ pub(crate) struct Coverage<'a> {
     pub(crate) data: &'a [u8],
 }
 
+/// Premultiplied RGBA8 pixels, `w`×`h`, whose top-left is at (x, y) in the frame.
+#[derive(Clone, Copy)]
+pub(crate) struct Pixels<'a> {
+    pub(crate) x: i32,
+    pub(crate) y: i32,
+    pub(crate) w: usize,
+    pub(crate) h: usize,
+    pub(crate) data: &'a [u8],
+    /// Every pixel has alpha 255: unmasked rows are plain copies.
+    pub(crate) opaque: bool,
+}
+
 /// The frame's pixels plus its size: the only target the blend routines write to.
 pub(crate) struct Canvas<'a> {
     pub(crate) pixels: &'a mut [u8],
@@ -111,6 +123,75 @@ impl Canvas<'_> {
                 }
             }
         }
+    }
+}
+
+impl Canvas<'_> {
+    /// Composites premultiplied pixels (source over), through a coverage mask if given:
+    /// outside the mask nothing is drawn.
+    pub(crate) fn blit_premultiplied(&mut self, src: Pixels<'_>, mask: Option<Coverage<'_>>, clip: IRect) {
+        let mut dst =
+            IRect { x0: src.x, y0: src.y, x1: src.x + src.w as i32, y1: src.y + src.h as i32 }.intersect(clip).intersect(self.bounds());
+        if let Some(m) = mask {
+            dst = dst.intersect(IRect { x0: m.x, y0: m.y, x1: m.x + m.w as i32, y1: m.y + m.h as i32 });
+        }
+        if dst.is_empty() {
+            return;
+        }
+        let stride = self.width as usize * 4;
+        let cols = dst.width() as usize;
+        for row in dst.y0..dst.y1 {
+            let sy = (row - src.y) as usize;
+            let sx = (dst.x0 - src.x) as usize;
+            let from = &src.data[(sy * src.w + sx) * 4..(sy * src.w + sx + cols) * 4];
+            let start = row as usize * stride + dst.x0 as usize * 4;
+            let span = &mut self.pixels[start..start + cols * 4];
+            let cov = mask.map(|m| {
+                let (my, mx) = ((row - m.y) as usize, (dst.x0 - m.x) as usize);
+                &m.data[my * m.w + mx..my * m.w + mx + cols]
+            });
+            let Some(cov) = cov else {
+                if src.opaque {
+                    span.copy_from_slice(from);
+                } else {
+                    for (px, s) in span.chunks_exact_mut(4).zip(from.chunks_exact(4)) {
+                        over_premultiplied(px, s, 255);
+                    }
+                }
+                continue;
+            };
+            // Masks are convex shapes: a row is edge pixels, a fully covered run, edge pixels.
+            // An opaque run is a plain copy.
+            let lead = cov.iter().position(|&k| k == 255).unwrap_or(cols);
+            let end = cols - cov.iter().rev().position(|&k| k == 255).unwrap_or(0);
+            let (lo, hi) = if src.opaque && lead < end && cov[lead..end].iter().all(|&k| k == 255) { (lead, end) } else { (cols, cols) };
+            span[lo * 4..hi * 4].copy_from_slice(&from[lo * 4..hi * 4]);
+            for part in [0..lo, hi..cols] {
+                let (span, from) = (&mut span[part.start * 4..part.end * 4], &from[part.start * 4..part.end * 4]);
+                for ((px, s), &k) in span.chunks_exact_mut(4).zip(from.chunks_exact(4)).zip(&cov[part]) {
+                    if k == 255 && s[3] == 255 {
+                        px.copy_from_slice(s);
+                    } else if k != 0 {
+                        over_premultiplied(px, s, u32::from(k));
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Premultiplied `s`, scaled by coverage `k`, over the opaque pixel `px`.
+#[inline(always)]
+fn over_premultiplied(px: &mut [u8], s: &[u8], k: u32) {
+    let mut rgba = [u32::from(s[0]), u32::from(s[1]), u32::from(s[2]), u32::from(s[3])];
+    if k < 255 {
+        for ch in &mut rgba {
+            *ch = div255(*ch * k);
+        }
+    }
+    let ia = 255 - rgba[3];
+    for ch in 0..3 {
+        px[ch] = (rgba[ch] + div255(u32::from(px[ch]) * ia)).min(255) as u8;
     }
 }
 

@@ -6,11 +6,15 @@ mod arc;
 mod blend;
 mod color;
 mod frame;
+mod image;
 mod mask_cache;
 mod shapes;
 
 pub use color::{Color, Rect};
 pub use frame::Frame;
+pub use image::{
+    scale_window, scaled, Fit, Image, ImageError, Scaled, MAX_IMAGE_FILE_BYTES, MAX_IMAGE_PIXELS, MAX_IMAGE_SIDE, MAX_SCALED_CACHE_BYTES,
+};
 
 use blend::{Canvas, Coverage};
 use color::IRect;
@@ -66,6 +70,15 @@ pub enum DrawCmd {
         layout: Arc<TextLayout>,
         color: Color,
     },
+    /// A bitmap or SVG image fitted into `rect` (see [`Fit`]), clipped to a rounded rect of
+    /// `radius` or, when `circle`, to the circle inscribed in `rect`.
+    Image {
+        rect: Rect,
+        image: Arc<Image>,
+        fit: Fit,
+        radius: f32,
+        circle: bool,
+    },
     /// Everything until the matching PopClip is clipped to this rectangle.
     PushClip(Rect),
     PopClip,
@@ -89,6 +102,7 @@ pub fn render(cmds: &[DrawCmd], frame: &mut Frame, background: Color) {
                 arc::arc(&mut cv, *cx, *cy, *r, *width, *start_deg, *sweep_deg, clip, *color)
             }
             DrawCmd::Text { x, y, layout, color } => draw_text(&mut cv, *x, *y, layout, clip, *color),
+            DrawCmd::Image { rect, image, fit, radius, circle } => image::draw(&mut cv, *rect, image, *fit, *radius, *circle, clip),
             DrawCmd::PushClip(r) => clips.push(clip.intersect(IRect::snap(*r))),
             DrawCmd::PopClip => {
                 clips.pop();

@@ -4,7 +4,9 @@
 
 use crate::blend::{Canvas, Coverage};
 use crate::color::{Color, IRect, Rect};
-use crate::mask_cache::{mask_size, rasterize_window, shape_mask, ShapeKey, MAX_CACHED_SIDE};
+use std::sync::Arc;
+
+use crate::mask_cache::{mask_size, rasterize_window, shape_mask, ShapeKey, ShapeMask, MAX_CACHED_SIDE};
 
 /// Blends the key's mask with its top-left at (x, y), limited to `region` ∩ clip. Small masks
 /// come from the cache; big ones are rasterized only where visible.
@@ -23,6 +25,32 @@ fn draw_mask(cv: &mut Canvas<'_>, key: ShapeKey, x: i32, y: i32, region: IRect, 
         let m = rasterize_window(key, vis.x0 - x, vis.y0 - y, vw, vh);
         cv.blit_coverage(Coverage { x: vis.x0, y: vis.y0, w: vw, h: vh, data: &m.data }, vis, c);
     }
+}
+
+/// The coverage of `key` drawn with its top-left at (x, y), for the pixels of `vis`: the mask
+/// and where its top-left lands (small masks whole from the cache, big ones only `vis`).
+fn mask_over(key: ShapeKey, x: i32, y: i32, vis: IRect) -> (Arc<ShapeMask>, i32, i32) {
+    let (w, h) = mask_size(key);
+    if w.max(h) <= MAX_CACHED_SIDE as usize {
+        return (shape_mask(key), x, y);
+    }
+    let vis = vis.intersect(IRect { x0: x, y0: y, x1: x + w as i32, y1: y + h as i32 });
+    let (vw, vh) = (vis.width().max(0) as usize, vis.height().max(0) as usize);
+    (Arc::new(rasterize_window(key, vis.x0 - x, vis.y0 - y, vw, vh)), vis.x0, vis.y0)
+}
+
+/// The coverage of a filled circle (the same pixels `circle` draws), over `vis`.
+pub(crate) fn circle_mask(cx: f32, cy: f32, r: f32, vis: IRect) -> (Arc<ShapeMask>, i32, i32) {
+    let (x0, y0) = ((cx - r).floor(), (cy - r).floor());
+    let key = ShapeKey::Circle { r: r.to_bits(), cx: (cx - x0).to_bits(), cy: (cy - y0).to_bits(), inner: 0f32.to_bits() };
+    mask_over(key, x0 as i32, y0 as i32, vis)
+}
+
+/// The coverage of the rounded rect `r` (the same pixels `fill` draws), over `vis`.
+pub(crate) fn round_rect_mask(r: IRect, radius: f32, vis: IRect) -> (Arc<ShapeMask>, i32, i32) {
+    let radius = radius.min(r.width() as f32 / 2.0).min(r.height() as f32 / 2.0);
+    let key = ShapeKey::RoundRect { w: r.width(), h: r.height(), radius: radius.to_bits(), sw: 0 };
+    mask_over(key, r.x0, r.y0, vis)
 }
 
 /// Splits `r` into four corner squares of side `k` (clamped so they never overlap) and the

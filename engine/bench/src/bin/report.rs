@@ -24,8 +24,8 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use phoneworld_bench::{
-    busy_device, measure_memory, median_ns, median_timed, screen_stats, switch_actions, tab_actions, typical_catalog, typical_device,
-    FRAME_BYTES, MIB,
+    busy_device, measure_memory, median_ns, median_timed, screen_stats, switch_actions, tab_actions, thumbnails_device, typical_catalog,
+    typical_device, FRAME_BYTES, MIB,
 };
 use phoneworld_phone::{Device, ScriptLimits};
 
@@ -226,6 +226,40 @@ fn main() {
         note: "glyph+mask caches warm, view laid out (untimed), frame cache cold, buffer reused".into(),
     });
     rows.push(Row { name: "  same, as a multiple of memcpy", ns: render_changed, target: Target::Memcpy(6.0), note: String::new() });
+
+    // Images: 12 photo thumbnails against the same grid of placeholders, measured side by side
+    // in each round. Decoded images and their scaled copies are warm (decoded once per catalog,
+    // scaled once per size): a changed frame blends the cached copies through their corners.
+    let (mut photos, flip_photos) = thumbnails_device(&catalog, false);
+    let (mut empty, flip_empty) = thumbnails_device(&catalog, true);
+    let changed_frame = |d: &mut Device, flip: &phoneworld_data::Action| {
+        median_timed(iters, 5, || {
+            d.step(flip);
+            d.prepare_view();
+            let t = Instant::now();
+            let f = d.frame();
+            let ns = t.elapsed().as_nanos();
+            black_box(&f);
+            ns
+        })
+    };
+    let (mut with_photos, mut with_placeholders) = (f64::INFINITY, f64::INFINITY);
+    for _ in 0..rounds {
+        with_photos = with_photos.min(changed_frame(&mut photos, &flip_photos));
+        with_placeholders = with_placeholders.min(changed_frame(&mut empty, &flip_empty));
+    }
+    rows.push(Row {
+        name: "frame() of 12 photo thumbnails (changed)",
+        ns: with_photos,
+        target: Target::Ns(1.5 * with_placeholders),
+        note: "fixture thumbnails; decoded and scaled copies warm; target: 1.5× the row below".into(),
+    });
+    rows.push(Row {
+        name: "  same grid of placeholders (changed)",
+        ns: with_placeholders,
+        target: Target::None,
+        note: "the 12 images' src empty: grey boxes with an icon".into(),
+    });
 
     let render_fresh = best(rounds, || {
         median_timed(iters, 5, || {

@@ -2,7 +2,8 @@
 //! Avatar, Image.
 
 use phoneworld_data::{Node, NodeKind};
-use phoneworld_layout::{Align, Content, Direction, ViewNode};
+use phoneworld_layout::{Align, Content, Direction, ImagePaint, ViewNode};
+use phoneworld_render::Fit;
 use phoneworld_text::Weight;
 
 use crate::builder::{container, At, Builder};
@@ -129,11 +130,17 @@ pub(super) fn avatar(b: &mut Builder<'_>, node: &Node, at: &At<'_>) -> ViewNode 
     v.style.justify = phoneworld_layout::Justify::Center;
     v.paint.background = Some(bg);
     v.paint.circle = true;
+    let mut a = b.a11y("android.widget.ImageView");
+    a.content_desc = name.clone();
+    v.a11y = Some(a);
+    // A photo when `src` names one that can be shown; the initials otherwise.
+    let src = p.src.as_ref().map(|t| t.render(&at.scope)).unwrap_or_default();
+    if let Some(image) = (!src.is_empty()).then(|| b.image(&src)).flatten() {
+        v.content = Content::Image(ImagePaint { image, fit: Fit::Cover, radius: 0.0, circle: true });
+        return v;
+    }
     let label = b.text(initials.clone(), p.size.unwrap_or(40.0) * 0.4, Weight::Medium, phoneworld_render::Color::WHITE);
     v.children.push(label);
-    let mut a = b.a11y("android.widget.ImageView");
-    a.content_desc = name;
-    v.a11y = Some(a);
     v
 }
 
@@ -145,16 +152,39 @@ fn avatar_color(name: &str) -> phoneworld_render::Color {
     phoneworld_render::Color::rgb((v >> 16) as u8, (v >> 8) as u8, v as u8)
 }
 
+/// `fit: cover|contain|fill` (cover when absent or unknown; an unknown one is a problem).
+fn fit(b: &mut Builder<'_>, name: Option<&str>) -> Fit {
+    match name {
+        None | Some("cover") => Fit::Cover,
+        Some("contain") => Fit::Contain,
+        Some("fill") => Fit::Fill,
+        Some(other) => {
+            let shown: String = other.chars().take(40).collect();
+            b.problem(format!("unknown fit `{shown}` (cover, contain or fill)"));
+            Fit::Cover
+        }
+    }
+}
+
 pub(super) fn image(b: &mut Builder<'_>, node: &Node, at: &At<'_>) -> ViewNode {
     let p = &node.props;
     let mut v = container(Direction::Column);
     v.style.height = Some(b.m.dp(p.height.unwrap_or(160.0)));
+    v.a11y = Some(b.a11y("android.widget.ImageView"));
+    let src = p.src.as_ref().map(|t| t.render(&at.scope)).unwrap_or_default();
+    // An empty `src` (an item without a photo) is the placeholder without a problem.
+    if let Some(image) = (!src.is_empty()).then(|| b.image(&src)).flatten() {
+        let fit = fit(b, p.fit.as_deref());
+        let radius = p.corner.map_or(0.0, |r| b.m.dp(r));
+        v.content = Content::Image(ImagePaint { image, fit, radius, circle: p.circle });
+        return v;
+    }
     v.style.align_items = Some(Align::Center);
     v.style.justify = phoneworld_layout::Justify::Center;
     v.paint.background = Some(b.theme.surface_variant);
     v.paint.radius = b.m.dp(12.0);
+    v.paint.circle = p.circle;
     let name = p.icon.as_ref().map_or_else(|| "image".to_owned(), |t| t.render(&at.scope));
     v.children.push(b.icon(&name, 48.0, b.theme.on_surface_variant));
-    v.a11y = Some(b.a11y("android.widget.ImageView"));
     v
 }

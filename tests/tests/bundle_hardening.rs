@@ -478,3 +478,28 @@ fn a_big_list_passed_to_a_module_in_every_row_is_not_copied() {
     assert!(problems.is_empty(), "{problems:?}");
     assert!(texts.contains(&"100000 items, the last 99999".to_owned()), "{texts:?}");
 }
+
+// ---- Image files are part of the bundle's identity ----------------------------------------
+
+/// Images are decoded only when drawn, yet an episode recorded with one picture must not claim
+/// the same apps as one recorded with another: the bundle's hash covers the image files,
+/// wherever they are in the bundle, and nothing outside it (a symlink leading out is not read).
+#[test]
+fn the_bundle_hash_covers_its_image_files() {
+    let s = Scratch::new("image-hash");
+    let hash = || AppBundle::load(&s.app()).unwrap().hash;
+    let without = hash();
+    s.write("app/images/photo.png", "first picture");
+    let first = hash();
+    assert_ne!(first, without, "an added image changes the hash");
+    s.write("app/images/photo.png", "second picture");
+    let second = hash();
+    assert_ne!(second, first, "a changed image changes the hash");
+    s.write("app/images/photo.png", "first picture");
+    assert_eq!(hash(), first, "the same files give the same hash");
+    s.write("app/notes.txt", "not an image");
+    assert_eq!(hash(), first, "files that are not images are not read");
+    s.write("secret/leak.png", "outside");
+    s.symlink(&s.path("secret/leak.png"), "app/images/leak.png");
+    assert_eq!(hash(), first, "a symlink leading out is not followed");
+}

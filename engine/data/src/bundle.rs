@@ -6,6 +6,7 @@ use std::path::{Path as FsPath, PathBuf};
 use serde::Deserialize;
 
 use crate::confine::Source;
+use crate::files::read_bounded;
 use crate::manifest::Manifest;
 use crate::node::Node;
 use crate::ron_util::read_value;
@@ -236,6 +237,16 @@ impl AppBundle {
             }
         }
 
+        // Images are decoded when first drawn, but a changed picture is a changed app: the
+        // bundle's hash covers their bytes too.
+        for (rel, real) in source.image_files() {
+            hasher.update(rel.as_bytes());
+            match read_bounded(&real, MAX_ASSET_HASH_BYTES) {
+                Ok(bytes) => hasher.update(&bytes),
+                Err(err) => hasher.update(err.to_string().as_bytes()),
+            };
+        }
+
         let bundle = AppBundle {
             dir: dir.to_path_buf(),
             manifest,
@@ -262,6 +273,10 @@ impl AppBundle {
         serde_json::Value::Object(self.manifest.state.clone().into_iter().collect())
     }
 }
+
+/// Bytes of one image file that go into a bundle's hash; a larger file (which cannot be
+/// drawn: images are limited to 16 MiB) adds its error, naming its size, instead.
+pub(crate) const MAX_ASSET_HASH_BYTES: u64 = 16 << 20;
 
 /// Longest string in content and in an app's initial state, in bytes: a layout may show, filter
 /// or compare it in every row of a long list.

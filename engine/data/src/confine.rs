@@ -105,6 +105,37 @@ impl<'a> Source<'a> {
         Ok(files)
     }
 
+    /// The image files of a folder on disk (by extension, case-insensitive), relative to it
+    /// and sorted, found by walking at most [`MAX_ASSET_DEPTH`] folders deep and keeping at
+    /// most [`MAX_ASSET_FILES`]; symlinks that lead out are left out (reading them is refused
+    /// anyway). A memory source has none.
+    pub(crate) fn image_files(&self) -> Vec<(String, PathBuf)> {
+        let Source::Dir { root, .. } = self else { return Vec::new() };
+        let mut found = Vec::new();
+        let mut folders = vec![(root.clone(), String::new(), 0)];
+        while let Some((folder, prefix, depth)) = folders.pop() {
+            let Ok(entries) = std::fs::read_dir(&folder) else { continue };
+            let mut names: Vec<String> = entries.filter_map(|e| e.ok()?.file_name().into_string().ok()).collect();
+            names.sort();
+            for name in names {
+                let rel = format!("{prefix}{name}");
+                let Ok(real) = std::fs::canonicalize(folder.join(&name)) else { continue };
+                if !real.starts_with(root) {
+                    continue;
+                }
+                if real.is_dir() {
+                    if depth < MAX_ASSET_DEPTH {
+                        folders.push((real, format!("{rel}/"), depth + 1));
+                    }
+                } else if is_image(&name) && found.len() < MAX_ASSET_FILES {
+                    found.push((rel, real));
+                }
+            }
+        }
+        found.sort();
+        found
+    }
+
     fn read_rel(&self, rel: &Path) -> Result<Read, DataError> {
         let shown = self.base().join(rel);
         match self {
@@ -129,6 +160,16 @@ impl<'a> Source<'a> {
             }
         }
     }
+}
+
+/// How deep [`Source::image_files`] looks into a bundle's folders.
+pub(crate) const MAX_ASSET_DEPTH: usize = 8;
+/// How many image files of a bundle [`Source::image_files`] lists at most.
+pub(crate) const MAX_ASSET_FILES: usize = 4096;
+
+fn is_image(name: &str) -> bool {
+    let ext = Path::new(name).extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase);
+    matches!(ext.as_deref(), Some("png" | "jpg" | "jpeg" | "webp" | "svg"))
 }
 
 fn is_ron(name: &str) -> bool {

@@ -170,7 +170,7 @@ impl<'a> Builder<'a> {
             (Some(_), Some(path)) => ItemSource::Path(path.clone()),
             (Some(item), None) => ItemSource::Value(item.clone()),
         };
-        EventSource { item, index: at.scope.index, id: node.props.id.clone(), value }
+        EventSource { item, index: at.scope.index, id: node.props.id.as_ref().map(|t| t.render(&at.scope)), value }
     }
 
     /// Resolves a handler name; `$name` takes it from the module argument `name`.
@@ -328,7 +328,7 @@ impl<'a> Builder<'a> {
             ..A11y::default()
         });
         if let Some(id) = &p.id {
-            a11y.resource_id = format!("{}:id/{id}", self.app);
+            a11y.resource_id = format!("{}:id/{}", self.app, id.render(&at.scope));
         }
         if let Some(desc) = &p.content_desc {
             a11y.content_desc = desc.render(&at.scope);

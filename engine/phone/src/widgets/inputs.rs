@@ -89,7 +89,7 @@ pub(super) fn text_field(b: &mut Builder<'_>, node: &Node, at: &At<'_>, enabled:
     a.long_clickable = enabled;
     a.enabled = enabled;
     if let Some(id) = &p.id {
-        a.resource_id = format!("{}:id/{id}", b.app);
+        a.resource_id = format!("{}:id/{}", b.app, id.render(&at.scope));
     }
     field.a11y = Some(a);
     if enabled {

@@ -7,7 +7,7 @@ use std::collections::BTreeSet;
 
 use phoneworld_data::Action;
 use phoneworld_phone::{check_app, load_image, project_root};
-use phoneworld_tests::{catalog, Harness};
+use phoneworld_tests::{assert_screen, catalog, Harness};
 use serde_json::Value;
 
 const APPS: [(&str, &str); 4] = [
@@ -143,4 +143,29 @@ fn each_phone_picks_a_variant_and_the_grid_shows_it_without_describing_it() {
         }
     }
     assert!(seen.len() >= 2, "six phones all showed the same bicycle: {seen:?}");
+}
+
+/// The screens that show content images, beyond the entry screens `every_app` snapshots.
+#[test]
+fn screens_with_content_images() {
+    let walks: [(&str, &str, &[&str]); 9] = [
+        ("Gallery", "content_gallery_albums", &["Albums"]),
+        ("Gallery", "content_gallery_photo", &["photo_26"]),
+        ("Shop", "content_shop_product", &["Everyday Crew Tee"]),
+        ("Food", "content_food_restaurant", &["Nonna Lucia, Italian, rated 4.7, 25–35 min, $1.99 delivery"]),
+        ("Movies", "content_movies_movie", &["Starfall Station"]),
+        ("Music", "content_music_albums", &["Albums"]),
+        ("Chatly", "content_chatly_moments", &["Discover", "Moments"]),
+        ("Contacts", "content_contacts_detail", &["Aisha Khan"]),
+        ("Weather", "content_weather_home", &[]),
+    ];
+    for (app, name, taps) in walks {
+        let mut h = Harness::new(0);
+        h.open(app);
+        for label in taps {
+            h.tap(label);
+        }
+        assert!(h.device.view_problems().is_empty(), "{name}: {:?}", h.device.view_problems());
+        assert_screen!(h, name);
+    }
 }

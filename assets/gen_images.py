@@ -90,9 +90,13 @@ def recolor(im, color, mode="saturated"):
     return Image.fromarray(a.astype(np.uint8))
 
 
-def place(canvas, path, cx, bottom, height, color=None, mode="saturated", shadow=0.45, flip=False, sources=None):
-    """Puts a clip with its bottom centre at (cx, bottom), `height` pixels tall, on a soft shadow."""
+def place(canvas, path, cx, bottom, height, color=None, mode="saturated", shadow=0.45, flip=False, sources=None, rotate=0):
+    """Puts a clip with its bottom centre at (cx, bottom), `height` pixels tall, on a soft shadow
+    (turned by `rotate` degrees first: a surfboard stood up in the sand)."""
     im = clip(path)
+    if rotate:
+        im = im.rotate(rotate, resample=Image.BICUBIC, expand=True)
+        im = im.crop(im.getchannel("A").getbbox())
     w = max(1, round(im.width * height / im.height))
     im = recolor(im.resize((w, height), Image.LANCZOS), color, mode)
     if flip:
@@ -378,7 +382,7 @@ def photo(app, rel, scene, objects, size=(480, 360), extra=None, under=None):
     used = []
     for o in objects:
         place(canvas, o["clip"], o["x"] * w, o["y"] * h, int(o["h"] * h), o.get("color"), o.get("mode", "saturated"),
-              o.get("shadow", 0.45), o.get("flip", False), used)
+              o.get("shadow", 0.45), o.get("flip", False), used, o.get("rotate", 0))
     if extra:
         extra(canvas, rng)
     save(finish(canvas, rng), app, rel, used)
@@ -625,8 +629,8 @@ def gallery_looks(pid):
         V.append(("beach", [obj("buildings/ch_teau-fort_01.png", 0.5, 0.7, 0.62)], ["tower"], ["grey"], None))
     elif pid == 6:
         for c in ("red", "yellow"):
-            V.append(("beach", [obj("recreation/sports/surfboard_jurgen_01.png", 0.35, 0.6, 0.08, c, shadow=0),
-                                obj("recreation/sports/surfboard_jurgen_01.png", 0.7, 0.63, 0.08, c, shadow=0, flip=True)], ["surfboard", "sea"], [c], None))
+            V.append(("beach", [obj("recreation/sports/surfboard_jurgen_01.png", 0.3, 0.92, 0.62, c, rotate=80),
+                                obj("recreation/sports/surfboard_jurgen_01.png", 0.45, 0.9, 0.56, c, rotate=100)], ["surfboard", "sea"], [c], None))
     elif pid == 7:
         V.append(("fog", [obj("buildings/ch_teau-fort_01.png", 0.5, 0.75, 0.6)], ["palace"], ["grey"], draw_fog(0.45)))
     elif pid == 8:

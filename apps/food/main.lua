@@ -166,7 +166,7 @@ local function refresh_home()
       end
       if ok then
         table.insert(list, {
-          id = r.id, name = r.name, cuisine = r.cuisine, icon = r.icon, rating = r.rating, time = r.time,
+          id = r.id, name = r.name, cuisine = r.cuisine, icon = r.icon, photo = r.photo, rating = r.rating, time = r.time,
           time_text = r.time_text, fee = r.fee, fee_text = r.fee_text, price_level = r.price_level, match = match, order = i,
         })
       end

@@ -53,9 +53,17 @@ local function set_of(list, key)
   return s
 end
 
+-- The picture each photo shows on this phone: one of its variants, chosen at install (see pick_looks).
+local function look_of(p)
+  for _, l in ipairs(state.get("looks") or {}) do
+    if tonumber(l.id) == tonumber(p.id) then return l end
+  end
+  return { photo = p.photo or "", shows = p.shows or {}, colors = p.colors or {}, scene = p.scene or "" }
+end
+
 local function card(p, fav, trashed)
   return {
-    id = p.id, caption = p.caption, date = p.date, short_date = short_date(p.date), icon = p.icon,
+    id = p.id, caption = p.caption, date = p.date, short_date = short_date(p.date), icon = p.icon, photo = look_of(p).photo,
     album = p.album, location = (p.location ~= "" and p.location) or "No location", favorite = fav and true or false,
     deleted_text = trashed and short_date(trashed.deleted) or "",
     days_left = trashed and math.max(0, 30 - days_between(trashed.deleted, clock.today())) or 0,
@@ -104,7 +112,11 @@ local function refresh()
   table.sort(favorites, by_date_desc)
   local albums = {}
   for _, a in ipairs(content.get("albums") or {}) do
-    table.insert(albums, { name = a.name, icon = a.icon, count = counts[a.name] or 0 })
+    local cover = ""
+    for _, c in ipairs(all) do
+      if c.album == a.name then cover = c.photo; break end
+    end
+    table.insert(albums, { name = a.name, icon = a.icon, count = counts[a.name] or 0, cover = cover })
   end
   local album_photos = {}
   local current = view.album or ""
@@ -161,6 +173,7 @@ local function load_photo(id)
     locals.set(k, p[k] or "")
   end
   locals.set("short_date", short_date(p.date))
+  locals.set("photo", look_of(p).photo)
   locals.set("favorite", favs[pid] and true or false)
   locals.set("trashed", trash[pid] and true or false)
   locals.set("deleted", trash[pid] and trash[pid].deleted or "")
@@ -170,6 +183,20 @@ end
 -- ---------------------------------------------------------------- home / albums
 
 function refresh_all(ev) refresh() end
+
+-- Runs once when the phone is made (math.random is seeded from the device): a photo with
+-- variants (the same subject in another colour or setting) gets one of them, so the pictures
+-- differ between episodes. state.looks keeps what each photo shows, for checking tasks.
+function pick_looks(ev)
+  local looks = {}
+  for _, p in ipairs(content.get("photos") or {}) do
+    local l = p
+    local variants = p.variants or {}
+    if #variants > 1 then l = variants[math.random(#variants)] end
+    table.insert(looks, { id = p.id, photo = l.photo, shows = l.shows or {}, colors = l.colors or {}, scene = l.scene or "" })
+  end
+  state.set("looks", looks)
+end
 function home_enter(ev) refresh() end
 function go_back(ev) nav.pop() end
 

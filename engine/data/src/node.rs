@@ -142,7 +142,8 @@ fn grid_columns<'de, D: Deserializer<'de>>(d: D) -> Result<Option<usize>, D::Err
 #[serde(default, deny_unknown_fields)]
 pub struct Props {
     // Identity and accessibility.
-    pub id: Option<String>,
+    /// A template, so a list row can have its own id (`"photo_{item.id}"`).
+    pub id: Option<Template>,
     pub content_desc: Option<Template>,
     pub visible: Option<BoolExpr>,
     pub enabled: Option<BoolExpr>,

@@ -170,7 +170,7 @@ impl<'a> Builder<'a> {
             (Some(_), Some(path)) => ItemSource::Path(path.clone()),
             (Some(item), None) => ItemSource::Value(item.clone()),
         };
-        EventSource { item, index: at.scope.index, id: node.props.id.clone(), value }
+        EventSource { item, index: at.scope.index, id: node.props.id.as_ref().map(|t| t.render(&at.scope)), value }
     }
 
     /// Resolves a handler name; `$name` takes it from the module argument `name`.
@@ -327,7 +327,8 @@ impl<'a> Builder<'a> {
             enabled: true,
             ..A11y::default()
         });
-        if let Some(id) = &p.id {
+        // A templated id that renders empty (a module given no id) names nothing.
+        if let Some(id) = p.id.as_ref().map(|t| t.render(&at.scope)).filter(|id| !id.is_empty()) {
             a11y.resource_id = format!("{}:id/{id}", self.app);
         }
         if let Some(desc) = &p.content_desc {

@@ -176,7 +176,7 @@ impl Checker<'_> {
             }
         }
         if !in_module {
-            for t in [&p.text, &p.title, &p.label, &p.hint, &p.error, &p.icon, &p.content_desc, &p.items, &p.progress, &p.src]
+            for t in [&p.id, &p.text, &p.title, &p.label, &p.hint, &p.error, &p.icon, &p.content_desc, &p.items, &p.progress, &p.src]
                 .into_iter()
                 .flatten()
             {

@@ -88,7 +88,7 @@ pub(super) fn text_field(b: &mut Builder<'_>, node: &Node, at: &At<'_>, enabled:
     a.clickable = enabled;
     a.long_clickable = enabled;
     a.enabled = enabled;
-    if let Some(id) = &p.id {
+    if let Some(id) = p.id.as_ref().map(|t| t.render(&at.scope)).filter(|id| !id.is_empty()) {
         a.resource_id = format!("{}:id/{id}", b.app);
     }
     field.a11y = Some(a);

@@ -5,7 +5,7 @@ CARGO ?= cargo
 OUT ?= out
 
 PHONY_PY := python test-python bench-python bench-adb
-.PHONY: help setup run test test-rust test-round-trips $(PHONY_PY) lint fmt bench bench-report memory verify
+.PHONY: help setup run test test-rust test-round-trips $(PHONY_PY) lint fmt bench bench-report memory verify verify-appearance test-appearance-layouts
 
 help: ## Show the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
@@ -73,6 +73,12 @@ bench-report: ## Every performance target measured side by side, as a table
 
 verify: ## Prove every task template with 20 seeds
 	$(CARGO) run --release -p phoneworld-cli -- verify --suite phoneworld-v0 --seeds 20
+
+verify-appearance: ## The oracle scores 1.0 on the whole suite under every appearance profile
+	$(CARGO) run --release -p phoneworld-cli -- eval --suite phoneworld-v0 --agent oracle --seeds 1 --appearance all --min-success 1.0
+
+test-appearance-layouts: ## Every screen of every app laid out under every appearance profile
+	INSTA_UPDATE=no $(CARGO) test -p phoneworld-tests --test appearance_layouts -- --include-ignored
 
 memory: ## Resident memory per device with 100 devices
 	$(CARGO) run --release -p phoneworld-bench --bin memory

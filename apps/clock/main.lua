@@ -8,8 +8,7 @@ local DAY_NAMES = { "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Sat
 -- ---------------------------------------------------------------- helpers
 
 local function fmt_time(minutes)
-  minutes = math.floor(tonumber(minutes) or 0) % 1440
-  return string.format("%02d:%02d", minutes // 60, minutes % 60)
+  return clock.format_time(math.floor(tonumber(minutes) or 0))
 end
 
 -- Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).

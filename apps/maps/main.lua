@@ -283,9 +283,9 @@ local function open_status(hours)
   local now = clock.minutes()
   if now < open and now + 1440 < close then now = now + 1440 end
   if now >= open and now < close then
-    return "Open now · closes " .. string.format("%02d:%02d", (close % 1440) // 60, close % 60)
+    return "Open now · closes " .. clock.format_time(close)
   end
-  return "Closed · opens " .. string.format("%02d:%02d", open // 60, open % 60)
+  return "Closed · opens " .. clock.format_time(open)
 end
 
 local function load_place(p)

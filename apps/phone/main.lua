@@ -32,8 +32,7 @@ local function add_days(text, n)
 end
 
 local function fmt_time(minutes)
-  minutes = math.floor(tonumber(minutes) or 0) % 1440
-  return string.format("%02d:%02d", minutes // 60, minutes % 60)
+  return clock.format_time(math.floor(tonumber(minutes) or 0))
 end
 
 local function day_label(date)

@@ -83,8 +83,7 @@ local function wind(kmh)
 end
 
 local function hhmm(m)
-  m = math.floor(tonumber(m) or 0) % 1440
-  return string.format("%02d:%02d", m // 60, m % 60)
+  return clock.format_time(math.floor(tonumber(m) or 0))
 end
 
 -- Temperature at minute-of-day t for a day with (lo, hi): lowest near 06:00, highest near 15:00.

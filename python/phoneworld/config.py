@@ -40,6 +40,10 @@ class PhoneConfig:
     reward: str = "sparse"
     #: Overrides each task's step budget.
     max_steps: Optional[int] = None
+    #: The phone's look for every episode: a profile ("default", "dark", "large_text", "small_phone",
+    #: "large_phone", "compact", "accent_green_24h", "dark_large") or "random" (drawn from the seed).
+    #: It may change the device's resolution; observations keep `obs_size` (or `screen`) whatever it is.
+    appearance: Optional[str] = None
     apps_dirs: Tuple[str, ...] = field(default_factory=tuple)
     suite_dirs: Tuple[str, ...] = field(default_factory=tuple)
 
@@ -96,11 +100,16 @@ class PhoneConfig:
             "ui_elements": self.ui_elements,
             "reward": self.reward,
             "max_steps": self.max_steps,
+            "appearance": self.appearance,
         }
 
 
-def parse_action(action: Any, config: PhoneConfig, ui_elements: Optional[Sequence[dict[str, Any]]]) -> Any:
-    """A model's action in any accepted format as canonical action(s); raises ActionError."""
+def parse_action(
+    action: Any, config: PhoneConfig, ui_elements: Optional[Sequence[dict[str, Any]]], screen: Optional[Tuple[int, int]] = None
+) -> Any:
+    """A model's action in any accepted format as canonical action(s); raises ActionError.
+
+    `screen` is the device's size in play (an appearance may change it), `config.screen` by default."""
     if isinstance(action, dict) and config.action_format in ("auto", "canonical") and "type" in action:
         return action  # canonical already: the Rust core validates it
     from . import actions
@@ -108,7 +117,7 @@ def parse_action(action: Any, config: PhoneConfig, ui_elements: Optional[Sequenc
     steps = actions.parse_steps(
         action,
         config.action_format,
-        screen=config.screen,
+        screen=screen or config.screen,
         coords=config.coords,
         image_size=config.image_size,
         ui_elements=list(ui_elements) if ui_elements is not None else None,

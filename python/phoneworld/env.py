@@ -18,7 +18,7 @@ from typing import Any, Optional, SupportsFloat
 import gymnasium as gym
 import numpy as np
 
-from ._core import EnvCore, PhoneWorldError
+from ._core import ConfigError, EnvCore, PhoneWorldError
 from .config import PhoneConfig, parse_action
 from .spaces import action_space, observation_space
 
@@ -36,6 +36,11 @@ class PhoneEnv(gym.Env[ObsType, Any]):
     an empty dict when the action could not be parsed), `parsed_actions` (all canonical
     actions of the step: AndroidWorld's `input_text` on a field is a tap and the typing) and
     `action_error` (None or the reason).
+
+    `appearance` (a profile name or "random", also per episode as `options={"appearance": ...}`)
+    varies how the phone looks: resolution, density, font scale, theme, accent, wallpaper and clock.
+    Observations keep `obs_size` whatever the resolution; actions in normalized or pixel frames map
+    to the episode's device pixels (`device_size`).
     """
 
     metadata = {"render_modes": ["rgb_array"], "render_fps": 2}
@@ -60,16 +65,19 @@ class PhoneEnv(gym.Env[ObsType, Any]):
         options = dict(options or {})
         task = options.pop("task", self.task)
         params = options.pop("params", None)
+        appearance = options.pop("appearance", None)
         if options:
-            raise PhoneWorldError(f"unknown reset options: {', '.join(sorted(options))} (known: task, params)")
+            raise PhoneWorldError(f"unknown reset options: {', '.join(sorted(options))} (known: task, params, appearance)")
+        if appearance is not None and not isinstance(appearance, str):
+            raise ConfigError(f"appearance must be a profile name or 'random', not {type(appearance).__name__}")
         if seed is None:
             seed = int(self.np_random.integers(0, 2**31 - 1))
-        pixels, instruction, tree, info = self._core.reset(int(seed), task, params)
+        pixels, instruction, tree, info = self._core.reset(int(seed), task, params, appearance)
         return self._observe(pixels, instruction, tree, info), info
 
     def step(self, action: Any) -> tuple[ObsType, SupportsFloat, bool, bool, dict[str, Any]]:
         try:
-            canonical, error = parse_action(action, self.config, self._elements), None
+            canonical, error = parse_action(action, self.config, self._elements, self._core.device_size), None
         except PhoneWorldError as err:
             canonical, error = None, str(err)
         pixels, instruction, tree, reward, terminated, truncated, info = self._core.step(canonical, error)
@@ -127,6 +135,17 @@ class PhoneEnv(gym.Env[ObsType, Any]):
     @property
     def max_steps(self) -> int:
         return int(self._core.max_steps)
+
+    @property
+    def device_size(self) -> tuple[int, int]:
+        """The phone's (width, height) in pixels this episode: an appearance may change it;
+        canonical actions are in these pixels, observations keep `obs_size`."""
+        width, height = self._core.device_size
+        return int(width), int(height)
+
+    def appearance(self) -> Optional[dict[str, Any]]:
+        """The episode's look as `episode.json` records it (None without an appearance)."""
+        return self._core.appearance()  # type: ignore[no-any-return]
 
     def __reduce__(self) -> Any:
         state = {

@@ -23,7 +23,7 @@ pub(crate) struct EnvCore {
 type Observed<'py> = (Option<Bound<'py, PyArray3<u8>>>, String, Option<String>, Bound<'py, PyDict>);
 
 pub(crate) fn task_choice(task: Option<String>, params: Option<&Bound<'_, PyDict>>) -> PyResult<TaskChoice> {
-    let mut choice = TaskChoice { task, params: Default::default() };
+    let mut choice = TaskChoice { task, params: Default::default(), appearance: None };
     if let Some(params) = params {
         for (k, v) in params.iter() {
             choice.params.insert(k.extract::<String>()?, to_json(&v)?);
@@ -60,16 +60,19 @@ impl EnvCore {
         Ok(EnvCore { settings, episode })
     }
 
-    /// Starts an episode: `task` None draws one from the suite by the seed.
-    #[pyo3(signature = (seed, task=None, params=None))]
+    /// Starts an episode: `task` None draws one from the suite by the seed; `appearance` (a
+    /// profile or "random") overrides the env's for this episode.
+    #[pyo3(signature = (seed, task=None, params=None, appearance=None))]
     fn reset<'py>(
         &mut self,
         py: Python<'py>,
         seed: u64,
         task: Option<String>,
         params: Option<&Bound<'py, PyDict>>,
+        appearance: Option<String>,
     ) -> PyResult<Observed<'py>> {
-        let choice = task_choice(task, params)?;
+        let mut choice = task_choice(task, params)?;
+        choice.appearance = appearance;
         let episode = &mut self.episode;
         py.detach(|| episode.reset(&choice, seed)).map_err(task_error)?;
         self.observed(py, None)
@@ -175,10 +178,17 @@ impl EnvCore {
         self.episode.step_budget()
     }
 
-    /// The phone's (width, height) in pixels.
+    /// The phone's (width, height) in pixels: the episode's, which its appearance may set.
     #[getter]
     fn device_size(&self) -> (u32, u32) {
-        (self.settings.device.width, self.settings.device.height)
+        let (width, height, _) = self.episode.device_size();
+        (width, height)
+    }
+
+    /// The appearance of the episode in play (its settings as `episode.json` records them), None without one.
+    fn appearance<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
+        let Some(instance) = self.episode.instance() else { return Ok(None) };
+        instance.options.appearance.as_ref().map(|a| to_py(py, &serde_json::to_value(a).unwrap_or_default())).transpose()
     }
 
     /// The observed screenshot's (width, height), None when screenshots are off.
@@ -197,6 +207,7 @@ pub(crate) fn suspended_to_py<'py>(py: Python<'py>, state: &Suspended) -> PyResu
     let dict = PyDict::new(py);
     dict.set_item("task", state.choice.task.as_deref())?;
     dict.set_item("params", to_py(py, &serde_json::to_value(&state.choice.params).unwrap_or_default())?)?;
+    dict.set_item("appearance", state.choice.appearance.as_deref())?;
     dict.set_item("seed", state.seed)?;
     dict.set_item("steps", state.steps)?;
     dict.set_item("done", state.done)?;
@@ -207,7 +218,8 @@ pub(crate) fn suspended_to_py<'py>(py: Python<'py>, state: &Suspended) -> PyResu
 pub(crate) fn suspended_from_py(state: &Bound<'_, PyDict>) -> PyResult<Suspended> {
     let get = |key: &str| state.get_item(key)?.ok_or_else(|| SnapshotError::new_err(format!("episode state has no `{key}`")));
     let params = get("params")?;
-    let choice = task_choice(get("task")?.extract()?, Some(params.cast::<PyDict>()?))?;
+    let mut choice = task_choice(get("task")?.extract()?, Some(params.cast::<PyDict>()?))?;
+    choice.appearance = state.get_item("appearance")?.map(|a| a.extract::<Option<String>>()).transpose()?.flatten();
     Ok(Suspended {
         choice,
         seed: get("seed")?.extract()?,

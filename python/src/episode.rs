@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use phoneworld_data::Action;
-use phoneworld_phone::{Catalog, Device, DeviceConfig, StepResult, TrajectoryWriter};
+use phoneworld_phone::{Catalog, Device, DeviceConfig, EpisodeOptions, StepResult, TrajectoryWriter};
 use phoneworld_tasks::{app_data, episode_record, holds, judge, EpisodeResult, Failure, Instance, Oracle, Params, Suite, TaskError};
 use serde_json::Value;
 
@@ -15,6 +15,8 @@ use crate::frame::{render_into, ObsSize};
 pub(crate) struct TaskChoice {
     pub(crate) task: Option<String>,
     pub(crate) params: Params,
+    /// The phone's look (a profile or `random`); None takes the env's.
+    pub(crate) appearance: Option<String>,
 }
 
 /// How rewards are paid.
@@ -39,7 +41,7 @@ pub(crate) struct StepOutcome {
 
 /// Where an episode's start state comes from, so resetting to the same task is a fork.
 struct Start {
-    key: (String, u64, Params),
+    key: (String, u64, Params, Option<String>),
     instance: Instance,
     device: Device,
     baseline: Value,
@@ -52,6 +54,8 @@ pub(crate) struct Episode {
     pub(crate) reward_mode: RewardMode,
     /// Overrides the template's step budget.
     pub(crate) max_steps: Option<u32>,
+    /// The look of every episode that does not name one.
+    pub(crate) appearance: Option<String>,
     start: Option<Start>,
     pub(crate) device: Option<Device>,
     pub(crate) steps: u32,
@@ -81,6 +85,7 @@ impl Episode {
             config,
             reward_mode,
             max_steps: None,
+            appearance: None,
             start: None,
             device: None,
             steps: 0,
@@ -117,9 +122,14 @@ impl Episode {
                 )
             }
         };
-        let key = (template.id.clone(), seed, choice.params.clone());
+        let appearance = choice.appearance.clone().or_else(|| self.appearance.clone());
+        let key = (template.id.clone(), seed, choice.params.clone(), appearance.clone());
         if self.start.as_ref().is_none_or(|s| s.key != key) {
-            let instance = Instance::with_params(template, seed, &self.catalog, &choice.params)?;
+            let options = match &appearance {
+                Some(name) => EpisodeOptions::with_appearance(name, seed).map_err(|e| TaskError::Io(e.to_string()))?,
+                None => EpisodeOptions::default(),
+            };
+            let instance = Instance::with_params(template, seed, &self.catalog, &choice.params)?.with_options(options);
             let device = instance.device_with(Arc::clone(&self.catalog), self.config)?;
             let baseline = app_data(&device);
             self.start = Some(Start { key, instance, device, baseline });
@@ -272,8 +282,14 @@ impl Episode {
     pub(crate) fn record(&mut self) -> Option<Value> {
         let result = self.result()?;
         let start = self.start.as_ref()?;
-        let size = (self.config.width, self.config.height, self.config.density);
+        let size = self.device_size();
         Some(episode_record(&self.suite, &self.catalog.hash, &start.instance, &result, size))
+    }
+
+    /// The (width, height, density) of the phone in play: an appearance sets its own.
+    pub(crate) fn device_size(&self) -> (u32, u32, u32) {
+        let config = self.device.as_ref().map_or(self.config, |d| *d.config());
+        (config.width, config.height, config.density)
     }
 
     pub(crate) fn render(&mut self, size: ObsSize, out: &mut [u8]) {
@@ -328,6 +344,7 @@ impl Episode {
     pub(crate) fn fork(&self) -> Episode {
         let mut copy = Episode::new(Arc::clone(&self.catalog), Arc::clone(&self.suite), self.config, self.reward_mode);
         copy.max_steps = self.max_steps;
+        copy.appearance = self.appearance.clone();
         copy.start = self.start.as_ref().map(|s| Start {
             key: s.key.clone(),
             instance: s.instance.clone(),
@@ -348,9 +365,9 @@ impl Episode {
 
     pub(crate) fn suspend(&self) -> Option<Suspended> {
         let start = self.start.as_ref()?;
-        let (task, seed, params) = start.key.clone();
+        let (task, seed, params, appearance) = start.key.clone();
         Some(Suspended {
-            choice: TaskChoice { task: Some(task), params },
+            choice: TaskChoice { task: Some(task), params, appearance },
             seed,
             steps: self.steps,
             done: self.done,

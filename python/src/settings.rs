@@ -28,6 +28,7 @@ pub(crate) struct SettingsArgs {
     ui_elements: bool,
     reward: String,
     max_steps: Option<u32>,
+    appearance: Option<String>,
 }
 
 /// Everything needed to build episodes.
@@ -39,6 +40,8 @@ pub(crate) struct Settings {
     pub(crate) obs: ObsConfig,
     pub(crate) reward: RewardMode,
     pub(crate) max_steps: Option<u32>,
+    /// The look of every episode (a profile or "random"), None for the plain phone.
+    pub(crate) appearance: Option<String>,
 }
 
 impl Settings {
@@ -54,13 +57,17 @@ impl Settings {
         if args.max_steps == Some(0) {
             return Err(ConfigError::new_err("max_steps must be at least 1"));
         }
+        if let Some(name) = &args.appearance {
+            phoneworld_phone::Appearance::resolve(name, 0).map_err(|e| ConfigError::new_err(e.to_string()))?;
+        }
         let obs = ObsConfig { screenshot, ui_tree: args.ui_tree, ui_elements: args.ui_elements };
-        Ok(Settings { catalog, suite, device, obs, reward, max_steps: args.max_steps })
+        Ok(Settings { catalog, suite, device, obs, reward, max_steps: args.max_steps, appearance: args.appearance })
     }
 
     pub(crate) fn episode(&self) -> Episode {
         let mut episode = Episode::new(Arc::clone(&self.catalog), Arc::clone(&self.suite), self.device, self.reward);
         episode.max_steps = self.max_steps;
+        episode.appearance = self.appearance.clone();
         episode
     }
 

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use anyhow::{bail, Context, Result};
 use phoneworld_data::{Action, LayoutModules};
-use phoneworld_phone::{check_app, project_root, step_recorded, Catalog, Device, DeviceConfig, TrajectoryWriter, Walker};
+use phoneworld_phone::{check_app, project_root, step_recorded, Catalog, Device, DeviceConfig, EpisodeOptions, TrajectoryWriter, Walker};
 use serde_json::{json, Value};
 
 pub(crate) fn catalog(apps_dirs: &[PathBuf]) -> Result<Arc<Catalog>> {
@@ -27,9 +27,26 @@ fn parse_size(size: Option<&str>) -> Result<(u32, u32)> {
     ))
 }
 
-fn device(catalog: Arc<Catalog>, seed: u64, size: Option<&str>) -> Result<Device> {
-    let (width, height) = parse_size(size)?;
-    Ok(Device::new(catalog, DeviceConfig { width, height, seed, ..DeviceConfig::default() })?)
+/// The screen options of a command: `--size`, or `--appearance` (which sets the size too).
+pub(crate) struct Screen<'a> {
+    pub size: Option<&'a str>,
+    pub appearance: Option<&'a str>,
+}
+
+impl Screen<'_> {
+    fn options(&self, seed: u64) -> Result<EpisodeOptions> {
+        match self.appearance {
+            Some(name) => EpisodeOptions::with_appearance(name, seed).with_context(|| format!("--appearance {name}")),
+            None => Ok(EpisodeOptions::default()),
+        }
+    }
+}
+
+fn device(catalog: Arc<Catalog>, seed: u64, screen: &Screen<'_>) -> Result<(Device, EpisodeOptions)> {
+    let (width, height) = parse_size(screen.size)?;
+    let options = screen.options(seed)?;
+    let device = options.device(catalog, DeviceConfig { width, height, seed, ..DeviceConfig::default() })?;
+    Ok((device, options))
 }
 
 pub(crate) fn apps(apps_dirs: &[PathBuf], as_json: bool) -> Result<ExitCode> {
@@ -61,14 +78,14 @@ pub(crate) fn render(
     apps_dirs: &[PathBuf],
     app: Option<&str>,
     seed: u64,
-    size: Option<&str>,
+    screen: &Screen<'_>,
     dark: bool,
     out: &Path,
     xml: Option<&Path>,
     as_json: bool,
 ) -> Result<ExitCode> {
     let catalog = catalog(apps_dirs)?;
-    let mut device = device(catalog, seed, size)?;
+    let (mut device, _) = device(catalog, seed, screen)?;
     if dark {
         if let Value::Object(map) = &mut device.store_mut().system {
             map.insert("dark_theme".into(), Value::Bool(true));
@@ -148,13 +165,14 @@ fn play(
     Ok(steps)
 }
 
-fn episode_json(device: &Device, kind: &str, seed: u64, extra: Value) -> Value {
+fn episode_json(device: &Device, kind: &str, seed: u64, options: &EpisodeOptions, extra: Value) -> Value {
     let cfg = device.config();
     let mut v = json!({
         "kind": kind,
         "seed": seed,
         "apps_hash": device.catalog().hash,
         "device": { "width": cfg.width, "height": cfg.height, "density": cfg.density },
+        "options": options.to_json(),
         "final_state_hash": device.state_hash(),
     });
     if let (Value::Object(a), Value::Object(b)) = (&mut v, extra) {
@@ -167,20 +185,20 @@ pub(crate) fn run(
     apps_dirs: &[PathBuf],
     actions: &Path,
     seed: u64,
-    size: Option<&str>,
+    screen: &Screen<'_>,
     out_dir: Option<&Path>,
     as_json: bool,
 ) -> Result<ExitCode> {
     let actions = read_actions(actions)?;
     let catalog = catalog(apps_dirs)?;
-    let mut device = device(catalog, seed, size)?;
+    let (mut device, options) = device(catalog, seed, screen)?;
     let mut writer = out_dir.map(|d| TrajectoryWriter::create(d, true)).transpose().context("creating --out-dir")?;
     let total = actions.len() as u64;
     let steps = play(&mut device, actions.into_iter(), total, writer.as_mut())?;
     let noops: Vec<Value> =
         steps.iter().filter(|s| s["ok"] == json!(false)).map(|s| json!({ "step": s["step"], "note": s["note"] })).collect();
     if let Some(w) = writer {
-        w.finish(&episode_json(&device, "run", seed, json!({ "steps": total })))?;
+        w.finish(&episode_json(&device, "run", seed, &options, json!({ "steps": total })))?;
     }
     let frame_hash = device.frame_hash();
     if as_json {
@@ -212,7 +230,7 @@ pub(crate) struct Walk<'a> {
 pub(crate) fn monkey(
     apps_dirs: &[PathBuf],
     walk: &Walk<'_>,
-    size: Option<&str>,
+    screen: &Screen<'_>,
     out_dir: Option<&Path>,
     as_json: bool,
 ) -> Result<ExitCode> {
@@ -222,7 +240,7 @@ pub(crate) fn monkey(
         Some(name) => Some(catalog.find(name).with_context(|| format!("--app {name}: no such app"))?.package().to_owned()),
         None => None,
     };
-    let mut device = device(catalog, seed, size)?;
+    let (mut device, options) = device(catalog, seed, screen)?;
     let mut writer = out_dir.map(|d| TrajectoryWriter::create(d, true)).transpose().context("creating --out-dir")?;
     let mut walker = Walker::new(seed, package.clone(), explore);
     let mut screens = std::collections::BTreeSet::new();
@@ -243,7 +261,7 @@ pub(crate) fn monkey(
     screens.insert(format!("{pkg}/{screen}"));
     let frame_hash = device.frame_hash();
     if let Some(w) = writer {
-        w.finish(&episode_json(&device, walker.kind(), seed, json!({ "steps": steps, "app": package })))?;
+        w.finish(&episode_json(&device, walker.kind(), seed, &options, json!({ "steps": steps, "app": package })))?;
     }
     if as_json {
         out!(

@@ -58,6 +58,10 @@ enum Command {
         /// Render in dark theme.
         #[arg(long)]
         dark: bool,
+        /// The phone's look: a profile (default, dark, large_text, small_phone, large_phone,
+        /// compact, accent_green_24h, dark_large) or `random` (drawn from the seed).
+        #[arg(long, conflicts_with = "size")]
+        appearance: Option<String>,
         #[arg(long)]
         out: PathBuf,
         /// Also write the uiautomator XML here.
@@ -72,6 +76,10 @@ enum Command {
         seed: u64,
         #[arg(long)]
         size: Option<String>,
+        /// The phone's look: a profile (default, dark, large_text, small_phone, large_phone,
+        /// compact, accent_green_24h, dark_large) or `random` (drawn from the seed).
+        #[arg(long, conflicts_with = "size")]
+        appearance: Option<String>,
         /// Write the trajectory (steps.jsonl, episode.json, a PNG and XML per step).
         #[arg(long = "out-dir")]
         out_dir: Option<PathBuf>,
@@ -91,6 +99,10 @@ enum Command {
         steps: u64,
         #[arg(long)]
         size: Option<String>,
+        /// The phone's look: a profile (default, dark, large_text, small_phone, large_phone,
+        /// compact, accent_green_24h, dark_large) or `random` (drawn from the seed).
+        #[arg(long, conflicts_with = "size")]
+        appearance: Option<String>,
         /// Write the trajectory with a PNG and XML per step.
         #[arg(long = "out-dir")]
         out_dir: Option<PathBuf>,
@@ -117,6 +129,13 @@ enum Command {
         /// Write each episode's trajectory here.
         #[arg(long = "out-dir")]
         out_dir: Option<PathBuf>,
+        /// Play under these looks: a profile, `random` (drawn from each seed), a comma-separated
+        /// list, or `all` (every profile); success is reported per appearance.
+        #[arg(long)]
+        appearance: Option<String>,
+        /// Exit with status 1 when the success rate (overall or of any appearance) is below this.
+        #[arg(long = "min-success")]
+        min_success: Option<f64>,
     },
     /// Verifier-confirmed trajectories for fine-tuning, played by the oracle (with detours).
     Rollouts {
@@ -213,21 +232,34 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match &cli.command {
         Command::Apps => commands::apps(&cli.apps_dir, cli.json),
-        Command::Render { app, seed, size, dark, out, xml } => {
-            commands::render(&cli.apps_dir, app.as_deref(), *seed, size.as_deref(), *dark, out, xml.as_deref(), cli.json)
+        Command::Render { app, seed, size, dark, appearance, out, xml } => {
+            let screen = commands::Screen { size: size.as_deref(), appearance: appearance.as_deref() };
+            commands::render(&cli.apps_dir, app.as_deref(), *seed, &screen, *dark, out, xml.as_deref(), cli.json)
         }
-        Command::Run { actions, seed, size, out_dir } => {
-            commands::run(&cli.apps_dir, actions, *seed, size.as_deref(), out_dir.as_deref(), cli.json)
+        Command::Run { actions, seed, size, appearance, out_dir } => {
+            let screen = commands::Screen { size: size.as_deref(), appearance: appearance.as_deref() };
+            commands::run(&cli.apps_dir, actions, *seed, &screen, out_dir.as_deref(), cli.json)
         }
-        Command::Monkey { app, explore, seed, steps, size, out_dir } => {
+        Command::Monkey { app, explore, seed, steps, size, appearance, out_dir } => {
             let walk = commands::Walk { app: app.as_deref(), explore: *explore, seed: *seed, steps: *steps };
-            commands::monkey(&cli.apps_dir, &walk, size.as_deref(), out_dir.as_deref(), cli.json)
+            let screen = commands::Screen { size: size.as_deref(), appearance: appearance.as_deref() };
+            commands::monkey(&cli.apps_dir, &walk, &screen, out_dir.as_deref(), cli.json)
         }
         Command::Check { app_dir } => commands::check(app_dir, cli.json),
         Command::Tasks { suite, markdown } => task_commands::tasks(&cli.apps_dir, &cli.suite_dir, suite, *markdown, cli.json),
-        Command::Eval { suite, agent, seeds, out_dir } => {
-            task_commands::eval(&cli.apps_dir, &cli.suite_dir, suite, agent, *seeds, out_dir.as_deref(), cli.json)
-        }
+        Command::Eval { suite, agent, seeds, out_dir, appearance, min_success } => task_commands::eval(
+            &cli.apps_dir,
+            &cli.suite_dir,
+            &task_commands::EvalArgs {
+                name: suite,
+                agent,
+                seeds: *seeds,
+                out_dir: out_dir.as_deref(),
+                appearance: appearance.as_deref(),
+                min_success: *min_success,
+            },
+            cli.json,
+        ),
         Command::Rollouts { suite, seeds, out_dir, detours, image_format, image_size } => task_commands::rollouts(
             &cli.apps_dir,
             &cli.suite_dir,

@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use anyhow::{bail, Context, Result};
 use phoneworld_phone::project_root;
-use phoneworld_tasks::{evaluate, verify_suite, AgentKind, Instance, Suite};
+use phoneworld_tasks::{evaluate_appearances, verify_suite, AgentKind, Instance, Suite};
 use serde_json::json;
 
 use crate::commands::catalog;
@@ -59,18 +59,37 @@ pub(crate) fn tasks(apps_dirs: &[PathBuf], suite_dirs: &[PathBuf], name: &str, m
     Ok(ExitCode::SUCCESS)
 }
 
-pub(crate) fn eval(
-    apps_dirs: &[PathBuf],
-    suite_dirs: &[PathBuf],
-    name: &str,
-    agent: &str,
-    seeds: u64,
-    out_dir: Option<&Path>,
-    as_json: bool,
-) -> Result<ExitCode> {
+/// The options of `phoneworld eval`.
+pub(crate) struct EvalArgs<'a> {
+    pub name: &'a str,
+    pub agent: &'a str,
+    pub seeds: u64,
+    pub out_dir: Option<&'a Path>,
+    pub appearance: Option<&'a str>,
+    pub min_success: Option<f64>,
+}
+
+/// `--appearance`: `all`, or a comma-separated list of profiles and `random`, each checked.
+fn appearance_list(text: &str) -> Result<Vec<String>> {
+    if text.trim() == "all" {
+        return Ok(phoneworld_phone::PROFILES.iter().map(|p| (*p).to_owned()).collect());
+    }
+    let names: Vec<String> = text.split(',').map(|n| n.trim().to_owned()).filter(|n| !n.is_empty()).collect();
+    for name in &names {
+        phoneworld_phone::Appearance::resolve(name, 0).with_context(|| format!("--appearance {text}"))?;
+    }
+    if names.is_empty() {
+        bail!("--appearance: name a profile, `random` or `all` (valid: {})", phoneworld_phone::appearance_names().join(", "));
+    }
+    Ok(names)
+}
+
+pub(crate) fn eval(apps_dirs: &[PathBuf], suite_dirs: &[PathBuf], args: &EvalArgs<'_>, as_json: bool) -> Result<ExitCode> {
+    let &EvalArgs { name, agent, seeds, out_dir, appearance, min_success } = args;
     let Some(agent) = AgentKind::parse(agent) else { bail!("--agent {agent}: expected oracle, noop or random") };
+    let appearances = appearance.map(appearance_list).transpose()?.unwrap_or_default();
     let (catalog, suite) = load_suite(apps_dirs, suite_dirs, name)?;
-    let report = evaluate(catalog, &suite, agent, seeds, out_dir)?;
+    let report = evaluate_appearances(catalog, &suite, agent, seeds, out_dir, &appearances)?;
     if as_json {
         out!("{}", serde_json::to_string(&report)?);
     } else {
@@ -80,6 +99,9 @@ pub(crate) fn eval(
             out!("{:<12} {:>9} {:>8.1}%", category, v["episodes"], v["success_rate"].as_f64().unwrap_or(0.0) * 100.0);
         }
         out!("{:<12} {:>9} {:>8.1}%", "all", report.episodes, report.success_rate * 100.0);
+        for (look, v) in &report.by_appearance {
+            out!("{:<18} {:>9} {:>8.1}%", format!("appearance {look}"), v["episodes"], v["success_rate"].as_f64().unwrap_or(0.0) * 100.0);
+        }
         for f in report.failures.iter().take(20) {
             out!(
                 "  failed {} seed {} at step {}: {}",
@@ -89,6 +111,11 @@ pub(crate) fn eval(
                 f["reason"].as_str().unwrap_or("")
             );
         }
+    }
+    let rates = std::iter::once(report.success_rate).chain(report.by_appearance.values().filter_map(|v| v["success_rate"].as_f64()));
+    let lowest = rates.fold(f64::INFINITY, f64::min);
+    if min_success.is_some_and(|min| lowest < min) {
+        return Ok(ExitCode::from(1));
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -531,7 +531,7 @@ impl Expr {
                     b.eval(scope)
                 }
             }
-            Expr::Filter(e, f) => Cow::Owned(apply_filter(*f, &e.eval(scope))),
+            Expr::Filter(e, f) => Cow::Owned(apply_filter(*f, &e.eval(scope), scope)),
         }
     }
 
@@ -553,7 +553,7 @@ impl Expr {
     }
 }
 
-fn apply_filter(filter: Filter, value: &Value) -> Value {
+fn apply_filter(filter: Filter, value: &Value, scope: &Scope<'_>) -> Value {
     let text = || display(value).into_owned();
     match filter {
         Filter::Upper => Value::String(text().to_uppercase()),
@@ -569,7 +569,7 @@ fn apply_filter(filter: Filter, value: &Value) -> Value {
         }),
         Filter::Time => {
             let minutes = as_f64(value).unwrap_or(0.0) as i64;
-            Value::String(format!("{:02}:{:02}", minutes.div_euclid(60) % 24, minutes.rem_euclid(60)))
+            Value::String(crate::format_minutes(minutes, crate::clock_24h(scope.system)))
         }
         Filter::Duration => {
             let secs = (as_f64(value).unwrap_or(0.0) / 1000.0).ceil().max(0.0) as i64;

@@ -30,4 +30,7 @@ pub use node::{Node, NodeKind, Props, Spacing, TabItem, MAX_DP, MAX_GRID_COLUMNS
 pub use rng::Rng;
 pub use ron_util::MAX_RON_DEPTH;
 pub use ui_element::{BBox, UiElement};
-pub use vtime::{civil_from_days, days_from_civil, days_in_month, parse_date, weekday_of, CivilTime, MONTH_NAMES, WEEKDAY_NAMES};
+pub use vtime::{
+    civil_from_days, clock_24h, days_from_civil, days_in_month, format_minutes, parse_date, weekday_of, CivilTime, MONTH_NAMES,
+    WEEKDAY_NAMES,
+};

@@ -59,6 +59,23 @@ pub fn parse_date(text: &str) -> Option<(i64, u32, u32)> {
     (it.next().is_none() && (1..=12).contains(&m) && d >= 1 && d <= days_in_month(y, m)).then_some((y, m, d))
 }
 
+/// The phone's 24-hour clock setting (`system.clock_24h`; on unless an appearance turned it off).
+pub fn clock_24h(system: &serde_json::Value) -> bool {
+    system.get("clock_24h").and_then(serde_json::Value::as_bool).unwrap_or(true)
+}
+
+/// Minutes since midnight as a clock shows them: `HH:MM` (24-hour) or `h:MM AM` (12-hour).
+/// Out-of-range minutes wrap around the day.
+pub fn format_minutes(minutes: i64, h24: bool) -> String {
+    let m = minutes.rem_euclid(1440);
+    let (hour, minute) = (m / 60, m % 60);
+    if h24 {
+        return format!("{hour:02}:{minute:02}");
+    }
+    let hour12 = if hour % 12 == 0 { 12 } else { hour % 12 };
+    format!("{hour12}:{minute:02} {}", if hour < 12 { "AM" } else { "PM" })
+}
+
 /// Days in a month.
 pub fn days_in_month(year: i64, month: u32) -> u32 {
     let next = if month == 12 { days_from_civil(year + 1, 1, 1) } else { days_from_civil(year, month + 1, 1) };
@@ -90,6 +107,11 @@ impl CivilTime {
     /// `HH:MM`.
     pub fn time_string(&self) -> String {
         format!("{:02}:{:02}", self.hour, self.minute)
+    }
+
+    /// The time of day as the phone's clock setting shows it: `HH:MM` or `h:MM AM`.
+    pub fn clock_string(&self, h24: bool) -> String {
+        format_minutes(i64::from(self.hour * 60 + self.minute), h24)
     }
 
     /// strftime-like formatting of the common directives (`%Y %m %d %H %M %S %I %p %a %A %b %B %y %j %e %%`).
@@ -143,6 +165,12 @@ mod tests {
         let t = CivilTime::from_ms(days_from_civil(2026, 11, 30) * 86_400_000 + (9 * 3600 + 5 * 60) * 1000);
         assert_eq!(t.date_string(), "2026-11-30");
         assert_eq!(t.time_string(), "09:05");
+        assert_eq!(t.clock_string(true), "09:05");
+        assert_eq!(t.clock_string(false), "9:05 AM");
+        assert_eq!(format_minutes(0, false), "12:00 AM");
+        assert_eq!(format_minutes(12 * 60 + 30, false), "12:30 PM");
+        assert_eq!(format_minutes(23 * 60 + 59, false), "11:59 PM");
+        assert_eq!(format_minutes(-1, true), "23:59");
         assert_eq!(t.weekday, 0);
         assert_eq!(t.format("%a %d %b %Y %I:%M %p"), "Mon 30 Nov 2026 09:05 AM");
         assert_eq!(days_in_month(2024, 2), 29);

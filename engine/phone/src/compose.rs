@@ -32,7 +32,7 @@ pub(crate) fn system_scope(store: &Store) -> Value {
     let mut system = store.system.clone();
     let now = CivilTime::from_ms(store.session.clock_ms);
     if let Value::Object(map) = &mut system {
-        map.insert("time".into(), Value::String(now.time_string()));
+        map.insert("time".into(), Value::String(now.clock_string(phoneworld_data::clock_24h(&store.system))));
         map.insert("date".into(), Value::String(now.date_string()));
         map.insert("minutes".into(), Value::from(now.hour * 60 + now.minute));
         map.insert("now".into(), Value::from(store.session.clock_ms));
@@ -47,7 +47,10 @@ pub(crate) fn metrics(store: &Store, px_per_dp: f32) -> Metrics {
 
 pub(crate) fn compose(store: &Store, catalog: &Catalog, width: f32, height: f32, px_per_dp: f32) -> Composed {
     let dark = store.system.get("dark_theme").and_then(Value::as_bool).unwrap_or(false);
-    let theme = Theme::get(dark);
+    let theme = match crate::appearance::system_accent(&store.system) {
+        Some(seed) => crate::accent::accented(Theme::get(dark), seed),
+        None => Theme::get(dark),
+    };
     let m = metrics(store, px_per_dp);
     let (status_h, nav_h) = bar_heights(&m);
     let mut hits = Vec::new();

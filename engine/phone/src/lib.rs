@@ -3,11 +3,14 @@
 //! UI elements, uiautomator XML, state and hashes. [`Catalog`] holds the installed apps,
 //! shared by every device of a process.
 
+mod accent;
+mod appearance;
 mod builder;
 mod catalog;
 mod check;
 mod compose;
 mod device;
+mod episode_options;
 mod error;
 mod events;
 mod explorer;
@@ -16,6 +19,7 @@ mod host_services;
 mod images;
 mod interaction;
 mod kit;
+mod layout_check;
 pub mod limits;
 mod monkey;
 mod observe;
@@ -28,18 +32,23 @@ mod theme;
 mod trajectory;
 pub mod valuepath;
 mod walker;
+mod wallpaper;
 mod widgets;
 
+pub use appearance::{valid_names as appearance_names, Appearance, AppearanceError, ACCENTS, PROFILES, SCREENS};
 pub use catalog::{app_dirs, project_root, Catalog, InstalledApp};
 pub use check::check_app;
 pub use device::{Baseline, Device, DeviceConfig, StepResult};
+pub use episode_options::{EpisodeOptions, OptionsError, OPTION_NAMES};
 pub use error::PhoneError;
 pub use explorer::Explorer;
+pub use layout_check::{check_tree, LayoutProblem, MIN_TOUCH_DP};
 pub use images::{load_image, ImageStore, MAX_DECODED_IMAGE_BYTES};
 pub use monkey::{monkey_action, Monkey};
 pub use phoneworld_script::{ScriptError, ScriptLimits};
 pub use store::{Focus, Foreground, Notification, Overlay, ScreenEntry, Session, Store, EPOCH_START_MS};
 pub use trajectory::{step_recorded, ImageFormat, ImageOptions, Observation, TrajectoryWriter};
 pub use walker::Walker;
+pub use wallpaper::Wallpaper;
 
 pub(crate) use widgets::inputs::value_text as widgets_value_text;

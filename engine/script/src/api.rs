@@ -298,6 +298,14 @@ fn clock_table(lua: &Lua) -> mlua::Result<Table> {
         })?,
     )?;
     t.set("today", lua.create_function(|lua, ()| with_ctx(lua, |ctx| Ok(CivilTime::from_ms(ctx.now_ms).date_string())))?)?;
+    // Minutes since midnight as the phone's clock setting shows them (`system.clock_24h`).
+    t.set(
+        "format_time",
+        lua.create_function(|lua, minutes: f64| {
+            let minutes = if minutes.is_finite() { minutes.floor().clamp(-1e12, 1e12) as i64 } else { 0 };
+            with_ctx(lua, |ctx| Ok(phoneworld_data::format_minutes(minutes, phoneworld_data::clock_24h(&ctx.system))))
+        })?,
+    )?;
     // Day arithmetic for apps (days since 1970-01-01 and back), so no app carries its own copy.
     t.set(
         "days_from_civil",

@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use phoneworld_data::Action;
-use phoneworld_phone::{step_recorded, Catalog, Device, DeviceConfig, Monkey, TrajectoryWriter};
+use phoneworld_phone::{step_recorded, Catalog, Device, DeviceConfig, EpisodeOptions, Monkey, TrajectoryWriter};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -50,13 +50,15 @@ pub struct Instance {
     pub seed: u64,
     pub params: Params,
     pub instruction: String,
+    /// How the phone is built beyond the task (its appearance).
+    pub options: EpisodeOptions,
 }
 
 impl Instance {
     pub fn new(template: Arc<TaskTemplate>, seed: u64, catalog: &Catalog) -> Result<Instance, TaskError> {
         let params = instantiate(&template, seed, catalog)?;
         let instruction = fill(&template.instruction, &params).map_err(|e| TaskError::template(&template.id, "instruction", &e))?;
-        Ok(Instance { template, seed, params, instruction })
+        Ok(Instance { template, seed, params, instruction, options: EpisodeOptions::default() })
     }
 
     /// An instance whose parameters are drawn from `seed`, then replaced by `overrides`
@@ -75,7 +77,12 @@ impl Instance {
             params.insert(name.clone(), value.clone());
         }
         let instruction = fill(&template.instruction, &params).map_err(|e| TaskError::template(&template.id, "instruction", &e))?;
-        Ok(Instance { template, seed, params, instruction })
+        Ok(Instance { template, seed, params, instruction, options: EpisodeOptions::default() })
+    }
+
+    /// This instance played with `options` (an appearance).
+    pub fn with_options(self, options: EpisodeOptions) -> Instance {
+        Instance { options, ..self }
     }
 
     /// A phone with the task's setup applied.
@@ -83,10 +90,12 @@ impl Instance {
         self.device_with(catalog, DeviceConfig::default())
     }
 
-    /// A phone of the given configuration (its seed replaced by the instance's) with the
-    /// task's setup applied.
+    /// A phone of the given configuration (its seed replaced by the instance's, its screen by
+    /// the instance's appearance) with the task's setup applied.
     pub fn device_with(&self, catalog: Arc<Catalog>, config: DeviceConfig) -> Result<Device, TaskError> {
-        let mut device = Device::new(catalog, DeviceConfig { seed: self.seed, ..config })
+        let mut device = self
+            .options
+            .device(catalog, DeviceConfig { seed: self.seed, ..config })
             .map_err(|e| TaskError::Setup { task: self.template.id.clone(), message: e.to_string() })?;
         let fail = |field: &str, m: String| TaskError::template(&self.template.id, field, &m);
         for (i, step) in self.template.setup.iter().enumerate() {

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::Arc;
 
-use phoneworld_phone::{Catalog, TrajectoryWriter};
+use phoneworld_phone::{Catalog, EpisodeOptions, TrajectoryWriter};
 use serde::Serialize;
 use serde_json::{json, Value};
 
@@ -27,6 +27,9 @@ pub struct EvalReport {
     pub success_rate: f64,
     pub by_category: BTreeMap<String, Value>,
     pub failures: Vec<Value>,
+    /// Episodes and success rate per appearance, when the run named any.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub by_appearance: BTreeMap<String, Value>,
     #[serde(skip)]
     pub results: Vec<EpisodeResult>,
 }
@@ -47,29 +50,68 @@ pub fn evaluate(
     seeds: u64,
     out_dir: Option<&Path>,
 ) -> Result<EvalReport, TaskError> {
-    let mut results = Vec::new();
-    for template in &suite.templates {
-        for seed in 0..seeds {
-            let instance = Instance::new(Arc::clone(template), seed, &catalog)?;
-            let mut writer = match out_dir {
-                Some(dir) => Some(
-                    TrajectoryWriter::create(&dir.join(format!("{}-{seed}", template.id)), true)
-                        .map_err(|e| TaskError::Io(e.to_string()))?,
-                ),
-                None => None,
-            };
-            let result = run_episode(Arc::clone(&catalog), &instance, agent, writer.as_mut())?;
-            if let Some(w) = writer {
-                let episode = episode_record(suite, &catalog.hash, &instance, &result, (1080, 2400, 420));
-                w.finish(&episode).map_err(|e| TaskError::Io(e.to_string()))?;
-            }
-            results.push(result);
-        }
-    }
-    Ok(report(suite, &catalog.hash, agent.name(), seeds, results))
+    evaluate_appearances(catalog, suite, agent, seeds, out_dir, &[])
 }
 
-/// The `episode.json` of one finished episode.
+/// [`evaluate`] once per appearance (a profile name or `random`); none plays the plain phone.
+/// The report gives the success rate per appearance too.
+pub fn evaluate_appearances(
+    catalog: Arc<Catalog>,
+    suite: &Suite,
+    agent: AgentKind,
+    seeds: u64,
+    out_dir: Option<&Path>,
+    appearances: &[String],
+) -> Result<EvalReport, TaskError> {
+    let looks: Vec<Option<&str>> = if appearances.is_empty() { vec![None] } else { appearances.iter().map(|a| Some(a.as_str())).collect() };
+    let mut results = Vec::new();
+    let mut by_appearance = BTreeMap::new();
+    for look in looks {
+        let mut played = Vec::new();
+        for template in &suite.templates {
+            for seed in 0..seeds {
+                let options = match look {
+                    Some(name) => EpisodeOptions::with_appearance(name, seed).map_err(|e| TaskError::Io(e.to_string()))?,
+                    None => EpisodeOptions::default(),
+                };
+                let instance = Instance::new(Arc::clone(template), seed, &catalog)?.with_options(options);
+                let dir_name = match look {
+                    Some(name) => format!("{name}/{}-{seed}", template.id),
+                    None => format!("{}-{seed}", template.id),
+                };
+                let mut writer = match out_dir {
+                    Some(dir) => Some(TrajectoryWriter::create(&dir.join(dir_name), true).map_err(|e| TaskError::Io(e.to_string()))?),
+                    None => None,
+                };
+                let result = run_episode(Arc::clone(&catalog), &instance, agent, writer.as_mut())?;
+                if let Some(w) = writer {
+                    let episode = episode_record(suite, &catalog.hash, &instance, &result, device_size(&instance));
+                    w.finish(&episode).map_err(|e| TaskError::Io(e.to_string()))?;
+                }
+                played.push(result);
+            }
+        }
+        if let Some(name) = look {
+            let of: Vec<&EpisodeResult> = played.iter().collect();
+            by_appearance.insert(name.to_owned(), json!({ "episodes": of.len(), "success_rate": rate(&of) }));
+        }
+        results.extend(played);
+    }
+    let mut report = report(suite, &catalog.hash, agent.name(), seeds, results);
+    report.by_appearance = by_appearance;
+    Ok(report)
+}
+
+/// The screen (width, height, density) an instance's phone has.
+pub fn device_size(instance: &Instance) -> (u32, u32, u32) {
+    let config = match &instance.options.appearance {
+        Some(a) => a.device_config(phoneworld_phone::DeviceConfig::default()),
+        None => phoneworld_phone::DeviceConfig::default(),
+    };
+    (config.width, config.height, config.density)
+}
+
+/// The `episode.json` of one finished episode: with its options, a replay builds the same phone.
 pub fn episode_record(suite: &Suite, apps_hash: &str, instance: &Instance, result: &EpisodeResult, device: (u32, u32, u32)) -> Value {
     let (width, height, density) = device;
     json!({
@@ -77,6 +119,7 @@ pub fn episode_record(suite: &Suite, apps_hash: &str, instance: &Instance, resul
         "task": instance.template.id, "category": instance.template.category.name(), "seed": instance.seed,
         "params": instance.params, "instruction": instance.instruction,
         "device": { "width": width, "height": height, "density": density },
+        "options": instance.options.to_json(),
         "outcome": { "success": result.success, "steps": result.steps, "failure": result.failure, "subgoals": result.subgoals },
     })
 }
@@ -110,6 +153,7 @@ pub fn report(suite: &Suite, apps_hash: &str, agent: &str, seeds: u64, results: 
         success_rate: rate(&all),
         by_category,
         failures,
+        by_appearance: BTreeMap::new(),
         results,
     }
 }

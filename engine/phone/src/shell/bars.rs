@@ -20,7 +20,7 @@ pub(crate) fn status_bar(s: &mut Shell<'_>, height: f32) -> ViewNode {
     bar.style.padding = [m.dp(20.0), 0.0, m.dp(20.0), 0.0];
     bar.style.gap = m.dp(6.0);
     let now = CivilTime::from_ms(s.store.session.clock_ms);
-    let clock_text = format!("{}:{:02}", now.hour, now.minute);
+    let clock_text = super::short_clock(&now, phoneworld_data::clock_24h(&s.store.system));
     let mut clock = kit::text(&m, clock_text.clone(), 14.0, Weight::Medium, t.on_surface);
     let mut a = kit::a11y("android.widget.TextView", SYSTEM_UI);
     a.text = clock_text;

@@ -62,6 +62,16 @@ pub(crate) fn launcher(s: &mut Shell<'_>) -> ViewNode {
     home.style.grow = 1.0;
     home.style.padding = [m.dp(12.0), m.dp(24.0), m.dp(12.0), m.dp(16.0)];
     home.paint.background = Some(t.background);
+    let wallpaper = crate::appearance::system_wallpaper(&s.store.system);
+    let seed = crate::appearance::system_accent(&s.store.system).unwrap_or(t.primary);
+    if let Some(image) = crate::wallpaper::image(wallpaper, seed, t.dark) {
+        home.content = phoneworld_layout::Content::Image(phoneworld_layout::ImagePaint {
+            image,
+            fit: phoneworld_render::Fit::Cover,
+            radius: 0.0,
+            circle: false,
+        });
+    }
 
     let now = CivilTime::from_ms(s.store.session.clock_ms);
     let mut date = kit::text(&m, now.format("%A, %b %e").replace("  ", " "), 22.0, Weight::Regular, t.on_surface);

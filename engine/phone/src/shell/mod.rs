@@ -47,3 +47,16 @@ impl Shell<'_> {
 }
 
 pub(crate) use crate::kit::silence;
+
+/// The status bar's clock: `21:05` (24-hour) or `9:05` (12-hour, without AM/PM as
+/// Android's status bar shows it).
+pub(crate) fn short_clock(now: &phoneworld_data::CivilTime, h24: bool) -> String {
+    let hour = if h24 || now.hour == 12 {
+        now.hour
+    } else if now.hour == 0 {
+        12
+    } else {
+        now.hour % 12
+    };
+    format!("{hour}:{:02}", now.minute)
+}

@@ -27,9 +27,10 @@ pub(crate) fn shade(s: &mut Shell<'_>, bottom_inset: f32) -> ViewNode {
     panel.paint.background = Some(t.background);
 
     let now = CivilTime::from_ms(s.store.session.clock_ms);
-    let mut time = kit::text(&m, format!("{}:{:02}", now.hour, now.minute), 36.0, Weight::Regular, t.on_surface);
+    let h24 = phoneworld_data::clock_24h(&s.store.system);
+    let mut time = kit::text(&m, super::short_clock(&now, h24), 36.0, Weight::Regular, t.on_surface);
     let mut a = kit::a11y("android.widget.TextView", SYSTEM_UI);
-    a.text = format!("{}:{:02}", now.hour, now.minute);
+    a.text = super::short_clock(&now, h24);
     time.a11y = Some(a);
     panel.children.push(time);
     let mut date = kit::text(&m, now.format("%a, %b %e").replace("  ", " "), 14.0, Weight::Regular, t.on_surface_variant);
@@ -97,9 +98,9 @@ pub(crate) fn shade(s: &mut Shell<'_>, bottom_inset: f32) -> ViewNode {
         texts.style.gap = m.dp(2.0);
         let posted = CivilTime::from_ms(n.posted_ms);
         let mut head =
-            kit::text(&m, format!("{app_label} · {}:{:02}", posted.hour, posted.minute), 12.0, Weight::Regular, t.on_surface_variant);
+            kit::text(&m, format!("{app_label} · {}", super::short_clock(&posted, h24)), 12.0, Weight::Regular, t.on_surface_variant);
         let mut a = kit::a11y("android.widget.TextView", SYSTEM_UI);
-        a.text = format!("{app_label} · {}:{:02}", posted.hour, posted.minute);
+        a.text = format!("{app_label} · {}", super::short_clock(&posted, h24));
         head.a11y = Some(a);
         texts.children.push(head);
         let mut title = kit::text(&m, n.title.clone(), 16.0, Weight::Medium, t.on_surface);

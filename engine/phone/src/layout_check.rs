@@ -1,0 +1,120 @@
+//! Layout checks a screen must pass under every appearance: no text cut off without an ellipsis,
+//! no two touch targets overlapping, every touch target at least 48 dp on each side.
+
+use phoneworld_layout::{Placed, PlacedTree};
+
+use crate::device::Device;
+
+/// Android's minimum touch target side.
+pub const MIN_TOUCH_DP: f32 = 48.0;
+
+/// Slack in pixels for rounding of boxes.
+const SLACK: f32 = 1.5;
+
+/// One problem with where it is: the screen, the node's label and box.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct LayoutProblem {
+    pub screen: String,
+    pub message: String,
+}
+
+impl std::fmt::Display for LayoutProblem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.screen, self.message)
+    }
+}
+
+fn label(n: &Placed) -> String {
+    let text = n.text.as_ref().map(|t| t.lines.join(" ")).unwrap_or_default();
+    match &n.a11y {
+        Some(a) if !a.resource_id.is_empty() => format!("#{}", a.resource_id.rsplit('/').next().unwrap_or("")),
+        Some(a) if !a.text.is_empty() => format!("\"{}\"", a.text),
+        Some(a) if !a.content_desc.is_empty() => format!("desc \"{}\"", a.content_desc),
+        _ if !text.is_empty() => format!("text \"{text}\""),
+        _ => "a node".into(),
+    }
+}
+
+fn rect(n: &Placed) -> String {
+    format!("({:.0},{:.0},{:.0},{:.0})", n.x, n.y, n.x + n.w, n.y + n.h)
+}
+
+/// Is `a` an ancestor of `b`?
+fn ancestor(tree: &PlacedTree, a: usize, mut b: usize) -> bool {
+    while let Some(p) = tree.nodes[b].parent {
+        if p == a {
+            return true;
+        }
+        b = p;
+    }
+    false
+}
+
+/// Inside a scroll container: being cut at its edge is scrolling, not clipping.
+fn scrolled(tree: &PlacedTree, mut i: usize) -> bool {
+    while let Some(p) = tree.nodes[i].parent {
+        if tree.nodes[p].scrollable {
+            return true;
+        }
+        i = p;
+    }
+    false
+}
+
+/// The problems of a laid-out screen. `px_per_dp` converts the 48 dp minimum.
+pub fn check_tree(tree: &PlacedTree, px_per_dp: f32, screen: &str) -> Vec<LayoutProblem> {
+    let mut out = Vec::new();
+    let mut problem = |message: String| out.push(LayoutProblem { screen: screen.to_owned(), message });
+    let nodes = &tree.nodes;
+    for (i, n) in nodes.iter().enumerate() {
+        if !n.is_visible() {
+            continue;
+        }
+        if let Some(text) = &n.text {
+            let (room_w, room_h) = (n.w - n.padding[0] - n.padding[2], n.h - n.padding[1] - n.padding[3]);
+            let cut_inside = text.width > room_w + SLACK || text.height > room_h + SLACK;
+            let [x1, y1, x2, y2] = n.visible_rect();
+            let cut_outside = !scrolled(tree, i) && (x2 - x1 < n.w - SLACK || y2 - y1 < n.h - SLACK);
+            if (cut_inside || cut_outside) && !text.lines.is_empty() {
+                problem(format!("text {} {} is cut off without an ellipsis", label(n), rect(n)));
+            }
+        }
+        let clickable = n.hit.is_some() && n.a11y.as_ref().is_some_and(|a| a.clickable || a.long_clickable);
+        if !clickable {
+            continue;
+        }
+        let min = MIN_TOUCH_DP * px_per_dp - SLACK;
+        if n.w < min || n.h < min {
+            problem(format!(
+                "touch target {} {} is {:.0}x{:.0} dp, under {MIN_TOUCH_DP} dp",
+                label(n),
+                rect(n),
+                n.w / px_per_dp,
+                n.h / px_per_dp
+            ));
+        }
+        let [ax1, ay1, ax2, ay2] = n.visible_rect();
+        for (j, m) in nodes.iter().enumerate().skip(i + 1) {
+            let other = m.hit.is_some() && m.a11y.as_ref().is_some_and(|a| a.clickable || a.long_clickable);
+            if !other || !m.is_visible() || ancestor(tree, i, j) || ancestor(tree, j, i) {
+                continue;
+            }
+            let [bx1, by1, bx2, by2] = m.visible_rect();
+            let (w, h) = (ax2.min(bx2) - ax1.max(bx1), ay2.min(by2) - ay1.max(by1));
+            if w > SLACK && h > SLACK {
+                problem(format!("touch targets {} {} and {} {} overlap", label(n), rect(n), label(m), rect(m)));
+            }
+        }
+    }
+    out
+}
+
+impl Device {
+    /// The layout problems of the current screen (see [`check_tree`]).
+    pub fn layout_problems(&mut self) -> Vec<LayoutProblem> {
+        let (package, screen) = self.foreground();
+        let px_per_dp = self.config.px_per_dp();
+        let view = self.view();
+        check_tree(&view.placed, px_per_dp, &format!("{package}/{screen}"))
+    }
+}

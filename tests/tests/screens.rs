@@ -232,3 +232,18 @@ fn text_menu() {
     assert!(h.find("Copy").is_some() && h.find("Paste").is_some());
     assert_screen!(h, "text_menu_about");
 }
+
+#[test]
+fn chatly_thread_and_moments_with_colour_emoji() {
+    let mut h = phone(false);
+    h.open("Chatly");
+    h.tap("Jordan Lee");
+    assert!(h.find("Perfect. I'll grab snacks 🍿").is_some(), "the thread shows the message with its emoji");
+    assert_screen!(h, "chatly_thread_emoji_light");
+    let mut h = phone(false);
+    h.open("Chatly");
+    h.tap("Discover");
+    h.tap("Moments");
+    assert!(h.find("Sent my first V5 today 🧗").is_some() || h.find("Sunday farmers market haul 🍑🥕 Peaches are back!").is_some());
+    assert_screen!(h, "chatly_moments_emoji_light");
+}

@@ -1,16 +1,19 @@
 //! phoneworld-render: rasterizes a display list into an opaque RGBA frame. Shapes are
 //! anti-aliased coverage from tiny-skia, glyphs come from the shared cache of
-//! `phoneworld-text`, and one integer blend loop applies both, so output is bit-exact.
+//! `phoneworld-text`, colour emoji are bitmaps scaled like images, and integer blend loops
+//! apply them all, so output is bit-exact.
 
 mod arc;
 mod blend;
 mod color;
+mod emoji;
 mod frame;
 mod image;
 mod mask_cache;
 mod shapes;
 
 pub use color::{Color, Rect};
+pub use emoji::MAX_EMOJI_CACHE_BYTES;
 pub use frame::Frame;
 pub use image::{
     scale_window, scaled, Fit, Image, ImageError, Scaled, MAX_IMAGE_FILE_BYTES, MAX_IMAGE_PIXELS, MAX_IMAGE_SIDE, MAX_SCALED_CACHE_BYTES,
@@ -18,7 +21,7 @@ pub use image::{
 
 use blend::{Canvas, Coverage};
 use color::IRect;
-use phoneworld_text::{glyph_bitmap, TextLayout};
+use phoneworld_text::{glyph_bitmap, Placeholder, TextLayout};
 use std::sync::Arc;
 
 /// One drawing operation. Rectangle edges and stroke widths snap to whole pixels.
@@ -127,14 +130,24 @@ fn draw_text(cv: &mut Canvas<'_>, x: f32, y: f32, layout: &TextLayout, clip: IRe
         let m = Coverage { x: gx, y: gy, w: bm.width, h: bm.height, data: &bm.coverage };
         cv.blit_coverage(m, clip, c);
     }
-    for p in &layout.placeholders {
-        let r = IRect::snap(Rect::new(x + p.x, y + p.y, p.w, p.h));
-        let t = ((p.h / 12.0).round() as i32).max(1);
-        cv.fill_rect(IRect { y1: r.y0 + t, ..r }, clip, c);
-        cv.fill_rect(IRect { y0: r.y1 - t, ..r }, clip, c);
-        cv.fill_rect(IRect { x1: r.x0 + t, ..r }, clip, c);
-        cv.fill_rect(IRect { x0: r.x1 - t, ..r }, clip, c);
+    for e in &layout.emoji {
+        if !emoji::draw(cv, x as i32, y as i32, e, clip) {
+            placeholder(cv, x, y, &Placeholder { x: e.x, y: e.y, w: e.w, h: e.h }, clip, c);
+        }
     }
+    for p in &layout.placeholders {
+        placeholder(cv, x, y, p, clip, c);
+    }
+}
+
+/// A char no face covers: a box outline in the text colour.
+fn placeholder(cv: &mut Canvas<'_>, x: f32, y: f32, p: &Placeholder, clip: IRect, c: Color) {
+    let r = IRect::snap(Rect::new(x + p.x, y + p.y, p.w, p.h));
+    let t = ((p.h / 12.0).round() as i32).max(1);
+    cv.fill_rect(IRect { y1: r.y0 + t, ..r }, clip, c);
+    cv.fill_rect(IRect { y0: r.y1 - t, ..r }, clip, c);
+    cv.fill_rect(IRect { x1: r.x0 + t, ..r }, clip, c);
+    cv.fill_rect(IRect { x0: r.x1 - t, ..r }, clip, c);
 }
 
 #[cfg(test)]

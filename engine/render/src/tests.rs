@@ -308,3 +308,41 @@ fn big_clipped_circle_matches_small_cached_logic() {
     assert_eq!(px(&g, 5, 5), bg(BG));
     assert_eq!(px(&g, 1194, 1194), bg(BG));
 }
+
+fn text_frame(text: &str, color: Color) -> (Frame, Arc<phoneworld_text::TextLayout>) {
+    let layout = Arc::new(layout_text(text, TextStyle { size_px: 48.0, weight: Weight::Regular }, None, None));
+    let mut f = Frame::new(200, 80);
+    render(&[DrawCmd::Text { x: 10.0, y: 10.0, layout: layout.clone(), color }], &mut f, BG);
+    (f, layout)
+}
+
+#[test]
+fn emoji_are_drawn_in_their_own_colours_the_same_every_time() {
+    // A grinning face: yellow, whatever the text colour.
+    let (black, layout) = text_frame("\u{1F600}", Color::BLACK);
+    let e = layout.emoji[0];
+    let (x0, y0) = (10 + e.x as u32, 10 + e.y as u32);
+    let mut yellow = 0;
+    for y in y0..y0 + e.h as u32 {
+        for x in x0..x0 + e.w as u32 {
+            let [r, g, b, _] = px(&black, x, y);
+            yellow += usize::from(r > 200 && g > 150 && b < 100);
+        }
+    }
+    assert!(yellow as f32 > 0.4 * e.w * e.h, "{yellow} yellow pixels of {}x{}", e.w, e.h);
+    let (red, _) = text_frame("\u{1F600}", RED);
+    assert!(black.pixels == red.pixels, "the text colour does not tint an emoji");
+    let (again, _) = text_frame("\u{1F600}", Color::BLACK);
+    assert!(black.pixels == again.pixels);
+    assert_eq!(count_non_bg(&black, 0, 0, 200, 80), count_non_bg(&black, x0, y0, x0 + e.w as u32, y0 + e.h as u32));
+}
+
+#[test]
+fn an_emoji_the_font_lacks_draws_a_box_in_the_text_colour() {
+    let (f, layout) = text_frame("a\u{1F9A9}b", RED);
+    let p = layout.placeholders[0];
+    // The box's left edge is in the text colour.
+    let (x, y) = (10 + p.x as u32, 10 + (p.y + p.h / 2.0) as u32);
+    assert_eq!(px(&f, x, y), bg(RED));
+    assert!(layout.emoji.is_empty());
+}

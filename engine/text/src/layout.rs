@@ -1,5 +1,6 @@
 //! Line breaking and glyph placement.
 
+use crate::emoji::{advance_em, bitmap_box, match_emoji};
 use crate::fonts::{face, FontFace, Weight};
 use crate::icons::icon_codepoint;
 
@@ -31,6 +32,17 @@ pub struct Placeholder {
     pub h: f32,
 }
 
+/// A colour emoji: its glyph in the emoji font and the box its bitmap is scaled into, in whole
+/// pixels relative to the top-left of the text box.
+#[derive(Clone, Copy, PartialEq, Debug)]
+pub struct PlacedEmoji {
+    pub glyph: u16,
+    pub x: f32,
+    pub y: f32,
+    pub w: f32,
+    pub h: f32,
+}
+
 /// The result of laying out a text (or an icon).
 #[derive(Clone, PartialEq, Debug, Default)]
 pub struct TextLayout {
@@ -41,6 +53,8 @@ pub struct TextLayout {
     pub line_height: f32,
     pub lines: Vec<String>,
     pub glyphs: Vec<PlacedGlyph>,
+    /// Colour emoji, drawn in their own colours (not the text colour).
+    pub emoji: Vec<PlacedEmoji>,
     pub placeholders: Vec<Placeholder>,
     pub truncated: bool,
 }
@@ -56,13 +70,25 @@ const PLACEHOLDER_ADVANCE: f32 = 0.7;
 const FIT_EPSILON: f32 = 1e-3;
 const ELLIPSIS: char = '\u{2026}';
 
+/// Where a cell's glyph comes from.
+#[derive(Clone, Copy, PartialEq)]
+enum Source {
+    Face(FontFace),
+    /// The colour emoji font; the cell may stand for a sequence of chars.
+    Emoji,
+    /// No face covers the char: a placeholder box.
+    Missing,
+}
+
 #[derive(Clone, Copy)]
 struct Cell {
     c: char,
-    /// None: no face covers the char (placeholder).
-    face: Option<FontFace>,
+    source: Source,
     glyph: u16,
     adv: f32,
+    /// The chars of the text this cell stands for: `chars[first..first + len]`.
+    first: usize,
+    len: usize,
 }
 
 /// A visual line: cells[start..end] plus an optional trailing ellipsis.
@@ -90,8 +116,11 @@ fn is_ideograph(c: char) -> bool {
         | 0x1F000..=0x1FAFF | 0x20000..=0x3FFFF)
 }
 
-fn kind(c: char) -> Kind {
-    match c {
+fn kind(cell: &Cell) -> Kind {
+    if cell.source == Source::Emoji {
+        return Kind::Ideograph;
+    }
+    match cell.c {
         '\n' => Kind::Newline,
         ' ' | '\t' => Kind::Space,
         c if is_ideograph(c) => Kind::Ideograph,
@@ -104,19 +133,31 @@ fn is_ignorable(c: char) -> bool {
     (c.is_control() && c != '\n' && c != '\t') || matches!(c, '\u{200B}'..='\u{200F}' | '\u{2060}' | '\u{FE0E}' | '\u{FE0F}' | '\u{FEFF}')
 }
 
-fn resolve(c: char, primary: FontFace, size_px: f32) -> Cell {
-    let c = if c == '\t' { ' ' } else { c };
+/// The bundled emoji font has nothing below this char, so plain text skips its lookup.
+const FIRST_EMOJI: char = '\u{2000}';
+
+/// The cell for the text at `chars[first..]` (one char, or an emoji sequence): the weight's
+/// Roboto face, the emoji font (chars Roboto lacks, or any it has when U+FE0F asks for emoji),
+/// the fallback face, else a placeholder.
+fn resolve(chars: &[char], first: usize, primary: FontFace, size_px: f32) -> Cell {
+    let c = if chars[first] == '\t' { ' ' } else { chars[first] };
+    let cell = |source, glyph, adv| Cell { c, source, glyph, adv, first, len: 1 };
     let p = face(primary);
     let (g, adv) = p.lookup(c);
+    if c >= FIRST_EMOJI {
+        if let Some(m) = match_emoji(&chars[first..], g != 0) {
+            return Cell { len: m.chars, ..cell(Source::Emoji, m.glyph, advance_em(m.glyph) * size_px) };
+        }
+    }
     if g != 0 {
-        return Cell { c, face: Some(primary), glyph: g, adv: adv * size_px / p.units_per_em };
+        return cell(Source::Face(primary), g, adv * size_px / p.units_per_em);
     }
     let f = face(FontFace::Fallback);
     let (g, adv) = f.lookup(c);
     if g != 0 {
-        return Cell { c, face: Some(FontFace::Fallback), glyph: g, adv: adv * size_px / f.units_per_em };
+        return cell(Source::Face(FontFace::Fallback), g, adv * size_px / f.units_per_em);
     }
-    Cell { c, face: None, glyph: 0, adv: PLACEHOLDER_ADVANCE * size_px }
+    cell(Source::Missing, 0, PLACEHOLDER_ADVANCE * size_px)
 }
 
 fn width(cells: &[Cell]) -> f32 {
@@ -135,16 +176,16 @@ fn break_paragraph(cells: &[Cell], p0: usize, p1: usize, max: Option<f32>, lines
         if lines.len() >= limit {
             return;
         }
-        let k = kind(cells[i].c);
+        let k = kind(&cells[i]);
         let ts = i;
         i += 1;
         if k == Kind::Word {
-            while i < p1 && kind(cells[i].c) == Kind::Word {
+            while i < p1 && kind(&cells[i]) == Kind::Word {
                 i += 1;
             }
         } else if k == Kind::Space {
             // Spaces are only committed together with the token that follows them.
-            while i < p1 && kind(cells[i].c) == Kind::Space {
+            while i < p1 && kind(&cells[i]) == Kind::Space {
                 i += 1;
             }
             continue;
@@ -201,7 +242,8 @@ pub const MAX_LAID_OUT_CHARS: usize = 20_000;
 /// Lays out text: breaks at spaces (and anywhere inside a CJK run or a word longer than the
 /// line), honours '\n', stops after `max_lines` lines and ends the last one with '…' when text
 /// was cut. `max_width = None` means one unbounded line per paragraph.
-/// Font choice per character: the weight's Roboto face, else Fallback (CJK), else placeholder.
+/// Font choice per character: the weight's Roboto face, else a colour emoji (see `resolve`),
+/// else Fallback (CJK), else placeholder.
 pub fn layout_text(text: &str, style: TextStyle, max_width: Option<f32>, max_lines: Option<usize>) -> TextLayout {
     let size = style.size_px.max(0.0);
     let primary = style.weight.face();
@@ -212,10 +254,13 @@ pub fn layout_text(text: &str, style: TextStyle, max_width: Option<f32>, max_lin
     // than a screenful.
     let cut = text.len() > MAX_LAID_OUT_CHARS && text.chars().nth(MAX_LAID_OUT_CHARS).is_some();
 
-    let mut cells: Vec<Cell> = Vec::with_capacity(text.len().min(MAX_LAID_OUT_CHARS));
+    let chars: Vec<char> = text.chars().take(MAX_LAID_OUT_CHARS).collect();
+    let mut cells: Vec<Cell> = Vec::with_capacity(chars.len());
     let mut lines: Vec<Line> = Vec::new();
     let mut p0 = 0;
-    for c in text.chars().take(MAX_LAID_OUT_CHARS) {
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
         if c == '\n' {
             break_paragraph(&cells, p0, cells.len(), max_width, &mut lines, limit);
             p0 = cells.len();
@@ -223,15 +268,19 @@ pub fn layout_text(text: &str, style: TextStyle, max_width: Option<f32>, max_lin
                 break;
             }
         } else if !is_ignorable(c) {
-            cells.push(resolve(c, primary, size));
+            let cell = resolve(&chars, i, primary, size);
+            i += cell.len;
+            cells.push(cell);
+            continue;
         }
+        i += 1;
     }
     if lines.len() < limit {
         break_paragraph(&cells, p0, cells.len(), max_width, &mut lines, limit);
     }
 
     let truncated = lines.len() > max_lines || (cut && !lines.is_empty());
-    let ellipsis = resolve(ELLIPSIS, primary, size);
+    let ellipsis = resolve(&[ELLIPSIS], 0, primary, size);
     if truncated {
         lines.truncate(max_lines);
         let last = lines.last_mut().expect("max_lines >= 1");
@@ -252,6 +301,7 @@ pub fn layout_text(text: &str, style: TextStyle, max_width: Option<f32>, max_lin
         line_height: lh,
         lines: Vec::with_capacity(lines.len()),
         glyphs: Vec::with_capacity(cells.len()),
+        emoji: Vec::new(),
         placeholders: Vec::new(),
         truncated,
     };
@@ -261,18 +311,36 @@ pub fn layout_text(text: &str, style: TextStyle, max_width: Option<f32>, max_lin
         let mut s = String::new();
         let tail = line.ellipsis.then_some(&ellipsis);
         for cell in cells[line.start..line.end].iter().chain(tail) {
-            s.push(cell.c);
-            match cell.face {
-                Some(f) if cell.c != ' ' => {
-                    out.glyphs.push(PlacedGlyph { face: f, glyph: cell.glyph, x: pen.round(), baseline: top + bl, size_px: size })
+            let placeholder = Placeholder {
+                x: (pen + 0.1 * size).round(),
+                y: (top + bl - 0.7 * size).round(),
+                w: (0.5 * size).round().max(1.0),
+                h: (0.7 * size).round().max(1.0),
+            };
+            match cell.source {
+                Source::Face(f) => {
+                    s.push(cell.c);
+                    if cell.c != ' ' {
+                        out.glyphs.push(PlacedGlyph { face: f, glyph: cell.glyph, x: pen.round(), baseline: top + bl, size_px: size })
+                    }
                 }
-                Some(_) => {}
-                None => out.placeholders.push(Placeholder {
-                    x: (pen + 0.1 * size).round(),
-                    y: (top + bl - 0.7 * size).round(),
-                    w: (0.5 * size).round().max(1.0),
-                    h: (0.7 * size).round().max(1.0),
-                }),
+                Source::Emoji => {
+                    s.extend(&chars[cell.first..cell.first + cell.len]);
+                    match bitmap_box(cell.glyph) {
+                        Some(b) => out.emoji.push(PlacedEmoji {
+                            glyph: cell.glyph,
+                            x: pen.round() + (b.left * size).round(),
+                            y: top + bl - (b.top * size).round(),
+                            w: (b.width * size).round().max(1.0),
+                            h: (b.height * size).round().max(1.0),
+                        }),
+                        None => out.placeholders.push(placeholder),
+                    }
+                }
+                Source::Missing => {
+                    s.push(cell.c);
+                    out.placeholders.push(placeholder);
+                }
             }
             pen += cell.adv;
         }

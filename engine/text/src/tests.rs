@@ -65,8 +65,10 @@ fn cjk_uses_fallback_and_breaks_anywhere() {
 
 #[test]
 fn uncovered_char_is_placeholder() {
-    let l = layout_text("a\u{1F600}b", style(40.0), None, None);
-    assert_eq!(l.placeholders.len(), 1, "U+1F600 should be covered by no face");
+    // The flamingo is an emoji the bundled subset leaves out, and no other face has it.
+    let l = layout_text("a\u{1F9A9}b", style(40.0), None, None);
+    assert_eq!(l.placeholders.len(), 1, "U+1F9A9 should be covered by no face");
+    assert!(l.emoji.is_empty());
     assert_eq!(l.glyphs.len(), 2);
     let p = l.placeholders[0];
     assert!(p.w > 0.0 && p.h > 0.0 && p.y >= 0.0 && p.y + p.h <= l.height);
@@ -109,6 +111,83 @@ fn deterministic() {
     let a = layout_text(t, style(37.0), Some(300.0), Some(3));
     let b = layout_text(t, style(37.0), Some(300.0), Some(3));
     assert_eq!(a, b);
+}
+
+fn emoji_count(t: &str) -> (usize, usize, usize) {
+    let l = layout_text(t, style(40.0), None, None);
+    (l.emoji.len(), l.glyphs.len(), l.placeholders.len())
+}
+
+#[test]
+fn emoji_are_measured_with_their_advance_and_wrap_like_ideographs() {
+    let one = layout_text("\u{1F600}", style(40.0), None, None);
+    assert_eq!(one.emoji.len(), 1);
+    assert!(one.placeholders.is_empty() && one.glyphs.is_empty());
+    // Noto's advance is about 1.25 em: far wider than a placeholder box (0.7 em).
+    assert!((48.0..=52.0).contains(&one.width), "{}", one.width);
+    let hi = layout_text("hi \u{1F600}", style(40.0), None, None).width;
+    assert!(hi > one.width + 20.0);
+    // Room for "hi" and one emoji and a half: the second emoji wraps, on its own.
+    let l = layout_text("hi \u{1F600}\u{1F600}", style(40.0), Some(hi + 0.5 * one.width), None);
+    assert_eq!(l.lines, vec!["hi \u{1F600}", "\u{1F600}"]);
+    assert_eq!(l.emoji.len(), 2);
+    assert_eq!(l.emoji[1].y, l.emoji[0].y + l.line_height, "second line");
+    let l = layout_text("hi \u{1F600}\u{1F600}", style(40.0), Some(hi + one.width), None);
+    assert_eq!(l.lines.len(), 1);
+    // An emoji that does not fit before the ellipsis is dropped whole.
+    let l = layout_text("hi \u{1F600}\u{1F600}\u{1F600}", style(40.0), Some(hi + one.width), Some(1));
+    assert!(l.truncated);
+    assert_eq!(l.lines, vec!["hi \u{1F600}…"]);
+}
+
+#[test]
+fn emoji_sit_inside_the_line_box_at_the_text_size() {
+    for size in [20.0, 40.0, 57.0] {
+        let l = layout_text("Ag\u{1F44D}", style(size), None, None);
+        let e = l.emoji[0];
+        assert!(e.y >= 0.0 && e.y + e.h <= l.height, "{size}: {e:?} in {}", l.height);
+        assert!((e.h - size * 128.0 / 109.0).abs() <= 1.0, "{size}: {e:?}");
+        assert!(e.x >= l.glyphs[1].x, "after the text");
+    }
+}
+
+#[test]
+fn emoji_sequences_variation_selectors_and_modifiers() {
+    // Listed ZWJ sequences and flags are one glyph; the source text is kept in `lines`.
+    for seq in ["\u{2764}\u{FE0F}\u{200D}\u{1F525}", "\u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467}", "\u{1F1EF}\u{1F1F5}"] {
+        let l = layout_text(seq, style(40.0), None, None);
+        assert_eq!((l.emoji.len(), l.glyphs.len(), l.placeholders.len()), (1, 0, 0), "{seq}");
+        assert_eq!(l.lines, vec![seq]);
+    }
+    // A ZWJ sequence the subset lacks (woman astronaut) falls back to its parts.
+    assert_eq!(emoji_count("\u{1F469}\u{200D}\u{1F680}"), (2, 0, 0));
+    // A skin tone is absorbed: the emoji in its default colour, no box.
+    assert_eq!(emoji_count("\u{1F44D}\u{1F3FD}"), (1, 0, 0));
+    assert_eq!(emoji_count("\u{1F44D}\u{1F3FD}"), emoji_count("\u{1F44D}"));
+    // U+FE0F asks for the emoji of a char the text face has; without it, the text glyph.
+    assert_eq!(emoji_count("\u{203C}"), (0, 1, 0));
+    assert_eq!(emoji_count("\u{203C}\u{FE0F}"), (1, 0, 0));
+    // Chars the text face lacks are emoji by default; U+FE0E keeps them text.
+    assert_eq!(emoji_count("\u{2764}"), (1, 0, 0));
+    assert_eq!(emoji_count("\u{2764}\u{FE0E}").0, 0);
+    // Stray joiners and selectors draw nothing.
+    assert_eq!(emoji_count("\u{200D}\u{FE0F}"), (0, 0, 0));
+}
+
+#[test]
+fn the_emoji_font_has_nothing_below_the_plain_text_fast_path() {
+    for c in (0..0x2000).filter_map(char::from_u32) {
+        assert_eq!(crate::emoji::match_emoji(&[c], false), None, "U+{:04X}", c as u32);
+    }
+}
+
+#[test]
+fn every_emoji_has_a_png() {
+    let l = layout_text("\u{1F600}\u{1F1FA}\u{1F1F8}\u{1F44D}", style(40.0), None, None);
+    for e in &l.emoji {
+        let png = emoji_png(e.glyph).expect("a PNG bitmap");
+        assert!(png.starts_with(b"\x89PNG"));
+    }
 }
 
 /// Measures layout speed: `cargo test -p phoneworld-text --release -- --ignored --nocapture`.

@@ -20,6 +20,7 @@ fn every_profile_draws_the_launcher_and_clock() {
         assert_eq!((h.device.frame().width, h.device.frame().height), (look.width, look.height));
         assert_screen!(h, format!("appearance_{name}_home").as_str());
         h.open("Clock");
+        h.tap("Clock");
         // The Clock's big time follows the 12/24-hour setting (the phone starts at 09:00).
         let time = h.expect("current_time");
         assert_eq!(time.text.as_deref(), Some(if look.clock_24h { "09:00" } else { "9:00 AM" }), "{name}");

@@ -49,7 +49,7 @@ fn random_looks_are_drawn_from_the_seed() {
     };
     let (a, b) = (frames(3), frames(3));
     assert_eq!(a, b, "same seed, same look, same frames");
-    let looks: Vec<Appearance> = (0..6).map(|s| Appearance::random(s)).collect();
+    let looks: Vec<Appearance> = (0..6).map(Appearance::random).collect();
     assert!(looks.windows(2).any(|w| w[0] != w[1]), "seeds vary the look");
 }
 

@@ -82,3 +82,15 @@ def test_unknown_appearances_are_config_errors() -> None:
     env = PhoneEnv(task="clock_add_alarm", obs_size=(135, 300))
     with pytest.raises(phoneworld.PhoneWorldError, match="small_phone"):
         env.reset(seed=0, options={"appearance": "tiny"})
+
+
+def test_pickled_envs_keep_their_look() -> None:
+    import pickle
+
+    env = PhoneEnv(task="clock_add_alarm", obs_size=(135, 300))
+    env.reset(seed=2, options={"appearance": "small_phone"})
+    env.step({"type": "home"})
+    twin = pickle.loads(pickle.dumps(env))
+    assert twin.device_size == (720, 1600)
+    assert twin.appearance() == env.appearance()
+    assert twin.state_hash() == env.state_hash()

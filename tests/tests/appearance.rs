@@ -20,6 +20,7 @@ fn every_profile_draws_the_launcher_and_clock() {
         assert_eq!((h.device.frame().width, h.device.frame().height), (look.width, look.height));
         assert_screen!(h, format!("appearance_{name}_home").as_str());
         h.open("Clock");
+        h.tap("Clock");
         // The Clock's big time follows the 12/24-hour setting (the phone starts at 09:00).
         let time = h.expect("current_time");
         assert_eq!(time.text.as_deref(), Some(if look.clock_24h { "09:00" } else { "9:00 AM" }), "{name}");
@@ -48,7 +49,7 @@ fn random_looks_are_drawn_from_the_seed() {
     };
     let (a, b) = (frames(3), frames(3));
     assert_eq!(a, b, "same seed, same look, same frames");
-    let looks: Vec<Appearance> = (0..6).map(|s| Appearance::random(s)).collect();
+    let looks: Vec<Appearance> = (0..6).map(Appearance::random).collect();
     assert!(looks.windows(2).any(|w| w[0] != w[1]), "seeds vary the look");
 }
 

@@ -69,14 +69,17 @@ pub(crate) struct EvalArgs<'a> {
     pub min_success: Option<f64>,
 }
 
-/// `--appearance`: `all`, or a comma-separated list of profiles and `random`, each checked.
+/// `--appearance`: a comma-separated list of profiles, `random` and `all` (every profile),
+/// each checked.
 fn appearance_list(text: &str) -> Result<Vec<String>> {
-    if text.trim() == "all" {
-        return Ok(phoneworld_phone::PROFILES.iter().map(|p| (*p).to_owned()).collect());
-    }
-    let names: Vec<String> = text.split(',').map(|n| n.trim().to_owned()).filter(|n| !n.is_empty()).collect();
-    for name in &names {
+    let mut names: Vec<String> = Vec::new();
+    for name in text.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+        if name == "all" {
+            names.extend(phoneworld_phone::PROFILES.iter().map(|p| (*p).to_owned()));
+            continue;
+        }
         phoneworld_phone::Appearance::resolve(name, 0).with_context(|| format!("--appearance {text}"))?;
+        names.push(name.to_owned());
     }
     if names.is_empty() {
         bail!("--appearance: name a profile, `random` or `all` (valid: {})", phoneworld_phone::appearance_names().join(", "));

@@ -61,6 +61,19 @@ fn scrolled(tree: &PlacedTree, mut i: usize) -> bool {
     false
 }
 
+/// The surface a node belongs to: the child of the root holding it (status bar, content,
+/// keyboard, navigation bar, snackbar, dialog). Surfaces stack by design, so only targets on
+/// the same one may not overlap.
+fn surface(tree: &PlacedTree, mut i: usize) -> usize {
+    while let Some(p) = tree.nodes[i].parent {
+        if tree.nodes[p].parent.is_none() {
+            return i;
+        }
+        i = p;
+    }
+    i
+}
+
 /// The problems of a laid-out screen. `px_per_dp` converts the 48 dp minimum.
 pub fn check_tree(tree: &PlacedTree, px_per_dp: f32, screen: &str) -> Vec<LayoutProblem> {
     let mut out = Vec::new();
@@ -84,7 +97,9 @@ pub fn check_tree(tree: &PlacedTree, px_per_dp: f32, screen: &str) -> Vec<Layout
             continue;
         }
         let min = MIN_TOUCH_DP * px_per_dp - SLACK;
-        if n.w < min || n.h < min {
+        // Keyboard keys are narrower by design, as on every Android keyboard.
+        let key = n.a11y.as_ref().is_some_and(|a| a.package == crate::shell::KEYBOARD);
+        if !key && (n.w < min || n.h < min) {
             problem(format!(
                 "touch target {} {} is {:.0}x{:.0} dp, under {MIN_TOUCH_DP} dp",
                 label(n),
@@ -97,6 +112,10 @@ pub fn check_tree(tree: &PlacedTree, px_per_dp: f32, screen: &str) -> Vec<Layout
         for (j, m) in nodes.iter().enumerate().skip(i + 1) {
             let other = m.hit.is_some() && m.a11y.as_ref().is_some_and(|a| a.clickable || a.long_clickable);
             if !other || !m.is_visible() || ancestor(tree, i, j) || ancestor(tree, j, i) {
+                continue;
+            }
+            // A floating button over a list, or a snackbar over the screen, covers by design.
+            if surface(tree, i) != surface(tree, j) || scrolled(tree, i) != scrolled(tree, j) {
                 continue;
             }
             let [bx1, by1, bx2, by2] = m.visible_rect();

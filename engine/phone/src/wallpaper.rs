@@ -104,7 +104,7 @@ fn pixels(kind: Wallpaper, seed: Color, dark: bool) -> Vec<u8> {
 /// Centres and radii of the bubbles: the engine's seeded RNG with a fixed seed, so every
 /// phone has the same ones.
 fn bubbles() -> Vec<(f64, f64, f64)> {
-    let mut rng = Rng::new(0xB0B1_E5);
+    let mut rng = Rng::new(0x00B0_B1E5);
     (0..9).map(|_| (rng.next_f64(), rng.next_f64(), 0.08 + 0.2 * rng.next_f64())).collect()
 }
 

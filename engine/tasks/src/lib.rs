@@ -16,7 +16,7 @@ use std::path::PathBuf;
 pub use catalog::catalog_markdown;
 pub use episode::{judge, play, run_episode, AgentKind, EpisodeResult, Failure, Instance, Verdict};
 pub use eval::{device_size, episode_record, evaluate, evaluate_appearances, report, verify_suite, EvalReport, VerifyProblem};
-pub use params::{distinct_instances, fill, fill_json, instantiate, Params};
+pub use params::{distinct_instances, fill, fill_clock, fill_json, instantiate, Params};
 pub use rollouts::rollouts;
 pub use solve::{find, find_field, Oracle};
 pub use suite::{parse_template, Suite};

@@ -144,14 +144,14 @@ fn arith(expr: &str, params: &Params) -> Result<f64, String> {
     Ok(v)
 }
 
-fn apply_filter(v: Value, filter: &str) -> Result<Value, String> {
+fn apply_filter(v: Value, filter: &str, h24: bool) -> Result<Value, String> {
     Ok(match filter.trim() {
         "pad2" => Value::String(format!("{:02}", v.as_f64().unwrap_or(0.0) as i64)),
         "upper" => Value::String(display(&v).to_uppercase()),
         "lower" => Value::String(display(&v).to_lowercase()),
         "time" => {
             let m = v.as_f64().unwrap_or(0.0) as i64;
-            Value::String(format!("{:02}:{:02}", m.div_euclid(60) % 24, m.rem_euclid(60)))
+            Value::String(phoneworld_data::format_minutes(m, h24))
         }
         "money" => Value::String(format!("{:.2}", v.as_f64().unwrap_or(0.0))),
         "first" => Value::String(display(&v).split_whitespace().next().unwrap_or_default().to_owned()),
@@ -160,7 +160,7 @@ fn apply_filter(v: Value, filter: &str) -> Result<Value, String> {
 }
 
 /// One `{...}` hole: a parameter or arithmetic, then filters.
-fn eval_hole(inner: &str, params: &Params) -> Result<Value, String> {
+fn eval_hole(inner: &str, params: &Params, h24: bool) -> Result<Value, String> {
     let mut parts = inner.split('|');
     let head = parts.next().unwrap_or_default().trim();
     let dotted = head.split_once('.').and_then(|(name, path)| {
@@ -179,7 +179,7 @@ fn eval_hole(inner: &str, params: &Params) -> Result<Value, String> {
         }
     };
     for f in parts {
-        value = apply_filter(value, f)?;
+        value = apply_filter(value, f, h24)?;
     }
     Ok(value)
 }
@@ -188,19 +188,25 @@ fn eval_hole(inner: &str, params: &Params) -> Result<Value, String> {
 pub(crate) fn fill_value(text: &str, params: &Params) -> Result<Value, String> {
     let trimmed = text.trim();
     if trimmed.starts_with('{') && trimmed.ends_with('}') && trimmed.matches('{').count() == 1 {
-        return eval_hole(&trimmed[1..trimmed.len() - 1], params);
+        return eval_hole(&trimmed[1..trimmed.len() - 1], params, true);
     }
     fill(text, params).map(Value::String)
 }
 
 /// Fills every `{...}` hole of a string with its text.
 pub fn fill(text: &str, params: &Params) -> Result<String, String> {
+    fill_clock(text, params, true)
+}
+
+/// [`fill`] with `|time` as a phone with this clock setting shows times (`17:15` or `5:15 PM`),
+/// for labels a solution finds on the screen.
+pub fn fill_clock(text: &str, params: &Params, h24: bool) -> Result<String, String> {
     let mut out = String::new();
     let mut rest = text;
     while let Some(open) = rest.find('{') {
         out.push_str(&rest[..open]);
         let close = rest[open..].find('}').ok_or_else(|| format!("`{{` without `}}` in `{text}`"))? + open;
-        out.push_str(&display(&eval_hole(&rest[open + 1..close], params)?));
+        out.push_str(&display(&eval_hole(&rest[open + 1..close], params, h24)?));
         rest = &rest[close + 1..];
     }
     out.push_str(rest);

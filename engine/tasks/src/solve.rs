@@ -3,7 +3,7 @@
 use phoneworld_data::{Action, FinishStatus, Key, UiElement};
 use phoneworld_phone::Device;
 
-use crate::params::{fill, Params};
+use crate::params::{fill_clock, Params};
 use crate::template::Step;
 
 /// How many swipes a `ScrollTo` tries before giving up.
@@ -50,15 +50,17 @@ pub struct Oracle {
     /// Actions of the current step not yet emitted (e.g. the type after a field tap).
     pending: Vec<Action>,
     scrolls: usize,
+    /// The phone shows 24-hour times: labels with `|time` are filled as it shows them.
+    h24: bool,
 }
 
 impl Oracle {
     pub fn new(steps: Vec<Step>, params: Params) -> Oracle {
-        Oracle { steps, params, next: 0, pending: Vec::new(), scrolls: 0 }
+        Oracle { steps, params, next: 0, pending: Vec::new(), scrolls: 0, h24: true }
     }
 
     fn text(&self, s: &str) -> Result<String, String> {
-        fill(s, &self.params)
+        fill_clock(s, &self.params, self.h24)
     }
 
     /// The next action, `Ok(None)` when the solution is done, or why it cannot go on.
@@ -67,6 +69,7 @@ impl Oracle {
             return Ok(Some(self.pending.remove(0)));
         }
         let Some(step) = self.steps.get(self.next).cloned() else { return Ok(None) };
+        self.h24 = phoneworld_data::clock_24h(&device.store().system);
         let elements = device.ui_elements();
         let missing = |label: &str| format!("step {}: no element `{label}` on screen", self.next + 1);
         let action = match &step {

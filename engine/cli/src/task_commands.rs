@@ -68,7 +68,7 @@ pub(crate) fn eval(
     out_dir: Option<&Path>,
     as_json: bool,
 ) -> Result<ExitCode> {
-    let Some(agent) = AgentKind::parse(agent) else { bail!("--agent {agent}: expected oracle, noop or random") };
+    let Some(agent) = AgentKind::parse(agent) else { bail!("--agent {agent}: expected oracle, noop, random or tree-only") };
     let (catalog, suite) = load_suite(apps_dirs, suite_dirs, name)?;
     let report = evaluate(catalog, &suite, agent, seeds, out_dir)?;
     if as_json {

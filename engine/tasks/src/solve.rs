@@ -1,10 +1,12 @@
 //! Reference solutions: semantic steps resolved to canonical actions on the current screen.
 
-use phoneworld_data::{Action, FinishStatus, Key, UiElement};
+use phoneworld_data::{Action, FinishStatus, Key, Rng, UiElement};
 use phoneworld_phone::Device;
 
-use crate::params::{fill, Params};
+use crate::blind;
+use crate::params::{display, fill, fill_value, Params};
 use crate::template::Step;
+use serde_json::Value;
 
 /// How many swipes a `ScrollTo` tries before giving up.
 const MAX_SCROLLS: usize = 20;
@@ -50,11 +52,28 @@ pub struct Oracle {
     /// Actions of the current step not yet emitted (e.g. the type after a field tap).
     pending: Vec<Action>,
     scrolls: usize,
+    /// Set for the tree-only agent: it chooses pictures without seeing them.
+    blind: Option<Blind>,
+}
+
+/// What the tree-only agent knows: the instruction, and its own seeded dice.
+#[derive(Debug, Clone)]
+struct Blind {
+    instruction: String,
+    rng: Rng,
 }
 
 impl Oracle {
     pub fn new(steps: Vec<Step>, params: Params) -> Oracle {
-        Oracle { steps, params, next: 0, pending: Vec::new(), scrolls: 0 }
+        Oracle { steps, params, next: 0, pending: Vec::new(), scrolls: 0, blind: None }
+    }
+
+    /// The tree-only agent: plays the solution, but at each `TapPicture` taps one of the
+    /// on-screen pictures the tree cannot tell apart (best lexical match to the instruction,
+    /// then a seeded uniform choice) and at each `PictureAnswer` answers one of the options.
+    pub fn tree_only(steps: Vec<Step>, params: Params, instruction: &str, seed: u64) -> Oracle {
+        let blind = Blind { instruction: instruction.to_owned(), rng: Rng::new(seed ^ 0x7ee0_0b11_d000_0000) };
+        Oracle { blind: Some(blind), ..Oracle::new(steps, params) }
     }
 
     fn text(&self, s: &str) -> Result<String, String> {
@@ -89,7 +108,7 @@ impl Oracle {
                 Action::Tap { x, y }
             }
             Step::Type(text) => Action::TypeText { text: self.text(text)?, clear: false },
-            Step::ScrollTap(label) | Step::ScrollTo(label) => {
+            Step::ScrollTap(label) | Step::ScrollTo(label) | Step::TapPicture(label) => {
                 let label = self.text(label)?;
                 if let Some(e) = find(&elements, &label) {
                     self.scrolls = 0;
@@ -97,6 +116,13 @@ impl Oracle {
                         self.next += 1;
                         return self.next_action(device);
                     }
+                    let e = match (&step, self.blind.as_mut()) {
+                        (Step::TapPicture(_), Some(b)) => {
+                            let pool = blind::candidates(&elements, &e);
+                            blind::choose(&pool, &b.instruction, &mut b.rng).cloned().unwrap_or(e)
+                        }
+                        _ => e,
+                    };
                     let (x, y) = center(&e);
                     Action::Tap { x, y }
                 } else {
@@ -121,6 +147,24 @@ impl Oracle {
             Step::Enter => Action::Key { key: Key::Enter },
             Step::Wait(ms) => Action::Wait { ms: *ms },
             Step::Answer(text) => Action::Answer { text: self.text(text)? },
+            Step::PictureAnswer(text, options) => {
+                let text = match self.blind.as_mut() {
+                    Some(b) => {
+                        // An option that is one hole naming a list stands for each of its items.
+                        let mut all = Vec::new();
+                        for o in options {
+                            match fill_value(o, &self.params)? {
+                                Value::Array(items) => all.extend(items.iter().map(display)),
+                                v => all.push(display(&v)),
+                            }
+                        }
+                        let options = all;
+                        blind::choose_answer(&options, &b.instruction, &mut b.rng).cloned().unwrap_or_default()
+                    }
+                    None => self.text(text)?,
+                };
+                Action::Answer { text }
+            }
             Step::Finish(status) => Action::Finish {
                 status: if status == "infeasible" { FinishStatus::Infeasible } else { FinishStatus::Success },
                 text: String::new(),

@@ -45,21 +45,24 @@ fn overlap(instruction: &[String], e: &UiElement) -> usize {
 }
 
 /// The tree-only choice: the candidates whose text matches the instruction best, then one of
-/// them uniformly at random.
-pub(crate) fn choose<'e>(candidates: &'e [UiElement], instruction: &str, rng: &mut Rng) -> Option<&'e UiElement> {
+/// them uniformly at random. Also returns the chance that this picks `target`.
+pub(crate) fn choose<'e>(candidates: &'e [UiElement], target: &UiElement, instruction: &str, rng: &mut Rng) -> Option<(&'e UiElement, f64)> {
     let said = words(instruction);
     let best = candidates.iter().map(|e| overlap(&said, e)).max()?;
     let top: Vec<&UiElement> = candidates.iter().filter(|e| overlap(&said, e) == best).collect();
-    Some(top[rng.below(top.len())])
+    let odds = if top.iter().any(|e| e.bbox_pixels == target.bbox_pixels) { 1.0 / top.len() as f64 } else { 0.0 };
+    Some((top[rng.below(top.len())], odds))
 }
 
 /// The tree-only answer: an option the instruction names if any (the tree-reader's best
 /// lexical guess), else one uniformly at random.
-pub(crate) fn choose_answer<'o>(options: &'o [String], instruction: &str, rng: &mut Rng) -> Option<&'o String> {
+/// Also returns the chance that this answers `right`.
+pub(crate) fn choose_answer<'o>(options: &'o [String], right: &str, instruction: &str, rng: &mut Rng) -> Option<(&'o String, f64)> {
     let said = words(instruction);
     let named: Vec<&String> = options.iter().filter(|o| words(o).iter().all(|w| said.contains(w))).collect();
     let pool: Vec<&String> = if named.is_empty() { options.iter().collect() } else { named };
-    (!pool.is_empty()).then(|| pool[rng.below(pool.len())])
+    let odds = pool.iter().filter(|o| o.as_str() == right).count() as f64 / pool.len().max(1) as f64;
+    (!pool.is_empty()).then(|| (pool[rng.below(pool.len())], odds))
 }
 
 #[cfg(test)]
@@ -101,11 +104,14 @@ mod tests {
         let c = candidates(&elements, &elements[1]);
         assert_eq!(c.len(), 2, "the button is not a photo tile");
         let mut rng = Rng::new(7);
-        let picked = choose(&c, "Delete the photo from Oct 2", &mut rng).unwrap();
+        let (picked, odds) = choose(&c, &c[1], "Delete the photo from Oct 2", &mut rng).unwrap();
+        assert_eq!(odds, 1.0, "the date in the instruction singles it out");
         assert_eq!(picked.resource_id.as_deref(), Some("com.phoneworld.gallery:id/photo_2"));
         let mut seen = std::collections::BTreeSet::new();
         for seed in 0..40 {
-            seen.insert(choose(&c, "Delete the photo of the red bicycle", &mut Rng::new(seed)).unwrap().resource_id.clone());
+            let (picked, odds) = choose(&c, &c[1], "Delete the photo of the red bicycle", &mut Rng::new(seed)).unwrap();
+            assert_eq!(odds, 0.5);
+            seen.insert(picked.resource_id.clone());
         }
         assert_eq!(seen.len(), 2, "with no lexical hint every tile gets picked");
     }
@@ -113,7 +119,8 @@ mod tests {
     #[test]
     fn answers_prefer_an_option_the_instruction_names() {
         let options = vec!["red".to_owned(), "blue".to_owned()];
-        assert_eq!(choose_answer(&options, "Is the bike red?", &mut Rng::new(1)).unwrap(), "red");
-        assert!(choose_answer(&[], "x", &mut Rng::new(1)).is_none());
+        assert_eq!(choose_answer(&options, "blue", "Is the bike red?", &mut Rng::new(1)).unwrap(), (&options[0], 0.0));
+        assert_eq!(choose_answer(&options, "blue", "What colour is the bike?", &mut Rng::new(1)).unwrap().1, 0.5);
+        assert!(choose_answer(&[], "x", "x", &mut Rng::new(1)).is_none());
     }
 }

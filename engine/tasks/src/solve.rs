@@ -61,6 +61,8 @@ pub struct Oracle {
 struct Blind {
     instruction: String,
     rng: Rng,
+    /// The chance that every blind choice so far was the right one.
+    odds: f64,
 }
 
 impl Oracle {
@@ -72,8 +74,14 @@ impl Oracle {
     /// on-screen pictures the tree cannot tell apart (best lexical match to the instruction,
     /// then a seeded uniform choice) and at each `PictureAnswer` answers one of the options.
     pub fn tree_only(steps: Vec<Step>, params: Params, instruction: &str, seed: u64) -> Oracle {
-        let blind = Blind { instruction: instruction.to_owned(), rng: Rng::new(seed ^ 0x7ee0_0b11_d000_0000) };
+        let blind = Blind { instruction: instruction.to_owned(), rng: Rng::new(seed ^ 0x7ee0_0b11_d000_0000), odds: 1.0 };
         Oracle { blind: Some(blind), ..Oracle::new(steps, params) }
+    }
+
+    /// For the tree-only agent: the chance that its blind choices so far all hit the target
+    /// (what a guesser succeeds with); 1 for the oracle.
+    pub fn chance(&self) -> f64 {
+        self.blind.as_ref().map_or(1.0, |b| b.odds)
     }
 
     fn text(&self, s: &str) -> Result<String, String> {
@@ -119,7 +127,13 @@ impl Oracle {
                     let e = match (&step, self.blind.as_mut()) {
                         (Step::TapPicture(_), Some(b)) => {
                             let pool = blind::candidates(&elements, &e);
-                            blind::choose(&pool, &b.instruction, &mut b.rng).cloned().unwrap_or(e)
+                            match blind::choose(&pool, &e, &b.instruction, &mut b.rng) {
+                                Some((picked, odds)) => {
+                                    b.odds *= odds;
+                                    picked.clone()
+                                }
+                                None => e,
+                            }
                         }
                         _ => e,
                     };
@@ -158,8 +172,14 @@ impl Oracle {
                                 v => all.push(display(&v)),
                             }
                         }
-                        let options = all;
-                        blind::choose_answer(&options, &b.instruction, &mut b.rng).cloned().unwrap_or_default()
+                        let right = fill(text, &self.params)?;
+                        match blind::choose_answer(&all, &right, &b.instruction, &mut b.rng) {
+                            Some((picked, odds)) => {
+                                b.odds *= odds;
+                                picked.clone()
+                            }
+                            None => String::new(),
+                        }
                     }
                     None => self.text(text)?,
                 };

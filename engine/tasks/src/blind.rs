@@ -46,7 +46,12 @@ fn overlap(instruction: &[String], e: &UiElement) -> usize {
 
 /// The tree-only choice: the candidates whose text matches the instruction best, then one of
 /// them uniformly at random. Also returns the chance that this picks `target`.
-pub(crate) fn choose<'e>(candidates: &'e [UiElement], target: &UiElement, instruction: &str, rng: &mut Rng) -> Option<(&'e UiElement, f64)> {
+pub(crate) fn choose<'e>(
+    candidates: &'e [UiElement],
+    target: &UiElement,
+    instruction: &str,
+    rng: &mut Rng,
+) -> Option<(&'e UiElement, f64)> {
     let said = words(instruction);
     let best = candidates.iter().map(|e| overlap(&said, e)).max()?;
     let top: Vec<&UiElement> = candidates.iter().filter(|e| overlap(&said, e) == best).collect();

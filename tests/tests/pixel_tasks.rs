@@ -39,16 +39,20 @@ impl Tally {
     }
 }
 
-/// The picture the solution targets (its first `TapPicture` or `PictureAnswer`, filled in).
+/// What a fixed-choice agent would memorise: the answer of a `PictureAnswer`, else the picture
+/// of the first `TapPicture`, filled in.
 fn target(instance: &Instance) -> String {
-    instance
-        .template
-        .solution
-        .iter()
-        .find_map(|s| match s {
-            Step::TapPicture(label) => Some(label.clone()),
-            Step::PictureAnswer(text, _) => Some(text.clone()),
-            _ => None,
+    let steps = &instance.template.solution;
+    let answer = steps.iter().find_map(|s| match s {
+        Step::PictureAnswer(text, _) => Some(text.clone()),
+        _ => None,
+    });
+    answer
+        .or_else(|| {
+            steps.iter().find_map(|s| match s {
+                Step::TapPicture(label) => Some(label.clone()),
+                _ => None,
+            })
         })
         .map(|t| fill(&t, &instance.params).expect("the target fills"))
         .unwrap_or_default()

@@ -175,7 +175,8 @@ impl Oracle {
                         let right = fill(text, &self.params)?;
                         match blind::choose_answer(&all, &right, &b.instruction, &mut b.rng) {
                             Some((picked, odds)) => {
-                                b.odds *= odds;
+                                // The answer alone decides: a wrong picture before it does not matter.
+                                b.odds = odds;
                                 picked.clone()
                             }
                             None => String::new(),

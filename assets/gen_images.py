@@ -90,9 +90,13 @@ def recolor(im, color, mode="saturated"):
     return Image.fromarray(a.astype(np.uint8))
 
 
-def place(canvas, path, cx, bottom, height, color=None, mode="saturated", shadow=0.45, flip=False, sources=None):
-    """Puts a clip with its bottom centre at (cx, bottom), `height` pixels tall, on a soft shadow."""
+def place(canvas, path, cx, bottom, height, color=None, mode="saturated", shadow=0.45, flip=False, sources=None, rotate=0):
+    """Puts a clip with its bottom centre at (cx, bottom), `height` pixels tall, on a soft shadow
+    (turned by `rotate` degrees first: a surfboard stood up in the sand)."""
     im = clip(path)
+    if rotate:
+        im = im.rotate(rotate, resample=Image.BICUBIC, expand=True)
+        im = im.crop(im.getchannel("A").getbbox())
     w = max(1, round(im.width * height / im.height))
     im = recolor(im.resize((w, height), Image.LANCZOS), color, mode)
     if flip:
@@ -378,7 +382,7 @@ def photo(app, rel, scene, objects, size=(480, 360), extra=None, under=None):
     used = []
     for o in objects:
         place(canvas, o["clip"], o["x"] * w, o["y"] * h, int(o["h"] * h), o.get("color"), o.get("mode", "saturated"),
-              o.get("shadow", 0.45), o.get("flip", False), used)
+              o.get("shadow", 0.45), o.get("flip", False), used, o.get("rotate", 0))
     if extra:
         extra(canvas, rng)
     save(finish(canvas, rng), app, rel, used)
@@ -625,8 +629,8 @@ def gallery_looks(pid):
         V.append(("beach", [obj("buildings/ch_teau-fort_01.png", 0.5, 0.7, 0.62)], ["tower"], ["grey"], None))
     elif pid == 6:
         for c in ("red", "yellow"):
-            V.append(("beach", [obj("recreation/sports/surfboard_jurgen_01.png", 0.35, 0.6, 0.08, c, shadow=0),
-                                obj("recreation/sports/surfboard_jurgen_01.png", 0.7, 0.63, 0.08, c, shadow=0, flip=True)], ["surfboard", "sea"], [c], None))
+            V.append(("beach", [obj("recreation/sports/surfboard_jurgen_01.png", 0.3, 0.92, 0.62, c, rotate=80),
+                                obj("recreation/sports/surfboard_jurgen_01.png", 0.45, 0.9, 0.56, c, rotate=100)], ["surfboard", "sea"], [c], None))
     elif pid == 7:
         V.append(("fog", [obj("buildings/ch_teau-fort_01.png", 0.5, 0.75, 0.6)], ["palace"], ["grey"], draw_fog(0.45)))
     elif pid == 8:
@@ -654,7 +658,7 @@ def gallery_looks(pid):
     elif pid == 17:
         V.append(("hall", [obj("people/grampa_39_n_gramma_celso_02.png", 0.4, 0.9, 0.6), obj(BALLOONS, 0.85, 0.6, 0.5, shadow=0), obj(CAKE, 0.7, 0.95, 0.3)], ["grandparents", "balloons", "cake"], ["pink"], None))
     elif pid == 18:
-        V.append(("gym", [obj("people/kid_01.png", 0.7, 0.55, 0.3, "orange", shadow=0)], ["child", "climbing wall"], ["orange"], draw_holds))
+        V.append(("gym", [obj("people/kid_01.png", 0.72, 0.62, 0.42, shadow=0)], ["child", "climbing wall"], ["yellow"], ("under", draw_holds)))
     elif pid == 19:
         for c in ("red", "blue"):
             V.append(("beach", [obj(UMBRELLA, 0.3, 0.9, 0.42, c), obj("people/sailing_kids.png", 0.72, 0.63, 0.3, shadow=0)], ["beach umbrella", "children", "sailboat"], [c], None))
@@ -1224,8 +1228,255 @@ def movies():
     write_ron_lines(path, items)
 
 
+# ------------------------------------------------------------------------------------ music
+def cover_art(rel, color, objects, shows, rng_extra=None):
+    """An album cover: a field of the album's colour with a soft light, and its motif."""
+    w = h = 320
+    rng = rng_for(rel)
+    c = np.array(tuple(int(color[i:i + 2], 16) for i in (1, 3, 5)), np.float32)
+    y, x = np.mgrid[0:h, 0:w].astype(np.float32)
+    r = np.hypot((x - w * 0.35) / w, (y - h * 0.3) / h)
+    arr = c[None, None, :] * (1.25 - 0.7 * r[..., None]) + smooth_noise(rng, w, h, 40, 12)[..., None]
+    canvas = to_image(arr)
+    if rng_extra:
+        rng_extra(canvas, rng)
+    used = []
+    for o in objects:
+        place(canvas, o["clip"], o["x"] * w, o["y"] * h, int(o["h"] * h), o.get("color"), o.get("mode", "saturated"), o.get("shadow", 0), o.get("flip", False), used)
+    save(finish(canvas, rng, grain=3, vignette=0.3), "music", rel, used)
+
+
+def draw_grid_sun(canvas, rng):
+    w, h = canvas.size
+    d = ImageDraw.Draw(canvas)
+    d.ellipse([w * 0.25, h * 0.15, w * 0.75, h * 0.65], fill=(255, 120, 160))
+    for k in range(6):
+        d.rectangle([w * 0.2, h * (0.42 + k * 0.04), w * 0.8, h * (0.42 + k * 0.04) + 3 + k], fill=(0, 131, 143))
+    for x in range(-200, w + 200, 30):
+        d.line([(w / 2 + (x - w / 2) * 0.2, h * 0.65), (x, h)], fill=(255, 80, 200), width=2)
+    for k in range(6):
+        yy = h * 0.65 + (h * 0.35) * (k / 6) ** 1.6
+        d.line([(0, yy), (w, yy)], fill=(255, 80, 200), width=2)
+
+
+ALBUMS = {
+    1: ([], ["lanterns"], draw_lanterns),
+    2: ([obj("geography/planet_costea_bogdan_r.png", 0.5, 0.8, 0.56)], ["planet"], None),
+    3: ([obj("plants/sun_flower_ganson.png", 0.5, 0.95, 0.8)], ["sunflower"], None),
+    4: ([], ["sun", "grid"], draw_grid_sun),
+    5: ([obj("recreation/music/piano_geraint_luff_01.png", 0.5, 0.85, 0.6)], ["piano"], None),
+    6: ([obj("recreation/music/electric_guitar_andrea__01r.png", 0.5, 0.95, 0.86)], ["guitar"], None),
+    7: ([obj("recreation/music/microphone_stand_gerald__01.png", 0.5, 0.95, 0.86)], ["microphone"], None),
+    8: ([obj("recreation/music/trumpet_b_flat_colour_ganso.png", 0.5, 0.75, 0.42)], ["trumpet"], None),
+    9: ([], ["mountains"], None),
+    10: ([obj("food/meats_and_eggs/fuoco_da_campeggio_archi_01.png", 0.5, 0.9, 0.6)], ["campfire"], None),
+}
+
+
+def music():
+    path = ROOT / "apps/music/content/albums.ron"
+    items = read_ron(path)
+    for a in items:
+        objects, shows, extra = ALBUMS[a["id"]]
+        rel = f"images/album{a['id']:02d}.jpg"
+        if a["id"] == 9:
+            rng = rng_for(rel)
+            arr = scene_background("mountains", 320, 320, rng)
+            arr = arr * 0.6 + np.array(tuple(int(a["color"][i:i + 2], 16) for i in (1, 3, 5))) * 0.4
+            save(finish(to_image(arr), rng), "music", rel, [])
+        else:
+            cover_art(rel, a["color"], objects, shows, extra)
+        a["cover"], a["shows"] = rel, shows
+    write_ron_lines(path, items)
+
+
+# ------------------------------------------------------------------------------------- chat
+def chat():
+    """Chatly Moments: photos in some posts of the feed (in app.ron's state). A dish photo is
+    the Food app's picture of that dish, so a task can tie the post to the dish to order."""
+    app = ROOT / "apps/chat/app.ron"
+    text = app.read_text()
+    posts = {
+        2: [("images/moment2a.jpg", "table", [obj("food/fruit/peach_simple.png", x, y, 0.3) for x, y in ((0.25, 0.6), (0.5, 0.52), (0.4, 0.85), (0.72, 0.8))], ["peaches"], ["orange"], None),
+            ("images/moment2b.jpg", "table", [obj("food/vegetables/pannocchia_di_gran_turc_01.png", 0.35, 0.9, 0.7), obj("food/fruit/peach_simple.png", 0.7, 0.85, 0.3)], ["corn", "peach"], ["yellow", "orange"], None)],
+        3: [("images/moment3a.jpg", "bay", [obj(BIKE, 0.45, 0.95, 0.5, "green")], ["bicycle", "bay"], ["green"], None)],
+        6: [("images/moment6a.jpg", "gym", [obj("people/kid_01.png", 0.72, 0.62, 0.42, shadow=0)], ["climber", "climbing wall"], ["yellow"], None)],
+    }
+    for pid, photos in posts.items():
+        out = []
+        for rel, scene, objects, shows, colors, extra in photos:
+            photo("chat", rel, scene, objects, under=draw_holds if scene == "gym" else None, extra=extra)
+            out.append(look(rel, scene, shows, colors))
+        text = set_post_photos(text, pid, out)
+    # Mei's dumplings: the Food app's Golden Wok "Pork Dumplings (8)" picture, and which dish it is.
+    food_items = read_ron(ROOT / "apps/food/content/restaurants.ron")
+    wok = next(r for r in food_items if r["name"] == "Golden Wok")
+    dish = next(d for d in wok["menu"] if d["name"].startswith("Pork Dumplings"))
+    rel = "images/moment5a.jpg"
+    dish_photo_into("chat", rel, dish["name"])
+    m = look(rel, "table", dish["shows"], dish["colors"])
+    m["dish"] = {"restaurant": wok["name"], "name": dish["name"]}
+    text = set_post_photos(text, 5, [m])
+    app.write_text(text)
+
+
+def dish_photo_into(app, rel, name):
+    """A dish photo saved into another app's bundle (the same composition as Food's)."""
+    spec = dish_spec(name)
+    if spec[0] == "clip":
+        photo(app, rel, "table", [obj(spec[1], 0.5, 0.9, 0.72, spec[2])], size=(480, 360))
+    else:
+        photo(app, rel, "table", [], size=(480, 360), under=top_dish(spec[1], spec[2] or "orange", spec[3]))
+
+
+def set_post_photos(text, pid, photos):
+    line = re.compile(r'(\{"id": ' + str(pid) + r', "author": [^\n]*?)(, "photos": \[.*?\])?(, "time": )')
+    new, n = line.subn(lambda m: m.group(1) + ', "photos": ' + json.dumps(photos, ensure_ascii=False) + m.group(3), text, count=1)
+    if n != 1:
+        raise SystemExit(f"apps/chat/app.ron: no feed post {pid}")
+    return new
+
+
+# --------------------------------------------------------------------------------- contacts
+FACES = {
+    1: ("people/people_juliane_krug_01a.png", "pink"), 3: ("people/people_juliane_krug_02b.png", "teal"),
+    5: ("people/people_juliane_krug_03c.png", "yellow"), 6: ("people/people_juliane_krug_04a.png", "blue"),
+    9: ("people/people_juliane_krug_05b.png", "green"), 11: ("people/people_juliane_krug_06a.png", "orange"),
+    15: ("people/people_juliane_krug_07c.png", "purple"), 17: ("people/people_juliane_krug_08b.png", "pink"),
+    21: ("people/people_juliane_krug_09a.png", "yellow"), 24: ("people/people_juliane_krug_02a.png", "grey"),
+}
+
+
+def contacts():
+    out = []
+    for cid, (face, bg) in FACES.items():
+        rel = f"images/contact{cid:02d}.jpg"
+        w = h = 240
+        rng = rng_for(rel)
+        canvas = to_image(scene_background("studio:" + bg, w, h, rng))
+        used = []
+        place(canvas, face, w / 2, h * 1.02, int(h * 0.86), shadow=0, sources=used)
+        save(finish(canvas, rng, grain=2.5, vignette=0.2), "contacts", rel, used)
+        out.append({"id": cid, "photo": rel, "shows": ["person"], "colors": [bg]})
+    path = ROOT / "apps/contacts/content/photos.ron"
+    path.write_text("// Contact photos (made by assets/gen_images.py): the contact's id, the picture and what it shows.\n[]\n") if not path.exists() else None
+    write_ron_lines(path, out)
+
+
+# ---------------------------------------------------------------------------------- weather
+def draw_rain(strength, lightning=False):
+    def f(canvas, rng):
+        w, h = canvas.size
+        a = np.asarray(canvas).astype(np.float32) * (1 - 0.25 * strength)
+        canvas.paste(to_image(a))
+        d = ImageDraw.Draw(canvas)
+        for _ in range(int(260 * strength)):
+            x, y = rng.uniform(0, w), rng.uniform(0, h)
+            d.line([(x, y), (x - 4, y + 14)], fill=(200, 210, 225), width=1)
+        if lightning:
+            x, y = w * 0.6, 0
+            pts = [(x, y)]
+            while y < h * 0.6:
+                x += rng.uniform(-20, 20)
+                y += rng.uniform(15, 30)
+                pts.append((x, y))
+            d.line(pts, fill=(255, 255, 220), width=4)
+    return f
+
+
+def overcast(darkness):
+    def f(canvas, rng):
+        w, h = canvas.size
+        a = np.asarray(canvas).astype(np.float32)
+        sky = np.clip(smooth_noise(rng, w, h, 50, 0.25) + 0.7, 0, 1)[..., None]
+        sky[int(h * 0.5):] *= 0.2
+        grey = np.array((170, 175, 182)) * (1 - darkness)
+        canvas.paste(to_image(a * (1 - sky) + grey * sky))
+    return f
+
+
+def draw_wind(canvas, rng):
+    w, h = canvas.size
+    d = ImageDraw.Draw(canvas)
+    for _ in range(12):
+        x, y = rng.uniform(-50, w), rng.uniform(0.05, 0.5) * h
+        d.arc([x, y, x + 160, y + 40], 200, 340, fill=(245, 248, 255), width=3)
+    for _ in range(20):
+        x, y = rng.uniform(0, w), rng.uniform(0.1, 0.9) * h
+        d.ellipse([x, y, x + 8, y + 4], fill=COLORS[rng.choice(["orange", "yellow", "brown"])])
+
+
+WEATHER = {
+    "Sunny": ("park", None, ["sun", "park"]), "Clear": ("night", None, ["moon", "stars"]),
+    "Partly cloudy": ("park", None, ["clouds", "sun"]), "Cloudy": ("park", overcast(0.1), ["clouds"]),
+    "Rain": ("city", chain(overcast(0.3), draw_rain(1.0)), ["rain"]), "Showers": ("park", chain(overcast(0.15), draw_rain(0.5)), ["rain", "clouds"]),
+    "Thunderstorms": ("city", chain(overcast(0.55), draw_rain(0.8, lightning=True)), ["lightning", "rain"]),
+    "Snow": ("snow", None, ["snow"]), "Fog": ("fog", draw_fog(0.4), ["fog"]), "Windy": ("park", draw_wind, ["wind", "leaves"]),
+}
+
+
+def weather():
+    for cond, (scene, extra, shows) in WEATHER.items():
+        rel = "images/" + cond.lower().replace(" ", "_") + ".jpg"
+        objects = []
+        if cond == "Clear":
+            objects = [obj("science/astronomy/full_moon_dan_gerhards_01.png", 0.75, 0.4, 0.25, shadow=0)]
+        w, h = 480, 240
+        rng = rng_for(rel)
+        canvas = to_image(scene_background(scene, w, h, rng))
+        if cond in ("Sunny", "Partly cloudy"):
+            a = np.asarray(canvas).astype(np.float32)
+            paint(a, ellipse_mask(w, h, w * 0.78, h * 0.22, 60, 60, blur=3), (255, 240, 180), 0.5)
+            paint(a, ellipse_mask(w, h, w * 0.78, h * 0.22, 20, 20, blur=0.2), (255, 250, 225))
+            if cond == "Partly cloudy":
+                for _ in range(6):
+                    paint(a, ellipse_mask(w, h, rng.uniform(0.4, 1) * w, rng.uniform(0.1, 0.35) * h, 60, 18, blur=1.2), (250, 250, 252), 0.9)
+            canvas = to_image(a)
+        used = []
+        for o in objects:
+            place(canvas, o["clip"], o["x"] * w, o["y"] * h, int(o["h"] * h), shadow=0, sources=used)
+        if extra:
+            extra(canvas, rng)
+        save(finish(canvas, rng), "weather", rel, used)
+
+
+def write_index():
+    """assets/IMAGES.md: every image, the clip art it uses, its licence, and the total size."""
+    files = sorted(SOURCES)
+    total = sum((ROOT / f).stat().st_size for f in files)
+    out = [
+        "# Content images",
+        "",
+        "The pictures the apps show (photos, products, dishes, posters, album covers, Moments,",
+        "contact photos, weather). Every one is composed by `assets/gen_images.py` (generated",
+        "scenes: skies, sea, walls, tables, studio light, drawn shapes) from public-domain clip art",
+        "of Debian's `openclipart-png` package (Open Clip Art Library: public domain, CC0 1.0), and",
+        "is itself public domain (CC0 1.0). What each image shows is in the app's content next to",
+        "the item (`docs/app-format.md`, \"Content images\").",
+        "",
+        "Regenerate (deterministic: the same bytes every run):",
+        "",
+        "```sh",
+        "apt-get install -y openclipart-png",
+        "python3 -m venv /tmp/img-venv && /tmp/img-venv/bin/pip install pillow numpy",
+        "/tmp/img-venv/bin/python assets/gen_images.py",
+        "```",
+        "",
+        f"{len(files)} images, {total:,} bytes ({total / 1048576:.2f} MiB) in total.",
+        "",
+        "| image | bytes | clip art (`/usr/share/openclipart/png/...`) |",
+        "|---|---:|---|",
+    ]
+    for f in files:
+        clips = ", ".join(f"`{c}`" for c in SOURCES[f]) or "none: generated by `assets/gen_images.py`"
+        out.append(f"| `{f}` | {(ROOT / f).stat().st_size:,} | {clips} |")
+    (ROOT / "assets/IMAGES.md").write_text("\n".join(out) + "\n")
+
+
+ALL = ["gallery", "shop", "food", "movies", "music", "chat", "contacts", "weather"]
+
 if __name__ == "__main__":
-    which = sys.argv[1:] or ["gallery", "shop", "food", "movies", "music", "chat", "contacts", "weather"]
-    for name in which:
+    for name in sys.argv[1:] or ALL:
         globals()[name]()
-    (ROOT / "assets/images-sources.json").write_text(json.dumps(SOURCES, indent=1, sort_keys=True) + "\n") if not sys.argv[1:] else None
+    if not sys.argv[1:]:
+        write_index()

@@ -62,6 +62,17 @@ end
 
 local COLORS = { "#E57373", "#64B5F6", "#81C784", "#FFB74D", "#BA68C8", "#4DB6AC", "#F06292", "#9575CD", "#4FC3F7", "#AED581", "#FF8A65", "#7986CB" }
 
+-- ---------------------------------------------------------------- photos
+
+-- Some people of the address book have a photo (content/photos.ron, by contact id); the others
+-- show their initials.
+local function photo_of(id)
+  for _, p in ipairs(content.get("photos") or {}) do
+    if tonumber(p.id) == tonumber(id) then return p.photo end
+  end
+  return ""
+end
+
 -- ---------------------------------------------------------------- install
 
 function seed_contacts(ev)
@@ -84,7 +95,7 @@ local function refresh_list()
   local last_letter = nil
   for _, c in ipairs(sorted_contacts()) do
     local l = letter_of(c)
-    local row = { id = c.id, name = c.name, first = c.first, color = c.color, phone = c.phone, favorite = c.favorite == true, header = "" }
+    local row = { id = c.id, name = c.name, first = c.first, color = c.color, phone = c.phone, favorite = c.favorite == true, header = "", photo = photo_of(c.id) }
     if l ~= last_letter then row.header = l; last_letter = l end
     table.insert(rows, row)
     if c.favorite then table.insert(favs, row) end
@@ -232,6 +243,7 @@ local function load_detail(id)
   local copy = {}
   for k, v in pairs(c) do copy[k] = v end
   copy.favorite = c.favorite == true
+  copy.photo = photo_of(c.id)
   locals.set("c", copy)
   return c
 end

@@ -55,7 +55,7 @@ local function refresh()
     if p["repeat"] == "all" then table.insert(modes, "Repeat all") end
     if p["repeat"] == "one" then table.insert(modes, "Repeat one") end
     view.now = {
-      id = cur.id, title = cur.title, artist = cur.artist, album = cur.album,
+      id = cur.id, title = cur.title, artist = cur.artist, album = cur.album, cover = (album(cur.album) or {}).cover or "",
       elapsed = fmt(p.position), length = cur.length, fraction = p.position / math.max(1, cur.seconds),
       liked = has(state.get("liked"), cur.id), next = nxt and (nxt.title .. " · " .. nxt.artist) or "",
       modes = table.concat(modes, " · "),
@@ -399,6 +399,7 @@ function album_enter(ev)
   if not a then return end
   locals.set("name", a.name)
   locals.set("artist", a.artist)
+  locals.set("cover", a.cover or "")
   locals.set("info", a.genre .. " · " .. a.year .. " · " .. a.tracks .. " songs, " .. a.minutes .. " min")
   locals.set("tracks", tracks_of_album(a.name))
 end

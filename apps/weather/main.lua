@@ -128,6 +128,8 @@ local function refresh()
     view.temp = temp(t)
     view.cond = cond
     view.icon = ICONS[cond] or "wb_sunny"
+    -- a picture of the condition (images/<condition>.jpg, e.g. images/partly_cloudy.jpg)
+    view.photo = ICONS[cond] and ("images/" .. cond:lower():gsub(" ", "_") .. ".jpg") or ""
     view.hilo = "H:" .. temp(today.hi) .. "  L:" .. temp(today.lo)
     local feels = t - (today.wind > 25 and 3 or 1) + (today.humidity > 75 and t > 24 and 3 or 0)
     view.feels = "Feels like " .. temp(feels)

@@ -7,7 +7,7 @@ use std::collections::BTreeSet;
 
 use phoneworld_data::Action;
 use phoneworld_phone::{check_app, load_image, project_root};
-use phoneworld_tests::{catalog, Harness};
+use phoneworld_tests::{assert_screen, catalog, Harness};
 use serde_json::Value;
 
 const APPS: [(&str, &str); 4] = [
@@ -49,21 +49,41 @@ fn image_refs(v: &Value, at: &str, out: &mut Vec<(String, String)>) {
     }
 }
 
+/// Every app with content images.
+const WITH_IMAGES: [&str; 8] = [
+    "com.phoneworld.gallery",
+    "com.phoneworld.shop",
+    "com.phoneworld.food",
+    "com.phoneworld.mini.movies",
+    "com.phoneworld.music",
+    "com.phoneworld.chat",
+    "com.phoneworld.contacts",
+    "com.phoneworld.weather",
+];
+
 #[test]
 fn every_image_the_content_names_is_in_the_bundle_and_check_is_clean() {
     let catalog = catalog();
     let (modules, _) = phoneworld_data::LayoutModules::load(&[project_root().join("layouts")]);
-    for (package, label) in APPS {
+    for package in WITH_IMAGES {
         let app = catalog.get(package).unwrap();
         let mut refs = Vec::new();
         image_refs(&app.bundle.content, "content", &mut refs);
-        assert!(refs.len() >= 6, "{label} names {} images", refs.len());
+        image_refs(&app.bundle.initial_state(), "state", &mut refs);
+        // Every file of images/ decodes (the weather's are named by condition in its script).
+        let mut files: Vec<String> = std::fs::read_dir(app.bundle.dir.join("images"))
+            .unwrap_or_else(|e| panic!("{package}: images/: {e}"))
+            .map(|e| format!("images/{}", e.unwrap().file_name().to_string_lossy()))
+            .collect();
+        files.sort();
+        assert!(files.len() >= 5, "{package} has {} images", files.len());
+        refs.extend(files.into_iter().map(|f| ("the images folder".to_owned(), f)));
         for (at, path) in &refs {
-            let image = load_image(&app.bundle, &app.bundle.dir, path).unwrap_or_else(|e| panic!("{label} {at}: {e}"));
-            assert!(image.width() >= 200 && image.height() >= 200, "{label} {at}: {path} is {}x{}", image.width(), image.height());
+            let image = load_image(&app.bundle, &app.bundle.dir, path).unwrap_or_else(|e| panic!("{package} {at}: {e}"));
+            assert!(image.width() >= 200 && image.height() >= 200, "{package} {at}: {path} is {}x{}", image.width(), image.height());
         }
         let problems = check_app(&app.bundle.dir, &modules);
-        assert!(problems.is_empty(), "{label}: {:#?}", problems.iter().map(ToString::to_string).collect::<Vec<_>>());
+        assert!(problems.is_empty(), "{package}: {:#?}", problems.iter().map(ToString::to_string).collect::<Vec<_>>());
     }
 }
 
@@ -127,7 +147,10 @@ fn each_phone_picks_a_variant_and_the_grid_shows_it_without_describing_it() {
         for ((id, photo, colors), p) in looks.iter().zip(photos) {
             assert_eq!(Some(*id), p["id"].as_i64());
             let variants = p["variants"].as_array().cloned().unwrap_or_else(|| vec![p.clone()]);
-            let chosen = variants.iter().find(|v| v["photo"] == photo.as_str()).unwrap_or_else(|| panic!("photo {id}: {photo} is none of its variants"));
+            let chosen = variants
+                .iter()
+                .find(|v| v["photo"] == photo.as_str())
+                .unwrap_or_else(|| panic!("photo {id}: {photo} is none of its variants"));
             assert_eq!(&chosen["colors"], colors, "photo {id}: the state keeps the chosen variant's metadata");
         }
         let bike = looks.iter().find(|l| l.0 == 26).unwrap();
@@ -143,4 +166,50 @@ fn each_phone_picks_a_variant_and_the_grid_shows_it_without_describing_it() {
         }
     }
     assert!(seen.len() >= 2, "six phones all showed the same bicycle: {seen:?}");
+}
+
+/// The screens that show content images, beyond the entry screens `every_app` snapshots.
+#[test]
+fn screens_with_content_images() {
+    let walks: [(&str, &str, &[&str]); 9] = [
+        ("Gallery", "content_gallery_albums", &["Albums"]),
+        ("Gallery", "content_gallery_photo", &["photo_26"]),
+        ("Shop", "content_shop_product", &["Everyday Crew Tee"]),
+        ("Food", "content_food_restaurant", &["Nonna Lucia, Italian, rated 4.7, 25–35 min, $1.99 delivery"]),
+        ("Movies", "content_movies_movie", &["Starfall Station"]),
+        ("Music", "content_music_albums", &["Albums"]),
+        ("Chatly", "content_chatly_moments", &["Discover", "Moments"]),
+        ("Contacts", "content_contacts_detail", &["Aisha Khan"]),
+        ("Weather", "content_weather_home", &[]),
+    ];
+    for (app, name, taps) in walks {
+        let mut h = Harness::new(0);
+        h.open(app);
+        for label in taps {
+            h.tap(label);
+        }
+        assert!(h.device.view_problems().is_empty(), "{name}: {:?}", h.device.view_problems());
+        assert_screen!(h, name);
+    }
+}
+
+#[test]
+fn a_moments_dish_photo_names_a_dish_food_sells() {
+    let catalog = catalog();
+    let feed = catalog.get("com.phoneworld.chat").unwrap().bundle.initial_state()["feed"].clone();
+    let restaurants = catalog.get("com.phoneworld.food").unwrap().bundle.content["restaurants"].clone();
+    let dishes: Vec<_> = feed
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|p| p["photos"].as_array().cloned().unwrap_or_default())
+        .filter(|ph| ph.get("dish").is_some())
+        .collect();
+    assert!(!dishes.is_empty(), "no Moments photo shows a dish");
+    for ph in dishes {
+        let (r, d) = (&ph["dish"]["restaurant"], &ph["dish"]["name"]);
+        let restaurant = restaurants.as_array().unwrap().iter().find(|x| &x["name"] == r).unwrap_or_else(|| panic!("no restaurant {r}"));
+        let dish = restaurant["menu"].as_array().unwrap().iter().find(|x| &x["name"] == d).unwrap_or_else(|| panic!("{r} has no dish {d}"));
+        assert_eq!(dish["shows"], ph["shows"], "the Moments photo shows what Food's picture of {d} shows");
+    }
 }

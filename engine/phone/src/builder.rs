@@ -327,8 +327,9 @@ impl<'a> Builder<'a> {
             enabled: true,
             ..A11y::default()
         });
-        if let Some(id) = &p.id {
-            a11y.resource_id = format!("{}:id/{}", self.app, id.render(&at.scope));
+        // A templated id that renders empty (a module given no id) names nothing.
+        if let Some(id) = p.id.as_ref().map(|t| t.render(&at.scope)).filter(|id| !id.is_empty()) {
+            a11y.resource_id = format!("{}:id/{id}", self.app);
         }
         if let Some(desc) = &p.content_desc {
             a11y.content_desc = desc.render(&at.scope);

@@ -88,8 +88,8 @@ pub(super) fn text_field(b: &mut Builder<'_>, node: &Node, at: &At<'_>, enabled:
     a.clickable = enabled;
     a.long_clickable = enabled;
     a.enabled = enabled;
-    if let Some(id) = &p.id {
-        a.resource_id = format!("{}:id/{}", b.app, id.render(&at.scope));
+    if let Some(id) = p.id.as_ref().map(|t| t.render(&at.scope)).filter(|id| !id.is_empty()) {
+        a.resource_id = format!("{}:id/{id}", b.app);
     }
     field.a11y = Some(a);
     if enabled {

@@ -2,7 +2,7 @@
 //! an agent that plays the same solution but chooses pictures from the accessibility tree alone
 //! (the tree-only agent) does no better than chance, and the target moves between seeds.
 //!
-//! `PIXEL_SEEDS` sets the seeds per template (default 3 for a quick run; `make pixel-sweep`
+//! `PIXEL_SEEDS` sets the seeds per template (default 2 for a quick run; `make pixel-sweep`
 //! runs 40 and checks every template on its own).
 
 use std::collections::BTreeMap;
@@ -13,7 +13,7 @@ use phoneworld_tasks::{fill, play, run_episode, AgentKind, Instance, Oracle, Ste
 use phoneworld_tests::catalog;
 
 fn seeds() -> u64 {
-    std::env::var("PIXEL_SEEDS").ok().and_then(|s| s.parse().ok()).unwrap_or(3)
+    std::env::var("PIXEL_SEEDS").ok().and_then(|s| s.parse().ok()).unwrap_or(2)
 }
 
 fn pixel_templates() -> Vec<Arc<TaskTemplate>> {

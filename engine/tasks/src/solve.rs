@@ -74,7 +74,10 @@ impl Oracle {
     /// on-screen pictures the tree cannot tell apart (best lexical match to the instruction,
     /// then a seeded uniform choice) and at each `PictureAnswer` answers one of the options.
     pub fn tree_only(steps: Vec<Step>, params: Params, instruction: &str, seed: u64) -> Oracle {
-        let blind = Blind { instruction: instruction.to_owned(), rng: Rng::new(seed ^ 0x7ee0_0b11_d000_0000), odds: 1.0 };
+        // Its dice are hashed from the instance, so they share no structure with the seed's other uses.
+        let h = blake3::hash(format!("tree-only#{instruction}#{seed}").as_bytes());
+        let dice = u64::from_le_bytes(h.as_bytes()[..8].try_into().expect("8 bytes"));
+        let blind = Blind { instruction: instruction.to_owned(), rng: Rng::new(dice), odds: 1.0 };
         Oracle { blind: Some(blind), ..Oracle::new(steps, params) }
     }
 

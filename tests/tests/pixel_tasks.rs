@@ -110,3 +110,35 @@ fn the_tree_only_agent_does_no_better_than_chance_on_pixel_tasks() {
     }
     assert!(!all.beats_chance(), "tree-only wins {} of {} episodes, chance {:.1}", all.wins, all.episodes, all.expected);
 }
+
+/// Every look a pixel template writes in setup is one of the photo's variants in Gallery's
+/// content, and the colour the instruction names is the one that variant shows: regenerated
+/// pictures cannot silently make an instruction wrong.
+#[test]
+fn pixel_templates_describe_the_variants_the_gallery_has() {
+    let catalog = catalog();
+    let photos =
+        catalog.get("com.phoneworld.gallery").expect("Gallery is installed").content["photos"].as_array().cloned().unwrap_or_default();
+    let mut checked = 0;
+    for template in pixel_templates() {
+        for seed in 0..40 {
+            let instance = Instance::new(Arc::clone(&template), seed, &catalog).unwrap();
+            let Some(t) = instance.params.get("t") else { continue };
+            let Some(look) = t.get("look") else { continue };
+            checked += 1;
+            let photo = photos.iter().find(|p| p["id"] == look["id"]).unwrap_or_else(|| panic!("{}: no photo {}", template.id, look["id"]));
+            let variants = photo["variants"].as_array().cloned().unwrap_or_else(|| vec![photo.clone()]);
+            let variant = variants
+                .iter()
+                .find(|v| v["photo"] == look["photo"])
+                .unwrap_or_else(|| panic!("{}: {} is none of photo {}'s pictures", template.id, look["photo"], look["id"]));
+            assert_eq!(variant["colors"], look["colors"], "{}: {}", template.id, look["photo"]);
+            assert_eq!(variant["shows"], look["shows"], "{}: {}", template.id, look["photo"]);
+            if let Some(color) = t.get("color").and_then(|c| c.as_str()) {
+                assert_eq!(look["colors"][0].as_str(), Some(color), "{}: {}", template.id, look["photo"]);
+                assert_eq!(t["id"], look["id"], "{}", template.id);
+            }
+        }
+    }
+    assert!(checked >= 12 * 40, "only {checked} looks checked");
+}

@@ -5,7 +5,7 @@ CARGO ?= cargo
 OUT ?= out
 
 PHONY_PY := python test-python bench-python bench-adb
-.PHONY: help setup run test test-rust test-round-trips $(PHONY_PY) lint fmt bench bench-report memory verify verify-appearance test-appearance-layouts
+.PHONY: help setup run test test-rust test-round-trips $(PHONY_PY) lint fmt bench bench-report memory verify verify-appearance test-appearance-layouts pixel-sweep
 
 help: ## Show the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
@@ -101,3 +101,6 @@ fuzz: fuzz-setup ## Fuzz every target FUZZ_SECONDS each (300), FUZZ_JOBS at a ti
 
 fuzz-smoke: fuzz-setup ## Fuzz every target for 10 s: a quick check that fuzzing works
 	$(PYTHON) fuzz/run.py --seconds 10 --jobs $(FUZZ_JOBS) --python $(PY) $(FUZZ_ARGS)
+
+pixel-sweep: ## Pixel tasks: oracle 1.0, tree-only agent within chance, over 40 seeds per template
+	PIXEL_SEEDS=40 $(CARGO) test --release -p phoneworld-tests --test pixel_tasks -- --nocapture

@@ -121,7 +121,8 @@ enum Command {
     Eval {
         #[arg(long, default_value = "phoneworld-v0")]
         suite: String,
-        /// oracle (plays the reference solutions), noop, or random.
+        /// oracle (plays the reference solutions), noop, random, or tree-only (the solution, but
+        /// choosing pictures from the accessibility tree alone).
         #[arg(long, default_value = "oracle")]
         agent: String,
         #[arg(long, default_value_t = 1)]

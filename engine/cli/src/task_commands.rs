@@ -89,7 +89,7 @@ fn appearance_list(text: &str) -> Result<Vec<String>> {
 
 pub(crate) fn eval(apps_dirs: &[PathBuf], suite_dirs: &[PathBuf], args: &EvalArgs<'_>, as_json: bool) -> Result<ExitCode> {
     let &EvalArgs { name, agent, seeds, out_dir, appearance, min_success } = args;
-    let Some(agent) = AgentKind::parse(agent) else { bail!("--agent {agent}: expected oracle, noop or random") };
+    let Some(agent) = AgentKind::parse(agent) else { bail!("--agent {agent}: expected oracle, noop, random or tree-only") };
     let appearances = appearance.map(appearance_list).transpose()?.unwrap_or_default();
     let (catalog, suite) = load_suite(apps_dirs, suite_dirs, name)?;
     let report = evaluate_appearances(catalog, &suite, agent, seeds, out_dir, &appearances)?;

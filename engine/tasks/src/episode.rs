@@ -22,6 +22,9 @@ pub enum AgentKind {
     Noop,
     /// Seeded random taps, swipes, keys and typing for the step budget.
     Random,
+    /// Reads the tree but never the pixels: plays the reference solution, choosing pictures
+    /// and answering what they show from the tree and the instruction alone.
+    TreeOnly,
 }
 
 impl AgentKind {
@@ -30,6 +33,7 @@ impl AgentKind {
             "oracle" => AgentKind::Oracle,
             "noop" => AgentKind::Noop,
             "random" => AgentKind::Random,
+            "tree-only" => AgentKind::TreeOnly,
             _ => return None,
         })
     }
@@ -39,6 +43,7 @@ impl AgentKind {
             AgentKind::Oracle => "oracle",
             AgentKind::Noop => "noop",
             AgentKind::Random => "random",
+            AgentKind::TreeOnly => "tree-only",
         }
     }
 }
@@ -112,6 +117,8 @@ impl Instance {
                         }
                         store.app_mut(app)
                     };
+                    // Paths may name parameters: `looks.{p.index}`.
+                    let path = fill(path, &self.params).map_err(|e| fail(&field, e))?;
                     let segs: Vec<String> = path.split('.').filter(|s| !s.is_empty()).map(str::to_owned).collect();
                     if let Setup::Insert { at, .. } = step {
                         let list = phoneworld_data::lookup_path(root, &segs).and_then(Value::as_array).cloned().unwrap_or_default();
@@ -210,13 +217,17 @@ pub fn run_episode(
     agent: AgentKind,
     writer: Option<&mut TrajectoryWriter>,
 ) -> Result<EpisodeResult, TaskError> {
-    let mut oracle = Oracle::new(instance.template.solution.clone(), instance.params.clone());
+    let (steps, params) = (instance.template.solution.clone(), instance.params.clone());
+    let mut oracle = match agent {
+        AgentKind::TreeOnly => Oracle::tree_only(steps, params, &instance.instruction, instance.seed),
+        _ => Oracle::new(steps, params),
+    };
     let mut monkey = Monkey::new(instance.seed ^ 0x5eed, None);
     let mut next = |device: &mut Device| -> Result<Option<Action>, String> {
         match agent {
             AgentKind::Noop => Ok(None),
             AgentKind::Random => Ok(Some(monkey.next_action(device))),
-            AgentKind::Oracle => oracle.next_action(device),
+            AgentKind::Oracle | AgentKind::TreeOnly => oracle.next_action(device),
         }
     };
     play(catalog, instance, &mut next, agent == AgentKind::Oracle, writer)

@@ -1,6 +1,7 @@
 //! Tasks: parameterized templates with seeded instances, setup, automatic verifiers
 //! (app data, answers, screens, collateral damage), reference solutions, and the eval loop.
 
+mod blind;
 mod catalog;
 mod episode;
 mod eval;

@@ -1,10 +1,12 @@
 //! Reference solutions: semantic steps resolved to canonical actions on the current screen.
 
-use phoneworld_data::{Action, FinishStatus, Key, UiElement};
+use phoneworld_data::{Action, FinishStatus, Key, Rng, UiElement};
 use phoneworld_phone::Device;
 
-use crate::params::{fill_clock, Params};
+use crate::blind;
+use crate::params::{display, fill, fill_clock, fill_value, Params};
 use crate::template::Step;
+use serde_json::Value;
 
 /// How many swipes a `ScrollTo` tries before giving up.
 const MAX_SCROLLS: usize = 20;
@@ -52,11 +54,39 @@ pub struct Oracle {
     scrolls: usize,
     /// The phone shows 24-hour times: labels with `|time` are filled as it shows them.
     h24: bool,
+    /// Set for the tree-only agent: it chooses pictures without seeing them.
+    blind: Option<Blind>,
+}
+
+/// What the tree-only agent knows: the instruction, and its own seeded dice.
+#[derive(Debug, Clone)]
+struct Blind {
+    instruction: String,
+    rng: Rng,
+    /// The chance that every blind choice so far was the right one.
+    odds: f64,
 }
 
 impl Oracle {
     pub fn new(steps: Vec<Step>, params: Params) -> Oracle {
-        Oracle { steps, params, next: 0, pending: Vec::new(), scrolls: 0, h24: true }
+        Oracle { steps, params, next: 0, pending: Vec::new(), scrolls: 0, h24: true, blind: None }
+    }
+
+    /// The tree-only agent: plays the solution, but at each `TapPicture` taps one of the
+    /// on-screen pictures the tree cannot tell apart (best lexical match to the instruction,
+    /// then a seeded uniform choice) and at each `PictureAnswer` answers one of the options.
+    pub fn tree_only(steps: Vec<Step>, params: Params, instruction: &str, seed: u64) -> Oracle {
+        // Its dice are hashed from the instance, so they share no structure with the seed's other uses.
+        let h = blake3::hash(format!("tree-only#{instruction}#{seed}").as_bytes());
+        let dice = u64::from_le_bytes(h.as_bytes()[..8].try_into().expect("8 bytes"));
+        let blind = Blind { instruction: instruction.to_owned(), rng: Rng::new(dice), odds: 1.0 };
+        Oracle { blind: Some(blind), ..Oracle::new(steps, params) }
+    }
+
+    /// For the tree-only agent: the chance that its blind choices so far all hit the target
+    /// (what a guesser succeeds with); 1 for the oracle.
+    pub fn chance(&self) -> f64 {
+        self.blind.as_ref().map_or(1.0, |b| b.odds)
     }
 
     fn text(&self, s: &str) -> Result<String, String> {
@@ -92,7 +122,7 @@ impl Oracle {
                 Action::Tap { x, y }
             }
             Step::Type(text) => Action::TypeText { text: self.text(text)?, clear: false },
-            Step::ScrollTap(label) | Step::ScrollTo(label) => {
+            Step::ScrollTap(label) | Step::ScrollTo(label) | Step::TapPicture(label) => {
                 let label = self.text(label)?;
                 if let Some(e) = find(&elements, &label) {
                     self.scrolls = 0;
@@ -100,6 +130,19 @@ impl Oracle {
                         self.next += 1;
                         return self.next_action(device);
                     }
+                    let e = match (&step, self.blind.as_mut()) {
+                        (Step::TapPicture(_), Some(b)) => {
+                            let pool = blind::candidates(&elements, &e);
+                            match blind::choose(&pool, &e, &b.instruction, &mut b.rng) {
+                                Some((picked, odds)) => {
+                                    b.odds *= odds;
+                                    picked.clone()
+                                }
+                                None => e,
+                            }
+                        }
+                        _ => e,
+                    };
                     let (x, y) = center(&e);
                     Action::Tap { x, y }
                 } else {
@@ -124,6 +167,31 @@ impl Oracle {
             Step::Enter => Action::Key { key: Key::Enter },
             Step::Wait(ms) => Action::Wait { ms: *ms },
             Step::Answer(text) => Action::Answer { text: self.text(text)? },
+            Step::PictureAnswer(text, options) => {
+                let text = match self.blind.as_mut() {
+                    Some(b) => {
+                        // An option that is one hole naming a list stands for each of its items.
+                        let mut all = Vec::new();
+                        for o in options {
+                            match fill_value(o, &self.params)? {
+                                Value::Array(items) => all.extend(items.iter().map(display)),
+                                v => all.push(display(&v)),
+                            }
+                        }
+                        let right = fill(text, &self.params)?;
+                        match blind::choose_answer(&all, &right, &b.instruction, &mut b.rng) {
+                            Some((picked, odds)) => {
+                                // The answer alone decides: a wrong picture before it does not matter.
+                                b.odds = odds;
+                                picked.clone()
+                            }
+                            None => String::new(),
+                        }
+                    }
+                    None => self.text(text)?,
+                };
+                Action::Answer { text }
+            }
             Step::Finish(status) => Action::Finish {
                 status: if status == "infeasible" { FinishStatus::Infeasible } else { FinishStatus::Success },
                 text: String::new(),

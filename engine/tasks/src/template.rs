@@ -132,6 +132,13 @@ pub enum Step {
     ScrollTap(String),
     /// Swipes up until the element is on screen.
     ScrollTo(String),
+    /// Chooses a picture by what it shows: swipes until the element (a resource id such as
+    /// `photo_{p.id}`) is on screen, then taps it. The oracle plays it as `ScrollTap`; the
+    /// tree-only agent taps one of the pictures the tree cannot tell apart instead.
+    TapPicture(String),
+    /// Answers with what a picture shows (`text`), one of `options` (the tree-only agent
+    /// answers one of them without looking).
+    PictureAnswer(String, Vec<String>),
     Back,
     Home,
     Enter,

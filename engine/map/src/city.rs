@@ -85,9 +85,9 @@ pub struct City {
     pub(crate) graph: Graph,
 }
 
-const COLS: usize = 11;
-const MIN_ROWS: usize = 14;
-const MAX_ROWS: usize = 30;
+const COLS: usize = 16;
+const MIN_ROWS: usize = 20;
+const MAX_ROWS: usize = 36;
 /// How far a pin stands beside its street, metres.
 const PIN_OFFSET: f64 = 16.0;
 const TRANSIT_COLORS: [[u8; 3]; 4] = [[0x1a, 0x73, 0xe8], [0xe3, 0x74, 0x00], [0x0f, 0x9d, 0x58], [0x9c, 0x27, 0xb0]];
@@ -110,7 +110,7 @@ struct Shore {
 
 impl Shore {
     fn x(&self, y: f64) -> f64 {
-        self.base + 230.0 * (y / 700.0 + self.phase.0).sin() + 90.0 * (y / 260.0 + self.phase.1).sin()
+        self.base + 180.0 * (y / 600.0 + self.phase.0).sin() + 60.0 * (y / 220.0 + self.phase.1).sin()
     }
 }
 
@@ -169,13 +169,13 @@ impl City {
         let mut x = 0.0;
         for _ in 0..COLS {
             xs.push(x);
-            x += uniform(&mut rng, 300.0, 430.0);
+            x += uniform(&mut rng, 170.0, 250.0);
         }
         let mut ys = Vec::with_capacity(rows);
         let mut y = 0.0;
         for _ in 0..rows {
             ys.push(y);
-            y += uniform(&mut rng, 200.0, 290.0);
+            y += uniform(&mut rng, 120.0, 170.0);
         }
         let (mx, my) = (xs[COLS - 1] / 2.0, ys[rows - 1] / 2.0);
         xs.iter_mut().for_each(|x| *x -= mx);
@@ -183,7 +183,7 @@ impl City {
         let tilt_v: Vec<f64> = (0..COLS).map(|_| uniform(&mut rng, -0.07, 0.07)).collect();
         let tilt_h: Vec<f64> = (0..rows).map(|_| uniform(&mut rng, -0.06, 0.06)).collect();
         let shore = Shore {
-            base: xs[COLS - 1] - uniform(&mut rng, 380.0, 560.0),
+            base: xs[COLS - 1] - uniform(&mut rng, 250.0, 420.0),
             phase: (uniform(&mut rng, 0.0, 6.28), uniform(&mut rng, 0.0, 6.28)),
         };
 
@@ -195,7 +195,7 @@ impl City {
                     xs[i] + tilt_v[i] * ys[j] + uniform(&mut rng, -10.0, 10.0),
                     ys[j] + tilt_h[j] * xs[i] + uniform(&mut rng, -10.0, 10.0),
                 );
-                if p.x < shore.x(p.y) - 110.0 {
+                if p.x < shore.x(p.y) - 90.0 {
                     grid[i][j] = Some(nodes.len());
                     nodes.push(p);
                 }
@@ -220,7 +220,7 @@ impl City {
             if let Some(last) = last.and_then(|l| row[l]) {
                 let end = nodes[last];
                 let sy = end.y + uniform(&mut rng, -15.0, 15.0);
-                let h = P::new(shore.x(sy) - 70.0, sy);
+                let h = P::new(shore.x(sy) - 55.0, sy);
                 let id = nodes.len();
                 nodes.push(h);
                 shore_nodes.push(id);

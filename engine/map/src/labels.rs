@@ -99,8 +99,10 @@ pub(crate) fn plan(city: &City, zoom: u8, s: f64, px_per_dp: f64) -> Vec<Label> 
                 continue;
             }
             while d < len {
-                let (p, _, _) = geom::along(&pts, d);
-                put(Arc::clone(&t), LabelKind::Street, px(p), &mut placed, &mut out);
+                // Mid-block, not on a crossing.
+                let (_, seg, _) = geom::along(&pts, d);
+                let mid = pts[seg].lerp(pts[seg + 1], 0.5);
+                put(Arc::clone(&t), LabelKind::Street, px(mid), &mut placed, &mut out);
                 d += spacing;
             }
         }

@@ -54,11 +54,19 @@ impl Device {
     }
 
     /// What a touch at (x, y) reaches, when it is on the screen.
+    /// The map under (x, y), also under a pin or button on it: a drag or double tap there
+    /// moves the map.
     pub(crate) fn map_touch(&mut self, x: f64, y: f64) -> Option<Touched> {
         if !self.in_bounds(x, y) {
             return None;
         }
-        self.touch(x, y, false)
+        let view = self.view();
+        let hits = &view.composed.hits;
+        let node = view.placed.nodes.iter().rev().find(|n| {
+            n.contains(x as f32, y as f32) && n.hit.is_some_and(|h| matches!(hits[h as usize].tap, Some(Interaction::Map { .. })))
+        })?;
+        let interaction = node.hit.and_then(|h| hits[h as usize].tap.clone());
+        Some(Touched { interaction, rect: (node.x, node.y, node.w, node.h) })
     }
 
     fn touch(&mut self, x: f64, y: f64, long: bool) -> Option<Touched> {
@@ -101,9 +109,11 @@ impl Device {
                 if !self.in_bounds(*x1, *y1) {
                     return out.noop(format!("drag starts outside the screen at ({x1}, {y1})"));
                 }
+                if let Some(Touched { interaction: Some(i @ Interaction::Map { .. }), .. }) = self.map_touch(*x1, *y1) {
+                    return self.map_pan(i, x2 - x1, y2 - y1, out);
+                }
                 match self.touch(*x1, *y1, false) {
                     Some(Touched { interaction: Some(i @ Interaction::Slider { .. }), rect }) => self.perform(i, rect, *x2 as f32, out),
-                    Some(Touched { interaction: Some(i @ Interaction::Map { .. }), .. }) => self.map_pan(i, x2 - x1, y2 - y1, out),
                     _ => self.swipe(*x1, *y1, *x2, *y2, out),
                 }
             }

@@ -136,7 +136,7 @@ fn pins(
     for (i, item) in items.iter().enumerate() {
         let Some(pin) = item.get("id").and_then(Value::as_i64).and_then(|id| city.pin(id)) else { continue };
         let (x, y) = to_px(pin.pos);
-        if x < -r || y < -r || x > width + r || y > height + r {
+        if x < 0.0 || y < 0.0 || x > width || y > height {
             continue;
         }
         let mut marker = ViewNode::default();

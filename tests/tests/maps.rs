@@ -112,3 +112,20 @@ fn directions_draw_the_route_and_say_its_length() {
     assert!((minutes - (km / 28.0 * 60.0 + 2.0)).abs() <= 1.0, "{minutes} min for {km} km");
     assert!(h.find("Koji Ramen Bar").is_some());
 }
+
+/// The suite's tasks that use Maps still pass with their solutions and fail without.
+#[test]
+fn the_maps_tasks_still_pass() {
+    use phoneworld_tasks::{evaluate, verify_suite, AgentKind, Suite};
+    let catalog = phoneworld_tests::catalog();
+    let root = phoneworld_phone::project_root();
+    let mut suite = Suite::load(&root.join("verifiers/phoneworld-v0"), &catalog).unwrap();
+    suite.templates.retain(|t| t.apps.iter().any(|a| a == MAPS));
+    assert!(suite.templates.len() >= 14, "{}", suite.templates.len());
+    let problems = verify_suite(std::sync::Arc::clone(&catalog), &suite, 2).unwrap();
+    assert!(problems.is_empty(), "{problems:#?}");
+    let oracle = evaluate(std::sync::Arc::clone(&catalog), &suite, AgentKind::Oracle, 1, None).unwrap();
+    assert_eq!(oracle.success_rate, 1.0, "{:#?}", oracle.failures);
+    let noop = evaluate(catalog, &suite, AgentKind::Noop, 1, None).unwrap();
+    assert_eq!(noop.success_rate, 0.0);
+}

@@ -182,6 +182,8 @@ impl City {
         ys.iter_mut().for_each(|y| *y -= my);
         let tilt_v: Vec<f64> = (0..COLS).map(|_| uniform(&mut rng, -0.07, 0.07)).collect();
         let tilt_h: Vec<f64> = (0..rows).map(|_| uniform(&mut rng, -0.06, 0.06)).collect();
+        // Any angle will do for the phases; the literal keeps the cities of existing seeds.
+        #[allow(clippy::approx_constant, reason = "a range of angles, not the constant")]
         let shore = Shore {
             base: xs[COLS - 1] - uniform(&mut rng, 250.0, 420.0),
             phase: (uniform(&mut rng, 0.0, 6.28), uniform(&mut rng, 0.0, 6.28)),
@@ -211,7 +213,7 @@ impl City {
         let mut shore_nodes = Vec::new();
         for j in 0..rows {
             let kind = if j % 4 == 1 { StreetKind::Avenue } else { StreetKind::Side };
-            let row: Vec<Option<usize>> = (0..COLS).map(|i| grid[i][j]).collect();
+            let row: Vec<Option<usize>> = grid.iter().map(|col| col[j]).collect();
             let last = row.iter().rposition(Option::is_some);
             // Side streets lose a block here and there (never their last one, to the shore).
             let keep: Vec<bool> =
@@ -258,7 +260,7 @@ impl City {
             by_name.entry(l.name.as_str()).or_insert(k);
         }
         let mut landmark_nodes: BTreeMap<String, (usize, bool)> = BTreeMap::new();
-        let interior: Vec<usize> = (2..COLS - 3).flat_map(|i| (2..rows - 2).filter_map(move |j| Some((i, j)))).filter_map(|(i, j)| grid[i][j]).collect();
+        let interior: Vec<usize> = (2..COLS - 3).flat_map(|i| (2..rows - 2).map(move |j| (i, j))).filter_map(|(i, j)| grid[i][j]).collect();
         for l in &landmarks {
             let pier = l.starts_with("Pier ") && !shore_nodes.is_empty();
             let node = if pier { shore_nodes[1 + rng.below(shore_nodes.len().saturating_sub(2).max(1))] } else { interior[rng.below(interior.len())] };
@@ -468,7 +470,7 @@ struct Insert {
 }
 
 fn apply_inserts(lines: &mut [Line], nodes: &[P], mut inserts: Vec<Insert>) {
-    inserts.sort_by(|a, b| (a.line, a.run, a.seg).cmp(&(b.line, b.run, b.seg)));
+    inserts.sort_by_key(|a| (a.line, a.run, a.seg));
     for ins in inserts.iter().rev() {
         let run = &mut lines[ins.line].runs[ins.run];
         // After the segment's start and after any address already inserted nearer to it.

@@ -216,8 +216,7 @@ impl City {
             let row: Vec<Option<usize>> = grid.iter().map(|col| col[j]).collect();
             let last = row.iter().rposition(Option::is_some);
             // Side streets lose a block here and there (never their last one, to the shore).
-            let keep: Vec<bool> =
-                (0..COLS).map(|i| kind == StreetKind::Avenue || Some(i + 1) >= last || rng.next_f64() > 0.16).collect();
+            let keep: Vec<bool> = (0..COLS).map(|i| kind == StreetKind::Avenue || Some(i + 1) >= last || rng.next_f64() > 0.16).collect();
             let mut rs = runs(row.iter().copied(), |i| keep[i]);
             if let Some(last) = last.and_then(|l| row[l]) {
                 let end = nodes[last];
@@ -263,7 +262,11 @@ impl City {
         let interior: Vec<usize> = (2..COLS - 3).flat_map(|i| (2..rows - 2).map(move |j| (i, j))).filter_map(|(i, j)| grid[i][j]).collect();
         for l in &landmarks {
             let pier = l.starts_with("Pier ") && !shore_nodes.is_empty();
-            let node = if pier { shore_nodes[1 + rng.below(shore_nodes.len().saturating_sub(2).max(1))] } else { interior[rng.below(interior.len())] };
+            let node = if pier {
+                shore_nodes[1 + rng.below(shore_nodes.len().saturating_sub(2).max(1))]
+            } else {
+                interior[rng.below(interior.len())]
+            };
             landmark_nodes.insert(l.clone(), (node, pier));
         }
         let mut inserts: Vec<Insert> = Vec::new();
@@ -342,10 +345,16 @@ impl City {
             let c = nodes[*node];
             if *pier {
                 let (x0, x1) = (c.x + 20.0, c.x + 260.0);
-                piers.push(Area { name: name.clone(), poly: vec![P::new(x0, c.y - 22.0), P::new(x1, c.y - 22.0), P::new(x1, c.y + 22.0), P::new(x0, c.y + 22.0)] });
+                piers.push(Area {
+                    name: name.clone(),
+                    poly: vec![P::new(x0, c.y - 22.0), P::new(x1, c.y - 22.0), P::new(x1, c.y + 22.0), P::new(x0, c.y + 22.0)],
+                });
             } else {
                 let r = 45.0;
-                squares.push(Area { name: name.clone(), poly: vec![P::new(c.x - r, c.y - r), P::new(c.x + r, c.y - r), P::new(c.x + r, c.y + r), P::new(c.x - r, c.y + r)] });
+                squares.push(Area {
+                    name: name.clone(),
+                    poly: vec![P::new(c.x - r, c.y - r), P::new(c.x + r, c.y - r), P::new(c.x + r, c.y + r), P::new(c.x - r, c.y + r)],
+                });
             }
         }
 

@@ -52,7 +52,8 @@ impl Placed {
 pub(crate) fn plan(city: &City, zoom: u8, s: f64, px_per_dp: f64) -> Vec<Label> {
     let mut out = Vec::new();
     let mut placed = Placed(Vec::new());
-    let text = |t: &str, sp: f64, weight: Weight| Arc::new(layout_text(t, TextStyle { size_px: (sp * px_per_dp) as f32, weight }, None, Some(1)));
+    let text =
+        |t: &str, sp: f64, weight: Weight| Arc::new(layout_text(t, TextStyle { size_px: (sp * px_per_dp) as f32, weight }, None, Some(1)));
     let put = |layout: Arc<TextLayout>, kind: LabelKind, c: P, placed: &mut Placed, out: &mut Vec<Label>| {
         let (w, h) = (f64::from(layout.width), f64::from(layout.height));
         let (x, y) = ((c.x - w / 2.0).round(), (c.y - h / 2.0).round());
@@ -68,7 +69,13 @@ pub(crate) fn plan(city: &City, zoom: u8, s: f64, px_per_dp: f64) -> Vec<Label> 
     let step = ((1200.0 / s) / 25.0).ceil().max(1.0) as usize;
     for p in shore.iter().step_by(step) {
         let c = px(*p);
-        put(Arc::clone(&water), LabelKind::Water, P::new(c.x + f64::from(water.width) / 2.0 + 60.0 * px_per_dp / 2.6, c.y), &mut placed, &mut out);
+        put(
+            Arc::clone(&water),
+            LabelKind::Water,
+            P::new(c.x + f64::from(water.width) / 2.0 + 60.0 * px_per_dp / 2.6, c.y),
+            &mut placed,
+            &mut out,
+        );
     }
     if zoom >= 14 {
         for a in &city.parks {

@@ -55,7 +55,11 @@ pub struct Route {
 fn heading(a: P, b: P) -> &'static str {
     let (dx, dy) = (b.x - a.x, b.y - a.y);
     if dx.abs() > dy.abs() {
-        if dx > 0.0 { "east" } else { "west" }
+        if dx > 0.0 {
+            "east"
+        } else {
+            "west"
+        }
     } else if dy > 0.0 {
         "south"
     } else {
@@ -89,13 +93,7 @@ impl City {
             return None;
         }
         let goal = g[NodeIndex::new(to)];
-        let (meters, path) = petgraph::algo::astar(
-            g,
-            NodeIndex::new(from),
-            |n| n.index() == to,
-            |e| e.weight().len,
-            |n| g[n].dist(goal),
-        )?;
+        let (meters, path) = petgraph::algo::astar(g, NodeIndex::new(from), |n| n.index() == to, |e| e.weight().len, |n| g[n].dist(goal))?;
         let points: Vec<P> = path.iter().map(|n| g[*n]).collect();
         // The street of each hop: the shortest edge between its two nodes.
         let hops: Vec<usize> = path

@@ -20,11 +20,13 @@ fn point(p: phoneworld_map::P) -> Value {
 
 /// The zoom at which a box of `w`×`h` metres fits a map of about 360×280 dp.
 fn fit_zoom(w: f64, h: f64) -> u8 {
-    (phoneworld_map::MIN_ZOOM..=17).rev().find(|&z| {
-        let s = 2f64.powi(i32::from(z) - 16);
-        w * s <= 330.0 && h * s <= 250.0
-    })
-    .unwrap_or(phoneworld_map::MIN_ZOOM)
+    (phoneworld_map::MIN_ZOOM..=17)
+        .rev()
+        .find(|&z| {
+            let s = 2f64.powi(i32::from(z) - 16);
+            w * s <= 330.0 && h * s <= 250.0
+        })
+        .unwrap_or(phoneworld_map::MIN_ZOOM)
 }
 
 fn out(lua: &Lua, v: Option<Value>) -> mlua::Result<LuaValue> {
@@ -52,10 +54,10 @@ pub(crate) fn table(lua: &Lua) -> mlua::Result<Table> {
         lua.create_function(|lua, (from, to): (Option<i64>, Option<i64>)| {
             let v = with_city(lua, |c| {
                 let r = c.route(from?, to?)?;
-                let (lo, hi) = r.points.iter().fold(
-                    ((f64::INFINITY, f64::INFINITY), (f64::NEG_INFINITY, f64::NEG_INFINITY)),
-                    |(lo, hi), p| ((lo.0.min(p.x), lo.1.min(p.y)), (hi.0.max(p.x), hi.1.max(p.y))),
-                );
+                let (lo, hi) =
+                    r.points.iter().fold(((f64::INFINITY, f64::INFINITY), (f64::NEG_INFINITY, f64::NEG_INFINITY)), |(lo, hi), p| {
+                        ((lo.0.min(p.x), lo.1.min(p.y)), (hi.0.max(p.x), hi.1.max(p.y)))
+                    });
                 let centre = phoneworld_map::P::new((lo.0 + hi.0) / 2.0, (lo.1 + hi.1) / 2.0);
                 let mut camera = point(centre);
                 camera["zoom"] = json!(fit_zoom(hi.0 - lo.0, hi.1 - lo.1));

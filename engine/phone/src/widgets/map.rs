@@ -81,8 +81,15 @@ pub(super) fn map(b: &mut Builder<'_>, node: &Node, at: &At<'_>) -> ViewNode {
     let (tx1, ty1) = (((left + f64::from(width) - 1.0) / t).floor() as i32, ((top + f64::from(height) - 1.0) / t).floor() as i32);
     for ty in ty0..=ty1 {
         for tx in tx0..=tx1 {
-            let image = phoneworld_map::tile(&city, TileKey { zoom: cam.zoom, theme, density_milli, tx, ty }, route.as_ref().map(|r| r.points.as_slice()));
-            let mut tile = ViewNode { content: Content::Image(ImagePaint { image, fit: Fit::Fill, radius: 0.0, circle: false }), ..ViewNode::default() };
+            let image = phoneworld_map::tile(
+                &city,
+                TileKey { zoom: cam.zoom, theme, density_milli, tx, ty },
+                route.as_ref().map(|r| r.points.as_slice()),
+            );
+            let mut tile = ViewNode {
+                content: Content::Image(ImagePaint { image, fit: Fit::Fill, radius: 0.0, circle: false }),
+                ..ViewNode::default()
+            };
             absolute(&mut tile, (f64::from(tx) * t - left) as f32, (f64::from(ty) * t - top) as f32, TILE_PX as f32, TILE_PX as f32);
             v.children.push(tile);
         }
@@ -92,7 +99,16 @@ pub(super) fn map(b: &mut Builder<'_>, node: &Node, at: &At<'_>) -> ViewNode {
     let handler = b.handler(p.on_change.as_ref(), at);
     let event = b.event(node, at, None);
     if let Some(target) = &target {
-        let pan = Interaction::Map { app: b.app.to_owned(), target: target.clone(), x: cam.x, y: cam.y, zoom: cam.zoom, scale: s, handler: handler.clone(), event: event.clone() };
+        let pan = Interaction::Map {
+            app: b.app.to_owned(),
+            target: target.clone(),
+            x: cam.x,
+            y: cam.y,
+            zoom: cam.zoom,
+            scale: s,
+            handler: handler.clone(),
+            event: event.clone(),
+        };
         v.hit = Some(b.hit(Hit { tap: Some(pan), long_press: None, scroll: None }));
     }
 
@@ -227,7 +243,8 @@ fn buttons(
         a.enabled = enabled;
         btn.a11y = Some(a);
         if let Some(value) = value {
-            let tap = Interaction::Set { app: b.app.to_owned(), target: target.clone(), value, handler: handler.clone(), event: event.clone() };
+            let tap =
+                Interaction::Set { app: b.app.to_owned(), target: target.clone(), value, handler: handler.clone(), event: event.clone() };
             btn.hit = Some(b.hit(Hit { tap: Some(tap), long_press: None, scroll: None }));
         }
         col.children.push(btn);

@@ -208,6 +208,25 @@ function create_list(ev)
   ui.toast("List \"" .. name .. "\" created")
 end
 
+-- ---------------------------------------------------------------- map
+
+-- The camera ({x, y, zoom}) that shows every place of `rows` (ids) on a map about 330x250 dp:
+-- at zoom 16 a metre is a dp, each zoom level halves that.
+function camera_around(rows)
+  local x0, y0, x1, y1
+  for _, r in ipairs(rows or {}) do
+    local pt = map.place(r.id)
+    if pt then
+      x0, y0 = math.min(x0 or pt.x, pt.x), math.min(y0 or pt.y, pt.y)
+      x1, y1 = math.max(x1 or pt.x, pt.x), math.max(y1 or pt.y, pt.y)
+    end
+  end
+  if not x0 then return {} end
+  local zoom = 17
+  while zoom > 12 and ((x1 - x0) * 2 ^ (zoom - 16) > 300 or (y1 - y0) * 2 ^ (zoom - 16) > 180) do zoom = zoom - 1 end
+  return { x = (x0 + x1) / 2, y = (y0 + y1) / 2, zoom = zoom }
+end
+
 -- ---------------------------------------------------------------- search
 
 local function run_search()
@@ -229,6 +248,7 @@ local function run_search()
   local rows = {}
   for _, p in ipairs(results) do table.insert(rows, row_of(p)) end
   locals.set("results", rows)
+  locals.set("camera", camera_around(rows))
   if q == "" and cat == "" then
     locals.set("summary", "")
   else
@@ -299,6 +319,9 @@ local function load_place(p)
   locals.set("distance", fmt_dist(p.distance_km))
   locals.set("saved_in", table.concat(lists_with(p.id), ", "))
   locals.set("status", open_status(p.hours))
+  locals.set("pins", { { id = p.id, name = p.name } })
+  local pt = map.place(p.id)
+  locals.set("camera", pt and { x = pt.x, y = pt.y, zoom = 16 } or {})
 end
 
 function place_enter(ev)
@@ -378,35 +401,48 @@ end
 
 -- ---------------------------------------------------------------- directions
 
+local TURN_ICONS = { left = "turn_left", right = "turn_right", straight = "straight" }
+
 local function build_route()
   local p = find_place(locals.get("id"))
   if not p then return end
   local mode = locals.get("mode")
   if not MODES[mode] then mode = "drive" end
   local m = MODES[mode]
-  local km = tonumber(p.distance_km) or 1
-  if mode == "walk" then km = km * 0.92 end -- footpaths cut corners
-  local via = p.via or { "Main St", "Second St" }
-  local home_st = tostring(state.get("home_address") or "Central Ave"):match("^%d*%s*([^,]+)") or "Central Ave"
-  local from, to = "Your location", p.name
   local reversed = locals.get("reversed") and true or false
-  if reversed then from, to = p.name, "Your location" end
-  local a, b = via[1] or "Main St", via[2] or "Second St"
-  if reversed then a, b = b, a end
+  local from_id, to_id = 0, p.id
+  local from, to = "Your location", p.name
+  if reversed then from, to, from_id, to_id = p.name, "Your location", p.id, 0 end
+  -- The route along the streets: its length, its streets and turns.
+  local r = map.route(from_id, to_id) or { meters = (tonumber(p.distance_km) or 1) * 1000, steps = {}, camera = {} }
+  local km = r.meters / 1000
+  local streets = {}
+  for _, st in ipairs(r.steps) do table.insert(streets, st) end
+  local longest = streets[1]
+  for _, st in ipairs(streets) do if st.meters > longest.meters then longest = st end end
   local steps = {}
-  local legs = { 0.15, 0.5, 0.35 }
   if mode == "transit" then
     local lines = content.get("transit") or {}
     local line = lines[(tonumber(p.id) % math.max(1, #lines)) + 1] or { line = "Bus 1", toward = "Downtown" }
     local stops = math.max(2, math.floor(km * 1.6 + 0.5))
+    local a = (streets[1] or {}).street or "Central Ave"
+    local b = (streets[#streets] or {}).street or a
     table.insert(steps, { icon = "directions_walk", text = "Walk to " .. a .. " stop", detail = fmt_dist(km * 0.08) .. " · " .. fmt_minutes(km * 0.08 / 4.8 * 60) })
     table.insert(steps, { icon = "directions_bus", text = "Take " .. line.line .. " toward " .. line.toward, detail = stops .. " stops · " .. fmt_minutes(km * 0.84 / m.kmh * 60) })
     table.insert(steps, { icon = "directions_walk", text = "Get off at " .. b .. " and walk to " .. to, detail = fmt_dist(km * 0.08) .. " · " .. fmt_minutes(km * 0.08 / 4.8 * 60) })
   else
     local verb = mode == "walk" and "Walk" or "Head"
-    table.insert(steps, { icon = "north", text = verb .. " north on " .. (reversed and a or home_st), detail = fmt_dist(km * legs[1]) })
-    table.insert(steps, { icon = "turn_right", text = "Turn right onto " .. (reversed and b or a), detail = fmt_dist(km * legs[2]) })
-    table.insert(steps, { icon = "turn_left", text = "Turn left onto " .. (reversed and home_st or b), detail = fmt_dist(km * legs[3]) })
+    for i, st in ipairs(streets) do
+      local text
+      if i == 1 then
+        text = verb .. " " .. st.turn .. " on " .. st.street
+      elseif st.turn == "straight" then
+        text = "Continue onto " .. st.street
+      else
+        text = "Turn " .. st.turn .. " onto " .. st.street
+      end
+      table.insert(steps, { icon = TURN_ICONS[st.turn] or st.turn, text = text, detail = fmt_dist(st.meters / 1000) })
+    end
   end
   table.insert(steps, { icon = "flag", text = to .. (reversed and "" or " will be on the right"), detail = reversed and "" or tostring(p.address) })
   local minutes = km / m.kmh * 60 + m.extra
@@ -418,7 +454,10 @@ local function build_route()
   locals.set("minutes", math.floor(minutes + 0.5))
   locals.set("total_time", fmt_minutes(minutes))
   locals.set("total_dist", fmt_dist(km))
-  locals.set("summary", mode == "transit" and "Includes a 6 min wait" or ("via " .. a))
+  locals.set("summary", mode == "transit" and "Includes a 6 min wait" or ("via " .. (longest and longest.street or "")))
+  locals.set("route", { from = from_id, to = to_id })
+  locals.set("pins", { { id = p.id, name = p.name } })
+  locals.set("camera", r.camera)
 end
 
 function directions_enter(ev)

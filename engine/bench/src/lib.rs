@@ -91,6 +91,24 @@ pub fn thumbnails_device(catalog: &Arc<Catalog>, placeholders: bool) -> (Device,
     (device, flip)
 }
 
+/// A device on the Maps home screen (the seeded city with its pins) and two drags on the map,
+/// 64 px right and back: each step pans the map, so every frame shows the tiles elsewhere.
+pub fn maps_pan_device(catalog: &Arc<Catalog>) -> (Device, [Action; 2]) {
+    let mut device = new_device(catalog);
+    must_step(&mut device, &Action::OpenApp { app: "com.phoneworld.maps".to_owned() });
+    let map = find(&mut device, "Map").expect("the Maps home shows a map");
+    let (x, y) = center(&map);
+    let drag = |dx: f64| Action::Drag { x1: x, y1: y, x2: x + dx, y2: y, ms: 300 };
+    let pans = [drag(64.0), drag(-64.0)];
+    // Both positions drawn once: the tiles they show are cached, as in a pan across them.
+    for p in &pans {
+        must_step(&mut device, p);
+        device.prepare_view();
+        let _ = device.frame();
+    }
+    (device, pans)
+}
+
 /// Taps on the two tabs ("Contacts", "Groups"), alternating: every step changes the screen
 /// (the other list of 10 rows, the title, the tab underline), and runs the `tab_changed` handler.
 pub fn tab_actions(device: &mut Device) -> [Action; 2] {

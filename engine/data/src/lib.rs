@@ -25,7 +25,7 @@ pub use expr::{
     MAX_EXPR_PARTS, MAX_TEXT_BYTES,
 };
 pub use files::{read_bounded, read_text_bounded, MAX_BUNDLE_FILE_BYTES};
-pub use manifest::Manifest;
+pub use manifest::{Manifest, MapSpec};
 pub use node::{Node, NodeKind, Props, Spacing, TabItem, MAX_DP, MAX_GRID_COLUMNS, MAX_SIZE};
 pub use rng::Rng;
 pub use ron_util::MAX_RON_DEPTH;

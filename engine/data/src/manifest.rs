@@ -43,6 +43,22 @@ pub struct Manifest {
     /// For a mini-app: the package of the super-app that hosts it.
     #[serde(default)]
     pub mini_app_of: Option<String>,
+    /// For an app that shows a map: where its city comes from.
+    #[serde(default)]
+    pub map: Option<MapSpec>,
+}
+
+/// The city of an app's `Map` widgets and of its scripts' `map.*` functions: generated from a
+/// seed kept in the app's state, with the places of a content file pinned at their addresses.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MapSpec {
+    /// State key of the city's seed (an integer, set by the install hook from the seeded RNG).
+    pub seed: String,
+    /// Content key of the places (a list of objects with `id`, `name`, `category`, `address`).
+    pub places: String,
+    /// State key of the user's address (where the location dot is).
+    pub home: String,
 }
 
 fn default_icon_color() -> String {

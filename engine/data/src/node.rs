@@ -34,7 +34,7 @@ macro_rules! node_kinds {
 
 node_kinds!(
     Column, Row, Stack, Scroll, List, Grid, Card, Spacer, Divider, Text, Icon, Avatar, Image, Button, IconButton, Fab, Chip, TextField,
-    Switch, Checkbox, Radio, Slider, Progress, Tabs, BottomNav, TopBar, TimePicker, DatePicker, Use,
+    Switch, Checkbox, Radio, Slider, Progress, Tabs, BottomNav, TopBar, TimePicker, DatePicker, Map, Use,
 );
 
 /// One widget with its properties and children.
@@ -189,6 +189,9 @@ pub struct Props {
     pub src: Option<Template>,
     pub fit: Option<String>,
     pub circle: bool,
+
+    // Maps: the route drawn on a `Map` (`{"from": id, "to": id}`, 0 = the user's location).
+    pub route: Option<Template>,
 
     // Events: names of Lua handlers.
     pub on_tap: Option<String>,

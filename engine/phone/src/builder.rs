@@ -22,6 +22,9 @@ pub(crate) struct Builder<'a> {
     pub(crate) modules: &'a LayoutModules,
     pub(crate) bundle: &'a phoneworld_data::AppBundle,
     pub(crate) images: &'a crate::ImageStore,
+    pub(crate) maps: &'a crate::MapStore,
+    /// Width of the screen, pixels (a map draws the tiles that fill it).
+    pub(crate) screen_w: f32,
     pub(crate) entry: &'a ScreenEntry,
     pub(crate) focus: Option<&'a Focus>,
     pub(crate) hits: &'a mut Vec<Hit>,

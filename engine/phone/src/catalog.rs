@@ -42,6 +42,8 @@ pub struct Catalog {
     /// and snapshots of this catalog. Bounded; a miss only costs running the hooks again.
     /// The apps' image assets, decoded on first use and shared by every device.
     pub images: crate::ImageStore,
+    /// The cities of the apps with maps, shared by every device.
+    pub maps: crate::MapStore,
     pub(crate) baselines: std::sync::Mutex<std::collections::VecDeque<(u64, Arc<crate::device::Baseline>)>>,
 }
 
@@ -124,6 +126,7 @@ impl Catalog {
             hash: hasher.finalize().to_hex().to_string(),
             broken,
             images: Default::default(),
+            maps: Default::default(),
             baselines: Default::default(),
         }))
     }

@@ -67,7 +67,7 @@ pub(crate) fn compose(store: &Store, catalog: &Catalog, width: f32, height: f32,
         Foreground::Home => shell::launcher(&mut sh),
         Foreground::Recents => shell::recents(&mut sh),
         Foreground::App(package) => {
-            let (view, mut found) = app_screen(store, catalog, package, theme, m, sh.hits);
+            let (view, mut found) = app_screen(store, catalog, package, theme, m, width, sh.hits);
             problems.append(&mut found);
             view
         }
@@ -110,7 +110,7 @@ pub(crate) fn compose(store: &Store, catalog: &Catalog, width: f32, height: f32,
 }
 
 /// The top screen of an app, built from its layout and the store.
-fn app_screen(store: &Store, catalog: &Catalog, package: &str, theme: Theme, m: Metrics, hits: &mut Vec<Hit>) -> (ViewNode, Vec<String>) {
+fn app_screen(store: &Store, catalog: &Catalog, package: &str, theme: Theme, m: Metrics, screen_w: f32, hits: &mut Vec<Hit>) -> (ViewNode, Vec<String>) {
     let mut frame = container(Direction::Column);
     frame.style.grow = 1.0;
     frame.paint.background = Some(theme.background);
@@ -144,6 +144,8 @@ fn app_screen(store: &Store, catalog: &Catalog, package: &str, theme: Theme, m: 
         modules: &catalog.modules,
         bundle: &app.bundle,
         images: &catalog.images,
+        maps: &catalog.maps,
+        screen_w,
         entry,
         focus: store.session.focus.as_ref(),
         hits,

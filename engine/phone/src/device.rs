@@ -131,6 +131,19 @@ impl Device {
                 device.run_handler(app.package(), handler, serde_json::json!({}), &mut out);
             }
         }
+        // An app with a map gets its city's seed, drawn from a generator of its own so that
+        // the other apps' generated data does not depend on which apps show maps.
+        for app in &catalog.apps {
+            if let Some(spec) = &app.bundle.manifest.map {
+                let salt = blake3::hash(app.package().as_bytes());
+                let salt = u64::from_le_bytes(salt.as_bytes()[..8].try_into().expect("8 bytes"));
+                let city_seed = phoneworld_data::Rng::new(seed ^ salt).next_u64() >> 11;
+                let state = device.store.app_mut(app.package());
+                if let serde_json::Value::Object(map) = state {
+                    map.insert(spec.seed.clone(), serde_json::json!(city_seed));
+                }
+            }
+        }
         let baseline = Arc::new(Baseline { store: device.store, errors: out.errors });
         if let Ok(mut cache) = catalog.baselines.lock() {
             if cache.len() >= KEEP {

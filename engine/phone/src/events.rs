@@ -96,6 +96,11 @@ impl Device {
                 .and_then(|s| s.get("profile"))
                 .cloned()
                 .unwrap_or(Value::Null),
+            map: installed.bundle.manifest.map.as_ref().map(|spec| {
+                let null = Value::Null;
+                let state = self.store.apps.get(app).map_or(&null, |a| &**a);
+                catalog.maps.city(app, spec, state, &installed.content)
+            }),
         };
         let allowance = self.step_work_left();
         if allowance == 0 {

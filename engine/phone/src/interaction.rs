@@ -144,6 +144,19 @@ pub(crate) enum Interaction {
         on_change: Option<String>,
         event: EventSource,
     },
+    /// A map: a drag pans it, a double tap zooms in at the touch. The camera (`{x, y, zoom}`,
+    /// metres and zoom level) is written to `target`, then `handler` runs.
+    Map {
+        app: String,
+        target: Target,
+        x: f64,
+        y: f64,
+        zoom: u8,
+        /// Pixels per metre at this zoom.
+        scale: f64,
+        handler: Option<String>,
+        event: EventSource,
+    },
     /// Changes a composite widget's own UI state (picker field, shown month).
     Widget {
         key: String,

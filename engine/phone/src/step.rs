@@ -10,9 +10,9 @@ use crate::interaction::{Interaction, SystemAction};
 use crate::store::{Focus, Foreground, Overlay};
 
 /// A touch on a node: the interaction and the node's box.
-struct Touched {
-    interaction: Option<Interaction>,
-    rect: (f32, f32, f32, f32),
+pub(crate) struct Touched {
+    pub(crate) interaction: Option<Interaction>,
+    pub(crate) rect: (f32, f32, f32, f32),
 }
 
 impl Device {
@@ -53,6 +53,22 @@ impl Device {
         x >= 0.0 && y >= 0.0 && x < f64::from(self.config.width) && y < f64::from(self.config.height)
     }
 
+    /// What a touch at (x, y) reaches, when it is on the screen.
+    /// The map under (x, y), also under a pin or button on it: a drag or double tap there
+    /// moves the map.
+    pub(crate) fn map_touch(&mut self, x: f64, y: f64) -> Option<Touched> {
+        if !self.in_bounds(x, y) {
+            return None;
+        }
+        let view = self.view();
+        let hits = &view.composed.hits;
+        let node = view.placed.nodes.iter().rev().find(|n| {
+            n.contains(x as f32, y as f32) && n.hit.is_some_and(|h| matches!(hits[h as usize].tap, Some(Interaction::Map { .. })))
+        })?;
+        let interaction = node.hit.and_then(|h| hits[h as usize].tap.clone());
+        Some(Touched { interaction, rect: (node.x, node.y, node.w, node.h) })
+    }
+
     fn touch(&mut self, x: f64, y: f64, long: bool) -> Option<Touched> {
         let view = self.view();
         let i = view.placed.hit_test(x as f32, y as f32)?;
@@ -66,6 +82,9 @@ impl Device {
         match action {
             Action::Tap { x, y } => self.tap(*x, *y, out),
             Action::DoubleTap { x, y } => {
+                if let Some(Touched { interaction: Some(i @ Interaction::Map { .. }), rect }) = self.map_touch(*x, *y) {
+                    return self.map_zoom_at(i, rect, *x, *y, out);
+                }
                 self.tap(*x, *y, out);
                 self.invalidate();
                 self.tap(*x, *y, out);
@@ -80,10 +99,18 @@ impl Device {
                     None => out.noop(format!("nothing to long-press at ({x}, {y})")),
                 }
             }
-            Action::Swipe { x1, y1, x2, y2, .. } => self.swipe(*x1, *y1, *x2, *y2, out),
+            Action::Swipe { x1, y1, x2, y2, .. } => {
+                if let Some(Touched { interaction: Some(i @ Interaction::Map { .. }), .. }) = self.map_touch(*x1, *y1) {
+                    return self.map_pan(i, x2 - x1, y2 - y1, out);
+                }
+                self.swipe(*x1, *y1, *x2, *y2, out)
+            }
             Action::Drag { x1, y1, x2, y2, .. } => {
                 if !self.in_bounds(*x1, *y1) {
                     return out.noop(format!("drag starts outside the screen at ({x1}, {y1})"));
+                }
+                if let Some(Touched { interaction: Some(i @ Interaction::Map { .. }), .. }) = self.map_touch(*x1, *y1) {
+                    return self.map_pan(i, x2 - x1, y2 - y1, out);
                 }
                 match self.touch(*x1, *y1, false) {
                     Some(Touched { interaction: Some(i @ Interaction::Slider { .. }), rect }) => self.perform(i, rect, *x2 as f32, out),
@@ -176,6 +203,7 @@ impl Device {
                 let path = target.to_path_string();
                 self.store.session.overlay = Some(Overlay::TextMenu { app, key, path, on_change, event, x: rx + rw / 2.0, y: ry });
             }
+            Interaction::Map { .. } => out.noop("nothing to tap there on the map"),
             Interaction::Widget { key, value } => {
                 let Some(app) = self.store.foreground_app().map(str::to_owned) else { return };
                 if let Some(entry) = self.store.top_mut(&app) {

@@ -61,6 +61,8 @@ pub struct Image {
     /// blake3 of the file's bytes: the image's identity in caches and view hashes.
     key: [u8; 32],
     kind: Kind,
+    /// A raster whose every pixel has alpha 255.
+    opaque: bool,
 }
 
 enum Kind {
@@ -105,7 +107,8 @@ impl Image {
         } else {
             return Err(ImageError::UnknownFormat);
         };
-        Ok(Image { width, height, key, kind })
+        let opaque = matches!(&kind, Kind::Raster(px) if px.chunks_exact(4).all(|p| p[3] == 255));
+        Ok(Image { width, height, key, kind, opaque })
     }
 
     /// A raster image from premultiplied RGBA8 pixels (`width * height * 4` bytes).
@@ -118,7 +121,8 @@ impl Image {
         h.update(&width.to_le_bytes());
         h.update(&height.to_le_bytes());
         h.update(&pixels);
-        Ok(Image { width, height, key: *h.finalize().as_bytes(), kind: Kind::Raster(pixels) })
+        let opaque = pixels.chunks_exact(4).all(|p| p[3] == 255);
+        Ok(Image { width, height, key: *h.finalize().as_bytes(), kind: Kind::Raster(pixels), opaque })
     }
 
     pub fn width(&self) -> u32 {
@@ -127,6 +131,14 @@ impl Image {
 
     pub fn height(&self) -> u32 {
         self.height
+    }
+
+    /// The premultiplied RGBA pixels of a raster image.
+    pub fn raster_pixels(&self) -> Option<&[u8]> {
+        match &self.kind {
+            Kind::Raster(px) => Some(px),
+            Kind::Svg(_) => None,
+        }
     }
 
     pub fn is_svg(&self) -> bool {
@@ -527,6 +539,11 @@ pub(crate) fn draw(cv: &mut Canvas<'_>, rect: Rect, image: &Image, fit: Fit, rad
         return;
     }
     let (bw, bh) = (r.width() as u32, r.height() as u32);
+    // A raster drawn at its own size into a plain box (map tiles) needs no scaled copy.
+    if let (Kind::Raster(px), false, true) = (&image.kind, circle, radius < 0.5 && bw == image.width && bh == image.height) {
+        let src = Pixels { x: r.x0, y: r.y0, w: bw as usize, h: bh as usize, data: px, opaque: image.opaque };
+        return cv.blit_premultiplied(src, None, vis);
+    }
     let s = if u64::from(bw) * u64::from(bh) <= MAX_CACHED_BOX_PIXELS {
         scaled(image, bw, bh, fit)
     } else {

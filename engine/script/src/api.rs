@@ -494,6 +494,7 @@ pub(crate) fn build(lua: &Lua) -> mlua::Result<Table> {
     g.set("timer", timer_table(lua)?)?;
     g.set("clipboard", clipboard_table(lua)?)?;
     g.set("host", host_table(lua)?)?;
+    g.set("map", crate::map_api::table(lua)?)?;
     g.set("os", os_table(lua)?)?;
     let math: Table = lua.globals().get("math")?;
     install_random(lua, &math)?;

@@ -73,4 +73,6 @@ pub struct EventCtx {
     pub effects: Vec<Effect>,
     /// For a mini-app: the host's user profile (`host.profile()`); null otherwise.
     pub host_profile: Value,
+    /// The app's city, for `map.*` (an app whose manifest has a `map`).
+    pub map: Option<Arc<phoneworld_map::City>>,
 }

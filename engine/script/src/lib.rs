@@ -13,6 +13,7 @@ mod context;
 mod convert;
 mod error;
 mod host;
+mod map_api;
 mod paths;
 mod program;
 mod raw;

@@ -21,6 +21,7 @@ fn ctx() -> EventCtx {
         next_timer_id: 1,
         effects: Vec::new(),
         host_profile: Value::Null,
+        map: None,
     }
 }
 

@@ -24,7 +24,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use phoneworld_bench::{
-    busy_device, measure_memory, median_ns, median_timed, screen_stats, switch_actions, tab_actions, thumbnails_device, typical_catalog,
+    busy_device, maps_pan_device, measure_memory, median_ns, median_timed, screen_stats, switch_actions, tab_actions, thumbnails_device, typical_catalog,
     typical_device, FRAME_BYTES, MIB,
 };
 use phoneworld_phone::{Device, ScriptLimits};
@@ -259,6 +259,29 @@ fn main() {
         ns: with_placeholders,
         target: Target::None,
         note: "the 12 images' src empty: grey boxes with an icon".into(),
+    });
+
+    // Maps: a pan step shows cached tiles at another offset (tiles are drawn once per city,
+    // zoom, theme and route), so the frame is copies of tile rows plus the pins and buttons.
+    let (mut maps, pans) = maps_pan_device(&catalog);
+    let mut k = 0usize;
+    let pan = best(rounds, || {
+        median_timed(iters, 5, || {
+            maps.step(&pans[k % 2]);
+            k += 1;
+            maps.prepare_view();
+            let t = Instant::now();
+            let f = maps.frame();
+            let ns = t.elapsed().as_nanos();
+            black_box(&f);
+            ns
+        })
+    });
+    rows.push(Row {
+        name: "frame() of a map pan step (Maps home)",
+        ns: pan,
+        target: Target::Memcpy(3.0),
+        note: "drag 64 px; map tiles cached, view laid out (untimed); target: 3× a frame memcpy".into(),
     });
 
     let render_fresh = best(rounds, || {

@@ -5,6 +5,7 @@ mod basic;
 mod buttons;
 mod collections;
 pub(crate) mod inputs;
+mod map;
 mod navigation;
 mod pickers;
 
@@ -22,6 +23,7 @@ pub(crate) fn build(b: &mut Builder<'_>, node: &Node, at: &At<'_>, enabled: bool
         NodeKind::Icon => basic::icon(b, node, at),
         NodeKind::Avatar => basic::avatar(b, node, at),
         NodeKind::Image => basic::image(b, node, at),
+        NodeKind::Map => map::map(b, node, at),
         NodeKind::Button => buttons::button(b, node, at, enabled),
         NodeKind::IconButton => buttons::icon_button(b, node, at, enabled),
         NodeKind::Fab => buttons::fab(b, node, at, enabled),

@@ -174,7 +174,7 @@ fn pins(
         a.focusable = handler.is_some();
         marker.a11y = Some(a);
         if let Some(h) = &handler {
-            let event = EventSource { item: ItemSource::Value(item.clone()), index: Some(i), id: node.props.id.clone(), value: None };
+            let event = EventSource { item: ItemSource::Value(item.clone()), index: Some(i), id: node.props.id.as_ref().map(|t| t.render(&at.scope)), value: None };
             let tap = Interaction::Handler { app: b.app.to_owned(), handler: h.clone(), event };
             marker.hit = Some(b.hit(Hit { tap: Some(tap), long_press: None, scroll: None }));
         }

@@ -103,6 +103,7 @@ fn event_ctx(state: &Value, local: &Value, rng: &Rng, clipboard: &str) -> EventC
         next_timer_id: 1,
         effects: Vec::new(),
         host_profile: Value::Null,
+        map: None,
     }
 }
 

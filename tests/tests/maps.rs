@@ -26,7 +26,7 @@ fn camera(h: &Harness) -> Value {
 fn some_pin(h: &mut Harness) -> (String, (f64, f64)) {
     let map = h.expect("map_view");
     let names: Vec<String> = h.device.ui_elements().iter().filter_map(|e| e.content_description.clone()).collect();
-    let b = map.bbox_pixels.clone().unwrap();
+    let b = map.bbox_pixels.unwrap();
     for name in names {
         if let Some(e) = h.find(&name) {
             let (x, y) = centre(&e);

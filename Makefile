@@ -5,7 +5,7 @@ CARGO ?= cargo
 OUT ?= out
 
 PHONY_PY := python test-python bench-python bench-adb
-.PHONY: help setup run test test-rust test-round-trips $(PHONY_PY) lint fmt bench bench-report memory verify
+.PHONY: help setup run test test-rust test-round-trips $(PHONY_PY) lint fmt bench bench-report memory verify verify-interruptions
 
 help: ## Show the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
@@ -73,6 +73,11 @@ bench-report: ## Every performance target measured side by side, as a table
 
 verify: ## Prove every task template with 20 seeds
 	$(CARGO) run --release -p phoneworld-cli -- verify --suite phoneworld-v0 --seeds 20
+
+verify-interruptions: ## Prove every template with seeded interruptions on (5 seeds), then oracle 1.0 / noop 0.0
+	$(CARGO) run --release -p phoneworld-cli -- verify --suite phoneworld-v0 --seeds 5 --interruptions on
+	$(CARGO) run --release -p phoneworld-cli -- eval --suite phoneworld-v0 --agent oracle --seeds 5 --interruptions on
+	$(CARGO) run --release -p phoneworld-cli -- eval --suite phoneworld-v0 --agent noop --seeds 2 --interruptions on
 
 memory: ## Resident memory per device with 100 devices
 	$(CARGO) run --release -p phoneworld-bench --bin memory

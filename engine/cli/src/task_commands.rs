@@ -5,7 +5,8 @@ use std::process::ExitCode;
 
 use anyhow::{bail, Context, Result};
 use phoneworld_phone::project_root;
-use phoneworld_tasks::{evaluate, verify_suite, AgentKind, Instance, Suite};
+use phoneworld_phone::InterruptionSetting;
+use phoneworld_tasks::{evaluate_with, verify_suite_with, AgentKind, Instance, Suite};
 use serde_json::json;
 
 use crate::commands::catalog;
@@ -59,6 +60,7 @@ pub(crate) fn tasks(apps_dirs: &[PathBuf], suite_dirs: &[PathBuf], name: &str, m
     Ok(ExitCode::SUCCESS)
 }
 
+#[allow(clippy::too_many_arguments, reason = "one argument per command-line option")]
 pub(crate) fn eval(
     apps_dirs: &[PathBuf],
     suite_dirs: &[PathBuf],
@@ -67,14 +69,18 @@ pub(crate) fn eval(
     seeds: u64,
     out_dir: Option<&Path>,
     as_json: bool,
+    interruptions: &InterruptionSetting,
 ) -> Result<ExitCode> {
     let Some(agent) = AgentKind::parse(agent) else { bail!("--agent {agent}: expected oracle, noop or random") };
     let (catalog, suite) = load_suite(apps_dirs, suite_dirs, name)?;
-    let report = evaluate(catalog, &suite, agent, seeds, out_dir)?;
+    let report = evaluate_with(catalog, &suite, agent, seeds, out_dir, interruptions)?;
     if as_json {
         out!("{}", serde_json::to_string(&report)?);
     } else {
         out!("suite {} ({} templates x {} seeds), agent {}", report.suite, suite.templates.len(), seeds, report.agent);
+        if !interruptions.is_off() {
+            out!("interruptions: {interruptions}");
+        }
         out!("{:<12} {:>9} {:>9}", "category", "episodes", "success");
         for (category, v) in &report.by_category {
             out!("{:<12} {:>9} {:>8.1}%", category, v["episodes"], v["success_rate"].as_f64().unwrap_or(0.0) * 100.0);
@@ -93,9 +99,16 @@ pub(crate) fn eval(
     Ok(ExitCode::SUCCESS)
 }
 
-pub(crate) fn verify(apps_dirs: &[PathBuf], suite_dirs: &[PathBuf], name: &str, seeds: u64, as_json: bool) -> Result<ExitCode> {
+pub(crate) fn verify(
+    apps_dirs: &[PathBuf],
+    suite_dirs: &[PathBuf],
+    name: &str,
+    seeds: u64,
+    as_json: bool,
+    interruptions: &InterruptionSetting,
+) -> Result<ExitCode> {
     let (catalog, suite) = load_suite(apps_dirs, suite_dirs, name)?;
-    let problems = verify_suite(catalog, &suite, seeds)?;
+    let problems = verify_suite_with(catalog, &suite, seeds, interruptions)?;
     if as_json {
         out!(
             "{}",

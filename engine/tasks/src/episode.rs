@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use phoneworld_data::Action;
-use phoneworld_phone::{step_recorded, Catalog, Device, DeviceConfig, Monkey, TrajectoryWriter};
+use phoneworld_phone::{step_recorded, Catalog, Device, DeviceConfig, InterruptionSetting, Monkey, Planned, TrajectoryWriter};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -50,13 +50,32 @@ pub struct Instance {
     pub seed: u64,
     pub params: Params,
     pub instruction: String,
+    /// Seeded interruptions of this episode (off unless asked for).
+    pub interruptions: InterruptionSetting,
 }
 
 impl Instance {
     pub fn new(template: Arc<TaskTemplate>, seed: u64, catalog: &Catalog) -> Result<Instance, TaskError> {
         let params = instantiate(&template, seed, catalog)?;
         let instruction = fill(&template.instruction, &params).map_err(|e| TaskError::template(&template.id, "instruction", &e))?;
-        Ok(Instance { template, seed, params, instruction })
+        Ok(Instance { template, seed, params, instruction, interruptions: InterruptionSetting::Off })
+    }
+
+    /// The same instance, interrupted as `setting` says.
+    pub fn with_interruptions(mut self, setting: InterruptionSetting) -> Instance {
+        self.interruptions = setting;
+        self
+    }
+
+    /// Which interruptions arrive after which step, drawn from the seed.
+    pub fn interruption_plan(&self) -> Vec<Planned> {
+        self.interruptions.plan(self.seed, self.template.max_steps)
+    }
+
+    /// The step budget: the template's, plus one step per interruption (the step it takes to
+    /// answer it), so an interrupted task stays as solvable as it was.
+    pub fn max_steps(&self) -> u32 {
+        self.template.max_steps + self.interruption_plan().len() as u32
     }
 
     /// An instance whose parameters are drawn from `seed`, then replaced by `overrides`
@@ -75,7 +94,7 @@ impl Instance {
             params.insert(name.clone(), value.clone());
         }
         let instruction = fill(&template.instruction, &params).map_err(|e| TaskError::template(&template.id, "instruction", &e))?;
-        Ok(Instance { template, seed, params, instruction })
+        Ok(Instance { template, seed, params, instruction, interruptions: InterruptionSetting::Off })
     }
 
     /// A phone with the task's setup applied.
@@ -130,6 +149,8 @@ impl Instance {
                 }
             }
         }
+        // Counted from the agent's first action, after the setup's own steps.
+        device.schedule_interruptions(&self.interruption_plan());
         Ok(device)
     }
 }
@@ -228,7 +249,7 @@ pub fn play(
     let mut failure: Option<Failure> = None;
     let mut exhausted = false;
     loop {
-        if steps >= instance.template.max_steps {
+        if steps >= instance.max_steps() {
             exhausted = true;
             break;
         }
@@ -252,7 +273,7 @@ pub fn play(
         }
     }
     if strict && exhausted && failure.is_none() && next(&mut device.fork()).ok().flatten().is_some() {
-        failure = Some(Failure { step: steps, reason: format!("step budget of {} ran out", instance.template.max_steps) });
+        failure = Some(Failure { step: steps, reason: format!("step budget of {} ran out", instance.max_steps()) });
     }
     let Verdict { success, reason, collateral: damage, subgoals } = judge(instance, &device, &baseline);
     let failure = match (success, failure, reason) {

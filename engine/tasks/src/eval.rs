@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::Arc;
 
-use phoneworld_phone::{Catalog, TrajectoryWriter};
+use phoneworld_phone::{Catalog, InterruptionSetting, TrajectoryWriter};
 use serde::Serialize;
 use serde_json::{json, Value};
 
@@ -47,10 +47,22 @@ pub fn evaluate(
     seeds: u64,
     out_dir: Option<&Path>,
 ) -> Result<EvalReport, TaskError> {
+    evaluate_with(catalog, suite, agent, seeds, out_dir, &InterruptionSetting::Off)
+}
+
+/// `evaluate`, every episode interrupted as `interruptions` says.
+pub fn evaluate_with(
+    catalog: Arc<Catalog>,
+    suite: &Suite,
+    agent: AgentKind,
+    seeds: u64,
+    out_dir: Option<&Path>,
+    interruptions: &InterruptionSetting,
+) -> Result<EvalReport, TaskError> {
     let mut results = Vec::new();
     for template in &suite.templates {
         for seed in 0..seeds {
-            let instance = Instance::new(Arc::clone(template), seed, &catalog)?;
+            let instance = Instance::new(Arc::clone(template), seed, &catalog)?.with_interruptions(interruptions.clone());
             let mut writer = match out_dir {
                 Some(dir) => Some(
                     TrajectoryWriter::create(&dir.join(format!("{}-{seed}", template.id)), true)
@@ -72,13 +84,17 @@ pub fn evaluate(
 /// The `episode.json` of one finished episode.
 pub fn episode_record(suite: &Suite, apps_hash: &str, instance: &Instance, result: &EpisodeResult, device: (u32, u32, u32)) -> Value {
     let (width, height, density) = device;
-    json!({
+    let mut record = json!({
         "suite": suite.name, "suite_hash": suite.hash, "apps_hash": apps_hash,
         "task": instance.template.id, "category": instance.template.category.name(), "seed": instance.seed,
         "params": instance.params, "instruction": instance.instruction,
         "device": { "width": width, "height": height, "density": density },
         "outcome": { "success": result.success, "steps": result.steps, "failure": result.failure, "subgoals": result.subgoals },
-    })
+    });
+    if let (false, Value::Object(map)) = (instance.interruptions.is_off(), &mut record) {
+        map.insert("interruptions".into(), crate::interrupted::record(instance));
+    }
+    record
 }
 
 /// Summarizes finished episodes the way `phoneworld eval --json` prints them.
@@ -125,11 +141,22 @@ pub struct VerifyProblem {
 /// For each template and seed: the reference solution passes; doing nothing fails; the
 /// solution of an instance with other parameters fails; an extra unrelated change fails.
 pub fn verify_suite(catalog: Arc<Catalog>, suite: &Suite, seeds: u64) -> Result<Vec<VerifyProblem>, TaskError> {
+    verify_suite_with(catalog, suite, seeds, &InterruptionSetting::Off)
+}
+
+/// `verify_suite` with every episode interrupted as `interruptions` says: answering an
+/// interruption must neither break a solution nor count as collateral damage.
+pub fn verify_suite_with(
+    catalog: Arc<Catalog>,
+    suite: &Suite,
+    seeds: u64,
+    interruptions: &InterruptionSetting,
+) -> Result<Vec<VerifyProblem>, TaskError> {
     let mut problems = Vec::new();
     for template in &suite.templates {
         for seed in 0..seeds {
             let mut report = |problem: String| problems.push(VerifyProblem { template: template.id.clone(), seed, problem });
-            let instance = Instance::new(Arc::clone(template), seed, &catalog)?;
+            let instance = Instance::new(Arc::clone(template), seed, &catalog)?.with_interruptions(interruptions.clone());
             let oracle = run_episode(Arc::clone(&catalog), &instance, AgentKind::Oracle, None)?;
             if !oracle.success {
                 report(format!(
@@ -151,7 +178,7 @@ pub fn verify_suite(catalog: Arc<Catalog>, suite: &Suite, seeds: u64) -> Result<
                 let mut device = instance.device(Arc::clone(&catalog))?;
                 let baseline = app_data(&device);
                 let mut wrong = Oracle::new(template.solution.clone(), other.params.clone());
-                for _ in 0..template.max_steps {
+                for _ in 0..instance.max_steps() {
                     match wrong.next_action(&mut device) {
                         Ok(Some(action)) => {
                             device.step(&action);

@@ -4,6 +4,7 @@
 mod catalog;
 mod episode;
 mod eval;
+mod interrupted;
 mod params;
 mod rollouts;
 mod solve;
@@ -15,7 +16,7 @@ use std::path::PathBuf;
 
 pub use catalog::catalog_markdown;
 pub use episode::{judge, play, run_episode, AgentKind, EpisodeResult, Failure, Instance, Verdict};
-pub use eval::{episode_record, evaluate, report, verify_suite, EvalReport, VerifyProblem};
+pub use eval::{episode_record, evaluate, evaluate_with, report, verify_suite, verify_suite_with, EvalReport, VerifyProblem};
 pub use params::{distinct_instances, fill, fill_json, instantiate, Params};
 pub use rollouts::rollouts;
 pub use solve::{find, find_field, Oracle};

@@ -13,7 +13,7 @@
 from __future__ import annotations
 
 import asyncio
-from typing import Any, Optional, SupportsFloat
+from typing import Any, Optional, SupportsFloat, Union
 
 import gymnasium as gym
 import numpy as np
@@ -36,12 +36,24 @@ class PhoneEnv(gym.Env[ObsType, Any]):
     an empty dict when the action could not be parsed), `parsed_actions` (all canonical
     actions of the step: AndroidWorld's `input_text` on a field is a tap and the typing) and
     `action_error` (None or the reason).
+
+    `interruptions` (or `options={"interruptions": ...}` for one episode) opts in to seeded
+    interruptions: "off" (the default), "on" (one or two per episode), a count, or
+    "kind@step,..." (kinds: notification, permission, rate_app, app_update, low_battery).
     """
 
     metadata = {"render_modes": ["rgb_array"], "render_fps": 2}
 
-    def __init__(self, task: Optional[str] = None, config: "PhoneConfig | dict[str, Any] | None" = None, render_mode: Optional[str] = None, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        task: Optional[str] = None,
+        config: "PhoneConfig | dict[str, Any] | None" = None,
+        render_mode: Optional[str] = None,
+        interruptions: Interruptions = None,
+        **kwargs: Any,
+    ) -> None:
         self.config = PhoneConfig.from_kwargs(config, **kwargs)
+        self.interruptions = interruption_setting(interruptions)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise gym.error.Error(f"render_mode must be None or 'rgb_array', not {render_mode!r}")
         self.render_mode = render_mode
@@ -60,11 +72,12 @@ class PhoneEnv(gym.Env[ObsType, Any]):
         options = dict(options or {})
         task = options.pop("task", self.task)
         params = options.pop("params", None)
+        interruptions = interruption_setting(options.pop("interruptions", self.interruptions))
         if options:
-            raise PhoneWorldError(f"unknown reset options: {', '.join(sorted(options))} (known: task, params)")
+            raise PhoneWorldError(f"unknown reset options: {', '.join(sorted(options))} (known: task, params, interruptions)")
         if seed is None:
             seed = int(self.np_random.integers(0, 2**31 - 1))
-        pixels, instruction, tree, info = self._core.reset(int(seed), task, params)
+        pixels, instruction, tree, info = self._core.reset(int(seed), task, params, interruptions)
         return self._observe(pixels, instruction, tree, info), info
 
     def step(self, action: Any) -> tuple[ObsType, SupportsFloat, bool, bool, dict[str, Any]]:
@@ -133,6 +146,7 @@ class PhoneEnv(gym.Env[ObsType, Any]):
             "task": self.task,
             "config": self.config,
             "render_mode": self.render_mode,
+            "interruptions": self.interruptions,
             "episode": self._core.suspend(),
             "rng": None if self._np_random is None else self._np_random.bit_generator.state,
             "elements": self._elements,
@@ -152,6 +166,23 @@ class PhoneEnv(gym.Env[ObsType, Any]):
         return obs
 
 
+Interruptions = Union[str, int, bool, None]
+
+
+def interruption_setting(value: Interruptions) -> str:
+    """The `interruptions` option as the engine reads it: True is "on", False and None "off",
+    a number a count; strings are passed on (the engine names what is wrong with a bad one)."""
+    if value is None or value is False:
+        return "off"
+    if value is True:
+        return "on"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, str):
+        return value
+    raise PhoneWorldError(f"interruptions must be a string, a count or a bool, not {type(value).__name__}")
+
+
 def _copy_rng(rng: np.random.Generator) -> np.random.Generator:
     copy = np.random.Generator(type(rng.bit_generator)())
     copy.bit_generator.state = rng.bit_generator.state
@@ -159,7 +190,7 @@ def _copy_rng(rng: np.random.Generator) -> np.random.Generator:
 
 
 def _unpickle_env(state: dict[str, Any]) -> PhoneEnv:
-    env = PhoneEnv(task=state["task"], config=state["config"], render_mode=state["render_mode"])
+    env = PhoneEnv(task=state["task"], config=state["config"], render_mode=state["render_mode"], interruptions=state.get("interruptions"))
     if state["episode"] is not None:
         env._core.resume(state["episode"])
     if state["rng"] is not None:

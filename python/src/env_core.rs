@@ -23,13 +23,20 @@ pub(crate) struct EnvCore {
 type Observed<'py> = (Option<Bound<'py, PyArray3<u8>>>, String, Option<String>, Bound<'py, PyDict>);
 
 pub(crate) fn task_choice(task: Option<String>, params: Option<&Bound<'_, PyDict>>) -> PyResult<TaskChoice> {
-    let mut choice = TaskChoice { task, params: Default::default() };
+    let mut choice = TaskChoice { task, ..TaskChoice::default() };
     if let Some(params) = params {
         for (k, v) in params.iter() {
             choice.params.insert(k.extract::<String>()?, to_json(&v)?);
         }
     }
     Ok(choice)
+}
+
+/// The `interruptions` option, or a `ConfigError` naming what is wrong with it.
+pub(crate) fn interruption_setting(text: Option<&str>) -> PyResult<phoneworld_phone::InterruptionSetting> {
+    text.map_or(Ok(Default::default()), |t| {
+        phoneworld_phone::InterruptionSetting::parse(t).map_err(|e| ConfigError::new_err(e.to_string()))
+    })
 }
 
 impl EnvCore {
@@ -60,16 +67,19 @@ impl EnvCore {
         Ok(EnvCore { settings, episode })
     }
 
-    /// Starts an episode: `task` None draws one from the suite by the seed.
-    #[pyo3(signature = (seed, task=None, params=None))]
+    /// Starts an episode: `task` None draws one from the suite by the seed; `interruptions`
+    /// is off, on, a count or kind@step,... (seeded by `seed`).
+    #[pyo3(signature = (seed, task=None, params=None, interruptions=None))]
     fn reset<'py>(
         &mut self,
         py: Python<'py>,
         seed: u64,
         task: Option<String>,
         params: Option<&Bound<'py, PyDict>>,
+        interruptions: Option<&str>,
     ) -> PyResult<Observed<'py>> {
-        let choice = task_choice(task, params)?;
+        let mut choice = task_choice(task, params)?;
+        choice.interruptions = interruption_setting(interruptions)?;
         let episode = &mut self.episode;
         py.detach(|| episode.reset(&choice, seed)).map_err(task_error)?;
         self.observed(py, None)
@@ -201,13 +211,17 @@ pub(crate) fn suspended_to_py<'py>(py: Python<'py>, state: &Suspended) -> PyResu
     dict.set_item("steps", state.steps)?;
     dict.set_item("done", state.done)?;
     dict.set_item("snapshot", PyBytes::new(py, &state.snapshot))?;
+    dict.set_item("interruptions", state.choice.interruptions.to_string())?;
     Ok(dict)
 }
 
 pub(crate) fn suspended_from_py(state: &Bound<'_, PyDict>) -> PyResult<Suspended> {
     let get = |key: &str| state.get_item(key)?.ok_or_else(|| SnapshotError::new_err(format!("episode state has no `{key}`")));
     let params = get("params")?;
-    let choice = task_choice(get("task")?.extract()?, Some(params.cast::<PyDict>()?))?;
+    let mut choice = task_choice(get("task")?.extract()?, Some(params.cast::<PyDict>()?))?;
+    // Pickles from before interruptions existed have none.
+    let interruptions: Option<String> = state.get_item("interruptions")?.map(|v| v.extract()).transpose()?;
+    choice.interruptions = interruption_setting(interruptions.as_deref())?;
     Ok(Suspended {
         choice,
         seed: get("seed")?.extract()?,

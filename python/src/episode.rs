@@ -12,9 +12,12 @@ use crate::frame::{render_into, ObsSize};
 
 /// Which task an episode plays: a fixed template, or one drawn from the suite by the seed.
 #[derive(Debug, Clone, PartialEq)]
+#[derive(Default)]
 pub(crate) struct TaskChoice {
     pub(crate) task: Option<String>,
     pub(crate) params: Params,
+    /// Seeded interruptions of the episode (`reset(options={"interruptions": ...})`).
+    pub(crate) interruptions: phoneworld_phone::InterruptionSetting,
 }
 
 /// How rewards are paid.
@@ -100,7 +103,7 @@ impl Episode {
     }
 
     pub(crate) fn step_budget(&self) -> u32 {
-        self.max_steps.or_else(|| self.instance().map(|i| i.template.max_steps)).unwrap_or(30)
+        self.max_steps.or_else(|| self.instance().map(Instance::max_steps)).unwrap_or(30)
     }
 
     /// Starts an episode of `choice` with `seed`; the same task, seed and parameters as last
@@ -118,8 +121,9 @@ impl Episode {
             }
         };
         let key = (template.id.clone(), seed, choice.params.clone());
-        if self.start.as_ref().is_none_or(|s| s.key != key) {
-            let instance = Instance::with_params(template, seed, &self.catalog, &choice.params)?;
+        if self.start.as_ref().is_none_or(|s| s.key != key || s.instance.interruptions != choice.interruptions) {
+            let instance = Instance::with_params(template, seed, &self.catalog, &choice.params)?
+                .with_interruptions(choice.interruptions.clone());
             let device = instance.device_with(Arc::clone(&self.catalog), self.config)?;
             let baseline = app_data(&device);
             self.start = Some(Start { key, instance, device, baseline });
@@ -350,7 +354,7 @@ impl Episode {
         let start = self.start.as_ref()?;
         let (task, seed, params) = start.key.clone();
         Some(Suspended {
-            choice: TaskChoice { task: Some(task), params },
+            choice: TaskChoice { task: Some(task), params, interruptions: start.instance.interruptions.clone() },
             seed,
             steps: self.steps,
             done: self.done,

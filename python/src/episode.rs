@@ -11,8 +11,7 @@ use serde_json::Value;
 use crate::frame::{render_into, ObsSize};
 
 /// Which task an episode plays: a fixed template, or one drawn from the suite by the seed.
-#[derive(Debug, Clone, PartialEq)]
-#[derive(Default)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub(crate) struct TaskChoice {
     pub(crate) task: Option<String>,
     pub(crate) params: Params,

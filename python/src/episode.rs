@@ -121,8 +121,8 @@ impl Episode {
         };
         let key = (template.id.clone(), seed, choice.params.clone());
         if self.start.as_ref().is_none_or(|s| s.key != key || s.instance.interruptions != choice.interruptions) {
-            let instance = Instance::with_params(template, seed, &self.catalog, &choice.params)?
-                .with_interruptions(choice.interruptions.clone());
+            let instance =
+                Instance::with_params(template, seed, &self.catalog, &choice.params)?.with_interruptions(choice.interruptions.clone());
             let device = instance.device_with(Arc::clone(&self.catalog), self.config)?;
             let baseline = app_data(&device);
             self.start = Some(Start { key, instance, device, baseline });

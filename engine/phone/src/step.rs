@@ -32,6 +32,7 @@ impl Device {
             }
         };
         self.advance_clock(cost, &mut out);
+        self.settle_interruptions();
         self.invalidate();
         if std::mem::take(&mut self.reveal_pending) {
             self.reveal_focus();
@@ -116,6 +117,9 @@ impl Device {
                     Some(Touched { interaction: Some(i @ Interaction::Slider { .. }), rect }) => self.perform(i, rect, *x2 as f32, out),
                     _ => self.swipe(*x1, *y1, *x2, *y2, out),
                 }
+            }
+            Action::TypeText { .. } if self.store.session.interruptions.shown.is_some() => {
+                out.noop("a dialog covers the screen: answer it first")
             }
             Action::TypeText { text, clear } => self.type_text(text, *clear, out),
             Action::Key { key } => self.key(*key, out),
@@ -238,6 +242,9 @@ impl Device {
     }
 
     fn key(&mut self, key: Key, out: &mut Outcome) {
+        if matches!(key, Key::Enter | Key::Delete) && self.store.session.interruptions.shown.is_some() {
+            return out.noop("a dialog covers the screen: answer it first");
+        }
         match key {
             Key::Back => self.system(SystemAction::Back, out),
             Key::Home => self.system(SystemAction::Home, out),
@@ -251,6 +258,9 @@ impl Device {
     pub(crate) fn system(&mut self, action: SystemAction, out: &mut Outcome) {
         match action {
             SystemAction::Back => {
+                if self.back_on_interruption() {
+                    return;
+                }
                 let session = &mut self.store.session;
                 if session.overlay.is_some() {
                     session.overlay = None;
@@ -382,6 +392,9 @@ impl Device {
                 }
             }
             SystemAction::CloseShade => self.store.session.shade_open = false,
+            SystemAction::HeadsUp(id) => self.system(SystemAction::OpenNotification(id), out),
+            SystemAction::InterruptionButton(i) => self.answer_interruption(i, out),
+            SystemAction::InterruptionOutside => self.outside_interruption(out),
         }
     }
 }

@@ -58,11 +58,17 @@ impl Device {
     /// The map under (x, y), also under a pin or button on it: a drag or double tap there
     /// moves the map.
     pub(crate) fn map_touch(&mut self, x: f64, y: f64) -> Option<Touched> {
-        if !self.in_bounds(x, y) {
+        // A modal interruption keeps gestures from the map beneath; a heads-up banner over the
+        // map takes its own swipe.
+        if !self.in_bounds(x, y) || self.store.session.interruptions.shown.is_some() {
             return None;
         }
         let view = self.view();
         let hits = &view.composed.hits;
+        let top = view.placed.hit_test(x as f32, y as f32).and_then(|i| view.placed.nodes[i].hit);
+        if top.is_some_and(|h| matches!(hits[h as usize].tap, Some(Interaction::System(SystemAction::HeadsUp(_))))) {
+            return None;
+        }
         let node = view.placed.nodes.iter().rev().find(|n| {
             n.contains(x as f32, y as f32) && n.hit.is_some_and(|h| matches!(hits[h as usize].tap, Some(Interaction::Map { .. })))
         })?;

@@ -6,8 +6,8 @@
 use std::sync::Arc;
 
 use phoneworld_data::Action;
-use phoneworld_phone::{project_root, Device, InterruptionKind, InterruptionSetting};
-use phoneworld_tasks::{episode_record, play, run_episode, AgentKind, Instance, Oracle, Suite};
+use phoneworld_phone::{project_root, Device, EpisodeOptions, InterruptionKind, InterruptionSetting};
+use phoneworld_tasks::{episode_record, evaluate_with, play, run_episode, AgentKind, Instance, Oracle, Suite};
 use phoneworld_tests::catalog;
 
 const TEMPLATES: [&str; 4] = ["clock_add_alarm", "contacts_add_contact", "cross_maps_address_sms", "cross_email_copy_body_sms"];
@@ -101,4 +101,28 @@ fn episode_json_records_the_setting_and_its_plan() {
     // Off records nothing, so episodes without interruptions keep their old episode.json.
     let plain = instance.clone().with_interruptions(InterruptionSetting::Off);
     assert!(episode_record(&suite, &catalog().hash, &plain, &result, (1080, 2400, 420)).get("interruptions").is_none());
+}
+
+#[test]
+fn interruptions_travel_in_the_episode_options_next_to_the_appearance() {
+    let suite = suite();
+    let options = EpisodeOptions::with_appearance("dark", 4).unwrap().with_interruptions(InterruptionSetting::On);
+    let instance = instance(&suite, "clock_add_alarm", 4, "off").with_options(options.clone());
+    assert!(!instance.interruption_plan().is_empty());
+    let result = run_episode(catalog(), &instance, AgentKind::Oracle, None).unwrap();
+    assert!(result.success, "{:?}", result.failure);
+    let record = episode_record(&suite, &catalog().hash, &instance, &result, (1080, 2400, 420));
+    assert_eq!(record["options"]["interruptions"], "on");
+    assert_eq!(record["options"]["appearance"]["name"], "dark");
+    assert_eq!(record["interruptions"]["setting"], "on");
+    // The recorded options replay the same look and the same interruptions.
+    assert_eq!(EpisodeOptions::from_json(&record["options"], 999).unwrap(), options);
+
+    // eval with an appearance and interruptions together reports per appearance.
+    let mut sample = suite.clone();
+    sample.templates.retain(|t| t.id == "clock_add_alarm" || t.id == "contacts_add_contact");
+    let looks: Vec<String> = ["dark", "small_phone"].map(String::from).to_vec();
+    let report = evaluate_with(catalog(), &sample, AgentKind::Oracle, 1, None, &looks, &InterruptionSetting::On).unwrap();
+    assert_eq!(report.success_rate, 1.0, "{:#?}", report.failures);
+    assert_eq!(report.by_appearance.len(), 2);
 }

@@ -114,7 +114,8 @@ mod tests {
         assert_eq!(recorded["appearance"]["name"], "random");
         assert_eq!(EpisodeOptions::from_json(&recorded, 999).unwrap(), options, "a recorded look is replayed, not drawn again");
         assert_eq!(EpisodeOptions::default().to_json(), json!({}));
-        let options = EpisodeOptions::from_json(&json!({ "appearance": "dark", "interruptions": "permission@1,low_battery@4" }), 3).unwrap();
+        let asked = json!({ "appearance": "dark", "interruptions": "permission@1,low_battery@4" });
+        let options = EpisodeOptions::from_json(&asked, 3).unwrap();
         let recorded = options.to_json();
         assert_eq!(recorded["interruptions"], "permission@1,low_battery@4");
         assert_eq!(EpisodeOptions::from_json(&recorded, 3).unwrap(), options);

@@ -199,7 +199,9 @@ impl InterruptionSetting {
             Value::Bool(true) => Ok(InterruptionSetting::On),
             Value::String(text) => InterruptionSetting::parse(text),
             Value::Number(n) if n.is_u64() => InterruptionSetting::parse(&n.to_string()),
-            other => Err(InterruptionSettingError { text: other.to_string(), message: "interruptions must be text, a count or a bool".into() }),
+            other => {
+                Err(InterruptionSettingError { text: other.to_string(), message: "interruptions must be text, a count or a bool".into() })
+            }
         }
     }
 }

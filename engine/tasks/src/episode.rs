@@ -3,7 +3,9 @@
 use std::sync::Arc;
 
 use phoneworld_data::Action;
-use phoneworld_phone::{step_recorded, Catalog, Device, DeviceConfig, EpisodeOptions, InterruptionSetting, Monkey, Planned, TrajectoryWriter};
+use phoneworld_phone::{
+    step_recorded, Catalog, Device, DeviceConfig, EpisodeOptions, InterruptionSetting, Monkey, Planned, TrajectoryWriter,
+};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 

@@ -5,7 +5,7 @@ CARGO ?= cargo
 OUT ?= out
 
 PHONY_PY := python test-python bench-python bench-adb
-.PHONY: help setup run test test-rust test-round-trips $(PHONY_PY) lint fmt bench bench-report memory verify verify-appearance test-appearance-layouts pixel-sweep
+.PHONY: help setup run test test-rust test-round-trips $(PHONY_PY) lint fmt bench bench-report memory verify verify-appearance test-appearance-layouts pixel-sweep verify-interruptions
 
 help: ## Show the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
@@ -79,6 +79,11 @@ verify-appearance: ## The oracle scores 1.0 on the whole suite under every appea
 
 test-appearance-layouts: ## Every screen of every app laid out under every appearance profile
 	INSTA_UPDATE=no $(CARGO) test -p phoneworld-tests --test appearance_layouts -- --include-ignored
+
+verify-interruptions: ## Prove every template with seeded interruptions on (5 seeds), then oracle 1.0 / noop 0.0
+	$(CARGO) run --release -p phoneworld-cli -- verify --suite phoneworld-v0 --seeds 5 --interruptions on
+	$(CARGO) run --release -p phoneworld-cli -- eval --suite phoneworld-v0 --agent oracle --seeds 5 --interruptions on
+	$(CARGO) run --release -p phoneworld-cli -- eval --suite phoneworld-v0 --agent noop --seeds 2 --interruptions on
 
 memory: ## Resident memory per device with 100 devices
 	$(CARGO) run --release -p phoneworld-bench --bin memory

@@ -13,7 +13,7 @@
 from __future__ import annotations
 
 import asyncio
-from typing import Any, Optional, SupportsFloat
+from typing import Any, Optional, SupportsFloat, Union
 
 import gymnasium as gym
 import numpy as np
@@ -41,12 +41,24 @@ class PhoneEnv(gym.Env[ObsType, Any]):
     varies how the phone looks: resolution, density, font scale, theme, accent, wallpaper and clock.
     Observations keep `obs_size` whatever the resolution; actions in normalized or pixel frames map
     to the episode's device pixels (`device_size`).
+
+    `interruptions` (or `options={"interruptions": ...}` for one episode) opts in to seeded
+    interruptions: "off" (the default), "on" (one or two per episode), a count, or
+    "kind@step,..." (kinds: notification, permission, rate_app, app_update, low_battery).
     """
 
     metadata = {"render_modes": ["rgb_array"], "render_fps": 2}
 
-    def __init__(self, task: Optional[str] = None, config: "PhoneConfig | dict[str, Any] | None" = None, render_mode: Optional[str] = None, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        task: Optional[str] = None,
+        config: "PhoneConfig | dict[str, Any] | None" = None,
+        render_mode: Optional[str] = None,
+        interruptions: Interruptions = None,
+        **kwargs: Any,
+    ) -> None:
         self.config = PhoneConfig.from_kwargs(config, **kwargs)
+        self.interruptions = interruption_setting(interruptions)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise gym.error.Error(f"render_mode must be None or 'rgb_array', not {render_mode!r}")
         self.render_mode = render_mode
@@ -66,13 +78,16 @@ class PhoneEnv(gym.Env[ObsType, Any]):
         task = options.pop("task", self.task)
         params = options.pop("params", None)
         appearance = options.pop("appearance", None)
+        interruptions = interruption_setting(options.pop("interruptions", self.interruptions))
         if options:
-            raise PhoneWorldError(f"unknown reset options: {', '.join(sorted(options))} (known: task, params, appearance)")
+            raise PhoneWorldError(
+                f"unknown reset options: {', '.join(sorted(options))} (known: task, params, appearance, interruptions)"
+            )
         if appearance is not None and not isinstance(appearance, str):
             raise ConfigError(f"appearance must be a profile name or 'random', not {type(appearance).__name__}")
         if seed is None:
             seed = int(self.np_random.integers(0, 2**31 - 1))
-        pixels, instruction, tree, info = self._core.reset(int(seed), task, params, appearance)
+        pixels, instruction, tree, info = self._core.reset(int(seed), task, params, appearance, interruptions)
         return self._observe(pixels, instruction, tree, info), info
 
     def step(self, action: Any) -> tuple[ObsType, SupportsFloat, bool, bool, dict[str, Any]]:
@@ -152,6 +167,7 @@ class PhoneEnv(gym.Env[ObsType, Any]):
             "task": self.task,
             "config": self.config,
             "render_mode": self.render_mode,
+            "interruptions": self.interruptions,
             "episode": self._core.suspend(),
             "rng": None if self._np_random is None else self._np_random.bit_generator.state,
             "elements": self._elements,
@@ -171,6 +187,23 @@ class PhoneEnv(gym.Env[ObsType, Any]):
         return obs
 
 
+Interruptions = Union[str, int, bool, None]
+
+
+def interruption_setting(value: Interruptions) -> str:
+    """The `interruptions` option as the engine reads it: True is "on", False and None "off",
+    a number a count; strings are passed on (the engine names what is wrong with a bad one)."""
+    if value is None or value is False:
+        return "off"
+    if value is True:
+        return "on"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, str):
+        return value
+    raise PhoneWorldError(f"interruptions must be a string, a count or a bool, not {type(value).__name__}")
+
+
 def _copy_rng(rng: np.random.Generator) -> np.random.Generator:
     copy = np.random.Generator(type(rng.bit_generator)())
     copy.bit_generator.state = rng.bit_generator.state
@@ -178,7 +211,7 @@ def _copy_rng(rng: np.random.Generator) -> np.random.Generator:
 
 
 def _unpickle_env(state: dict[str, Any]) -> PhoneEnv:
-    env = PhoneEnv(task=state["task"], config=state["config"], render_mode=state["render_mode"])
+    env = PhoneEnv(task=state["task"], config=state["config"], render_mode=state["render_mode"], interruptions=state.get("interruptions"))
     if state["episode"] is not None:
         env._core.resume(state["episode"])
     if state["rng"] is not None:

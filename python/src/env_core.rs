@@ -23,13 +23,20 @@ pub(crate) struct EnvCore {
 type Observed<'py> = (Option<Bound<'py, PyArray3<u8>>>, String, Option<String>, Bound<'py, PyDict>);
 
 pub(crate) fn task_choice(task: Option<String>, params: Option<&Bound<'_, PyDict>>) -> PyResult<TaskChoice> {
-    let mut choice = TaskChoice { task, params: Default::default(), appearance: None };
+    let mut choice = TaskChoice { task, ..TaskChoice::default() };
     if let Some(params) = params {
         for (k, v) in params.iter() {
             choice.params.insert(k.extract::<String>()?, to_json(&v)?);
         }
     }
     Ok(choice)
+}
+
+/// The `interruptions` option, or a `ConfigError` naming what is wrong with it.
+pub(crate) fn interruption_setting(text: Option<&str>) -> PyResult<phoneworld_phone::InterruptionSetting> {
+    text.map_or(Ok(Default::default()), |t| {
+        phoneworld_phone::InterruptionSetting::parse(t).map_err(|e| ConfigError::new_err(e.to_string()))
+    })
 }
 
 impl EnvCore {
@@ -61,8 +68,9 @@ impl EnvCore {
     }
 
     /// Starts an episode: `task` None draws one from the suite by the seed; `appearance` (a
-    /// profile or "random") overrides the env's for this episode.
-    #[pyo3(signature = (seed, task=None, params=None, appearance=None))]
+    /// profile or "random") overrides the env's for this episode; `interruptions` is off, on,
+    /// a count or kind@step,... (seeded by `seed`).
+    #[pyo3(signature = (seed, task=None, params=None, appearance=None, interruptions=None))]
     fn reset<'py>(
         &mut self,
         py: Python<'py>,
@@ -70,9 +78,11 @@ impl EnvCore {
         task: Option<String>,
         params: Option<&Bound<'py, PyDict>>,
         appearance: Option<String>,
+        interruptions: Option<&str>,
     ) -> PyResult<Observed<'py>> {
         let mut choice = task_choice(task, params)?;
         choice.appearance = appearance;
+        choice.interruptions = interruption_setting(interruptions)?;
         let episode = &mut self.episode;
         py.detach(|| episode.reset(&choice, seed)).map_err(task_error)?;
         self.observed(py, None)
@@ -212,6 +222,7 @@ pub(crate) fn suspended_to_py<'py>(py: Python<'py>, state: &Suspended) -> PyResu
     dict.set_item("steps", state.steps)?;
     dict.set_item("done", state.done)?;
     dict.set_item("snapshot", PyBytes::new(py, &state.snapshot))?;
+    dict.set_item("interruptions", state.choice.interruptions.to_string())?;
     Ok(dict)
 }
 
@@ -220,6 +231,9 @@ pub(crate) fn suspended_from_py(state: &Bound<'_, PyDict>) -> PyResult<Suspended
     let params = get("params")?;
     let mut choice = task_choice(get("task")?.extract()?, Some(params.cast::<PyDict>()?))?;
     choice.appearance = state.get_item("appearance")?.map(|a| a.extract::<Option<String>>()).transpose()?.flatten();
+    // Pickles from before interruptions existed have none.
+    let interruptions: Option<String> = state.get_item("interruptions")?.map(|v| v.extract()).transpose()?;
+    choice.interruptions = interruption_setting(interruptions.as_deref())?;
     Ok(Suspended {
         choice,
         seed: get("seed")?.extract()?,

@@ -11,12 +11,14 @@ use serde_json::Value;
 use crate::frame::{render_into, ObsSize};
 
 /// Which task an episode plays: a fixed template, or one drawn from the suite by the seed.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub(crate) struct TaskChoice {
     pub(crate) task: Option<String>,
     pub(crate) params: Params,
     /// The phone's look (a profile or `random`); None takes the env's.
     pub(crate) appearance: Option<String>,
+    /// Seeded interruptions of the episode (`reset(options={"interruptions": ...})`).
+    pub(crate) interruptions: phoneworld_phone::InterruptionSetting,
 }
 
 /// How rewards are paid.
@@ -105,7 +107,7 @@ impl Episode {
     }
 
     pub(crate) fn step_budget(&self) -> u32 {
-        self.max_steps.or_else(|| self.instance().map(|i| i.template.max_steps)).unwrap_or(30)
+        self.max_steps.or_else(|| self.instance().map(Instance::max_steps)).unwrap_or(30)
     }
 
     /// Starts an episode of `choice` with `seed`; the same task, seed and parameters as last
@@ -124,11 +126,13 @@ impl Episode {
         };
         let appearance = choice.appearance.clone().or_else(|| self.appearance.clone());
         let key = (template.id.clone(), seed, choice.params.clone(), appearance.clone());
-        if self.start.as_ref().is_none_or(|s| s.key != key) {
+        if self.start.as_ref().is_none_or(|s| s.key != key || s.instance.options.interruptions != choice.interruptions) {
+            // One options struct carries the look and the interruptions into the instance.
             let options = match &appearance {
                 Some(name) => EpisodeOptions::with_appearance(name, seed).map_err(|e| TaskError::Io(e.to_string()))?,
                 None => EpisodeOptions::default(),
-            };
+            }
+            .with_interruptions(choice.interruptions.clone());
             let instance = Instance::with_params(template, seed, &self.catalog, &choice.params)?.with_options(options);
             let device = instance.device_with(Arc::clone(&self.catalog), self.config)?;
             let baseline = app_data(&device);
@@ -367,7 +371,7 @@ impl Episode {
         let start = self.start.as_ref()?;
         let (task, seed, params, appearance) = start.key.clone();
         Some(Suspended {
-            choice: TaskChoice { task: Some(task), params, appearance },
+            choice: TaskChoice { task: Some(task), params, appearance, interruptions: start.instance.options.interruptions.clone() },
             seed,
             steps: self.steps,
             done: self.done,

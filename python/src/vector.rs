@@ -249,7 +249,7 @@ impl VectorCore {
             .map(|_| {
                 Mutex::new(Slot {
                     episode: settings.episode(),
-                    choice: TaskChoice { task: None, params: Default::default(), appearance: None },
+                    choice: TaskChoice::default(),
                     seed: 0,
                     episodes: 0,
                     needs_reset: false,

@@ -20,6 +20,8 @@ pub(crate) struct ServeAdb<'a> {
     pub(crate) suite: &'a str,
     /// `adbkey.pub` files of hosts allowed in; none means no authentication.
     pub(crate) auth_keys: &'a [PathBuf],
+    /// Interruptions of the task's episode.
+    pub(crate) interruptions: &'a phoneworld_phone::InterruptionSetting,
 }
 
 pub(crate) fn serve_adb(apps_dirs: &[PathBuf], suite_dirs: &[PathBuf], args: &ServeAdb<'_>, as_json: bool) -> Result<ExitCode> {
@@ -30,7 +32,7 @@ pub(crate) fn serve_adb(apps_dirs: &[PathBuf], suite_dirs: &[PathBuf], args: &Se
             dirs.extend(suite_dirs.iter().cloned());
             let suite = Suite::find(args.suite, &dirs, &catalog).context("loading the suite")?;
             let template = suite.get(id).with_context(|| format!("--task {id}: no such task in suite {}", suite.name))?;
-            let instance = Instance::new(template.clone(), args.seed, &catalog)?;
+            let instance = Instance::new(template.clone(), args.seed, &catalog)?.with_interruptions(args.interruptions.clone());
             let device = instance.device(catalog.clone())?;
             SharedPhone::with_task(device, instance)
         }

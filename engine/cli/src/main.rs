@@ -24,6 +24,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+use phoneworld_phone::InterruptionSetting;
 
 #[derive(Parser)]
 #[command(name = "phoneworld", version, about = "A deterministic mock Android phone for training and evaluating phone-use agents")]
@@ -137,6 +138,9 @@ enum Command {
         /// Exit with status 1 when the success rate (overall or of any appearance) is below this.
         #[arg(long = "min-success")]
         min_success: Option<f64>,
+        /// Seeded interruptions: off, on (1-2 per episode), a count, or kind@step,...
+        #[arg(long, default_value = "off", value_parser = parse_interruptions)]
+        interruptions: InterruptionSetting,
     },
     /// Verifier-confirmed trajectories for fine-tuning, played by the oracle (with detours).
     Rollouts {
@@ -219,6 +223,9 @@ enum Command {
         /// Require ADB authentication with this host key (adbkey.pub; repeatable).
         #[arg(long = "auth-key")]
         auth_key: Vec<PathBuf>,
+        /// Seeded interruptions: off, on (1-2 per episode) for --task, a count, or kind@step,...
+        #[arg(long, default_value = "off", value_parser = parse_interruptions)]
+        interruptions: InterruptionSetting,
     },
     /// Prove every template: its solution passes, doing nothing and wrong variants fail.
     Verify {
@@ -226,7 +233,14 @@ enum Command {
         suite: String,
         #[arg(long, default_value_t = 5)]
         seeds: u64,
+        /// Seeded interruptions: off, on (1-2 per episode), a count, or kind@step,...
+        #[arg(long, default_value = "off", value_parser = parse_interruptions)]
+        interruptions: InterruptionSetting,
     },
+}
+
+fn parse_interruptions(text: &str) -> Result<InterruptionSetting, String> {
+    InterruptionSetting::parse(text).map_err(|e| e.to_string())
 }
 
 fn main() -> ExitCode {
@@ -248,7 +262,7 @@ fn main() -> ExitCode {
         }
         Command::Check { app_dir } => commands::check(app_dir, cli.json),
         Command::Tasks { suite, markdown } => task_commands::tasks(&cli.apps_dir, &cli.suite_dir, suite, *markdown, cli.json),
-        Command::Eval { suite, agent, seeds, out_dir, appearance, min_success } => task_commands::eval(
+        Command::Eval { suite, agent, seeds, out_dir, appearance, min_success, interruptions } => task_commands::eval(
             &cli.apps_dir,
             &cli.suite_dir,
             &task_commands::EvalArgs {
@@ -258,6 +272,7 @@ fn main() -> ExitCode {
                 out_dir: out_dir.as_deref(),
                 appearance: appearance.as_deref(),
                 min_success: *min_success,
+                interruptions,
             },
             cli.json,
         ),
@@ -279,13 +294,15 @@ fn main() -> ExitCode {
             reconstruct_commands::graph(traces, format, out, package.as_deref(), *tolerance, cli.json)
         }
         Command::Replay { traces, format, app } => reconstruct_commands::replay_traces(traces, format, app, cli.json),
-        Command::ServeAdb { port, bind, seed, task, suite, auth_key } => adb_commands::serve_adb(
+        Command::ServeAdb { port, bind, seed, task, suite, auth_key, interruptions } => adb_commands::serve_adb(
             &cli.apps_dir,
             &cli.suite_dir,
-            &adb_commands::ServeAdb { port: *port, bind, seed: *seed, task: task.as_deref(), suite, auth_keys: auth_key },
+            &adb_commands::ServeAdb { port: *port, bind, seed: *seed, task: task.as_deref(), suite, auth_keys: auth_key, interruptions },
             cli.json,
         ),
-        Command::Verify { suite, seeds } => task_commands::verify(&cli.apps_dir, &cli.suite_dir, suite, *seeds, cli.json),
+        Command::Verify { suite, seeds, interruptions } => {
+            task_commands::verify(&cli.apps_dir, &cli.suite_dir, suite, *seeds, cli.json, interruptions)
+        }
     };
     match result {
         Ok(code) => code,

@@ -4,8 +4,8 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{bail, Context, Result};
-use phoneworld_phone::project_root;
-use phoneworld_tasks::{evaluate_appearances, verify_suite, AgentKind, Instance, Suite};
+use phoneworld_phone::{project_root, InterruptionSetting};
+use phoneworld_tasks::{evaluate_with, verify_suite_with, AgentKind, Instance, Suite};
 use serde_json::json;
 
 use crate::commands::catalog;
@@ -67,6 +67,7 @@ pub(crate) struct EvalArgs<'a> {
     pub out_dir: Option<&'a Path>,
     pub appearance: Option<&'a str>,
     pub min_success: Option<f64>,
+    pub interruptions: &'a InterruptionSetting,
 }
 
 /// `--appearance`: a comma-separated list of profiles, `random` and `all` (every profile),
@@ -88,15 +89,18 @@ fn appearance_list(text: &str) -> Result<Vec<String>> {
 }
 
 pub(crate) fn eval(apps_dirs: &[PathBuf], suite_dirs: &[PathBuf], args: &EvalArgs<'_>, as_json: bool) -> Result<ExitCode> {
-    let &EvalArgs { name, agent, seeds, out_dir, appearance, min_success } = args;
+    let &EvalArgs { name, agent, seeds, out_dir, appearance, min_success, interruptions } = args;
     let Some(agent) = AgentKind::parse(agent) else { bail!("--agent {agent}: expected oracle, noop, random or tree-only") };
     let appearances = appearance.map(appearance_list).transpose()?.unwrap_or_default();
     let (catalog, suite) = load_suite(apps_dirs, suite_dirs, name)?;
-    let report = evaluate_appearances(catalog, &suite, agent, seeds, out_dir, &appearances)?;
+    let report = evaluate_with(catalog, &suite, agent, seeds, out_dir, &appearances, interruptions)?;
     if as_json {
         out!("{}", serde_json::to_string(&report)?);
     } else {
         out!("suite {} ({} templates x {} seeds), agent {}", report.suite, suite.templates.len(), seeds, report.agent);
+        if !interruptions.is_off() {
+            out!("interruptions: {interruptions}");
+        }
         out!("{:<12} {:>9} {:>9}", "category", "episodes", "success");
         for (category, v) in &report.by_category {
             out!("{:<12} {:>9} {:>8.1}%", category, v["episodes"], v["success_rate"].as_f64().unwrap_or(0.0) * 100.0);
@@ -123,9 +127,16 @@ pub(crate) fn eval(apps_dirs: &[PathBuf], suite_dirs: &[PathBuf], args: &EvalArg
     Ok(ExitCode::SUCCESS)
 }
 
-pub(crate) fn verify(apps_dirs: &[PathBuf], suite_dirs: &[PathBuf], name: &str, seeds: u64, as_json: bool) -> Result<ExitCode> {
+pub(crate) fn verify(
+    apps_dirs: &[PathBuf],
+    suite_dirs: &[PathBuf],
+    name: &str,
+    seeds: u64,
+    as_json: bool,
+    interruptions: &InterruptionSetting,
+) -> Result<ExitCode> {
     let (catalog, suite) = load_suite(apps_dirs, suite_dirs, name)?;
-    let problems = verify_suite(catalog, &suite, seeds)?;
+    let problems = verify_suite_with(catalog, &suite, seeds, interruptions)?;
     if as_json {
         out!(
             "{}",

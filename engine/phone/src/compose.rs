@@ -89,6 +89,7 @@ pub(crate) fn compose(store: &Store, catalog: &Catalog, width: f32, height: f32,
         let focus = store.session.focus.as_ref().expect("checked");
         root.children.push(shell::keyboard(&mut sh, focus.symbols, focus.shift));
     }
+    let nav_index = root.children.len();
     root.children.push(shell::nav_bar(&mut sh, nav_h));
 
     let keyboard_h = if keyboard_up { m.dp(shell::keyboard::KEYBOARD_DP) } else { 0.0 };
@@ -102,8 +103,20 @@ pub(crate) fn compose(store: &Store, catalog: &Catalog, width: f32, height: f32,
     if let Some(overlay) = &store.session.overlay {
         root.children.push(shell::dialog_or_sheet(&mut sh, overlay, nav_h));
     }
+    if let Some(shown) = &store.session.interruptions.shown {
+        // Only the status and navigation bars stay reachable beside a modal interruption.
+        for (i, child) in root.children.iter_mut().enumerate() {
+            if i != 0 && i != nav_index {
+                shell::silence(child);
+            }
+        }
+        root.children.push(shell::interruption(&mut sh, shown, nav_h));
+    }
     if store.session.shade_open {
         root.children.push(shell::shade(&mut sh, nav_h));
+    }
+    if let Some(n) = crate::device::Device::heads_up_notification(store) {
+        root.children.push(shell::heads_up(&mut sh, n));
     }
     root.a11y = Some(kit::a11y("android.widget.FrameLayout", store.foreground_app().unwrap_or(shell::LAUNCHER)));
     Composed { root, hits, problems }

@@ -15,6 +15,17 @@ impl Device {
         let m = crate::compose::metrics(&self.store, self.config.px_per_dp());
         let (status_h, _) = bar_heights(&m);
         let (dx, dy) = (x2 - x1, y2 - y1);
+        // Swiping a heads-up banner up puts it away (the notification stays in the shade).
+        if dy < -50.0 && self.store.session.interruptions.heads_up.is_some() {
+            let touched = self.view().placed.hit_test(x1 as f32, y1 as f32).and_then(|i| {
+                let view = self.view.as_ref()?;
+                view.placed.nodes[i].hit.and_then(|h| view.composed.hits[h as usize].tap.clone())
+            });
+            if matches!(touched, Some(crate::interaction::Interaction::System(crate::interaction::SystemAction::HeadsUp(_)))) {
+                return self.dismiss_heads_up();
+            }
+        }
+        let modal = self.store.session.interruptions.shown.is_some();
         let session = &mut self.store.session;
         if !session.shade_open && y1 <= f64::from(status_h) && dy > 100.0 {
             session.shade_open = true;
@@ -25,7 +36,7 @@ impl Device {
             session.shade_open = false;
             return;
         }
-        if session.foreground == Foreground::Home && dx.abs() > dy.abs() && dx.abs() > 100.0 {
+        if !modal && session.foreground == Foreground::Home && dx.abs() > dy.abs() && dx.abs() > 100.0 {
             let pages = crate::shell::launcher_apps(&self.catalog).len().div_ceil(APPS_PER_PAGE).max(1);
             let page = session.launcher_page.min(pages - 1);
             let next = if dx < 0.0 { (page + 1).min(pages - 1) } else { page.saturating_sub(1) };
@@ -34,6 +45,9 @@ impl Device {
             }
             session.launcher_page = next;
             return;
+        }
+        if modal {
+            return out.noop("a dialog covers the screen: answer it first");
         }
         self.scroll(x1, y1, (y1 - y2) as f32, out);
     }

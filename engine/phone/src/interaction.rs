@@ -69,6 +69,12 @@ pub(crate) enum SystemAction {
     ClearNotifications,
     QuickToggle(&'static str),
     CloseShade,
+    /// A tap on the heads-up banner of this notification: opens it.
+    HeadsUp(u64),
+    /// A button of the modal interruption, by index.
+    InterruptionButton(usize),
+    /// A tap on the dimmed screen around a modal interruption.
+    InterruptionOutside,
 }
 
 /// Where a list row's item comes from.

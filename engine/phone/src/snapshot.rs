@@ -1,6 +1,8 @@
 //! Snapshots: a whole device to bytes and back. Layout: magic `PWSNAP01`, format version (u32
 //! LE), payload length (u64 LE), blake3 of the payload (32 bytes), payload (JSON of the store,
 //! the device config and the catalog hash). Every way bytes can be wrong is reported.
+//! Version 3 adds the session's interruptions (pending, shown, how they went); version 2
+//! snapshots, taken before interruptions existed, still restore (with none).
 
 use std::sync::Arc;
 
@@ -11,8 +13,11 @@ use crate::device::{Device, DeviceConfig};
 use crate::PhoneError;
 
 const MAGIC: &[u8; 8] = b"PWSNAP01";
-/// Version 2 stores only the app data that differs from a fresh install of the same seed.
-const VERSION: u32 = 2;
+/// Version 2 stores only the app data that differs from a fresh install of the same seed;
+/// version 3 adds interruptions to the session.
+const VERSION: u32 = 3;
+/// The oldest version this build restores.
+const OLDEST: u32 = 2;
 const HEADER: usize = 8 + 4 + 8 + 32;
 
 #[derive(Serialize, Deserialize)]
@@ -70,8 +75,8 @@ impl Device {
             return Err(bad("not a PhoneWorld snapshot (bad magic at offset 0)".into()));
         }
         let version = u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes"));
-        if version != VERSION {
-            return Err(bad(format!("format version {version} at offset 8; this build reads version {VERSION}")));
+        if !(OLDEST..=VERSION).contains(&version) {
+            return Err(bad(format!("format version {version} at offset 8; this build reads versions {OLDEST} to {VERSION}")));
         }
         let len = u64::from_le_bytes(bytes[12..20].try_into().expect("8 bytes")) as usize;
         let body = &bytes[HEADER..];

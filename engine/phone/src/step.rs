@@ -32,6 +32,7 @@ impl Device {
             }
         };
         self.advance_clock(cost, &mut out);
+        self.settle_interruptions();
         self.invalidate();
         if std::mem::take(&mut self.reveal_pending) {
             self.reveal_focus();
@@ -57,11 +58,17 @@ impl Device {
     /// The map under (x, y), also under a pin or button on it: a drag or double tap there
     /// moves the map.
     pub(crate) fn map_touch(&mut self, x: f64, y: f64) -> Option<Touched> {
-        if !self.in_bounds(x, y) {
+        // A modal interruption keeps gestures from the map beneath; a heads-up banner over the
+        // map takes its own swipe.
+        if !self.in_bounds(x, y) || self.store.session.interruptions.shown.is_some() {
             return None;
         }
         let view = self.view();
         let hits = &view.composed.hits;
+        let top = view.placed.hit_test(x as f32, y as f32).and_then(|i| view.placed.nodes[i].hit);
+        if top.is_some_and(|h| matches!(hits[h as usize].tap, Some(Interaction::System(SystemAction::HeadsUp(_))))) {
+            return None;
+        }
         let node = view.placed.nodes.iter().rev().find(|n| {
             n.contains(x as f32, y as f32) && n.hit.is_some_and(|h| matches!(hits[h as usize].tap, Some(Interaction::Map { .. })))
         })?;
@@ -116,6 +123,9 @@ impl Device {
                     Some(Touched { interaction: Some(i @ Interaction::Slider { .. }), rect }) => self.perform(i, rect, *x2 as f32, out),
                     _ => self.swipe(*x1, *y1, *x2, *y2, out),
                 }
+            }
+            Action::TypeText { .. } if self.store.session.interruptions.shown.is_some() => {
+                out.noop("a dialog covers the screen: answer it first")
             }
             Action::TypeText { text, clear } => self.type_text(text, *clear, out),
             Action::Key { key } => self.key(*key, out),
@@ -238,6 +248,9 @@ impl Device {
     }
 
     fn key(&mut self, key: Key, out: &mut Outcome) {
+        if matches!(key, Key::Enter | Key::Delete) && self.store.session.interruptions.shown.is_some() {
+            return out.noop("a dialog covers the screen: answer it first");
+        }
         match key {
             Key::Back => self.system(SystemAction::Back, out),
             Key::Home => self.system(SystemAction::Home, out),
@@ -251,6 +264,9 @@ impl Device {
     pub(crate) fn system(&mut self, action: SystemAction, out: &mut Outcome) {
         match action {
             SystemAction::Back => {
+                if self.back_on_interruption() {
+                    return;
+                }
                 let session = &mut self.store.session;
                 if session.overlay.is_some() {
                     session.overlay = None;
@@ -382,6 +398,9 @@ impl Device {
                 }
             }
             SystemAction::CloseShade => self.store.session.shade_open = false,
+            SystemAction::HeadsUp(id) => self.system(SystemAction::OpenNotification(id), out),
+            SystemAction::InterruptionButton(i) => self.answer_interruption(i, out),
+            SystemAction::InterruptionOutside => self.outside_interruption(out),
         }
     }
 }

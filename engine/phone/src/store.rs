@@ -191,6 +191,9 @@ pub struct Session {
     pub answer: Option<String>,
     pub finished: Option<String>,
     pub steps: u64,
+    /// Seeded interruptions: pending, shown, and how they went.
+    #[serde(default, skip_serializing_if = "crate::interruptions::Interruptions::is_empty")]
+    pub interruptions: crate::interruptions::Interruptions,
 }
 
 /// The whole mutable state of a device.
@@ -247,6 +250,7 @@ impl Store {
                 answer: None,
                 finished: None,
                 steps: 0,
+                interruptions: Default::default(),
             },
         }
     }

@@ -3,7 +3,9 @@
 use std::sync::Arc;
 
 use phoneworld_data::Action;
-use phoneworld_phone::{step_recorded, Catalog, Device, DeviceConfig, EpisodeOptions, Monkey, TrajectoryWriter};
+use phoneworld_phone::{
+    step_recorded, Catalog, Device, DeviceConfig, EpisodeOptions, InterruptionSetting, Monkey, Planned, TrajectoryWriter,
+};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -55,7 +57,8 @@ pub struct Instance {
     pub seed: u64,
     pub params: Params,
     pub instruction: String,
-    /// How the phone is built beyond the task (its appearance).
+    /// How the phone is built and played beyond the task: its appearance and its seeded
+    /// interruptions.
     pub options: EpisodeOptions,
 }
 
@@ -64,6 +67,23 @@ impl Instance {
         let params = instantiate(&template, seed, catalog)?;
         let instruction = fill(&template.instruction, &params).map_err(|e| TaskError::template(&template.id, "instruction", &e))?;
         Ok(Instance { template, seed, params, instruction, options: EpisodeOptions::default() })
+    }
+
+    /// The same instance, interrupted as `setting` says (kept in its options).
+    pub fn with_interruptions(mut self, setting: InterruptionSetting) -> Instance {
+        self.options.interruptions = setting;
+        self
+    }
+
+    /// Which interruptions arrive after which step, drawn from the seed.
+    pub fn interruption_plan(&self) -> Vec<Planned> {
+        self.options.interruptions.plan(self.seed, self.template.max_steps)
+    }
+
+    /// The step budget: the template's, plus one step per interruption (the step it takes to
+    /// answer it), so an interrupted task stays as solvable as it was.
+    pub fn max_steps(&self) -> u32 {
+        self.template.max_steps + self.interruption_plan().len() as u32
     }
 
     /// An instance whose parameters are drawn from `seed`, then replaced by `overrides`
@@ -85,7 +105,7 @@ impl Instance {
         Ok(Instance { template, seed, params, instruction, options: EpisodeOptions::default() })
     }
 
-    /// This instance played with `options` (an appearance).
+    /// This instance played with `options` (an appearance, interruptions).
     pub fn with_options(self, options: EpisodeOptions) -> Instance {
         Instance { options, ..self }
     }
@@ -146,6 +166,8 @@ impl Instance {
                 }
             }
         }
+        // Counted from the agent's first action, after the setup's own steps.
+        device.schedule_interruptions(&self.interruption_plan());
         Ok(device)
     }
 }
@@ -248,7 +270,7 @@ pub fn play(
     let mut failure: Option<Failure> = None;
     let mut exhausted = false;
     loop {
-        if steps >= instance.template.max_steps {
+        if steps >= instance.max_steps() {
             exhausted = true;
             break;
         }
@@ -272,7 +294,7 @@ pub fn play(
         }
     }
     if strict && exhausted && failure.is_none() && next(&mut device.fork()).ok().flatten().is_some() {
-        failure = Some(Failure { step: steps, reason: format!("step budget of {} ran out", instance.template.max_steps) });
+        failure = Some(Failure { step: steps, reason: format!("step budget of {} ran out", instance.max_steps()) });
     }
     let Verdict { success, reason, collateral: damage, subgoals } = judge(instance, &device, &baseline);
     let failure = match (success, failure, reason) {

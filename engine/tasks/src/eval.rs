@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::Arc;
 
-use phoneworld_phone::{Catalog, EpisodeOptions, TrajectoryWriter};
+use phoneworld_phone::{Catalog, EpisodeOptions, InterruptionSetting, TrajectoryWriter};
 use serde::Serialize;
 use serde_json::{json, Value};
 
@@ -50,7 +50,7 @@ pub fn evaluate(
     seeds: u64,
     out_dir: Option<&Path>,
 ) -> Result<EvalReport, TaskError> {
-    evaluate_appearances(catalog, suite, agent, seeds, out_dir, &[])
+    evaluate_with(catalog, suite, agent, seeds, out_dir, &[], &InterruptionSetting::Off)
 }
 
 /// [`evaluate`] once per appearance (a profile name or `random`); none plays the plain phone.
@@ -63,6 +63,20 @@ pub fn evaluate_appearances(
     out_dir: Option<&Path>,
     appearances: &[String],
 ) -> Result<EvalReport, TaskError> {
+    evaluate_with(catalog, suite, agent, seeds, out_dir, appearances, &InterruptionSetting::Off)
+}
+
+/// [`evaluate_appearances`] with every episode interrupted as `interruptions` says (its
+/// options carry both).
+pub fn evaluate_with(
+    catalog: Arc<Catalog>,
+    suite: &Suite,
+    agent: AgentKind,
+    seeds: u64,
+    out_dir: Option<&Path>,
+    appearances: &[String],
+    interruptions: &InterruptionSetting,
+) -> Result<EvalReport, TaskError> {
     let looks: Vec<Option<&str>> = if appearances.is_empty() { vec![None] } else { appearances.iter().map(|a| Some(a.as_str())).collect() };
     let mut results = Vec::new();
     let mut by_appearance = BTreeMap::new();
@@ -73,7 +87,8 @@ pub fn evaluate_appearances(
                 let options = match look {
                     Some(name) => EpisodeOptions::with_appearance(name, seed).map_err(|e| TaskError::Io(e.to_string()))?,
                     None => EpisodeOptions::default(),
-                };
+                }
+                .with_interruptions(interruptions.clone());
                 let instance = Instance::new(Arc::clone(template), seed, &catalog)?.with_options(options);
                 let dir_name = match look {
                     Some(name) => format!("{name}/{}-{seed}", template.id),
@@ -112,16 +127,21 @@ pub fn device_size(instance: &Instance) -> (u32, u32, u32) {
 }
 
 /// The `episode.json` of one finished episode: with its options, a replay builds the same phone.
+/// An interrupted one also records the setting and the plan it drew (`interruptions`).
 pub fn episode_record(suite: &Suite, apps_hash: &str, instance: &Instance, result: &EpisodeResult, device: (u32, u32, u32)) -> Value {
     let (width, height, density) = device;
-    json!({
+    let mut record = json!({
         "suite": suite.name, "suite_hash": suite.hash, "apps_hash": apps_hash,
         "task": instance.template.id, "category": instance.template.category.name(), "seed": instance.seed,
         "params": instance.params, "instruction": instance.instruction,
         "device": { "width": width, "height": height, "density": density },
         "options": instance.options.to_json(),
         "outcome": { "success": result.success, "steps": result.steps, "failure": result.failure, "subgoals": result.subgoals },
-    })
+    });
+    if let (false, Value::Object(map)) = (instance.options.interruptions.is_off(), &mut record) {
+        map.insert("interruptions".into(), crate::interrupted::record(instance));
+    }
+    record
 }
 
 /// Summarizes finished episodes the way `phoneworld eval --json` prints them.
@@ -179,11 +199,22 @@ pub struct VerifyProblem {
 /// For each template and seed: the reference solution passes; doing nothing fails; the
 /// solution of an instance with other parameters fails; an extra unrelated change fails.
 pub fn verify_suite(catalog: Arc<Catalog>, suite: &Suite, seeds: u64) -> Result<Vec<VerifyProblem>, TaskError> {
+    verify_suite_with(catalog, suite, seeds, &InterruptionSetting::Off)
+}
+
+/// `verify_suite` with every episode interrupted as `interruptions` says: answering an
+/// interruption must neither break a solution nor count as collateral damage.
+pub fn verify_suite_with(
+    catalog: Arc<Catalog>,
+    suite: &Suite,
+    seeds: u64,
+    interruptions: &InterruptionSetting,
+) -> Result<Vec<VerifyProblem>, TaskError> {
     let mut problems = Vec::new();
     for template in &suite.templates {
         for seed in 0..seeds {
             let mut report = |problem: String| problems.push(VerifyProblem { template: template.id.clone(), seed, problem });
-            let instance = Instance::new(Arc::clone(template), seed, &catalog)?;
+            let instance = Instance::new(Arc::clone(template), seed, &catalog)?.with_interruptions(interruptions.clone());
             let oracle = run_episode(Arc::clone(&catalog), &instance, AgentKind::Oracle, None)?;
             if !oracle.success {
                 report(format!(
@@ -207,7 +238,7 @@ pub fn verify_suite(catalog: Arc<Catalog>, suite: &Suite, seeds: u64) -> Result<
                 let mut device = instance.device(Arc::clone(&catalog))?;
                 let baseline = app_data(&device);
                 let mut wrong = Oracle::new(template.solution.clone(), other.params.clone());
-                for _ in 0..template.max_steps {
+                for _ in 0..instance.max_steps() {
                     match wrong.next_action(&mut device) {
                         Ok(Some(action)) => {
                             device.step(&action);

@@ -5,6 +5,7 @@ mod blind;
 mod catalog;
 mod episode;
 mod eval;
+mod interrupted;
 mod params;
 mod rollouts;
 mod solve;
@@ -16,7 +17,10 @@ use std::path::PathBuf;
 
 pub use catalog::catalog_markdown;
 pub use episode::{judge, play, run_episode, AgentKind, EpisodeResult, Failure, Instance, Verdict};
-pub use eval::{device_size, episode_record, evaluate, evaluate_appearances, report, verify_suite, EvalReport, VerifyProblem};
+pub use eval::{
+    device_size, episode_record, evaluate, evaluate_appearances, evaluate_with, report, verify_suite, verify_suite_with, EvalReport,
+    VerifyProblem,
+};
 pub use params::{distinct_instances, fill, fill_clock, fill_json, instantiate, Params};
 pub use rollouts::rollouts;
 pub use solve::{find, find_field, Oracle};

@@ -95,12 +95,19 @@ impl Oracle {
 
     /// The next action, `Ok(None)` when the solution is done, or why it cannot go on.
     pub fn next_action(&mut self, device: &mut Device) -> Result<Option<Action>, String> {
+        if self.next >= self.steps.len() && self.pending.is_empty() {
+            return Ok(None);
+        }
+        let elements = device.ui_elements();
+        // An interruption on screen is answered first, then the solution goes on.
+        if let Some(action) = crate::interrupted::answer(&elements) {
+            return Ok(Some(action));
+        }
         if !self.pending.is_empty() {
             return Ok(Some(self.pending.remove(0)));
         }
         let Some(step) = self.steps.get(self.next).cloned() else { return Ok(None) };
         self.h24 = phoneworld_data::clock_24h(&device.store().system);
-        let elements = device.ui_elements();
         let missing = |label: &str| format!("step {}: no element `{label}` on screen", self.next + 1);
         let action = match &step {
             Step::Open(app) => Action::OpenApp { app: self.text(app)? },

@@ -59,7 +59,13 @@ pub(crate) fn status_bar(s: &mut Shell<'_>, height: f32) -> ViewNode {
         indicators.push(("bluetooth", "Bluetooth on".into()));
     }
     let elapsed_min = (s.store.session.clock_ms - crate::store::EPOCH_START_MS).max(0) / 60_000;
-    let battery = 100 - (elapsed_min / 15).min(85);
+    let mut battery = 100 - (elapsed_min / 15).min(85);
+    if let Some(low) = s.store.session.interruptions.battery_level {
+        battery = battery.min(i64::from(low));
+    }
+    if s.store.session.interruptions.battery_saver {
+        indicators.push(("battery_saver", "Battery Saver on".into()));
+    }
     indicators.push((if battery > 20 { "battery_full" } else { "battery_alert" }, format!("Battery {battery} percent")));
     for (name, desc) in indicators {
         let mut icon = kit::icon(&m, name, 16.0, t.on_surface);

@@ -2,6 +2,7 @@
 //! shade, and the overlays apps ask for (dialogs, sheets, toasts, snackbars, the text menu).
 
 mod bars;
+mod interruptions;
 pub(crate) mod keyboard;
 mod launcher;
 mod overlays;
@@ -9,6 +10,7 @@ mod recents;
 mod shade;
 
 pub(crate) use bars::{nav_bar, status_bar};
+pub(crate) use interruptions::{heads_up, interruption};
 pub(crate) use keyboard::keyboard;
 pub(crate) use launcher::{launcher, launcher_apps, APPS_PER_PAGE};
 pub(crate) use overlays::{dialog_or_sheet, transient};

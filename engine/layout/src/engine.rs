@@ -240,6 +240,7 @@ impl Layouter {
             content_height,
             scroll_y: 0.0,
             scrollable: node.style.scroll,
+            viewport: node.style.viewport,
             text,
             text_color: match &node.content {
                 Content::Text(spec) => Some(spec.color),
@@ -280,11 +281,13 @@ fn measure(known: Size<Option<f32>>, avail: Size<AvailableSpace>, ctx: Option<&m
         None | Some(Measure::None) => Size::ZERO,
         Some(Measure::Icon { size }) => Size { width: known.width.unwrap_or(*size), height: known.height.unwrap_or(*size) },
         Some(Measure::Text { spec, sizes }) => {
-            let max_width = known.width.or(match avail.width {
+            // Wrap at the content box: taffy passes a known width as the border box (padding
+            // included) but has already taken the padding off the available width.
+            let max_width = match avail.width {
                 AvailableSpace::Definite(w) => Some(w),
                 AvailableSpace::MinContent => Some(0.0),
                 AvailableSpace::MaxContent => None,
-            });
+            };
             let width_key = max_width.map(|w| (w + 0.5).floor() as u32);
             let size = match sizes.iter().find(|(k, _)| *k == width_key) {
                 Some((_, size)) => *size,
@@ -305,5 +308,41 @@ fn measure(known: Size<Option<f32>>, avail: Size<AvailableSpace>, ctx: Option<&m
             };
             Size { width: known.width.unwrap_or(size.width), height: known.height.unwrap_or(size.height) }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::view::TextSpec;
+    use phoneworld_text::Weight;
+
+    fn padded_text(text: &str, pad: f32) -> ViewNode {
+        let mut t = ViewNode::default();
+        t.style.padding = [pad, pad, pad, pad];
+        t.content = Content::Text(TextSpec {
+            text: text.into(),
+            size_px: 40.0,
+            weight: Weight::Regular,
+            color: phoneworld_render::Color::BLACK,
+            max_lines: None,
+            align: 0,
+        });
+        t
+    }
+
+    /// A padded text in a column wraps at its content box, so its box is as tall as its lines.
+    #[test]
+    fn a_padded_text_is_as_tall_as_its_lines_at_the_content_width() {
+        let text = "Showers with a high of 59 and a low of 46. Chance of precipitation 94 percent.";
+        let (width, pad) = (600.0, 60.0);
+        let mut root = ViewNode::default();
+        root.children.push(padded_text(text, pad));
+        let placed = Layouter::new().layout(&root, 0.0, 0.0, width, 2000.0);
+        let node = &placed.nodes[1];
+        let laid = node.text.as_ref().expect("text");
+        assert!(laid.lines.len() > 1, "the sentence wraps: {:?}", laid.lines);
+        assert!(laid.width <= width - 2.0 * pad + 0.5, "lines fit the content box: {}", laid.width);
+        assert!(node.h + 0.5 >= laid.height + 2.0 * pad, "box {} px tall for {} px of lines", node.h, laid.height);
     }
 }

@@ -52,20 +52,6 @@ impl Canvas<'_> {
     }
 
     /// Fills the whole buffer with an opaque color at memcpy speed (one row, then doubling copies).
-    pub(crate) fn clear(&mut self, c: Color) {
-        let rgba = [c.r, c.g, c.b, 255];
-        let row = (self.width as usize * 4).min(self.pixels.len());
-        for px in self.pixels[..row].chunks_exact_mut(4) {
-            px.copy_from_slice(&rgba);
-        }
-        let mut filled = row;
-        while filled < self.pixels.len() {
-            let n = filled.min(self.pixels.len() - filled);
-            self.pixels.copy_within(0..n, filled);
-            filled += n;
-        }
-    }
-
     /// Fills an integer rectangle (already clipped by the caller or here against `clip`).
     pub(crate) fn fill_rect(&mut self, r: IRect, clip: IRect, c: Color) {
         let r = r.intersect(clip).intersect(self.bounds());
@@ -164,7 +150,8 @@ impl Canvas<'_> {
             // An opaque run is a plain copy.
             let lead = cov.iter().position(|&k| k == 255).unwrap_or(cols);
             let end = cols - cov.iter().rev().position(|&k| k == 255).unwrap_or(0);
-            let (lo, hi) = if src.opaque && lead < end && cov[lead..end].iter().all(|&k| k == 255) { (lead, end) } else { (cols, cols) };
+            debug_assert!(lead >= end || cov[lead..end].iter().all(|&k| k == 255), "a mask row with a hole");
+            let (lo, hi) = if src.opaque && lead < end { (lead, end) } else { (cols, cols) };
             span[lo * 4..hi * 4].copy_from_slice(&from[lo * 4..hi * 4]);
             for part in [0..lo, hi..cols] {
                 let (span, from) = (&mut span[part.start * 4..part.end * 4], &from[part.start * 4..part.end * 4]);

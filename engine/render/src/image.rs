@@ -141,6 +141,11 @@ impl Image {
         }
     }
 
+    /// A raster whose every pixel has alpha 255.
+    pub(crate) fn is_opaque(&self) -> bool {
+        self.opaque
+    }
+
     pub fn is_svg(&self) -> bool {
         matches!(self.kind, Kind::Svg(_))
     }
@@ -529,6 +534,11 @@ pub fn scaled(image: &Image, bw: u32, bh: u32, fit: Fit) -> Arc<Scaled> {
     s
 }
 
+/// The scaled copy `draw` uses for a `bw`×`bh` box, when it uses a cached one.
+pub(crate) fn cached_scaled(image: &Image, bw: u32, bh: u32, fit: Fit) -> Option<Arc<Scaled>> {
+    (u64::from(bw) * u64::from(bh) <= MAX_CACHED_BOX_PIXELS).then(|| scaled(image, bw, bh, fit))
+}
+
 /// Draws the image into `rect` with the fit mode, clipped to a rounded rect of `radius` or to
 /// the circle inscribed in the rect.
 #[allow(clippy::too_many_arguments, reason = "the image command's fields plus target and clip")]
@@ -544,8 +554,8 @@ pub(crate) fn draw(cv: &mut Canvas<'_>, rect: Rect, image: &Image, fit: Fit, rad
         let src = Pixels { x: r.x0, y: r.y0, w: bw as usize, h: bh as usize, data: px, opaque: image.opaque };
         return cv.blit_premultiplied(src, None, vis);
     }
-    let s = if u64::from(bw) * u64::from(bh) <= MAX_CACHED_BOX_PIXELS {
-        scaled(image, bw, bh, fit)
+    let s = if let Some(s) = cached_scaled(image, bw, bh, fit) {
+        s
     } else {
         let win = Rect::new((vis.x0 - r.x0) as f32, (vis.y0 - r.y0) as f32, vis.width() as f32, vis.height() as f32);
         Arc::new(scale_window(image, bw, bh, fit, win))

@@ -6,13 +6,16 @@
 mod arc;
 mod blend;
 mod color;
+mod damage;
 mod emoji;
 mod frame;
 mod image;
 mod mask_cache;
+mod occlusion;
 mod shapes;
 
 pub use color::{Color, Rect};
+pub use damage::FrameBands;
 pub use emoji::MAX_EMOJI_CACHE_BYTES;
 pub use frame::Frame;
 pub use image::{
@@ -89,23 +92,60 @@ pub enum DrawCmd {
 
 /// Draws the commands in order onto a frame cleared to `background` (drawn opaque).
 pub fn render(cmds: &[DrawCmd], frame: &mut Frame, background: Color) {
+    render_reusing(cmds, frame, background, &mut FrameBands::default());
+}
+
+/// [`render`] into a buffer that `bands` says what it holds (the previous frame drawn into it
+/// with the same `bands`): only the bands whose commands changed are drawn. The pixels are
+/// those `render` gives; `bands` is updated for the next frame.
+pub fn render_reusing(cmds: &[DrawCmd], frame: &mut Frame, background: Color, bands: &mut FrameBands) {
     let len = frame.width as usize * frame.height as usize * 4;
-    frame.pixels.resize(len, 255);
+    if frame.pixels.len() != len {
+        frame.pixels.resize(len, 255);
+        bands.invalidate();
+    }
     let mut cv = Canvas { pixels: &mut frame.pixels, width: frame.width as i32, height: frame.height as i32 };
-    cv.clear(background);
+    let background = Color { a: 255, ..background };
+    let bounds = cv.bounds();
+    let rows = damage::dirty_rows(cmds, bounds, background, bands);
+    if rows.is_empty() {
+        return;
+    }
+    let occluders = occlusion::Occluders::of(cmds, bounds);
+    for (y0, y1) in rows {
+        draw_rows(&mut cv, cmds, &occluders, background, IRect { y0, y1, ..bounds });
+    }
+}
+
+/// Draws the commands with every pixel outside `rows` left as it is.
+fn draw_rows(cv: &mut Canvas<'_>, cmds: &[DrawCmd], occluders: &occlusion::Occluders, background: Color, rows: IRect) {
+    for part in occluders.visible_parts(rows, None) {
+        cv.fill_rect(part, part, background);
+    }
     let mut clips: Vec<IRect> = Vec::new();
-    for cmd in cmds {
-        let clip = clips.last().copied().unwrap_or_else(|| cv.bounds());
+    for (i, cmd) in cmds.iter().enumerate() {
+        let clip = clips.last().copied().unwrap_or(rows);
         match cmd {
-            DrawCmd::Fill { rect, color, radius } => shapes::fill(&mut cv, *rect, *radius, clip, *color),
-            DrawCmd::Stroke { rect, color, width, radius } => shapes::stroke(&mut cv, *rect, *width, *radius, clip, *color),
-            DrawCmd::Circle { cx, cy, r, color } => shapes::circle(&mut cv, *cx, *cy, *r, clip, *color),
-            DrawCmd::Ring { cx, cy, r, color, width } => shapes::ring(&mut cv, *cx, *cy, *r, *width, clip, *color),
-            DrawCmd::Arc { cx, cy, r, color, width, start_deg, sweep_deg } => {
-                arc::arc(&mut cv, *cx, *cy, *r, *width, *start_deg, *sweep_deg, clip, *color)
+            DrawCmd::Fill { rect, color, radius } if *radius < 0.5 => {
+                let r = IRect::snap(*rect).intersect(clip);
+                for part in occluders.visible_parts(r, Some(i)) {
+                    cv.fill_rect(part, part, *color);
+                }
             }
-            DrawCmd::Text { x, y, layout, color } => draw_text(&mut cv, *x, *y, layout, clip, *color),
-            DrawCmd::Image { rect, image, fit, radius, circle } => image::draw(&mut cv, *rect, image, *fit, *radius, *circle, clip),
+            DrawCmd::Fill { rect, color, radius } => shapes::fill(cv, *rect, *radius, clip, *color),
+            DrawCmd::Stroke { rect, color, width, radius } => shapes::stroke(cv, *rect, *width, *radius, clip, *color),
+            DrawCmd::Circle { cx, cy, r, color } => shapes::circle(cv, *cx, *cy, *r, clip, *color),
+            DrawCmd::Ring { cx, cy, r, color, width } => shapes::ring(cv, *cx, *cy, *r, *width, clip, *color),
+            DrawCmd::Arc { cx, cy, r, color, width, start_deg, sweep_deg } => {
+                arc::arc(cv, *cx, *cy, *r, *width, *start_deg, *sweep_deg, clip, *color)
+            }
+            DrawCmd::Text { x, y, layout, color } => draw_text(cv, *x, *y, layout, clip, *color),
+            DrawCmd::Image { rect, image, fit, radius, circle } => {
+                let r = IRect::snap(*rect).intersect(clip);
+                for part in occluders.visible_parts(r, Some(i)) {
+                    image::draw(cv, *rect, image, *fit, *radius, *circle, part);
+                }
+            }
             DrawCmd::PushClip(r) => clips.push(clip.intersect(IRect::snap(*r))),
             DrawCmd::PopClip => {
                 clips.pop();

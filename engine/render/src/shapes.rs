@@ -79,7 +79,7 @@ fn corners(r: IRect, k: i32) -> Corners {
 }
 
 /// Side of the corner squares: the arc, or the stroke if it is wider.
-fn corner_size(radius: f32, sw: i32) -> i32 {
+pub(crate) fn corner_size(radius: f32, sw: i32) -> i32 {
     (radius.ceil() as i32).max(sw)
 }
 

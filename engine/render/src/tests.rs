@@ -346,3 +346,97 @@ fn an_emoji_the_font_lacks_draws_a_box_in_the_text_colour() {
     assert_eq!(px(&f, x, y), bg(RED));
     assert!(layout.emoji.is_empty());
 }
+
+/// A tiny deterministic generator for the property test below.
+struct Lcg(u64);
+
+impl Lcg {
+    fn next(&mut self, n: u32) -> u32 {
+        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        ((self.0 >> 33) % u64::from(n)) as u32
+    }
+}
+
+fn solid_image(w: u32, h: u32, rgba: [u8; 4]) -> Arc<Image> {
+    Arc::new(Image::from_premultiplied(w, h, rgba.repeat((w * h) as usize)).unwrap())
+}
+
+fn random_command(rng: &mut Lcg, images: &[Arc<Image>; 2], height: u32) -> DrawCmd {
+    let rect =
+        Rect::new(rng.next(90) as f32 - 10.0, rng.next(height + 10) as f32 - 10.0, rng.next(80) as f32 + 1.0, rng.next(80) as f32 + 1.0);
+    let radius = [0.0, 0.0, 4.0, 11.5][rng.next(4) as usize];
+    let color = Color::rgba(rng.next(256) as u8, 90, 30, [255, 255, 100][rng.next(3) as usize]);
+    match rng.next(7) {
+        0 => DrawCmd::PushClip(Rect::new(rng.next(40) as f32, rng.next(height) as f32, 50.0, 50.0)),
+        1 => DrawCmd::PopClip,
+        2 => {
+            let image = Arc::clone(&images[usize::from(rng.next(4) == 0)]);
+            let fit = [Fit::Cover, Fit::Fill, Fit::Contain][rng.next(3) as usize];
+            DrawCmd::Image { rect, image, fit, radius, circle: rng.next(5) == 0 }
+        }
+        3 => DrawCmd::Image {
+            rect: Rect::new(rect.x, rect.y, 40.0, 30.0),
+            image: Arc::clone(&images[0]),
+            fit: Fit::Cover,
+            radius: 0.0,
+            circle: false,
+        },
+        4 => DrawCmd::Circle { cx: rect.x + 20.0, cy: rect.y + 20.0, r: 15.5, color },
+        _ => DrawCmd::Fill { rect, color, radius },
+    }
+}
+
+fn random_commands(rng: &mut Lcg, images: &[Arc<Image>; 2], height: u32) -> Vec<DrawCmd> {
+    (0..1 + rng.next(14)).map(|_| random_command(rng, images, height)).collect()
+}
+
+fn test_images() -> [Arc<Image>; 2] {
+    [solid_image(40, 30, [10, 120, 200, 255]), solid_image(40, 30, [0, 60, 0, 128])]
+}
+
+/// Overdraw culling skips pixels that a later opaque draw covers: whatever the buffer held
+/// before (the previous frame), every pixel of the new frame comes from its commands alone.
+#[test]
+fn every_pixel_comes_from_the_commands_whatever_the_buffer_held() {
+    let images = test_images();
+    let mut rng = Lcg(7);
+    for case in 0..300 {
+        let cmds = random_commands(&mut rng, &images, 80);
+        let (mut a, mut b) = (Frame::new(80, 80), Frame::new(80, 80));
+        a.pixels.fill(0);
+        b.pixels.iter_mut().enumerate().for_each(|(i, p)| *p = (i * 37 % 251) as u8);
+        render(&cmds, &mut a, BG);
+        render(&cmds, &mut b, BG);
+        assert!(a.pixels == b.pixels, "case {case}: a pixel depends on the buffer's old content: {cmds:?}");
+    }
+}
+
+/// Drawing only the bands whose commands changed gives the frame a full render gives.
+#[test]
+fn redrawing_the_changed_bands_gives_the_full_frame() {
+    let images = test_images();
+    let mut rng = Lcg(11);
+    let mut redrawn_partly = 0;
+    for case in 0..300 {
+        let before = random_commands(&mut rng, &images, 200);
+        let mut after = before.clone();
+        match rng.next(3) {
+            0 => after.push(random_command(&mut rng, &images, 200)),
+            1 if !after.is_empty() => {
+                let i = rng.next(after.len() as u32) as usize;
+                after[i] = random_command(&mut rng, &images, 200);
+            }
+            _ => {}
+        }
+        let background = if rng.next(8) == 0 { RED } else { BG };
+        let (mut reused, mut bands) = (Frame::new(80, 200), FrameBands::default());
+        render_reusing(&before, &mut reused, BG, &mut bands);
+        let snapshot_before = reused.pixels.clone();
+        render_reusing(&after, &mut reused, background, &mut bands);
+        let mut fresh = Frame::new(80, 200);
+        render(&after, &mut fresh, background);
+        assert!(reused.pixels == fresh.pixels, "case {case}: {before:?}\n→ {after:?}");
+        redrawn_partly += usize::from(reused.pixels != snapshot_before && before != after);
+    }
+    assert!(redrawn_partly > 50, "the cases change frames: {redrawn_partly}");
+}

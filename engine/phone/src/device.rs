@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use phoneworld_layout::{Layouter, PlacedTree};
-use phoneworld_render::{DrawCmd, Frame};
+use phoneworld_render::{DrawCmd, Frame, FrameBands};
 use phoneworld_script::{ScriptError, ScriptHost, ScriptLimits};
 use serde::Serialize;
 
@@ -78,6 +78,8 @@ pub struct Device {
     stale: Option<View>,
     layouter: Layouter,
     frame: Option<(u64, Arc<Frame>)>,
+    /// What the buffer of `frame` holds, band by band, so the next frame redraws what changed.
+    frame_bands: FrameBands,
     display_list: Vec<DrawCmd>,
     /// Errors of apps' install hooks (their data stays as the manifest gives it).
     pub(crate) install_errors: Vec<ScriptError>,
@@ -164,6 +166,7 @@ impl Device {
             stale: None,
             layouter: Layouter::new(),
             frame: None,
+            frame_bands: FrameBands::default(),
             display_list: Vec::new(),
             install_errors: Vec::new(),
             reveal_pending: false,
@@ -240,6 +243,12 @@ impl Device {
         self.frame = None;
     }
 
+    /// The next changed `frame()` draws every pixel into its buffer, not only the bands that
+    /// changed (benchmarks of whole-screen drawing use this).
+    pub fn redraw_whole_frame(&mut self) {
+        self.frame_bands.invalidate();
+    }
+
     /// Composes and lays out the current screen if needed (what a step costs up to UI elements).
     pub fn prepare_view(&mut self) {
         let _ = self.view();
@@ -264,15 +273,15 @@ impl Device {
         }
         let (w, h) = (self.config.width, self.config.height);
         // Reuse the old buffer when nobody else holds it.
-        let mut frame = match self.frame.take() {
-            Some((_, arc)) => Arc::try_unwrap(arc).unwrap_or_else(|_| Frame::new(w, h)),
-            None => Frame::new(w, h),
-        };
+        let mut frame = self.frame.take().and_then(|(_, arc)| Arc::try_unwrap(arc).ok()).unwrap_or_else(|| {
+            self.frame_bands.invalidate();
+            Frame::new(w, h)
+        });
         let view = self.view.as_ref().expect("built above");
         let background = view.composed.root.paint.background.unwrap_or(phoneworld_render::Color::BLACK);
         self.display_list.clear();
         phoneworld_layout::paint(&view.placed, &mut self.display_list);
-        phoneworld_render::render(&self.display_list, &mut frame, background);
+        phoneworld_render::render_reusing(&self.display_list, &mut frame, background, &mut self.frame_bands);
         let frame = Arc::new(frame);
         self.frame = Some((hash, Arc::clone(&frame)));
         frame

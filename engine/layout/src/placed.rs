@@ -23,6 +23,8 @@ pub struct Placed {
     /// The scroll offset actually applied (clamped to the content).
     pub scroll_y: f32,
     pub scrollable: bool,
+    /// See [`crate::BoxStyle::viewport`].
+    pub viewport: bool,
     pub text: Option<Arc<TextLayout>>,
     pub text_color: Option<Color>,
     pub text_align: u8,

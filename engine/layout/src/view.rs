@@ -56,6 +56,9 @@ pub struct BoxStyle {
     pub absolute: Option<[Option<f32>; 4]>,
     /// A vertical scroll container: its children may extend below it.
     pub scroll: bool,
+    /// A window onto content placed by position (a map): what it cuts at its edges and targets
+    /// that crowd together are the content's, not layout mistakes.
+    pub viewport: bool,
 }
 
 /// How a node's box is painted.

@@ -350,8 +350,12 @@ impl<'a> Builder<'a> {
                 a11y.clickable = tap.is_some();
                 a11y.long_clickable = long.is_some();
                 a11y.focusable = true;
+                // A touch target is at least 48 dp each way (a bubble saying "ok" included).
                 if view.style.min_height.is_none() && view.style.height.is_none() {
                     view.style.min_height = Some(m.dp(48.0));
+                }
+                if view.style.min_width.is_none() && view.style.width.is_none() {
+                    view.style.min_width = Some(m.dp(48.0));
                 }
                 view.hit = Some(self.hit(Hit { tap, long_press: long, scroll: None }));
             }

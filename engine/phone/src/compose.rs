@@ -73,6 +73,10 @@ pub(crate) fn compose(store: &Store, catalog: &Catalog, width: f32, height: f32,
         }
     };
     let mut content = content;
+    // The screen gives the app what the bars and the keyboard leave; an app whose content is
+    // taller is cut at the keyboard, never pushing the navigation bar off the screen.
+    content.style.min_height = Some(0.0);
+    content.paint.clip = true;
     if matches!(store.session.overlay, Some(crate::store::Overlay::Dialog { .. } | crate::store::Overlay::Sheet { .. }))
         || store.session.shade_open
     {
@@ -123,7 +127,15 @@ pub(crate) fn compose(store: &Store, catalog: &Catalog, width: f32, height: f32,
 }
 
 /// The top screen of an app, built from its layout and the store.
-fn app_screen(store: &Store, catalog: &Catalog, package: &str, theme: Theme, m: Metrics, screen_w: f32, hits: &mut Vec<Hit>) -> (ViewNode, Vec<String>) {
+fn app_screen(
+    store: &Store,
+    catalog: &Catalog,
+    package: &str,
+    theme: Theme,
+    m: Metrics,
+    screen_w: f32,
+    hits: &mut Vec<Hit>,
+) -> (ViewNode, Vec<String>) {
     let mut frame = container(Direction::Column);
     frame.style.grow = 1.0;
     frame.paint.background = Some(theme.background);

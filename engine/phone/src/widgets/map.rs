@@ -16,6 +16,7 @@ use serde_json::{json, Value};
 use crate::builder::{container, At, Builder};
 use crate::interaction::{EventSource, Hit, Interaction, ItemSource, Target};
 use crate::kit::{one_line, silence};
+use crate::layout_check::MIN_TOUCH_DP;
 
 /// Zoom of a camera that does not say.
 const DEFAULT_ZOOM: u8 = 15;
@@ -49,6 +50,7 @@ pub(super) fn map(b: &mut Builder<'_>, node: &Node, at: &At<'_>) -> ViewNode {
     let height = b.m.dp(p.height.unwrap_or(DEFAULT_HEIGHT));
     v.style.height = Some(height);
     v.style.shrink = false;
+    v.style.viewport = true;
     v.paint.clip = true;
     let mut a = b.a11y("android.view.View");
     a.content_desc = "Map".into();
@@ -148,6 +150,7 @@ fn pins(
     let Some(items) = items.as_array() else { return };
     let handler = b.handler(node.props.on_tap.as_ref(), at);
     let r = b.m.dp(14.0);
+    let touch = b.m.dp(MIN_TOUCH_DP);
     let mut labels: Vec<[f32; 4]> = Vec::new();
     for (i, item) in items.iter().enumerate() {
         let Some(pin) = item.get("id").and_then(Value::as_i64).and_then(|id| city.pin(id)) else { continue };
@@ -155,26 +158,39 @@ fn pins(
         if x < 0.0 || y < 0.0 || x > width || y > height {
             continue;
         }
+        // The pin is drawn 28 dp wide; its touch target is the 48 dp square around it.
         let mut marker = ViewNode::default();
-        absolute(&mut marker, (x - r).round(), (y - r).round(), 2.0 * r, 2.0 * r);
-        marker.paint.background = Some(Color::rgb(0xEA, 0x43, 0x35));
-        marker.paint.border = Some((Color::WHITE, b.m.dp(2.0)));
-        marker.paint.circle = true;
+        absolute(&mut marker, (x - touch / 2.0).round(), (y - touch / 2.0).round(), touch, touch);
         marker.style.align_items = Some(Align::Center);
         marker.style.justify = Justify::Center;
+        let mut dot = ViewNode::default();
+        dot.style.width = Some(2.0 * r);
+        dot.style.height = Some(2.0 * r);
+        dot.style.shrink = false;
+        dot.paint.background = Some(Color::rgb(0xEA, 0x43, 0x35));
+        dot.paint.border = Some((Color::WHITE, b.m.dp(2.0)));
+        dot.paint.circle = true;
+        dot.style.align_items = Some(Align::Center);
+        dot.style.justify = Justify::Center;
         let mut inner = ViewNode::default();
         inner.style.width = Some(b.m.dp(8.0));
         inner.style.height = Some(b.m.dp(8.0));
         inner.paint.background = Some(Color::WHITE);
         inner.paint.circle = true;
-        marker.children.push(inner);
+        dot.children.push(inner);
+        marker.children.push(dot);
         let mut a = b.a11y("android.view.View");
         a.content_desc = pin.name.clone();
         a.clickable = handler.is_some();
         a.focusable = handler.is_some();
         marker.a11y = Some(a);
         if let Some(h) = &handler {
-            let event = EventSource { item: ItemSource::Value(item.clone()), index: Some(i), id: node.props.id.as_ref().map(|t| t.render(&at.scope)), value: None };
+            let event = EventSource {
+                item: ItemSource::Value(item.clone()),
+                index: Some(i),
+                id: node.props.id.as_ref().map(|t| t.render(&at.scope)),
+                value: None,
+            };
             let tap = Interaction::Handler { app: b.app.to_owned(), handler: h.clone(), event };
             marker.hit = Some(b.hit(Hit { tap: Some(tap), long_press: None, scroll: None }));
         }
@@ -211,7 +227,7 @@ fn buttons(
     width: f32,
     height: f32,
 ) -> ViewNode {
-    let size = b.m.dp(44.0);
+    let size = b.m.dp(MIN_TOUCH_DP);
     let gap = b.m.dp(8.0);
     let mut col = container(Direction::Column);
     col.style.gap = gap;

@@ -197,7 +197,11 @@ pub(super) fn date_picker(b: &mut Builder<'_>, node: &Node, at: &At<'_>) -> View
     header.children.push(arrow(b, "chevron_right", "Next month", h));
     picker.children.push(header);
 
+    // Seven 48 dp days need 336 dp: the day rows reach 8 dp into the screen's padding on each
+    // side (as Android's do), so a 360 dp phone with 16 dp padding keeps them at 49 dp.
+    let bleed = [-b.m.dp(8.0), 0.0, -b.m.dp(8.0), 0.0];
     let mut names = container(Direction::Row);
+    names.style.margin = bleed;
     for d in ["M", "T", "W", "T", "F", "S", "S"] {
         let mut n = b.text(d.into(), 14.0, Weight::Regular, t.on_surface_variant);
         n.style.grow = 1.0;
@@ -222,7 +226,9 @@ pub(super) fn date_picker(b: &mut Builder<'_>, node: &Node, at: &At<'_>) -> View
         }
         cells.push(c);
     }
-    picker.children.push(grid(b, cells, 7));
+    let mut days = grid(b, cells, 7);
+    days.style.margin = bleed;
+    picker.children.push(days);
     picker.a11y = Some(b.a11y("android.widget.DatePicker"));
     picker
 }

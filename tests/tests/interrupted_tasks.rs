@@ -126,3 +126,31 @@ fn interruptions_travel_in_the_episode_options_next_to_the_appearance() {
     assert_eq!(report.success_rate, 1.0, "{:#?}", report.failures);
     assert_eq!(report.by_appearance.len(), 2);
 }
+
+/// Training data with the variations: `rollouts --appearance dark_large --interruptions on`
+/// keeps verified episodes whose `episode.json` says the look, the screen and the plan.
+#[test]
+fn rollouts_record_the_look_and_the_interruptions() {
+    let full = suite();
+    let suite = Suite { name: "one".into(), templates: vec![Arc::clone(full.get("clock_add_alarm").unwrap())], hash: full.hash.clone() };
+    let out = std::env::temp_dir().join(format!("phoneworld-rollouts-look-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&out);
+    let spec = phoneworld_tasks::RolloutSpec {
+        seeds: 2,
+        detours: 0.0,
+        images: phoneworld_phone::ImageOptions { format: phoneworld_phone::ImageFormat::Png, size: Some((90, 200)), xml: false },
+        appearance: Some("dark_large".into()),
+        interruptions: InterruptionSetting::parse("on").unwrap(),
+    };
+    let manifest = phoneworld_tasks::rollouts(catalog(), &suite, &out, &spec).unwrap();
+    assert_eq!(manifest["episodes"], 2, "{manifest}");
+    for seed in 0..2 {
+        let text = std::fs::read_to_string(out.join(format!("clock_add_alarm-{seed}/episode.json"))).unwrap();
+        let episode: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(episode["options"]["appearance"]["name"], "dark_large", "{episode}");
+        assert_eq!(episode["device"]["density"], 480, "{episode}");
+        assert!(!episode["interruptions"]["plan"].as_array().unwrap().is_empty(), "{episode}");
+        assert_eq!(episode["outcome"]["success"], true);
+    }
+    let _ = std::fs::remove_dir_all(&out);
+}

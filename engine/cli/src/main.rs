@@ -159,6 +159,12 @@ enum Command {
         /// Screenshot size, e.g. 540x1200 (default: the device size).
         #[arg(long = "image-size")]
         image_size: Option<String>,
+        /// The phone's look in every episode: a profile, or `random` (drawn from each seed).
+        #[arg(long)]
+        appearance: Option<String>,
+        /// Seeded interruptions: off, on (1-2 per episode), a count, or kind@step,...
+        #[arg(long, default_value = "off", value_parser = parse_interruptions)]
+        interruptions: InterruptionSetting,
     },
     /// Reconstruct a runnable app, its tasks and a fidelity report from real GUI traces.
     Reconstruct {
@@ -276,17 +282,23 @@ fn main() -> ExitCode {
             },
             cli.json,
         ),
-        Command::Rollouts { suite, seeds, out_dir, detours, image_format, image_size } => task_commands::rollouts(
-            &cli.apps_dir,
-            &cli.suite_dir,
-            suite,
-            *seeds,
-            out_dir,
-            *detours,
-            image_format,
-            image_size.as_deref(),
-            cli.json,
-        ),
+        Command::Rollouts { suite, seeds, out_dir, detours, image_format, image_size, appearance, interruptions } => {
+            task_commands::rollouts(
+                &cli.apps_dir,
+                &cli.suite_dir,
+                &task_commands::Rollouts {
+                    suite,
+                    seeds: *seeds,
+                    out_dir,
+                    detours: *detours,
+                    image_format,
+                    image_size: image_size.as_deref(),
+                    appearance: appearance.as_deref(),
+                    interruptions,
+                },
+                cli.json,
+            )
+        }
         Command::Reconstruct { traces, format, out, package, tolerance, force } => {
             reconstruct_commands::reconstruct(traces, format, out, package.as_deref(), *tolerance, *force, cli.json)
         }

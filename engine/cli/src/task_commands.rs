@@ -152,17 +152,23 @@ pub(crate) fn verify(
 }
 
 #[allow(clippy::too_many_arguments, reason = "one argument per command-line option")]
-pub(crate) fn rollouts(
-    apps_dirs: &[PathBuf],
-    suite_dirs: &[PathBuf],
-    name: &str,
-    seeds: u64,
-    out_dir: &Path,
-    detours: f64,
-    image_format: &str,
-    image_size: Option<&str>,
-    as_json: bool,
-) -> Result<ExitCode> {
+/// The arguments of `rollouts`.
+pub(crate) struct Rollouts<'a> {
+    pub suite: &'a str,
+    pub seeds: u64,
+    pub out_dir: &'a Path,
+    pub detours: f64,
+    pub image_format: &'a str,
+    pub image_size: Option<&'a str>,
+    pub appearance: Option<&'a str>,
+    pub interruptions: &'a InterruptionSetting,
+}
+
+pub(crate) fn rollouts(apps_dirs: &[PathBuf], suite_dirs: &[PathBuf], args: &Rollouts<'_>, as_json: bool) -> Result<ExitCode> {
+    let Rollouts { suite: name, seeds, out_dir, detours, image_format, image_size, appearance, interruptions } = *args;
+    if let Some(look) = appearance {
+        phoneworld_phone::Appearance::resolve(look, 0).with_context(|| format!("--appearance {look}"))?;
+    }
     if !(0.0..=1.0).contains(&detours) {
         bail!("--detours {detours}: a probability between 0 and 1");
     }
@@ -180,7 +186,14 @@ pub(crate) fn rollouts(
     };
     let (catalog, suite) = load_suite(apps_dirs, suite_dirs, name)?;
     let options = phoneworld_phone::ImageOptions { format, size, xml: true };
-    let manifest = phoneworld_tasks::rollouts(catalog, &suite, seeds, out_dir, detours, options)?;
+    let spec = phoneworld_tasks::RolloutSpec {
+        seeds,
+        detours,
+        images: options,
+        appearance: appearance.map(str::to_owned),
+        interruptions: interruptions.clone(),
+    };
+    let manifest = phoneworld_tasks::rollouts(catalog, &suite, out_dir, &spec)?;
     if as_json {
         out!("{manifest}");
     } else {

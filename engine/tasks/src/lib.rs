@@ -22,7 +22,7 @@ pub use eval::{
     VerifyProblem,
 };
 pub use params::{distinct_instances, fill, fill_clock, fill_json, instantiate, Params};
-pub use rollouts::rollouts;
+pub use rollouts::{rollouts, RolloutSpec};
 pub use solve::{find, find_field, Oracle};
 pub use suite::{parse_template, Suite};
 pub use template::{Category, Check, ParamGen, Setup, Step, SubGoal, TaskTemplate};

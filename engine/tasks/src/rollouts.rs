@@ -6,10 +6,11 @@ use std::path::Path;
 use std::sync::Arc;
 
 use phoneworld_data::{Action, Key, Rng};
-use phoneworld_phone::{Catalog, Device, ImageOptions, TrajectoryWriter};
+use phoneworld_phone::{Catalog, Device, EpisodeOptions, ImageOptions, InterruptionSetting, TrajectoryWriter};
 use serde_json::{json, Value};
 
 use crate::episode::{play, Instance};
+use crate::eval::{device_size, episode_record};
 use crate::solve::Oracle;
 use crate::suite::Suite;
 use crate::TaskError;
@@ -50,15 +51,23 @@ fn detour(device: &mut Device, rng: &mut Rng) -> Option<Action> {
     None
 }
 
+/// What `rollouts` plays and how it records it.
+#[derive(Debug, Clone)]
+pub struct RolloutSpec {
+    /// Seeds 0..seeds of every template.
+    pub seeds: u64,
+    /// Probability of a plausible wrong step (then Back) before each step.
+    pub detours: f64,
+    pub images: ImageOptions,
+    /// An appearance profile, or `random` (drawn from each episode's seed); None: the default phone.
+    pub appearance: Option<String>,
+    /// Seeded interruptions in every episode (the oracle answers them from the screen).
+    pub interruptions: InterruptionSetting,
+}
+
 /// Writes kept episodes under `out_dir/<template>-<seed>/` and `out_dir/manifest.json`.
-pub fn rollouts(
-    catalog: Arc<Catalog>,
-    suite: &Suite,
-    seeds: u64,
-    out_dir: &Path,
-    detours: f64,
-    images: ImageOptions,
-) -> Result<Value, TaskError> {
+pub fn rollouts(catalog: Arc<Catalog>, suite: &Suite, out_dir: &Path, spec: &RolloutSpec) -> Result<Value, TaskError> {
+    let RolloutSpec { seeds, detours, images, .. } = spec.clone();
     let io = |e: std::io::Error| TaskError::Io(e.to_string());
     std::fs::create_dir_all(out_dir).map_err(io)?;
     let (mut attempted, mut kept, mut steps_total, mut with_detours) = (0usize, 0usize, 0u64, 0usize);
@@ -67,7 +76,12 @@ pub fn rollouts(
     for template in &suite.templates {
         for seed in 0..seeds {
             attempted += 1;
-            let instance = Instance::new(Arc::clone(template), seed, &catalog)?;
+            let options = match &spec.appearance {
+                Some(name) => EpisodeOptions::with_appearance(name, seed).map_err(|e| TaskError::Io(e.to_string()))?,
+                None => EpisodeOptions::default(),
+            }
+            .with_interruptions(spec.interruptions.clone());
+            let instance = Instance::new(Arc::clone(template), seed, &catalog)?.with_options(options);
             let dir = out_dir.join(format!("{}-{seed}", template.id));
             let mut writer = TrajectoryWriter::with_images(&dir, Some(images)).map_err(io)?;
             let mut oracle = Oracle::new(template.solution.clone(), instance.params.clone());
@@ -94,13 +108,8 @@ pub fn rollouts(
                 steps_total += u64::from(result.steps);
                 with_detours += usize::from(detoured);
                 *by_category.entry(template.category.name().to_owned()).or_default() += 1;
-                let episode = json!({
-                    "suite": suite.name, "suite_hash": suite.hash, "apps_hash": catalog.hash,
-                    "task": template.id, "category": template.category.name(), "seed": seed,
-                    "params": instance.params, "instruction": instance.instruction,
-                    "device": { "width": 1080, "height": 2400, "density": 420 },
-                    "outcome": { "success": true, "steps": result.steps, "subgoals": result.subgoals, "detour": detoured },
-                });
+                let mut episode = episode_record(suite, &catalog.hash, &instance, &result, device_size(&instance));
+                episode["outcome"]["detour"] = json!(detoured);
                 writer.finish(&episode).map_err(io)?;
             } else {
                 drop(writer);
@@ -112,6 +121,7 @@ pub fn rollouts(
     let manifest = json!({
         "suite": suite.name, "suite_hash": suite.hash, "apps_hash": catalog.hash,
         "seeds": seeds, "detours": detours,
+        "appearance": spec.appearance, "interruptions": spec.interruptions.to_string(),
         "attempted": attempted, "episodes": kept, "dropped": attempted - kept,
         "with_detours": with_detours, "steps": steps_total, "by_category": by_category, "drops": drops,
         "images": { "format": match images.format { phoneworld_phone::ImageFormat::Png => "png".to_owned(), phoneworld_phone::ImageFormat::Jpeg(q) => format!("jpeg q{q}") }, "size": images.size },

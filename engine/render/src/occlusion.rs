@@ -39,7 +39,8 @@ impl Occluders {
                         push(&mut rects, i, part.intersect(clip));
                     }
                 }
-                DrawCmd::Image { rect, image, fit, radius, circle: false } => {
+                // An image clipped away is drawn nowhere: no scaled copy is made for it.
+                DrawCmd::Image { rect, image, fit, radius, circle: false } if !IRect::snap(*rect).intersect(clip).is_empty() => {
                     if let Some(covered) = image_cover(*rect, image, *fit) {
                         for part in opaque_parts(IRect::snap(*rect), *radius) {
                             push(&mut rects, i, part.intersect(covered).intersect(clip));

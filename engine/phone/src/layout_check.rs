@@ -50,10 +50,10 @@ fn ancestor(tree: &PlacedTree, a: usize, mut b: usize) -> bool {
     false
 }
 
-/// Inside a scroll container: being cut at its edge is scrolling, not clipping.
-fn scrolled(tree: &PlacedTree, mut i: usize) -> bool {
+/// Has node `i` an ancestor for which `test` holds?
+fn under(tree: &PlacedTree, mut i: usize, test: impl Fn(&Placed) -> bool) -> bool {
     while let Some(p) = tree.nodes[i].parent {
-        if tree.nodes[p].scrollable {
+        if test(&tree.nodes[p]) {
             return true;
         }
         i = p;
@@ -61,16 +61,15 @@ fn scrolled(tree: &PlacedTree, mut i: usize) -> bool {
     false
 }
 
+/// Inside a scroll container: being cut at its edge is scrolling, not clipping.
+fn scrolled(tree: &PlacedTree, i: usize) -> bool {
+    under(tree, i, |n| n.scrollable)
+}
+
 /// Inside a viewport (a map): content cut at its edge and targets crowding where their places
 /// are belong to what it shows.
-fn in_viewport(tree: &PlacedTree, mut i: usize) -> bool {
-    while let Some(p) = tree.nodes[i].parent {
-        if tree.nodes[p].viewport {
-            return true;
-        }
-        i = p;
-    }
-    false
+fn in_viewport(tree: &PlacedTree, i: usize) -> bool {
+    under(tree, i, |n| n.viewport)
 }
 
 /// Does `a`'s box contain all of `b`'s?

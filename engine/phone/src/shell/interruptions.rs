@@ -204,16 +204,7 @@ pub(crate) fn interruption(s: &mut Shell<'_>, shown: &Shown, bottom_inset: f32) 
             sheet.style.gap = m.dp(16.0);
             sheet.paint.background = Some(t.surface);
             sheet.paint.radius = m.dp(28.0);
-            let mut handle_row = container(Direction::Row);
-            handle_row.style.justify = Justify::Center;
-            handle_row.style.padding = [0.0, m.dp(8.0), 0.0, m.dp(4.0)];
-            let mut handle = ViewNode::default();
-            handle.style.width = Some(m.dp(32.0));
-            handle.style.height = Some(m.dp(4.0));
-            handle.paint.background = Some(t.outline);
-            handle.paint.radius = m.dp(2.0);
-            handle_row.children.push(handle);
-            sheet.children.push(handle_row);
+            sheet.children.push(super::overlays::drag_handle(&m, t.outline, 4.0));
             let mut head = container(Direction::Row);
             head.style.gap = m.dp(12.0);
             head.style.align_items = Some(Align::Center);

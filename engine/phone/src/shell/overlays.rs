@@ -154,16 +154,7 @@ pub(crate) fn dialog_or_sheet(s: &mut Shell<'_>, overlay: &Overlay, bottom_inset
             sheet.style.padding = [0.0, m.dp(8.0), 0.0, m.dp(16.0)];
             sheet.paint.background = Some(t.surface);
             sheet.paint.radius = m.dp(28.0);
-            let mut handle_row = container(Direction::Row);
-            handle_row.style.justify = Justify::Center;
-            handle_row.style.padding = [0.0, m.dp(8.0), 0.0, m.dp(8.0)];
-            let mut handle = ViewNode::default();
-            handle.style.width = Some(m.dp(32.0));
-            handle.style.height = Some(m.dp(4.0));
-            handle.paint.background = Some(t.outline);
-            handle.paint.radius = m.dp(2.0);
-            handle_row.children.push(handle);
-            sheet.children.push(handle_row);
+            sheet.children.push(drag_handle(&m, t.outline, 8.0));
             if !title.is_empty() {
                 let mut tv = titled_text(s, app, title, 16.0, Weight::Medium, "title");
                 tv.style.padding = [m.dp(24.0), m.dp(8.0), m.dp(24.0), m.dp(8.0)];
@@ -276,4 +267,18 @@ pub(crate) fn transient(s: &mut Shell<'_>, item: &Transient, snackbar: bool, bot
     }
     bar.a11y = Some(kit::a11y("android.widget.FrameLayout", SYSTEM_UI));
     bar
+}
+
+/// The grab bar at the top of a bottom sheet (32x4 dp), centred, `below_dp` above the content.
+pub(super) fn drag_handle(m: &crate::theme::Metrics, color: phoneworld_render::Color, below_dp: f32) -> ViewNode {
+    let mut row = container(Direction::Row);
+    row.style.justify = Justify::Center;
+    row.style.padding = [0.0, m.dp(8.0), 0.0, m.dp(below_dp)];
+    let mut handle = ViewNode::default();
+    handle.style.width = Some(m.dp(32.0));
+    handle.style.height = Some(m.dp(4.0));
+    handle.paint.background = Some(color);
+    handle.paint.radius = m.dp(2.0);
+    row.children.push(handle);
+    row
 }

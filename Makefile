@@ -5,7 +5,7 @@ CARGO ?= cargo
 OUT ?= out
 
 PHONY_PY := python test-python bench-python bench-adb
-.PHONY: help setup run test test-rust test-round-trips $(PHONY_PY) lint fmt bench bench-report memory verify verify-appearance test-appearance-layouts pixel-sweep verify-interruptions
+.PHONY: help setup run test test-rust test-round-trips $(PHONY_PY) lint fmt bench bench-report memory verify verify-appearance test-appearance-layouts pixel-sweep verify-interruptions zoo
 
 help: ## Show the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
@@ -67,6 +67,12 @@ bench: ## divan benchmarks (release)
 
 test-round-trips: ## Every bundled app's reconstruction round trip (make test runs three)
 	INSTA_UPDATE=no $(CARGO) test -p phoneworld-reconstruct --test round_trip -- --include-ignored --skip every_app_round_trip
+
+TRACES ?= $(PHONEWORLD_TRACES)
+zoo: ## Rebuild every trace under TRACES (default $$PHONEWORLD_TRACES) into out/zoo: check, verify, one fidelity table
+	@test -n "$(TRACES)" || { echo "set TRACES=DIR (or PHONEWORLD_TRACES) to a folder of traces"; exit 2; }
+	$(CARGO) build --release -p phoneworld-cli
+	$(PYTHON) tools/zoo.py "$(TRACES)" --out $(OUT)/zoo --bin target/release/phoneworld --seeds 20
 
 bench-report: ## Every performance target measured side by side, as a table
 	$(CARGO) run --release -p phoneworld-bench --bin report

@@ -37,6 +37,7 @@ fn one_screen(path: &Path, root: Option<UiNode>, mut actions: Vec<TraceAction>) 
         screens: [("s".to_owned(), screen)].into_iter().collect(),
         steps,
         notes: Vec::new(),
+        instruction: None,
     }
 }
 

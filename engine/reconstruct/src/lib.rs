@@ -6,6 +6,7 @@
 //! [`replay`] measures how faithfully the generated app reproduces a trace.
 
 pub mod abstraction;
+pub mod demo_tasks;
 mod error;
 pub mod fuzzing;
 pub mod generate;

@@ -8,14 +8,18 @@ use phoneworld_phone::Catalog;
 use serde_json::{json, Value};
 
 use crate::abstraction::{is_launcher_package, snake, Abstraction, Role, ScreenMap};
+use crate::demo_tasks::{keep_proven, write_demonstration_tasks};
 use crate::error::ReconError;
 use crate::generate::{check_output, model, write_app, AppModel, GenOptions};
 use crate::graph::UsageGraph;
-use crate::import::{import, TraceFormat};
+use crate::import::{import_all, TraceFormat};
 use crate::replay::{ratio, replay_with, FidelityReport};
 use crate::report::fidelity_markdown;
 use crate::tasks::{write_tasks, TaskSummary};
 use crate::trace::{ScreenKind, Trace, TraceAction};
+
+/// Seeds each generated task is proven with before it is kept.
+const PROOF_SEEDS: u64 = 3;
 
 /// How to reconstruct.
 #[derive(Debug, Clone)]
@@ -61,6 +65,9 @@ pub struct Reconstruction {
     pub files: Vec<String>,
     pub suite: String,
     pub tasks: Vec<TaskSummary>,
+    /// Tasks not written (a demonstration the rebuilt app cannot follow) or taken out again
+    /// (`verify` found a problem), and why.
+    pub tasks_left_out: Vec<Value>,
     pub fidelity: Vec<FidelityReport>,
     /// Concrete screens not in the app, and why.
     pub dropped: Vec<Value>,
@@ -121,7 +128,10 @@ pub fn analyze(paths: &[PathBuf], options: &ReconOptions) -> Result<Analysis, Re
     if paths.is_empty() {
         return Err(ReconError::Input("no trace given".into()));
     }
-    let traces: Vec<Trace> = paths.iter().map(|p| import(p, options.format)).collect::<Result<_, _>>()?;
+    let mut traces: Vec<Trace> = Vec::new();
+    for p in paths {
+        traces.extend(import_all(p, options.format)?);
+    }
     let package = match &options.package {
         Some(p) => p.clone(),
         None => main_package(&traces).ok_or_else(|| {
@@ -200,16 +210,20 @@ pub fn reconstruct(paths: &[PathBuf], out: &Path, options: &ReconOptions) -> Res
     let mut files = write_app(&model, &analysis.traces, out)?;
     let slug = package.rsplit('.').next().map(snake).unwrap_or_default();
     let suite = format!("{}-reconstructed", if slug.is_empty() { "app".to_owned() } else { slug.replace('_', "-") });
-    let tasks = write_tasks(&model, &analysis.traces, &out.join("verifiers").join(&suite), options.max_tasks)?;
+    let suite_dir = out.join("verifiers").join(&suite);
+    let mut tasks = write_tasks(&model, &analysis.traces, &suite_dir, options.max_tasks)?;
+    let (demonstrations, mut tasks_left_out) = write_demonstration_tasks(&model, &analysis.traces, &suite_dir)?;
+    tasks.extend(demonstrations);
+    let catalog = Catalog::load_default(&[out.to_path_buf()]).map_err(|e| ReconError::Input(format!("{}: {e}", out.display())))?;
+    if let Some((dir, err)) = catalog.broken.iter().find(|(d, _)| d.starts_with(out)) {
+        return Err(ReconError::Input(format!("{}: the generated app does not load: {err}", dir.display())));
+    }
+    keep_proven(std::sync::Arc::clone(&catalog), &suite_dir, &mut tasks, &mut tasks_left_out, PROOF_SEEDS)?;
     files.extend(tasks.iter().map(|t| format!("verifiers/{suite}/{}.ron", t.id)));
     let graph_json = serde_json::to_string_pretty(&analysis.graph.to_json()).unwrap_or_default();
     for (rel, text) in [("graph.json", graph_json), ("graph.dot", analysis.graph.to_dot())] {
         std::fs::write(out.join(rel), text).map_err(|e| ReconError::io(&out.join(rel), e))?;
         files.push(rel.to_owned());
-    }
-    let catalog = Catalog::load_default(&[out.to_path_buf()]).map_err(|e| ReconError::Input(format!("{}: {e}", out.display())))?;
-    if let Some((dir, err)) = catalog.broken.iter().find(|(d, _)| d.starts_with(out)) {
-        return Err(ReconError::Input(format!("{}: the generated app does not load: {err}", dir.display())));
     }
     let fidelity: Vec<FidelityReport> = analysis
         .traces
@@ -222,7 +236,7 @@ pub fn reconstruct(paths: &[PathBuf], out: &Path, options: &ReconOptions) -> Res
     std::fs::write(out.join("fidelity.md"), fidelity_markdown(&report)).map_err(|e| ReconError::io(&out.join("fidelity.md"), e))?;
     files.push("fidelity.json".into());
     files.push("fidelity.md".into());
-    Ok(Reconstruction { analysis, model, out: out.to_path_buf(), files, suite, tasks, fidelity, dropped })
+    Ok(Reconstruction { analysis, model, out: out.to_path_buf(), files, suite, tasks, tasks_left_out, fidelity, dropped })
 }
 
 /// The fidelity report of several traces: each trace and the aggregate.
@@ -286,6 +300,7 @@ impl Reconstruction {
             "files": self.files,
             "suite": self.suite,
             "tasks": self.tasks,
+            "tasks_left_out": self.tasks_left_out,
             "fidelity": report["aggregate"],
             "warnings": self.warnings(),
             "notes": self.analysis.traces.iter().map(|t| json!({ "trace": t.source, "notes": t.notes })).collect::<Vec<_>>(),

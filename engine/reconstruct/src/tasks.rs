@@ -50,6 +50,11 @@ fn paths(model: &AppModel) -> BTreeMap<String, Vec<Handler>> {
     out
 }
 
+/// The handler path from the entry screen to one screen, if it is reachable.
+pub(crate) fn path_to(model: &AppModel, screen: &str) -> Option<Vec<Handler>> {
+    paths(model).remove(screen)
+}
+
 /// The app-state key the widget of a handler writes, if it is an input.
 fn state_key_of(model: &AppModel, h: &Handler) -> Option<String> {
     let mut key = None;
@@ -65,16 +70,16 @@ fn state_key_of(model: &AppModel, h: &Handler) -> Option<String> {
     key
 }
 
-fn lit(text: &str) -> String {
+pub(crate) fn lit(text: &str) -> String {
     serde_json::to_string(text).unwrap_or_default()
 }
 
 /// A template literal for task text: `{` would start a parameter hole.
-fn tlit(text: &str) -> String {
+pub(crate) fn tlit(text: &str) -> String {
     lit(&text.replace(['{', '}'], ""))
 }
 
-fn solution_steps(model: &AppModel, path: &[Handler]) -> Vec<String> {
+pub(crate) fn solution_steps(model: &AppModel, path: &[Handler]) -> Vec<String> {
     let mut steps = vec![format!("Open({})", tlit(&model.label))];
     for h in path {
         if h.widget.is_empty() {
@@ -90,7 +95,7 @@ fn solution_steps(model: &AppModel, path: &[Handler]) -> Vec<String> {
     steps
 }
 
-fn difficulty(steps: usize) -> &'static str {
+pub(crate) fn difficulty(steps: usize) -> &'static str {
     match steps {
         0..=2 => "easy",
         3..=4 => "medium",

@@ -395,6 +395,10 @@ pub struct Trace {
     /// Things the importer met and handled (missing states, unresolved targets, ...).
     #[serde(default)]
     pub notes: Vec<String>,
+    /// The task the person was doing, when the trace says (a DroidTask demonstration's
+    /// sentence, LlamaTouch's `instruction.txt`): it becomes a task of the rebuilt app.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub instruction: Option<String>,
 }
 
 impl Trace {
@@ -411,6 +415,7 @@ impl Trace {
             screens: BTreeMap::new(),
             steps: Vec::new(),
             notes: Vec::new(),
+            instruction: None,
         }
     }
 

@@ -19,7 +19,8 @@ use crate::graph::UsageGraph;
 use crate::limits::{MAX_MODEL_FILE_BYTES, MAX_SCREEN_WIDGETS, MAX_WIDGET_DEPTH};
 use crate::trace::{ScreenKind, Trace};
 use crate::visual::Rgb;
-use widgets::{best_match, build, from_target, match_score, Mapper};
+pub(crate) use widgets::{best_match, Mapper};
+use widgets::{build, from_target, match_score};
 pub use widgets::{iou, Widget, WidgetKind, WidgetRole};
 
 /// A navigation handler: a widget that led to another screen.

@@ -142,11 +142,13 @@ fn event_action(file: &Path, event: &Value) -> Result<(TraceAction, Option<Targe
     };
     let target = view.clone().map(|node| Target { path: None, node });
     let action = match kind {
-        "touch" => {
+        // Older DroidBot writes `touch` and `long_touch`; the version DroidTask was recorded
+        // with writes `click` and `long_click` for the same events.
+        "touch" | "click" => {
             let (x, y) = point(&view)?;
             TraceAction::Tap { x, y }
         }
-        "long_touch" => {
+        "long_touch" | "long_click" => {
             let (x, y) = point(&view)?;
             TraceAction::LongPress { x, y }
         }
@@ -226,8 +228,16 @@ pub(super) fn import(dir: &Path) -> Result<Trace, ReconError> {
         return Err(ReconError::format(&dir.join("events"), "no event_*.json files"));
     }
     let mut hash_only = 0;
+    let mut empty = Vec::new();
     for file in &events {
-        let RawEvent { start, stop, action, target } = parse_event(file, &budget.read_text(file, MAX_EVENT_FILE_BYTES)?)?;
+        let text = budget.read_text(file, MAX_EVENT_FILE_BYTES)?;
+        // DroidBot stopped while writing it: nothing was recorded, and nothing is lost by
+        // going on without it (a file with anything in it must parse).
+        if text.trim().is_empty() {
+            empty.push(file.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default());
+            continue;
+        }
+        let RawEvent { start, stop, action, target } = parse_event(file, &text)?;
         for id in [&start, &stop] {
             if !trace.screens.contains_key(id) {
                 hash_only += 1;
@@ -242,6 +252,9 @@ pub(super) fn import(dir: &Path) -> Result<Trace, ReconError> {
             }
         }
         trace.steps.push(TraceStep { screen: start, action, target, next: Some(stop) });
+    }
+    if !empty.is_empty() {
+        trace.notes.push(format!("{} empty event file(s) left out: {}", empty.len(), empty.join(", ")));
     }
     if hash_only > 0 {
         let known: Vec<&str> = trace.screens.values().filter(|s| s.kind == ScreenKind::HashOnly).map(|s| s.id.as_str()).collect();

@@ -140,6 +140,12 @@ pub(crate) fn droidbot_bounds(path: &Path, field: &str, v: Option<&Value>) -> Re
 
 /// Bounds whose every coordinate is within `MAX_COORD`.
 fn in_range(path: &Path, field: &str, b: [i64; 4]) -> Result<[i32; 4], ReconError> {
+    // Android's bounds of a view never laid out (gone, or off in a list's recycler): an empty
+    // box, not a coordinate out of range.
+    let (max, min) = (i64::from(i32::MAX), i64::from(i32::MIN));
+    if b == [max, max, min, min] {
+        return Ok([0, 0, 0, 0]);
+    }
     match (coord(b[0]), coord(b[1]), coord(b[2]), coord(b[3])) {
         (Some(x1), Some(y1), Some(x2), Some(y2)) => Ok([x1, y1, x2, y2]),
         _ => Err(ReconError::field(path, field, format!("`{b:?}`: {}", out_of_range("a coordinate")))),

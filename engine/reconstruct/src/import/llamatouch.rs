@@ -191,5 +191,18 @@ pub(super) fn import(dir: &Path) -> Result<Trace, ReconError> {
         let next = (k + 1 < count).then(|| (k + 1).to_string());
         trace.steps.push(TraceStep { screen: id, action, target: None, next });
     }
+    trace.instruction = instruction(dir, &mut budget)?;
     Ok(trace)
+}
+
+/// The task sentence of `instruction.txt`, when there is one: its lines that are not only a
+/// number (LlamaTouch writes the trace's number on a line of its own), joined.
+fn instruction(dir: &Path, budget: &mut Budget) -> Result<Option<String>, ReconError> {
+    let file = dir.join("instruction.txt");
+    if !present(&file) {
+        return Ok(None);
+    }
+    let text = budget.read_text(&file, MAX_SIDE_FILE_BYTES)?;
+    let words: Vec<&str> = text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.chars().all(|c| c.is_ascii_digit())).collect();
+    Ok((!words.is_empty()).then(|| words.join(" ")))
 }

@@ -1,6 +1,7 @@
 //! Importers: every supported trace format read into the canonical [`Trace`].
 
 pub(crate) mod droidbot;
+pub(crate) mod droidtask;
 pub(crate) mod hierarchy;
 pub(crate) mod llamatouch;
 pub(crate) mod phoneworld;
@@ -18,6 +19,8 @@ use crate::visual::image_size;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum TraceFormat {
     DroidBot,
+    /// DroidBot output with human task demonstrations (`taskN.yaml`) beside it.
+    DroidTask,
     LlamaTouch,
     Rico,
     UiAutomator,
@@ -27,13 +30,14 @@ pub enum TraceFormat {
 }
 
 impl TraceFormat {
-    pub const NAMES: &'static str = "auto, droidbot, llamatouch, rico, uiautomator, phoneworld, canonical";
+    pub const NAMES: &'static str = "auto, droidbot, droidtask, llamatouch, rico, uiautomator, phoneworld, canonical";
 
     /// Parses a `--format` value; `auto` gives `None`.
     pub fn parse(name: &str) -> Result<Option<TraceFormat>, ReconError> {
         Ok(Some(match name.to_ascii_lowercase().as_str() {
             "auto" => return Ok(None),
             "droidbot" => TraceFormat::DroidBot,
+            "droidtask" => TraceFormat::DroidTask,
             "llamatouch" => TraceFormat::LlamaTouch,
             "rico" => TraceFormat::Rico,
             "uiautomator" => TraceFormat::UiAutomator,
@@ -46,6 +50,7 @@ impl TraceFormat {
     pub fn name(self) -> &'static str {
         match self {
             TraceFormat::DroidBot => "droidbot",
+            TraceFormat::DroidTask => "droidtask",
             TraceFormat::LlamaTouch => "llamatouch",
             TraceFormat::Rico => "rico",
             TraceFormat::UiAutomator => "uiautomator",
@@ -137,6 +142,9 @@ pub fn detect(path: &Path) -> Result<(TraceFormat, PathBuf), ReconError> {
     if present(&path.join("gestures.json")) {
         return Ok((TraceFormat::Rico, path.to_path_buf()));
     }
+    if droidtask::is_droidtask(path) {
+        return Ok((TraceFormat::DroidTask, path.to_path_buf()));
+    }
     if is_droidbot(path) {
         return Ok((TraceFormat::DroidBot, path.to_path_buf()));
     }
@@ -170,21 +178,32 @@ fn locate(format: TraceFormat, path: &Path) -> Result<PathBuf, ReconError> {
 }
 
 /// Imports one trace; `format` `None` detects it. Every trace keeps the limits of
-/// [`crate::limits`], whatever its format.
+/// [`crate::limits`], whatever its format. A DroidTask folder gives its recording here; its
+/// demonstrations come with [`import_all`].
 pub fn import(path: &Path, format: Option<TraceFormat>) -> Result<Trace, ReconError> {
+    let mut traces = import_all(path, format)?;
+    Ok(traces.swap_remove(0))
+}
+
+/// Imports every trace a path holds: one for most formats; for a DroidTask folder the
+/// recording, then one trace per task demonstration, each with its instruction.
+pub fn import_all(path: &Path, format: Option<TraceFormat>) -> Result<Vec<Trace>, ReconError> {
     let (format, path) = match format {
         Some(f) => (f, locate(f, path)?),
         None => detect(path)?,
     };
-    let mut trace = match format {
-        TraceFormat::DroidBot => droidbot::import(&path)?,
-        TraceFormat::LlamaTouch => llamatouch::import(&path)?,
-        TraceFormat::Rico => rico::import(&path)?,
-        TraceFormat::UiAutomator => uiautomator::import(&path)?,
-        TraceFormat::PhoneWorld => phoneworld::import(&path)?,
-        TraceFormat::Canonical => return Trace::load(&path),
+    let mut traces = match format {
+        TraceFormat::DroidBot => vec![droidbot::import(&path)?],
+        TraceFormat::DroidTask => droidtask::import_all(&path)?,
+        TraceFormat::LlamaTouch => vec![llamatouch::import(&path)?],
+        TraceFormat::Rico => vec![rico::import(&path)?],
+        TraceFormat::UiAutomator => vec![uiautomator::import(&path)?],
+        TraceFormat::PhoneWorld => vec![phoneworld::import(&path)?],
+        TraceFormat::Canonical => return Ok(vec![Trace::load(&path)?]),
     };
-    trace.check_limits(&path)?;
-    trace.resolve_targets();
-    Ok(trace)
+    for trace in &mut traces {
+        trace.check_limits(&path)?;
+        trace.resolve_targets();
+    }
+    Ok(traces)
 }

@@ -1,0 +1,230 @@
+//! Tasks from the people's own demonstrations: a trace that says what it was doing (its
+//! `instruction`) becomes a task of the rebuilt app. The instruction is the person's sentence;
+//! the reference solution is what they did, step by step, on the rebuilt app's widgets; the
+//! verifier checks the screen they ended on and the controls they changed, as the
+//! demonstration's last screens show them, and nothing else may change.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write as _;
+use std::path::Path;
+
+use serde_json::{json, Value};
+
+use crate::abstraction::{snake, Role};
+use crate::error::ReconError;
+use crate::generate::{AppModel, Mapper, ScreenModel, Widget, WidgetKind};
+use crate::tasks::{difficulty, lit, path_to, solution_steps, tlit, TaskSummary};
+use crate::trace::{Trace, TraceAction, UiNode};
+
+/// A widget a demonstration step acted on, found on the rebuilt screen.
+fn widget_for<'m>(screen: &'m ScreenModel, node: &UiNode, size: (u32, u32), eligible: &dyn Fn(&Widget) -> bool) -> Option<&'m Widget> {
+    let m = Mapper { width: f64::from(size.0.max(1)), height: f64::from(size.1.max(1)) };
+    crate::generate::best_match(&screen.widgets, node, &m, eligible)
+}
+
+fn is_toggle(w: &Widget) -> bool {
+    matches!(w.kind, WidgetKind::Checkbox | WidgetKind::Switch)
+}
+
+/// The toggles a tap may change, by state key, with the one it changed first: the tapped
+/// widget if it is one, else one inside the tapped row (a settings row takes the tap for the
+/// checkbox it holds), but only when the tap stayed on the screen (a row that opens another
+/// screen does not toggle the switch drawn on it). Every toggle of the screen may change with
+/// it: choosing one of a group unchecks the others.
+fn toggles_of(screen: &ScreenModel, tapped: &Widget, stayed: bool) -> Option<(String, Vec<String>)> {
+    let b = tapped.source_box;
+    let within = |c: [f64; 4]| c[0] >= b[0] - 0.01 && c[2] <= b[2] + 0.01 && c[1] >= b[1] - 0.01 && c[3] <= b[3] + 0.01;
+    let mut first: Option<String> = None;
+    let mut keys = Vec::new();
+    for w in &screen.widgets {
+        w.walk(&mut |w| {
+            if let (true, Some(key)) = (is_toggle(w), &w.state_key) {
+                let hit = w.id == tapped.id || (stayed && within(w.source_box));
+                if hit && first.is_none() {
+                    first = Some(w.id.clone());
+                }
+                keys.push(key.clone());
+            }
+        });
+    }
+    first.map(|f| (f, keys))
+}
+
+fn toggle_key(screen: &ScreenModel, id: &str) -> Option<String> {
+    let mut key = None;
+    for w in &screen.widgets {
+        w.walk(&mut |w| {
+            if w.id == id && key.is_none() {
+                key.clone_from(&w.state_key);
+            }
+        });
+    }
+    key
+}
+
+/// Whether the demonstration's hierarchy shows the toggle checked: the checkable node that
+/// best matches it on a screen of the demonstration.
+fn shown_checked(screen: &ScreenModel, toggle_id: &str, root: &UiNode, size: (u32, u32)) -> Option<bool> {
+    let mut checked = None;
+    root.walk(&mut Vec::new(), &mut |_, n| {
+        if checked.is_none() && n.checkable && widget_for(screen, n, size, &|w| w.id == toggle_id).is_some() {
+            checked = Some(n.checked);
+        }
+    });
+    checked
+}
+
+/// One demonstration's task text, or why it cannot be a task.
+fn task_text(model: &AppModel, trace_index: usize, trace: &Trace, id: &str) -> Result<(String, usize, String), String> {
+    let instruction = trace.instruction.as_deref().unwrap_or_default();
+    let abs = &model.abstraction;
+    let screen_of = |concrete: &str| -> Option<&ScreenModel> {
+        let s = trace.screens.get(concrete)?;
+        let i = abs.classify(trace_index, s)?;
+        (abs.screens[i].role == Role::App).then(|| model.screen(&abs.screens[i].id)).flatten()
+    };
+    // Steps before the app's first screen are the way into it (the launcher, another app):
+    // the solution opens the app instead.
+    let skip = trace.steps.iter().position(|s| screen_of(&s.screen).is_some()).ok_or("no step is on a screen of the app")?;
+    let start = screen_of(&trace.steps[skip].screen).ok_or("no step is on a screen of the app")?;
+    let Some(prefix) = path_to(model, &start.id) else {
+        return Err(format!("its first screen `{}` is not reached from the app's entry", start.id));
+    };
+    let mut steps = solution_steps(model, &prefix);
+    // Toggles changed, by state key: (widget, screen model, the step after which it shows).
+    let mut toggled: BTreeMap<String, (String, String, usize)> = BTreeMap::new();
+    let mut typed: BTreeMap<String, String> = BTreeMap::new();
+    let mut may_change: BTreeSet<String> = BTreeSet::new();
+    let mut scrolled = false;
+    for (k, step) in trace.steps.iter().enumerate().skip(skip) {
+        let here = screen_of(&step.screen).ok_or_else(|| format!("step {}: its screen {} is not in the app", k + 1, step.screen))?;
+        let size = trace.screens.get(&step.screen).map(|s| (s.width, s.height)).unwrap_or((1080, 2400));
+        let node = step.target.as_ref().map(|t| &t.node);
+        let missing = || format!("step {}: the element acted on is not a widget of `{}`", k + 1, here.id);
+        match (&step.action, node) {
+            (TraceAction::Key { key }, _) if key == "back" => steps.push("Back".into()),
+            // The person scrolled to what they tap next: the next tap scrolls to it too.
+            (TraceAction::Swipe { .. }, _) => scrolled = true,
+            (TraceAction::TypeText { text }, Some(node)) => {
+                let field = widget_for(here, node, size, &|w| w.kind == WidgetKind::TextField).ok_or_else(missing)?;
+                steps.push(format!("Fill({}, {})", lit(&field.id), tlit(text)));
+                if let Some(key) = &field.state_key {
+                    typed.insert(key.clone(), text.replace(['{', '}'], ""));
+                }
+            }
+            (TraceAction::Tap { .. } | TraceAction::LongPress { .. }, Some(node)) => {
+                let w = widget_for(here, node, size, &|_| true).ok_or_else(missing)?;
+                let verb = match step.action {
+                    TraceAction::LongPress { .. } => "LongPress",
+                    _ if std::mem::take(&mut scrolled) => "ScrollTap",
+                    _ => "Tap",
+                };
+                steps.push(format!("{verb}({})", lit(&w.id)));
+                let stayed = step.next.as_deref().and_then(screen_of).is_some_and(|next| next.id == here.id);
+                if let Some((toggle, keys)) = toggles_of(here, w, stayed) {
+                    may_change.extend(keys.iter().map(|key| lit(&format!("{}:{key}", model.package))));
+                    if let Some(key) = toggle_key(here, &toggle) {
+                        toggled.insert(key, (toggle, here.id.clone(), k));
+                    }
+                }
+            }
+            (action, _) => return Err(format!("step {}: a `{}` is not a step a task solution takes", k + 1, action.name())),
+        }
+    }
+    let last = trace.steps.last().ok_or("no step")?;
+    let end_id = last.next.as_deref().ok_or("its last step has no screen after it")?;
+    let end = screen_of(end_id).ok_or_else(|| format!("it ends outside the app (state {end_id})"))?;
+    let mut success = vec![format!("Screen(app: {}, screen: {})", lit(&model.package), lit(&end.id))];
+    for (key, (toggle, screen_id, k)) in &toggled {
+        // As the demonstration last showed it: its final screen if that is the toggle's, else
+        // the screen right after the tap.
+        let screen = model.screen(screen_id).ok_or("a toggle's screen is gone")?;
+        let shown = [end_id, trace.steps[*k].next.as_deref().unwrap_or_default()].into_iter().find_map(|id| {
+            let s = trace.screens.get(id)?;
+            let same = screen_of(id).is_some_and(|m| m.id == *screen_id);
+            same.then(|| shown_checked(screen, toggle, s.root.as_ref()?, (s.width, s.height))).flatten()
+        });
+        if let Some(checked) = shown {
+            success.push(format!("Equals(app: {}, path: {}, value: {checked})", lit(&model.package), lit(key)));
+        }
+    }
+    for (key, text) in &typed {
+        success.push(format!("Equals(app: {}, path: {}, value: {})", lit(&model.package), lit(key), lit(text)));
+        may_change.insert(lit(&format!("{}:{key}", model.package)));
+    }
+    let allow: Vec<String> = may_change.into_iter().collect();
+    if steps.len() <= 1 && success.len() == 1 && end.id == model.entry {
+        return Err("opening the app already does it: nothing for an agent to do".into());
+    }
+    let mut text = String::new();
+    let _ = writeln!(text, "// Demonstration: {} ({} step(s) by a person).", crate::generate::one_line(&trace.source), trace.steps.len());
+    let _ = writeln!(text, "Task(\n    id: {},\n    category: \"app\",\n    apps: [{}],", lit(id), lit(&model.package));
+    let _ = writeln!(
+        text,
+        "    difficulty: {},\n    max_steps: {},\n    skills: [\"navigation\", \"demonstration\"],",
+        lit(difficulty(steps.len())),
+        steps.len() * 2 + 6
+    );
+    let _ = writeln!(text, "    instruction: {},", tlit(instruction));
+    let _ = writeln!(text, "    success: [{}],", success.join(", "));
+    if !allow.is_empty() {
+        let _ = writeln!(text, "    allow: [{}],", allow.join(", "));
+    }
+    let _ = writeln!(text, "    solution: [{}],\n)", steps.join(", "));
+    Ok((text, steps.len(), end.id.clone()))
+}
+
+/// Writes one task per trace with an instruction into `dir`; returns the tasks written and,
+/// for each demonstration left out, its trace and why.
+pub fn write_demonstration_tasks(model: &AppModel, traces: &[Trace], dir: &Path) -> Result<(Vec<TaskSummary>, Vec<Value>), ReconError> {
+    let prefix = snake(model.package.rsplit('.').next().unwrap_or_default());
+    let prefix = if prefix.is_empty() { "app".to_owned() } else { prefix };
+    let (mut written, mut left_out) = (Vec::new(), Vec::new());
+    for (i, trace) in traces.iter().enumerate() {
+        if trace.instruction.is_none() {
+            continue;
+        }
+        let stem = Path::new(&trace.source).file_stem().map(|s| snake(&s.to_string_lossy())).unwrap_or_default();
+        let id = format!("{prefix}_{}", if stem.is_empty() { format!("demo_{i}") } else { stem });
+        match task_text(model, i, trace, &id) {
+            Ok((text, steps, screen)) => {
+                let file = dir.join(format!("{id}.ron"));
+                std::fs::write(&file, text).map_err(|e| ReconError::io(&file, e))?;
+                written.push(TaskSummary { id, kind: "demonstration".into(), screen, steps, file: file.display().to_string() });
+            }
+            Err(why) => left_out.push(json!({ "task": id, "trace": trace.source, "reason": why })),
+        }
+    }
+    Ok((written, left_out))
+}
+
+/// Runs `verify` on the written suite and takes out every task the rebuilt app does not prove
+/// (its solution fails, or doing nothing passes): each is removed from `tasks` and its file,
+/// and listed in `left_out` with the first problem found.
+pub fn keep_proven(
+    catalog: std::sync::Arc<phoneworld_phone::Catalog>,
+    dir: &Path,
+    tasks: &mut Vec<TaskSummary>,
+    left_out: &mut Vec<Value>,
+    seeds: u64,
+) -> Result<(), ReconError> {
+    let suite = phoneworld_tasks::Suite::load(dir, &catalog).map_err(|e| ReconError::Input(format!("{}: {e}", dir.display())))?;
+    let problems =
+        phoneworld_tasks::verify_suite(catalog, &suite, seeds).map_err(|e| ReconError::Input(format!("{}: {e}", dir.display())))?;
+    let mut first: BTreeMap<&str, &str> = BTreeMap::new();
+    for p in &problems {
+        first.entry(p.template.as_str()).or_insert(p.problem.as_str());
+    }
+    let mut kept = Vec::new();
+    for task in tasks.drain(..) {
+        match first.get(task.id.as_str()) {
+            Some(problem) => {
+                std::fs::remove_file(&task.file).map_err(|e| ReconError::io(Path::new(&task.file), e))?;
+                left_out.push(json!({ "task": task.id, "kind": task.kind, "reason": format!("verify: {problem}") }));
+            }
+            None => kept.push(task),
+        }
+    }
+    *tasks = kept;
+    Ok(())
+}

@@ -1,0 +1,173 @@
+//! DroidTask folders: DroidBot's `click`/`set_text` events, and each human demonstration
+//! (`taskN.yaml`) becoming a task of the rebuilt app with the person's sentence.
+
+mod common;
+
+use std::path::Path;
+
+use common::scratch;
+use phoneworld_reconstruct::import::{detect, import_all, TraceFormat};
+use phoneworld_reconstruct::{reconstruct, ReconOptions, TraceAction};
+use serde_json::{json, Value};
+
+const PKG: &str = "org.example.alarms";
+
+/// A DroidBot view: `[temp_id, parent, class, id, text, bounds, clickable, checkable, checked]`.
+#[allow(clippy::too_many_arguments, reason = "one row of a table of views")]
+fn view(id: usize, parent: i64, class: &str, rid: &str, text: &str, b: [i64; 4], clickable: bool, checked: Option<bool>) -> Value {
+    json!({
+        "temp_id": id, "parent": parent, "children": [], "class": class,
+        "resource_id": if rid.is_empty() { Value::Null } else { json!(format!("{PKG}:id/{rid}")) },
+        "text": if text.is_empty() { Value::Null } else { json!(text) }, "content_description": null,
+        "bounds": [[b[0], b[1]], [b[2], b[3]]], "clickable": clickable, "checkable": checked.is_some(),
+        "checked": checked.unwrap_or(false), "editable": class.ends_with("EditText"), "scrollable": false,
+        "enabled": true, "visible": true, "package": PKG,
+    })
+}
+
+fn write_state(dir: &Path, tag: &str, hash: &str, activity: &str, mut views: Vec<Value>) {
+    // Children lists from the parents.
+    for i in 0..views.len() {
+        let parent = views[i]["parent"].as_i64().unwrap();
+        if parent >= 0 {
+            views[parent as usize]["children"].as_array_mut().unwrap().push(json!(i));
+        }
+    }
+    let state = json!({ "tag": tag, "state_str": hash, "foreground_activity": format!("{PKG}/{activity}"), "views": views });
+    std::fs::write(dir.join(format!("states/state_{tag}.json")), state.to_string()).unwrap();
+}
+
+fn write_event(dir: &Path, tag: &str, start: &str, stop: &str, event: Value) {
+    let e = json!({ "tag": tag, "start_state": start, "stop_state": stop, "event": event });
+    std::fs::write(dir.join(format!("events/event_{tag}.json")), e.to_string()).unwrap();
+}
+
+/// An alarm app: a main screen with a Settings button, and a settings screen whose row
+/// holds a checkbox and whose name field takes text. Recorded twice toggled, once named.
+fn droidtask_folder(name: &str) -> std::path::PathBuf {
+    let dir = scratch(name);
+    std::fs::create_dir_all(dir.join("states")).unwrap();
+    std::fs::create_dir_all(dir.join("events")).unwrap();
+    let root = |id| view(id, -1, "android.widget.FrameLayout", "", "", [0, 0, 1080, 2280], false, None);
+    write_state(
+        &dir,
+        "01",
+        "main",
+        ".MainActivity",
+        vec![
+            root(0),
+            view(1, 0, "android.widget.TextView", "title", "Alarms", [40, 80, 600, 200], false, None),
+            view(2, 0, "android.widget.Button", "settings", "Settings", [700, 80, 1040, 200], true, None),
+            view(3, 0, "android.widget.TextView", "next_alarm", "Next alarm 07:00", [40, 400, 1040, 520], false, None),
+        ],
+    );
+    let settings = |tag: &str, hash: &str, vibrate: bool| {
+        write_state(
+            &dir,
+            tag,
+            hash,
+            ".SettingsActivity",
+            vec![
+                root(0),
+                view(1, 0, "android.widget.TextView", "settings_title", "Settings", [40, 80, 600, 200], false, None),
+                view(2, 0, "android.widget.RelativeLayout", "vibrate_holder", "", [0, 300, 1080, 460], true, None),
+                view(3, 2, "android.widget.CheckBox", "vibrate", "Vibrate on alarm", [60, 320, 1020, 440], false, Some(vibrate)),
+                view(4, 0, "android.widget.EditText", "alarm_name", "Alarm name", [60, 520, 1020, 640], true, None),
+            ],
+        )
+    };
+    settings("02", "settings_off", false);
+    settings("03", "settings_on", true);
+    let click = |rid: &str, text: &str, b: [i64; 4]| json!({ "event_type": "click", "view": view(0, -1, "android.view.View", rid, text, b, true, None), "x": null, "y": null });
+    write_event(&dir, "10", "launcher", "main", json!({ "event_type": "intent", "intent": format!("am start {PKG}/.MainActivity") }));
+    write_event(&dir, "11", "main", "settings_off", click("settings", "Settings", [700, 80, 1040, 200]));
+    write_event(&dir, "12", "settings_off", "settings_on", click("vibrate_holder", "", [0, 300, 1080, 460]));
+    write_event(&dir, "13", "settings_on", "settings_off", click("vibrate_holder", "", [0, 300, 1080, 460]));
+    let set_text = json!({ "event_type": "set_text", "text": "Gym",
+        "view": view(0, -1, "android.widget.EditText", "alarm_name", "Alarm name", [60, 520, 1020, 640], true, None) });
+    write_event(&dir, "14", "settings_off", "settings_off", set_text);
+    write_event(&dir, "15", "settings_off", "main", json!({ "event_type": "key", "name": "BACK" }));
+    write_event(&dir, "16", "main", "settings_off", click("settings", "Settings", [700, 80, 1040, 200]));
+    // DroidBot was stopped while writing this one.
+    std::fs::write(dir.join("events/event_17.json"), "").unwrap();
+    let main_html = "<p id=0>Alarms</p>\n<button id=1>Settings</button>\n<p id=2>Next alarm 07:00</p>\n<button id=3>go back</button>";
+    let settings_html = |on: bool| {
+        format!(
+            "<p id=0>Settings</p>\n<checkbox id=1 checked={}>Vibrate on alarm</checkbox>\n<input id=2>Alarm name</input>\n<button id=3>go back</button>",
+            if on { "True" } else { "False" }
+        )
+    };
+    let record = |state: &str, choice: i64, input: &str, hashes: &[&str]| json!({ "State": state, "Choice": choice, "Input": input, "state_str": hashes, "new_state_str": "elsewhere" });
+    let task = |n: usize, name: &str, records: Vec<Value>| {
+        let yaml = serde_json::to_string(&json!({ "task_name": name, "step_num": records.len(), "records": records })).unwrap();
+        // JSON is YAML: the importer reads both the same.
+        std::fs::write(dir.join(format!("task{n}.yaml")), yaml).unwrap();
+    };
+    task(
+        1,
+        "turn on vibration for alarms",
+        vec![
+            record(main_html, 1, "null", &["main"]),
+            record(&settings_html(false), 1, "null", &["settings_off"]),
+            record(&settings_html(true), -1, "null", &["settings_on"]),
+        ],
+    );
+    task(
+        2,
+        "name the alarm Gym",
+        vec![
+            record(main_html, 1, "null", &["main"]),
+            record(&settings_html(false), 2, "Gym", &["settings_off"]),
+            record(&settings_html(false), -1, "null", &["settings_off"]),
+        ],
+    );
+    // The chosen element is on no saved screen: left out, with a note.
+    task(3, "snooze for ten minutes", vec![record("<button id=0>Snooze</button>", 0, "null", &["main"])]);
+    dir
+}
+
+#[test]
+fn a_droidtask_folder_is_its_recording_and_one_trace_per_demonstration() {
+    let dir = droidtask_folder("import");
+    assert_eq!(detect(&dir).unwrap().0, TraceFormat::DroidTask);
+    let traces = import_all(&dir, None).unwrap();
+    assert_eq!(traces.len(), 3, "the recording and two demonstrations");
+    let log = &traces[0];
+    assert!(log.instruction.is_none());
+    assert!(matches!(log.steps[1].action, TraceAction::Tap { .. }), "`click` is a tap");
+    assert!(matches!(&log.steps[4].action, TraceAction::TypeText { text } if text == "Gym"));
+    assert!(log.notes.iter().any(|n| n.contains("empty event file") && n.contains("event_17.json")), "{:?}", log.notes);
+    assert!(log.notes.iter().any(|n| n.contains("task3.yaml") && n.contains("Snooze")), "{:?}", log.notes);
+    let demo = &traces[1];
+    assert_eq!(demo.instruction.as_deref(), Some("turn on vibration for alarms"));
+    assert_eq!(demo.steps.len(), 2);
+    // The checkbox itself, as DroidBot records a click on a checkbox row.
+    assert_eq!(demo.steps[1].target.as_ref().unwrap().node.short_id(), "vibrate");
+    assert_eq!(demo.steps[1].next.as_deref(), Some("settings_on"));
+}
+
+#[test]
+fn each_demonstration_becomes_a_proven_task_with_the_persons_sentence() {
+    let dir = droidtask_folder("tasks");
+    let out = scratch("droidtask-out");
+    let r = reconstruct(&[dir], &out, &ReconOptions { overwrite: true, ..ReconOptions::default() }).unwrap();
+    let demos: Vec<_> = r.tasks.iter().filter(|t| t.kind == "demonstration").collect();
+    assert_eq!(demos.len(), 2, "{:?} left out: {:?}", r.tasks, r.tasks_left_out);
+    let toggle = std::fs::read_to_string(&demos[0].file).unwrap();
+    assert!(toggle.contains("instruction: \"turn on vibration for alarms\""), "{toggle}");
+    // The screen it ended on and the checkbox as the last screen showed it.
+    assert!(toggle.contains("Screen(app: \"org.example.alarms\", screen: \"settings\")"), "{toggle}");
+    assert!(toggle.contains("_vibrate\", value: true)"), "{toggle}");
+    let named = std::fs::read_to_string(&demos[1].file).unwrap();
+    assert!(named.contains("Fill(\"alarm_name\", \"Gym\")") && named.contains("value: \"Gym\")"), "{named}");
+    // The one whose element is on no screen is reported, not written.
+    assert!(r.summary()["notes"].to_string().contains("task3.yaml"));
+}
+
+#[test]
+fn a_broken_demonstration_file_is_named_with_its_line() {
+    let dir = droidtask_folder("broken");
+    std::fs::write(dir.join("task2.yaml"), "task_name: x\nrecords:\n  - Choice: [unclosed\n").unwrap();
+    let e = import_all(&dir, None).unwrap_err().to_string();
+    assert!(e.contains("task2.yaml:3"), "{e}");
+}

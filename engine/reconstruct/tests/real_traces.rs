@@ -107,3 +107,25 @@ fn droidbot_fdroid_adguard_noisy_run() {
     );
     assert!(f.screen_coverage >= 0.9, "{}", f.screen_coverage);
 }
+
+#[test]
+fn droidtask_human_demonstrations_become_tasks() {
+    let Some(r) = reconstructed("droidtask/voicerecorder") else { return };
+    assert_eq!(r.model.package, "com.simplemobiletools.voicerecorder");
+    let yaml: Vec<String> = std::fs::read_dir(traces_dir().unwrap().join("droidtask/voicerecorder"))
+        .unwrap()
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter(|n| n.starts_with("task") && n.ends_with(".yaml"))
+        .collect();
+    let demos: Vec<_> = r.tasks.iter().filter(|t| t.kind == "demonstration").collect();
+    // Every demonstration is a proven task or is reported with the reason it is not.
+    let reported = r.tasks_left_out.iter().filter(|t| t["trace"].as_str().is_some_and(|s| s.ends_with(".yaml"))).count()
+        + r.tasks_left_out.iter().filter(|t| t["kind"] == "demonstration").count();
+    assert_eq!(demos.len() + reported, yaml.len(), "{:?}", r.tasks_left_out);
+    assert!(demos.len() * 2 >= yaml.len(), "{} of {} demonstrations are tasks", demos.len(), yaml.len());
+    // The instruction is the person's own sentence, not a generated one.
+    let text = std::fs::read_to_string(&demos[0].file).unwrap();
+    assert!(!text.contains("go to the") && text.contains("skills: [\"navigation\", \"demonstration\"]"), "{text}");
+    let f = &r.fidelity[0];
+    assert!(f.transition_accuracy >= 0.85 && f.transition_accuracy > f.baseline.transition_accuracy + 0.3, "{f:?}");
+}

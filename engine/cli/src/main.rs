@@ -210,6 +210,10 @@ enum Command {
         /// The reconstructed app folder.
         #[arg(long)]
         app: PathBuf,
+        /// Write, for every judged step with a screenshot, the original and the rebuilt frame
+        /// at the same size (one sub-folder per trace), and the pairs visual similarity scores.
+        #[arg(long)]
+        out_dir: Option<PathBuf>,
     },
     /// Serve a mock phone over the ADB device protocol until killed (`adb connect ADDR:PORT`).
     ServeAdb {
@@ -305,7 +309,9 @@ fn main() -> ExitCode {
         Command::Graph { traces, format, out, package, tolerance } => {
             reconstruct_commands::graph(traces, format, out, package.as_deref(), *tolerance, cli.json)
         }
-        Command::Replay { traces, format, app } => reconstruct_commands::replay_traces(traces, format, app, cli.json),
+        Command::Replay { traces, format, app, out_dir } => {
+            reconstruct_commands::replay_traces(traces, format, app, out_dir.as_deref(), cli.json)
+        }
         Command::ServeAdb { port, bind, seed, task, suite, auth_key, interruptions } => adb_commands::serve_adb(
             &cli.apps_dir,
             &cli.suite_dir,

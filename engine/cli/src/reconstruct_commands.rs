@@ -5,8 +5,8 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{bail, Context, Result};
-use phoneworld_reconstruct::import::{import, TraceFormat};
-use phoneworld_reconstruct::replay::replay;
+use phoneworld_reconstruct::import::{import_all, TraceFormat};
+use phoneworld_reconstruct::replay::replay_writing_frames;
 use phoneworld_reconstruct::{analyze, fidelity_json, fidelity_markdown, reconstruct as run_reconstruct, ReconOptions};
 
 fn options(format: &str, package: Option<&str>, tolerance: f64) -> Result<ReconOptions> {
@@ -95,13 +95,21 @@ pub(crate) fn graph(
     Ok(ExitCode::SUCCESS)
 }
 
-pub(crate) fn replay_traces(traces: &[PathBuf], format: &str, app: &Path, as_json: bool) -> Result<ExitCode> {
+pub(crate) fn replay_traces(traces: &[PathBuf], format: &str, app: &Path, out_dir: Option<&Path>, as_json: bool) -> Result<ExitCode> {
     let format = TraceFormat::parse(format)?;
     let model = phoneworld_reconstruct::generate::AppModel::load(app)?;
+    let catalog = phoneworld_phone::Catalog::load_default(&[app.to_path_buf()]).with_context(|| format!("loading {}", app.display()))?;
+    if let Some((dir, err)) = catalog.broken.iter().find(|(d, _)| d.starts_with(app)) {
+        bail!("{}: the app does not load: {err}", dir.display());
+    }
     let mut reports = Vec::new();
-    for t in traces {
-        let trace = import(t, format)?;
-        reports.push(replay(app, &trace, true)?);
+    for (k, t) in traces.iter().enumerate() {
+        for (j, trace) in import_all(t, format)?.iter().enumerate() {
+            // One folder per trace: its number on the command line, and within a DroidTask
+            // folder the number of the demonstration.
+            let frames = out_dir.map(|d| d.join(format!("trace_{k}_{j}")));
+            reports.push(replay_writing_frames(&model, std::sync::Arc::clone(&catalog), trace, true, frames.as_deref())?);
+        }
     }
     let report = fidelity_json(&model, &reports);
     if as_json {

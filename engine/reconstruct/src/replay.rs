@@ -389,6 +389,24 @@ pub fn replay(app_dir: &Path, trace: &Trace, visual: bool) -> Result<FidelityRep
 
 /// Replays one trace with an already loaded model and catalog.
 pub fn replay_with(model: &AppModel, catalog: Arc<Catalog>, trace: &Trace, visual: bool) -> Result<FidelityReport, ReconError> {
+    replay_writing_frames(model, catalog, trace, visual, None)
+}
+
+/// Like [`replay_with`]; with `frames`, writes into that folder, for every judged step whose
+/// next screen has a screenshot, the screenshot (`step_NNNN.original.png`) and the phone's
+/// frame after the replayed step (`step_NNNN.rebuilt.png`) at the frame's size, and for every
+/// screen scored for visual similarity the pair it was scored on (`screen_<id>.*.png`).
+pub fn replay_writing_frames(
+    model: &AppModel,
+    catalog: Arc<Catalog>,
+    trace: &Trace,
+    visual: bool,
+    frames: Option<&Path>,
+) -> Result<FidelityReport, ReconError> {
+    if let Some(dir) = frames {
+        std::fs::create_dir_all(dir).map_err(|e| ReconError::io(dir, e))?;
+    }
+    let mut shots = ShotCache::default();
     let device = Device::new(Arc::clone(&catalog), DeviceConfig::default()).map_err(|e| ReconError::Input(e.to_string()))?;
     let trace_index = model.sources.iter().position(|s| *s == trace.source).unwrap_or(usize::MAX);
     let mut r = Replayer { model, device, trace_index };
@@ -478,10 +496,16 @@ pub fn replay_with(model: &AppModel, catalog: Arc<Catalog>, trace: &Trace, visua
                 detail.similarity = (c.total > 0).then(|| ratio(c.matched, c.total));
                 detail.missing = c.missing;
             }
+            if let (Some(dir), Some(next)) = (frames, step.next.as_ref().and_then(|n| trace.screens.get(n))) {
+                if let Some((original, rebuilt)) = shots.pair(trace, next, &mut r.device) {
+                    original.write_png(&dir.join(format!("step_{k:04}.original.png")))?;
+                    rebuilt.write_png(&dir.join(format!("step_{k:04}.rebuilt.png")))?;
+                }
+            }
         }
         per_step.push(detail);
     }
-    let (visual_scores, warnings) = if visual { visual_scores(&r, catalog, trace) } else { Default::default() };
+    let (visual_scores, warnings) = if visual { visual_scores(&r, catalog, trace, frames)? } else { Default::default() };
     let visual_similarity =
         (!visual_scores.is_empty()).then(|| round4(visual_scores.iter().map(|v| v.ssim).sum::<f64>() / visual_scores.len() as f64));
     let baseline_cover = usize::from(first.as_ref().is_some_and(|f| matches!(f, Label::Screen(_) | Label::Launcher)));
@@ -516,41 +540,83 @@ pub fn replay_with(model: &AppModel, catalog: Arc<Catalog>, trace: &Trace, visua
     })
 }
 
+/// Screenshots a replay has loaded, by file (a trace shows the same screens again and again).
+#[derive(Default)]
+struct ShotCache {
+    loaded: BTreeMap<String, Option<Rgb>>,
+}
+
+impl ShotCache {
+    /// The screen's screenshot, if it has one that loads.
+    fn get(&mut self, trace: &Trace, screen: &Screen) -> Option<Result<&Rgb, String>> {
+        let rel = screen.screenshot.as_ref()?;
+        let mut error = None;
+        let shot = self.loaded.entry(rel.clone()).or_insert_with(|| {
+            Rgb::load(&Path::new(&trace.base_dir).join(rel)).map_err(|e| error = Some(format!("{e}; the screenshot is left out"))).ok()
+        });
+        match (shot.as_ref(), error) {
+            (_, Some(e)) => Some(Err(e)),
+            (Some(shot), None) => Some(Ok(shot)),
+            (None, None) => None,
+        }
+    }
+
+    /// The screenshot, cut to the screen's aspect and scaled to the phone's frame, beside the
+    /// frame: the pair the visual similarity compares.
+    fn pair(&mut self, trace: &Trace, screen: &Screen, device: &mut Device) -> Option<(Rgb, Rgb)> {
+        let shot = self.get(trace, screen)?.ok()?;
+        let frame = device.frame();
+        let rendered = Rgb::from_rgba(frame.width, frame.height, &frame.pixels);
+        Some((shot.resized(shot.width, screen_rows(shot, screen), rendered.width, rendered.height), rendered))
+    }
+}
+
+/// The rows of a screenshot that show the screen.
+fn screen_rows(shot: &Rgb, screen: &Screen) -> u32 {
+    crate::visual::rows_showing(shot, screen.width, screen.height)
+}
+
 /// SSIM between each generated screen and the trace's first screenshot of it, and the
-/// screenshots that could not be read.
-fn visual_scores(r: &Replayer<'_>, catalog: Arc<Catalog>, trace: &Trace) -> (Vec<VisualScore>, Vec<String>) {
+/// screenshots that could not be read; with `frames`, the compared pairs are written there.
+fn visual_scores(
+    r: &Replayer<'_>,
+    catalog: Arc<Catalog>,
+    trace: &Trace,
+    frames: Option<&Path>,
+) -> Result<(Vec<VisualScore>, Vec<String>), ReconError> {
     let mut done = BTreeSet::new();
     let mut out = Vec::new();
     let mut warnings = Vec::new();
+    let mut shots = ShotCache::default();
     let (cw, ch) = COMPARE_SIZE;
     for step in &trace.steps {
         for id in std::iter::once(&step.screen).chain(step.next.as_ref()) {
             let Label::Screen(i) = r.label_of(trace, id) else { continue };
             let Some(screen) = trace.screens.get(id) else { continue };
-            let Some(rel) = &screen.screenshot else { continue };
-            if !done.insert(i) {
+            if screen.screenshot.is_none() || !done.insert(i) {
                 continue;
             }
-            let shot = match Rgb::load(&Path::new(&trace.base_dir).join(rel)) {
-                Ok(shot) => shot,
-                Err(e) => {
-                    warnings.push(format!("{e}; the screenshot is left out"));
-                    continue;
-                }
-            };
+            if let Some(Err(e)) = shots.get(trace, screen) {
+                warnings.push(e);
+                continue;
+            }
             let Ok(mut device) = Device::new(Arc::clone(&catalog), DeviceConfig::default()) else { continue };
             let screen_id = r.model.abstraction.screens[i].id.clone();
             if device.open_screen(&r.model.package, &screen_id, serde_json::json!({})).is_err() {
                 continue;
             }
+            let Some(Ok(shot)) = shots.get(trace, screen) else { continue };
+            let a = shot.gray(shot.width, screen_rows(shot, screen), cw, ch);
             let frame = device.frame();
             let rendered = Rgb::from_rgba(frame.width, frame.height, &frame.pixels);
-            let scale = f64::from(shot.width) / f64::from(screen.width.max(1));
-            let crop_h = (f64::from(screen.height) * scale) as u32;
-            let a = shot.gray(shot.width, crop_h, cw, ch);
             let b = rendered.gray(rendered.width, rendered.height, cw, ch);
-            out.push(VisualScore { screen: screen_id, ssim: round4(ssim(&a, &b, cw, ch)) });
+            out.push(VisualScore { screen: screen_id.clone(), ssim: round4(ssim(&a, &b, cw, ch)) });
+            if let Some(dir) = frames {
+                let original = shot.resized(shot.width, screen_rows(shot, screen), rendered.width, rendered.height);
+                original.write_png(&dir.join(format!("screen_{screen_id}.original.png")))?;
+                rendered.write_png(&dir.join(format!("screen_{screen_id}.rebuilt.png")))?;
+            }
         }
     }
-    (out, warnings)
+    Ok((out, warnings))
 }

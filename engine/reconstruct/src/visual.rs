@@ -154,6 +154,59 @@ impl Rgb {
     }
 }
 
+impl Rgb {
+    /// The box `[0, 0, crop_w, crop_h]` box-filtered to `w` x `h` (what `gray` compares, in colour).
+    pub fn resized(&self, crop_w: u32, crop_h: u32, w: u32, h: u32) -> Rgb {
+        let (cw, ch) = (crop_w.min(self.width).max(1), crop_h.min(self.height).max(1));
+        let mut pixels = Vec::with_capacity((w * h) as usize);
+        for oy in 0..h {
+            for ox in 0..w {
+                let (x1, x2) = (ox * cw / w, ((ox + 1) * cw / w).max(ox * cw / w + 1));
+                let (y1, y2) = (oy * ch / h, ((oy + 1) * ch / h).max(oy * ch / h + 1));
+                let mut sum = [0u32; 3];
+                for y in y1..y2 {
+                    for x in x1..x2 {
+                        let p = self.at(x, y);
+                        for c in 0..3 {
+                            sum[c] += u32::from(p[c]);
+                        }
+                    }
+                }
+                let n = (x2 - x1) * (y2 - y1);
+                pixels.push([(sum[0] / n) as u8, (sum[1] / n) as u8, (sum[2] / n) as u8]);
+            }
+        }
+        Rgb { width: w, height: h, pixels }
+    }
+
+    /// The box `[x, y, w, h]`, if it lies inside the image.
+    pub fn crop(&self, x: u32, y: u32, w: u32, h: u32) -> Option<Rgb> {
+        if w == 0 || h == 0 || x.checked_add(w)? > self.width || y.checked_add(h)? > self.height {
+            return None;
+        }
+        let pixels = (y..y + h).flat_map(|row| (x..x + w).map(move |col| self.at(col, row))).collect();
+        Some(Rgb { width: w, height: h, pixels })
+    }
+
+    /// The image as an RGB PNG file's bytes.
+    pub fn png_bytes(&self) -> Result<Vec<u8>, png::EncodingError> {
+        let mut out = Vec::new();
+        let mut encoder = png::Encoder::new(&mut out, self.width, self.height);
+        encoder.set_color(png::ColorType::Rgb);
+        encoder.set_depth(png::BitDepth::Eight);
+        encoder.set_compression(png::Compression::Best);
+        let bytes: Vec<u8> = self.pixels.iter().flatten().copied().collect();
+        encoder.write_header()?.write_image_data(&bytes)?;
+        Ok(out)
+    }
+
+    /// Writes the image as an RGB PNG.
+    pub fn write_png(&self, path: &Path) -> Result<(), ReconError> {
+        let bytes = self.png_bytes().map_err(|e| ReconError::io(path, std::io::Error::other(e)))?;
+        std::fs::write(path, bytes).map_err(|e| ReconError::io(path, e))
+    }
+}
+
 fn decode_png(path: &Path, bytes: &[u8]) -> Result<Rgb, ReconError> {
     let corrupt = |e: png::DecodingError| bad_image(path, format!("is not a readable PNG: {e}"));
     let mut decoder = png::Decoder::new_with_limits(std::io::Cursor::new(bytes), png::Limits { bytes: DECODER_BYTES });
@@ -199,6 +252,13 @@ fn sized(path: &Path, width: u32, height: u32, pixels: Vec<[u8; 3]>) -> Result<R
 
 /// The most a decoder may allocate for one image: 4 bytes a pixel of the largest image.
 const DECODER_BYTES: usize = 4 * MAX_IMAGE_PIXELS as usize;
+
+/// The rows of a screenshot that show a screen of `screen_w` x `screen_h` (a screenshot may be
+/// taller than the hierarchy's screen: the navigation bar).
+pub fn rows_showing(shot: &Rgb, screen_w: u32, screen_h: u32) -> u32 {
+    let scale = f64::from(shot.width) / f64::from(screen_w.max(1));
+    ((f64::from(screen_h) * scale) as u32).min(shot.height)
+}
 
 /// The size screens are compared at (a 1:2.22 phone aspect).
 pub const COMPARE_SIZE: (u32, u32) = (90, 200);

@@ -1,6 +1,7 @@
 //! The generated app: a screen layout per abstract screen, Lua with the navigation edges,
 //! a manifest with the inputs' state, and the observed texts as read-only content.
 
+mod crops;
 mod requires;
 mod ron_writer;
 pub(crate) mod selection;
@@ -119,6 +120,9 @@ pub struct AppModel {
     /// What could not be used and was left out (a screenshot that does not decode).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub warnings: Vec<String>,
+    /// Pictures cut out of the screenshots: bundle path to PNG bytes (written with the app).
+    #[serde(skip)]
+    pub images: BTreeMap<String, Vec<u8>>,
 }
 
 /// Text for a comment line: control characters (a newline would end the comment) become spaces.
@@ -293,6 +297,7 @@ pub fn model(abstraction: &Abstraction, graph: &UsageGraph, traces: &[Trace], op
     let mut unreproduced = Vec::new();
     let mut warnings = Vec::new();
     let mut state_counter: BTreeSet<String> = BTreeSet::new();
+    let mut images = BTreeMap::new();
     for (index, abs) in abstraction.screens.iter().enumerate() {
         if abs.role == Role::Launcher {
             continue;
@@ -311,17 +316,20 @@ pub fn model(abstraction: &Abstraction, graph: &UsageGraph, traces: &[Trace], op
             .find(|(.., r)| no_keyboard(r) && !shows_an_empty_list(r))
             .or_else(|| with_hierarchy.clone().find(|(.., r)| no_keyboard(r)))
             .or_else(|| with_hierarchy.clone().next());
-        let (mut widgets, background, example_name) = match example {
+        let (mut widgets, background, example_name, example_shot) = match example {
             Some((t, s, root)) => {
                 let m = Mapper { width: f64::from(s.width.max(1)), height: f64::from(s.height.max(1)) };
                 let shot = screenshot(&traces[t], &s.id, &mut warnings);
                 let background = shot.as_ref().and_then(|img| img.median_color(0.0, 0.0, 1.0, 1.0));
-                (build(root, &m, shot.as_ref()), background, format!("{}#{}", traces[t].source, s.id))
+                let widgets = build(root, &m, shot.as_ref());
+                let rows = shot.as_ref().map(|img| crate::visual::rows_showing(img, s.width, s.height));
+                (widgets, background, format!("{}#{}", traces[t].source, s.id), shot.zip(rows))
             }
             None => (
                 Vec::new(),
                 None,
                 abs.members.first().map(|(t, id)| format!("{}#{id} (known only by its hash)", traces[*t].source)).unwrap_or_default(),
+                None,
             ),
         };
         // Later visits add what the first did not show (more list rows, content that came later);
@@ -491,6 +499,9 @@ pub fn model(abstraction: &Abstraction, graph: &UsageGraph, traces: &[Trace], op
                 }
             });
         }
+        if let Some((shot, rows)) = &example_shot {
+            crops::cut(&mut widgets, shot, *rows, &abs.id, &mut images);
+        }
         let is_full = full.contains(&index);
         if !is_full {
             widgets = interactive_only(widgets);
@@ -554,6 +565,7 @@ pub fn model(abstraction: &Abstraction, graph: &UsageGraph, traces: &[Trace], op
         sources: traces.iter().map(|t| t.source.clone()).collect(),
         unreproduced_edges: unreproduced,
         warnings,
+        images,
     }
 }
 
@@ -839,6 +851,17 @@ pub fn write_app(model: &AppModel, traces: &[Trace], out: &Path) -> Result<Vec<S
         }
         std::fs::write(&path, text).map_err(|e| ReconError::io(&path, e))?;
         files.push(rel);
+    }
+    // Pictures of an earlier reconstruction into the same folder are replaced, not kept.
+    let images_dir = out.join("images");
+    if images_dir.is_dir() {
+        std::fs::remove_dir_all(&images_dir).map_err(|e| ReconError::io(&images_dir, e))?;
+    }
+    for (rel, bytes) in &model.images {
+        let path = out.join(rel);
+        std::fs::create_dir_all(&images_dir).map_err(|e| ReconError::io(&images_dir, e))?;
+        std::fs::write(&path, bytes).map_err(|e| ReconError::io(&path, e))?;
+        files.push(rel.clone());
     }
     Ok(files)
 }

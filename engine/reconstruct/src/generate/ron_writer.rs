@@ -75,6 +75,32 @@ fn text_size(height_dp: f64) -> f64 {
     (height_dp / lines / 1.6).clamp(10.0, 24.0).round()
 }
 
+/// The size a text is drawn at and the lines it may take: as tall as its box says
+/// (`text_size`), then smaller until it fits the box's width in as many lines as the box is
+/// tall for with no word broken, as the real app drew it. A text the app cut short (a review
+/// under "more") is not shrunk past three quarters: it is cut with an ellipsis where its box ends.
+fn fitted_text(text: &str, width_dp: f64, height_dp: f64) -> (f64, Option<usize>) {
+    use phoneworld_text::{layout_text, line_height, TextStyle, Weight};
+    let px = super::widgets::PX_PER_DP;
+    let (width_px, height_px) = ((width_dp * px) as f32, height_dp * px);
+    let fits = |size: f64| {
+        let style = TextStyle { size_px: (size * px) as f32, weight: Weight::Regular };
+        let widest_word = text.split_whitespace().map(|w| layout_text(w, style, None, None).width).fold(0.0, f32::max);
+        widest_word <= width_px && f64::from(layout_text(text, style, Some(width_px), None).height) <= height_px * 1.1
+    };
+    let natural = text_size(height_dp);
+    let smallest = (natural * 0.75).floor().max(8.0);
+    let mut size = natural;
+    while size > smallest && !fits(size) {
+        size -= 1.0;
+    }
+    if fits(size) {
+        return (size, None);
+    }
+    let lines = (height_px / f64::from(line_height((size * px) as f32))).floor().max(1.0) as usize;
+    (size, Some(lines))
+}
+
 fn first_text(w: &Widget) -> Option<String> {
     let mut found = None;
     w.walk(&mut |c| {
@@ -121,7 +147,11 @@ fn widget(w: &Widget, parent: [f64; 4], bg: Option<[u8; 3]>, on: On<'_>, depth: 
     match w.kind {
         WidgetKind::Text => {
             props.push(format!("text: {}", on.text(&w.id, &w.text)));
-            props.push(format!("size: {}", num(text_size(w.rect[3]))));
+            let (size, max_lines) = fitted_text(&w.text, w.rect[2], w.rect[3]);
+            props.push(format!("size: {}", num(size)));
+            if let Some(lines) = max_lines {
+                props.push(format!("max_lines: {lines}"));
+            }
             props.push(format!("color: {}", lit(ink(bg))));
         }
         WidgetKind::Button => {
@@ -131,6 +161,15 @@ fn widget(w: &Widget, parent: [f64; 4], bg: Option<[u8; 3]>, on: On<'_>, depth: 
                 props.push(format!("content_desc: {}", on.text(&desc_slot, &w.content_desc)));
             }
             props.push(format!("variant: {}", lit(if own_bg.is_some() { "filled" } else { "text" })));
+        }
+        WidgetKind::Image | WidgetKind::Icon if w.image.is_some() => {
+            props.push(format!("src: {}", tlit(w.image.as_deref().unwrap_or_default())));
+            props.push("fit: \"fill\"".to_owned());
+            if !w.content_desc.is_empty() {
+                props.push(format!("content_desc: {}", on.text(&desc_slot, &w.content_desc)));
+            } else if !w.text.is_empty() {
+                props.push(format!("content_desc: {}", on.text(&w.id, &w.text)));
+            }
         }
         WidgetKind::Image => {
             if !w.content_desc.is_empty() {
@@ -195,6 +234,7 @@ fn widget(w: &Widget, parent: [f64; 4], bg: Option<[u8; 3]>, on: On<'_>, depth: 
         WidgetKind::Text => "Text",
         WidgetKind::Button => "Button",
         WidgetKind::Image => "Image",
+        WidgetKind::Icon if w.image.is_some() => "Image",
         WidgetKind::Icon => "Icon",
         WidgetKind::TextField => "TextField",
         WidgetKind::Switch => "Switch",

@@ -86,6 +86,9 @@ pub struct Widget {
     /// A list row added from a later visit of the screen (see `merge_visit`).
     #[serde(default)]
     pub merged: bool,
+    /// The bundle file cut out of the screenshot for this picture (see `crops`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub image: Option<String>,
 }
 
 impl Widget {
@@ -313,6 +316,7 @@ pub(crate) fn build(n: &UiNode, m: &Mapper, shot: Option<&Rgb>) -> Vec<Widget> {
         on_long_press: None,
         on_change: None,
         state_key: None,
+        image: None,
         children: if kind == WidgetKind::Container { children } else { Vec::new() },
         merged: false,
     }]
@@ -400,6 +404,7 @@ pub(crate) fn from_target(node: &UiNode, m: &Mapper) -> Widget {
         on_long_press: None,
         on_change: None,
         state_key: None,
+        image: None,
         children: Vec::new(),
         merged: false,
     }

@@ -312,7 +312,9 @@ fn significant(screen: &Screen) -> Vec<UiNode> {
             let inside =
                 n.visible && n.width() > 0 && n.height() > 0 && n.bounds[0] < screen.width as i32 && n.bounds[1] < screen.height as i32;
             let speaks = !n.text.trim().is_empty() || !n.content_desc.trim().is_empty() || (n.clickable && n.children.is_empty());
-            if inside && speaks && !is_system_chrome(n) {
+            // What was read off the screenshot is the rebuild's doing, not the trace's element.
+            let seen = n.package == crate::see::SEEN_PACKAGE;
+            if inside && speaks && !seen && !is_system_chrome(n) {
                 out.push(n.shallow());
             }
         });

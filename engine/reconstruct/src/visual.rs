@@ -94,7 +94,7 @@ impl Rgb {
         Rgb { width, height, pixels: rgba.chunks_exact(4).map(|p| [p[0], p[1], p[2]]).collect() }
     }
 
-    fn at(&self, x: u32, y: u32) -> [u8; 3] {
+    pub(crate) fn at(&self, x: u32, y: u32) -> [u8; 3] {
         let i = u64::from(y.min(self.height.saturating_sub(1))) * u64::from(self.width) + u64::from(x.min(self.width.saturating_sub(1)));
         self.pixels.get(i as usize).copied().unwrap_or_default()
     }

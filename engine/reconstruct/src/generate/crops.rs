@@ -51,12 +51,21 @@ fn croppable(w: &Widget, texts: &[[f64; 4]]) -> bool {
 /// names its file in `image`.
 pub(crate) fn cut(widgets: &mut [Widget], shot: &Rgb, rows: u32, screen: &str, images: &mut BTreeMap<String, Vec<u8>>) {
     let texts = text_boxes(widgets);
+    let share = f64::from(rows) / f64::from(shot.height.max(1));
     for w in widgets.iter_mut() {
         w.walk_mut(&mut |w| {
+            let b = w.source_box;
             if !croppable(w, &texts) {
+                // A picture that may not be cut (too large, or text drawn over it) is drawn in
+                // its own main colour rather than as a grey placeholder.
+                if w.kind == WidgetKind::Image && w.children.is_empty() {
+                    if let Some(c) = shot.median_color(b[0], b[1] * share, b[2], b[3] * share) {
+                        w.kind = WidgetKind::Container;
+                        w.background = Some(c);
+                    }
+                }
                 return;
             }
-            let b = w.source_box;
             let (sw, sh) = (f64::from(shot.width), f64::from(rows));
             let (x1, y1) = ((b[0] * sw).round() as u32, (b[1] * sh).round() as u32);
             let (x2, y2) = ((b[2] * sw).round() as u32, (b[3] * sh).round() as u32);
@@ -115,6 +124,8 @@ mod tests {
         cut(&mut widgets, &shot, 200, "home", &mut images);
         let cut_ids: Vec<&str> = widgets.iter().filter(|w| w.image.is_some()).map(|w| w.id.as_str()).collect();
         assert_eq!(cut_ids, ["logo"], "the banner is too large, the poster has text over it, the dot too small");
+        let banner = &widgets[1];
+        assert_eq!((banner.kind, banner.background), (WidgetKind::Container, Some([200, 200, 200])), "drawn in its colour");
         assert_eq!(images.keys().collect::<Vec<_>>(), ["images/home__logo.png"]);
     }
 }

@@ -203,6 +203,10 @@ pub fn import_all(path: &Path, format: Option<TraceFormat>) -> Result<Vec<Trace>
     };
     for trace in &mut traces {
         trace.check_limits(&path)?;
+        // Before targets are resolved: taps on opaque screens land on what was read there.
+        if let Err(why) = crate::see::recover(trace) {
+            trace.notes.push(format!("screens whose hierarchy says too little were not read from their screenshots: {why}"));
+        }
         trace.resolve_targets();
     }
     Ok(traces)

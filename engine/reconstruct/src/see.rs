@@ -1,0 +1,254 @@
+//! What the hierarchy does not say: screens whose hierarchy is empty or opaque (a WebView, a
+//! Flutter or Adobe AIR surface, a game) get their texts and tap targets from the screenshot.
+//!
+//! Texts are read with Tesseract ([`crate::ocr`]); pictures are the regions of the screenshot
+//! that stand out from its background and are not text. Both become nodes of the screen's
+//! hierarchy (marked with the package [`SEEN_PACKAGE`], so measures of the trace's own
+//! elements leave them out), and a tap of the trace on one makes it a control; a tap on
+//! neither makes a control of a finger's size where it landed. Everything after import reads
+//! them as it reads any node.
+
+use std::collections::VecDeque;
+use std::path::Path;
+
+use crate::ocr::{tesseract, TextLine};
+use crate::trace::{Screen, ScreenKind, Trace, TraceAction, UiNode};
+use crate::visual::{rows_showing, Rgb};
+
+/// The package of nodes found in a screenshot rather than read from the hierarchy.
+pub const SEEN_PACKAGE: &str = "phoneworld.seen";
+
+/// A hierarchy with fewer nodes that say something than this is opaque.
+const MIN_SPEAKING_NODES: usize = 3;
+/// Side of the cells pictures are found in, in screenshot pixels.
+const CELL: u32 = 8;
+/// A pixel this far from the background colour (sum over channels) is part of something.
+const INK_DISTANCE: u32 = 60;
+/// A picture is at least this share of the screen's width on its shorter side...
+const MIN_PICTURE_SIDE: f64 = 0.06;
+/// ...at most this share of the screen's area (a larger one is the screen's background)...
+const MAX_PICTURE_SHARE: f64 = 0.25;
+/// ...and less than this share of it covered by text.
+const MAX_TEXT_SHARE: f64 = 0.3;
+/// A control made where a tap hit nothing is this share of the screen's width across.
+const FINGER: f64 = 0.1;
+
+/// Whether a screen's hierarchy says too little to rebuild it from.
+pub fn is_opaque(screen: &Screen) -> bool {
+    let Some(root) = &screen.root else { return screen.kind != ScreenKind::HashOnly };
+    let mut speaking = 0;
+    root.walk(&mut Vec::new(), &mut |_, n| {
+        if n.visible && (!n.text.trim().is_empty() || !n.content_desc.trim().is_empty()) {
+            speaking += 1;
+        }
+    });
+    speaking < MIN_SPEAKING_NODES
+}
+
+/// Sum of absolute channel differences.
+fn distance(a: [u8; 3], b: [u8; 3]) -> u32 {
+    (0..3).map(|c| u32::from(a[c].abs_diff(b[c]))).sum()
+}
+
+fn area(b: [f64; 4]) -> f64 {
+    (b[2] - b[0]).max(0.0) * (b[3] - b[1]).max(0.0)
+}
+
+fn overlap(a: [f64; 4], b: [f64; 4]) -> f64 {
+    area([a[0].max(b[0]), a[1].max(b[1]), a[2].min(b[2]), a[3].min(b[3])])
+}
+
+/// The pictures of a screenshot (its first `rows` rows): boxes of cells unlike the background,
+/// joined where they touch, in screenshot pixels, top to bottom.
+pub(crate) fn pictures(shot: &Rgb, rows: u32, texts: &[[f64; 4]]) -> Vec<[f64; 4]> {
+    let Some(background) = shot.median_color(0.0, 0.0, 1.0, f64::from(rows) / f64::from(shot.height.max(1))) else { return Vec::new() };
+    let (cols, lines) = (shot.width / CELL, rows / CELL);
+    let busy: Vec<bool> = (0..lines)
+        .flat_map(|cy| (0..cols).map(move |cx| (cx, cy)))
+        .map(|(cx, cy)| {
+            (0..CELL)
+                .step_by(2)
+                .any(|dy| (0..CELL).step_by(2).any(|dx| distance(shot.at(cx * CELL + dx, cy * CELL + dy), background) > INK_DISTANCE))
+        })
+        .collect();
+    let mut seen = vec![false; busy.len()];
+    let (w, h) = (f64::from(shot.width), f64::from(rows));
+    let mut out = Vec::new();
+    for start in 0..busy.len() {
+        if !busy[start] || seen[start] {
+            continue;
+        }
+        // One component, breadth first over the four neighbours.
+        let (mut x1, mut y1, mut x2, mut y2) = (u32::MAX, u32::MAX, 0, 0);
+        let mut queue = VecDeque::from([start]);
+        seen[start] = true;
+        while let Some(k) = queue.pop_front() {
+            let (cx, cy) = (k as u32 % cols, k as u32 / cols);
+            (x1, y1, x2, y2) = (x1.min(cx), y1.min(cy), x2.max(cx + 1), y2.max(cy + 1));
+            let neighbours = [
+                (cx > 0).then(|| k - 1),
+                (cx + 1 < cols).then(|| k + 1),
+                (cy > 0).then(|| k - cols as usize),
+                (cy + 1 < lines).then(|| k + cols as usize),
+            ];
+            for n in neighbours.into_iter().flatten() {
+                if busy[n] && !seen[n] {
+                    seen[n] = true;
+                    queue.push_back(n);
+                }
+            }
+        }
+        let b = [f64::from(x1 * CELL), f64::from(y1 * CELL), f64::from(x2 * CELL), f64::from(y2 * CELL)];
+        let side = (b[2] - b[0]).min(b[3] - b[1]);
+        let text_share = texts.iter().map(|t| overlap(*t, b)).sum::<f64>() / area(b).max(1.0);
+        if side >= MIN_PICTURE_SIDE * w && area(b) <= MAX_PICTURE_SHARE * w * h && text_share < MAX_TEXT_SHARE {
+            out.push(b);
+        }
+    }
+    out.sort_by(|a, b| a[1].total_cmp(&b[1]).then(a[0].total_cmp(&b[0])));
+    out
+}
+
+fn seen_node(class: &str, bounds: [i32; 4]) -> UiNode {
+    UiNode { package: SEEN_PACKAGE.into(), ..UiNode::new(class, bounds) }
+}
+
+/// The boxes the hierarchy already gives, in the screen's coordinates: leaves no larger than a
+/// picture may be (a surface covering the screen gives nothing), and whether each speaks.
+fn known_boxes(screen: &Screen) -> Vec<([f64; 4], bool)> {
+    let mut out = Vec::new();
+    let screen_area = f64::from(screen.width) * f64::from(screen.height);
+    if let Some(root) = &screen.root {
+        root.walk(&mut Vec::new(), &mut |_, n| {
+            let b = n.bounds.map(f64::from);
+            if n.visible && n.children.is_empty() && area(b) > 0.0 && area(b) <= MAX_PICTURE_SHARE * screen_area {
+                out.push((b, !n.text.trim().is_empty() || !n.content_desc.trim().is_empty()));
+            }
+        });
+    }
+    out
+}
+
+/// What was read off one screenshot and the hierarchy does not already say: its lines of
+/// text and its pictures, as nodes in the screen's coordinates.
+fn read(shot: &Rgb, screen: &Screen, lines: &[TextLine]) -> Vec<UiNode> {
+    let rows = rows_showing(shot, screen.width, screen.height);
+    let scale = f64::from(screen.width.max(1)) / f64::from(shot.width.max(1));
+    let to_screen = |b: [f64; 4]| b.map(|v| v * scale);
+    let known = known_boxes(screen);
+    // Half of it under a node of the hierarchy (one that speaks, for text): already said.
+    let said =
+        |b: [f64; 4], speaking_only: bool| known.iter().any(|(k, speaks)| (*speaks || !speaking_only) && overlap(*k, b) >= 0.5 * area(b));
+    let text_boxes: Vec<[f64; 4]> = lines.iter().map(|l| l.bounds.map(f64::from)).collect();
+    let mut nodes: Vec<UiNode> = lines
+        .iter()
+        .filter(|l| l.bounds[1] < rows as i32)
+        .map(|l| (l, to_screen(l.bounds.map(f64::from))))
+        .filter(|(_, b)| !said(*b, true))
+        .map(|(l, b)| UiNode { text: l.text.clone(), ..seen_node("android.widget.TextView", b.map(|v| v.round() as i32)) })
+        .collect();
+    nodes.extend(
+        pictures(shot, rows, &text_boxes)
+            .into_iter()
+            .map(to_screen)
+            .filter(|b| !said(*b, false))
+            .map(|b| seen_node("android.widget.ImageView", b.map(|v| v.round() as i32))),
+    );
+    nodes
+}
+
+/// Reads the screenshots of a trace's opaque screens into their hierarchies; returns how many
+/// screens were read, or why none could be.
+pub fn recover(trace: &mut Trace) -> Result<usize, String> {
+    let opaque: Vec<String> = trace.screens.values().filter(|s| s.screenshot.is_some() && is_opaque(s)).map(|s| s.id.clone()).collect();
+    if opaque.is_empty() {
+        return Ok(0);
+    }
+    let engine = tesseract()?;
+    let mut read_count = 0;
+    for id in &opaque {
+        let Some(screen) = trace.screens.get_mut(id) else { continue };
+        let Some(rel) = screen.screenshot.clone() else { continue };
+        // A screenshot that does not load was noted by the importer; the screen stays as it is.
+        let Ok(shot) = Rgb::load(&Path::new(&trace.base_dir).join(&rel)) else { continue };
+        let lines = engine.lines(&shot);
+        let nodes = read(&shot, screen, &lines);
+        let root = screen.root.get_or_insert_with(|| UiNode {
+            package: screen.package.clone(),
+            ..UiNode::new("android.widget.FrameLayout", [0, 0, screen.width as i32, screen.height as i32])
+        });
+        root.children.extend(nodes);
+        if screen.kind == ScreenKind::Empty {
+            screen.kind = ScreenKind::Full;
+        }
+        read_count += 1;
+    }
+    // Taps make controls: of what they landed on, or of a finger's size where nothing was.
+    let taps: Vec<(String, f64, f64)> = trace
+        .steps
+        .iter()
+        .filter(|s| opaque.contains(&s.screen) && s.target.is_none())
+        .filter_map(|s| match s.action {
+            TraceAction::Tap { x, y } | TraceAction::LongPress { x, y } => Some((s.screen.clone(), x, y)),
+            _ => None,
+        })
+        .collect();
+    for (id, x, y) in taps {
+        let Some(screen) = trace.screens.get_mut(&id) else { continue };
+        let side = (f64::from(screen.width) * FINGER) as i32;
+        let Some(root) = screen.root.as_mut() else { continue };
+        let hit = root.children.iter_mut().filter(|n| n.package == SEEN_PACKAGE && n.contains(x, y)).min_by_key(|n| n.width() * n.height());
+        match hit {
+            Some(node) => node.clickable = true,
+            None => {
+                let (cx, cy) = (x as i32, y as i32);
+                let mut node = seen_node("android.view.View", [cx - side / 2, cy - side / 2, cx + side / 2, cy + side / 2]);
+                node.clickable = true;
+                root.children.push(node);
+            }
+        }
+    }
+    trace.notes.push(format!(
+        "{read_count} screen(s) whose hierarchy says too little read from their screenshots with Tesseract {}",
+        engine.version()
+    ));
+    Ok(read_count)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pictures_are_what_stands_out_from_the_background_and_is_not_text() {
+        // A white 200 x 400 screen with a dark square (a picture) and a dark bar under text.
+        let mut rgba = vec![255u8; 200 * 400 * 4];
+        let mut paint = |x1: u32, y1: u32, x2: u32, y2: u32| {
+            for y in y1..y2 {
+                for x in x1..x2 {
+                    let i = ((y * 200 + x) * 4) as usize;
+                    rgba[i..i + 3].copy_from_slice(&[30, 60, 90]);
+                }
+            }
+        };
+        paint(16, 16, 80, 80);
+        paint(16, 200, 180, 216);
+        let shot = Rgb::from_rgba(200, 400, &rgba);
+        let text = [[16.0, 200.0, 180.0, 216.0]];
+        let found = pictures(&shot, 400, &text);
+        assert_eq!(found, vec![[16.0, 16.0, 80.0, 80.0]]);
+    }
+
+    #[test]
+    fn a_hierarchy_with_almost_nothing_to_say_is_opaque() {
+        let mut screen = Screen::from_root("s", "p", "", 100, 200, Some(UiNode::new("android.view.SurfaceView", [0, 0, 100, 200])));
+        screen.screenshot = Some("s.png".into());
+        assert!(is_opaque(&screen));
+        let root = screen.root.as_mut().unwrap();
+        for (i, t) in ["Sign in", "Email", "Password"].iter().enumerate() {
+            root.children
+                .push(UiNode { text: (*t).into(), ..UiNode::new("android.widget.TextView", [0, i as i32 * 20, 100, i as i32 * 20 + 20]) });
+        }
+        assert!(!is_opaque(&screen));
+    }
+}

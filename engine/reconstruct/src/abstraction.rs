@@ -116,7 +116,12 @@ fn tokens(screen: &Screen, lists_free: bool) -> Vec<String> {
 /// `in_list`: `None` keeps list rows' places; `Some(inside a list)` leaves them out.
 fn tokens_of(n: &UiNode, w: u32, h: u32, in_list: Option<bool>, tokens: &mut BTreeSet<String>) {
     if in_screen(n, w, h) && !is_system_chrome(n) {
-        if !n.resource_id.is_empty() {
+        if n.package == crate::see::SEEN_PACKAGE && !n.text.trim().is_empty() {
+            // Read off a screenshot: the words are all there is to tell the screen by (its
+            // numbers are content).
+            let words: String = n.text.chars().filter(|c| !c.is_ascii_digit()).collect::<String>().to_lowercase();
+            tokens.insert(format!("seen:{}", words.split_whitespace().collect::<Vec<_>>().join(" ")));
+        } else if !n.resource_id.is_empty() {
             tokens.insert(format!("{}#{}", n.short_class(), n.short_id()));
         } else if n.clickable || n.editable || n.checkable || (n.children.is_empty() && (!n.text.is_empty() || !n.content_desc.is_empty()))
         {

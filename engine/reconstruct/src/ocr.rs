@@ -5,11 +5,11 @@
 //! with the English data); when it is missing, reconstruction goes on without reading
 //! screenshots and says so. Recognition runs on one thread, one image at a time, in the
 //! engine's own mode (LSTM, sparse text), so the same screenshot gives the same words; the
-//! version read is recorded in the output.
+//! version read is recorded in the output. One engine is opened per trace read.
 #![allow(unsafe_code)]
 
 use std::ffi::{c_char, c_float, c_int, c_void, CStr, CString};
-use std::sync::{Mutex, OnceLock};
+use std::sync::Mutex;
 
 use crate::visual::Rgb;
 
@@ -179,8 +179,8 @@ impl Drop for Tesseract {
     }
 }
 
-/// The process's Tesseract, loaded on first use; `Err` says why there is none.
-pub fn tesseract() -> Result<&'static Tesseract, &'static str> {
-    static ENGINE: OnceLock<Result<Tesseract, String>> = OnceLock::new();
-    ENGINE.get_or_init(Tesseract::load).as_ref().map_err(String::as_str)
+/// Opens Tesseract: the library and one engine, freed when dropped (an engine kept until the
+/// process exits makes Tesseract report its caches as leaked). `Err` says why there is none.
+pub fn open() -> Result<Tesseract, String> {
+    Tesseract::load()
 }

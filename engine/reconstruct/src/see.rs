@@ -11,7 +11,7 @@
 use std::collections::VecDeque;
 use std::path::Path;
 
-use crate::ocr::{tesseract, TextLine};
+use crate::ocr::{open, TextLine};
 use crate::trace::{Screen, ScreenKind, Trace, TraceAction, UiNode};
 use crate::visual::{rows_showing, Rgb};
 
@@ -164,7 +164,7 @@ pub fn recover(trace: &mut Trace) -> Result<usize, String> {
     if opaque.is_empty() {
         return Ok(0);
     }
-    let engine = tesseract()?;
+    let engine = open()?;
     let mut read_count = 0;
     for id in &opaque {
         let Some(screen) = trace.screens.get_mut(id) else { continue };

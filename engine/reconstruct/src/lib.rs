@@ -18,11 +18,12 @@ mod pipeline;
 pub mod replay;
 mod report;
 pub mod see;
+mod split;
 pub mod tasks;
 mod trace;
 pub mod visual;
 
 pub use error::ReconError;
-pub use pipeline::{analyze, fidelity_json, reconstruct, Analysis, ReconOptions, Reconstruction};
+pub use pipeline::{analyze, analyze_traces, fidelity_json, reconstruct, Analysis, ReconOptions, Reconstruction};
 pub use report::fidelity_markdown;
 pub use trace::{Screen, ScreenKind, Target, Trace, TraceAction, TraceStep, UiNode, TRACE_FORMAT};

@@ -71,6 +71,8 @@ pub struct Reconstruction {
     pub fidelity: Vec<FidelityReport>,
     /// Concrete screens not in the app, and why.
     pub dropped: Vec<Value>,
+    /// Held-back demonstrations replayed on an app rebuilt without them (`split::measure`).
+    pub split: Option<Value>,
 }
 
 const SYSTEM_PACKAGES: [&str; 4] =
@@ -132,6 +134,11 @@ pub fn analyze(paths: &[PathBuf], options: &ReconOptions) -> Result<Analysis, Re
     for p in paths {
         traces.extend(import_all(p, options.format)?);
     }
+    analyze_traces(traces, options)
+}
+
+/// The abstraction and the usage graph of traces already imported.
+pub fn analyze_traces(traces: Vec<Trace>, options: &ReconOptions) -> Result<Analysis, ReconError> {
     let package = match &options.package {
         Some(p) => p.clone(),
         None => main_package(&traces).ok_or_else(|| {
@@ -194,7 +201,18 @@ fn drop_unreachable(analysis: &mut Analysis) -> Vec<Value> {
 /// Reconstructs an app from traces into `out` and measures it against the traces.
 pub fn reconstruct(paths: &[PathBuf], out: &Path, options: &ReconOptions) -> Result<Reconstruction, ReconError> {
     check_output(out, options.overwrite)?;
-    let mut analysis = analyze(paths, options)?;
+    let analysis = analyze(paths, options)?;
+    let split = crate::split::measure(&analysis.traces, &analysis.abstraction.package, options)?;
+    let mut r = build(analysis, out, options)?;
+    if let Some(split) = &split {
+        crate::split::write_report(out, split)?;
+    }
+    r.split = split;
+    Ok(r)
+}
+
+/// Generates, writes, proves and measures the app of analysed traces.
+pub(crate) fn build(mut analysis: Analysis, out: &Path, options: &ReconOptions) -> Result<Reconstruction, ReconError> {
     let dropped = drop_unreachable(&mut analysis);
     let package = analysis.abstraction.package.clone();
     let mut label = app_label(&analysis.traces, &package);
@@ -236,7 +254,7 @@ pub fn reconstruct(paths: &[PathBuf], out: &Path, options: &ReconOptions) -> Res
     std::fs::write(out.join("fidelity.md"), fidelity_markdown(&report)).map_err(|e| ReconError::io(&out.join("fidelity.md"), e))?;
     files.push("fidelity.json".into());
     files.push("fidelity.md".into());
-    Ok(Reconstruction { analysis, model, out: out.to_path_buf(), files, suite, tasks, tasks_left_out, fidelity, dropped })
+    Ok(Reconstruction { analysis, model, out: out.to_path_buf(), files, suite, tasks, tasks_left_out, fidelity, dropped, split: None })
 }
 
 /// The fidelity report of several traces: each trace and the aggregate.
@@ -302,6 +320,7 @@ impl Reconstruction {
             "tasks": self.tasks,
             "tasks_left_out": self.tasks_left_out,
             "fidelity": report["aggregate"],
+            "split": self.split,
             "warnings": self.warnings(),
             "notes": self.analysis.traces.iter().map(|t| json!({ "trace": t.source, "notes": t.notes })).collect::<Vec<_>>(),
         })

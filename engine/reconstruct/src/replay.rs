@@ -405,6 +405,18 @@ pub fn replay_writing_frames(
     visual: bool,
     frames: Option<&Path>,
 ) -> Result<FidelityReport, ReconError> {
+    replay_to_end(model, catalog, trace, visual, frames).map(|(report, _)| report)
+}
+
+/// Replays a trace and hands back the phone as the last step left it (to check a task's
+/// verifier on what the replayed demonstration did).
+pub fn replay_to_end(
+    model: &AppModel,
+    catalog: Arc<Catalog>,
+    trace: &Trace,
+    visual: bool,
+    frames: Option<&Path>,
+) -> Result<(FidelityReport, Device), ReconError> {
     if let Some(dir) = frames {
         std::fs::create_dir_all(dir).map_err(|e| ReconError::io(dir, e))?;
     }
@@ -511,7 +523,7 @@ pub fn replay_writing_frames(
     let visual_similarity =
         (!visual_scores.is_empty()).then(|| round4(visual_scores.iter().map(|v| v.ssim).sum::<f64>() / visual_scores.len() as f64));
     let baseline_cover = usize::from(first.as_ref().is_some_and(|f| matches!(f, Label::Screen(_) | Label::Launcher)));
-    Ok(FidelityReport {
+    let report = FidelityReport {
         trace: trace.source.clone(),
         format: trace.source_format.clone(),
         app: model.package.clone(),
@@ -539,7 +551,8 @@ pub fn replay_writing_frames(
         failures,
         warnings,
         per_step,
-    })
+    };
+    Ok((report, r.device))
 }
 
 /// Screenshots a replay has loaded, by file (a trace shows the same screens again and again).

@@ -76,6 +76,8 @@ pub struct Device {
     pub(crate) view: Option<View>,
     /// The previous view, kept so an unchanged tree reuses its layout.
     stale: Option<View>,
+    /// The composed tree and its hash, not laid out yet (`screen_hash` needs no layout).
+    composed: Option<(Composed, u64)>,
     layouter: Layouter,
     frame: Option<(u64, Arc<Frame>)>,
     /// What the buffer of `frame` holds, band by band, so the next frame redraws what changed.
@@ -164,6 +166,7 @@ impl Device {
             scripts: None,
             view: None,
             stale: None,
+            composed: None,
             layouter: Layouter::new(),
             frame: None,
             frame_bands: FrameBands::default(),
@@ -212,8 +215,7 @@ impl Device {
     pub(crate) fn view(&mut self) -> &View {
         if self.view.is_none() {
             let (w, h) = (self.config.width as f32, self.config.height as f32);
-            let composed = compose(&self.store, &self.catalog, w, h, self.config.px_per_dp());
-            let hash = composed.root.content_hash();
+            let (composed, hash) = self.composed.take().unwrap_or_else(|| self.compose_now());
             let placed = match self.stale.take() {
                 Some(old) if old.hash == hash => old.placed,
                 _ => self.layouter.layout(&composed.root, 0.0, 0.0, w, h),
@@ -223,18 +225,43 @@ impl Device {
         self.view.as_ref().expect("just built")
     }
 
+    /// A hash of what the screen shows below the status bar (the composed view tree, the
+    /// clock left out): equal hashes, equal screens whatever the time. For callers that keep
+    /// what they derived from a screen; no frame is drawn for it.
+    pub fn screen_hash(&mut self) -> u64 {
+        if self.view.is_none() && self.composed.is_none() {
+            self.composed = Some(self.compose_now());
+        }
+        let laid_out = self.view.as_ref().map(|v| &v.composed.root);
+        let Some(root) = laid_out.or(self.composed.as_ref().map(|(c, _)| &c.root)) else { return 0 };
+        // The status bar is the root's first child (`compose`); FNV-1a over the others' hashes.
+        root.children.iter().skip(1).fold(0xcbf2_9ce4_8422_2325_u64, |h, c| {
+            c.content_hash().to_le_bytes().iter().fold(h, |h, b| (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3))
+        })
+    }
+
+    /// The screen composed from the store now, and its content hash.
+    fn compose_now(&self) -> (Composed, u64) {
+        let (w, h) = (self.config.width as f32, self.config.height as f32);
+        let composed = compose(&self.store, &self.catalog, w, h, self.config.px_per_dp());
+        let hash = composed.root.content_hash();
+        (composed, hash)
+    }
+
     /// Forgets the composed view (the store changed).
     pub(crate) fn invalidate(&mut self) {
         // Keep the old layout around for reuse when the new tree hashes the same.
         if let Some(view) = self.view.take() {
             self.stale = Some(view);
         }
+        self.composed = None;
     }
 
     /// Drops the cached view, layout and frame (benchmarks measure cold paths with this).
     pub fn clear_caches(&mut self) {
         self.view = None;
         self.stale = None;
+        self.composed = None;
         self.frame = None;
     }
 

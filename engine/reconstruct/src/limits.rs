@@ -53,7 +53,7 @@ pub const MAX_SCREEN_NODES: usize = 20_000;
 pub const MAX_TRACE_NODES: usize = 250_000;
 
 /// Most steps (actions) one trace may have.
-pub const MAX_STEPS: usize = 20_000;
+pub const MAX_STEPS: usize = 200_000;
 
 /// Most abstract screens all the traces of one reconstruction may show (each new one is
 /// compared with all before it; real apps show tens).

@@ -118,10 +118,37 @@ struct Replayer<'a> {
     model: &'a AppModel,
     device: Device,
     trace_index: usize,
+    /// The abstract screen of each trace screen seen (`label_of`); one trace per replayer.
+    labels: std::cell::RefCell<BTreeMap<String, Label>>,
+    /// The phone's tree by screen hash (`phone_tree`).
+    trees: BTreeMap<u64, Option<UiNode>>,
+    /// Comparisons by trace screen and screen hash (`compare_with`).
+    comparisons: BTreeMap<(String, u64), Comparison>,
+}
+
+/// Most entries a replay cache keeps: a trace shows tens of screens, its app a few states each.
+const REPLAY_CACHE: usize = 256;
+
+/// Keeps a derived value, forgetting all once the cache is full (memory stays bounded).
+fn remember<K: Ord, V>(cache: &mut BTreeMap<K, V>, key: K, value: V) {
+    if cache.len() >= REPLAY_CACHE {
+        cache.clear();
+    }
+    cache.insert(key, value);
 }
 
 impl Replayer<'_> {
+    /// The abstract screen of a trace screen (classified once per screen id).
     fn label_of(&self, trace: &Trace, id: &str) -> Label {
+        if let Some(label) = self.labels.borrow().get(id) {
+            return label.clone();
+        }
+        let label = self.classify(trace, id);
+        self.labels.borrow_mut().insert(id.to_owned(), label.clone());
+        label
+    }
+
+    fn classify(&self, trace: &Trace, id: &str) -> Label {
         let Some(screen) = trace.screens.get(id) else { return Label::Unknown(id.to_owned()) };
         match self.model.abstraction.classify_nearest(self.trace_index, screen) {
             Some(i) if self.model.abstraction.screens[i].role == Role::Launcher => Label::Launcher,
@@ -197,10 +224,29 @@ impl Replayer<'_> {
         Some((f64::from(b[0] + b[2]) / 2.0, f64::from(b[1] + b[3]) / 2.0))
     }
 
-    /// The phone's whole tree (the element list leaves out containers such as the keyboard).
+    /// The phone's whole tree (the element list leaves out containers such as the keyboard),
+    /// read once per screen the phone shows.
     fn phone_tree(&mut self) -> Option<UiNode> {
+        let hash = self.device.screen_hash();
+        if let Some(tree) = self.trees.get(&hash) {
+            return tree.clone();
+        }
         let xml = self.device.ui_xml();
-        crate::import::hierarchy::read_uiautomator_xml(Path::new("(phone)"), &xml).ok()
+        let tree = crate::import::hierarchy::read_uiautomator_xml(Path::new("(phone)"), &xml).ok();
+        remember(&mut self.trees, hash, tree.clone());
+        tree
+    }
+
+    /// How many of a trace screen's elements the phone shows now (see `compare`), worked out
+    /// once per trace screen and phone screen.
+    fn compare_with(&mut self, screen: &Screen) -> Comparison {
+        let key = (screen.id.clone(), self.device.screen_hash());
+        if let Some(c) = self.comparisons.get(&key) {
+            return c.clone();
+        }
+        let c = compare(screen, &self.device.ui_elements());
+        remember(&mut self.comparisons, key, c.clone());
+        c
     }
 
     /// Hides the keyboard when it covers the point or the target: real apps resize above
@@ -326,6 +372,7 @@ fn significant(screen: &Screen) -> Vec<UiNode> {
 const MISSING_LISTED: usize = 8;
 
 /// How a trace screen's elements were found on the phone.
+#[derive(Clone)]
 struct Comparison {
     matched: usize,
     total: usize,
@@ -341,21 +388,21 @@ fn compare(screen: &Screen, elements: &[UiElement]) -> Comparison {
     let (w, h) = (f64::from(screen.width.max(1)), f64::from(screen.height.max(1)));
     let (mut matched, mut agree, mut iou_sum) = (0, 0, 0.0);
     let mut missing = Vec::new();
-    let short_id = |id: &str| id.rsplit('/').next().unwrap_or(id).to_owned();
+    let short_id = |id: &str| crate::abstraction::snake(id.rsplit('/').next().unwrap_or(id));
+    // Each element's words once, not once per trace node.
+    let phone: Vec<(&UiElement, Option<String>, Option<String>, Option<String>)> = elements
+        .iter()
+        .filter(|e| e.package_name.as_deref() != Some("com.android.systemui"))
+        .map(|e| (e, e.text.as_deref().map(norm), e.content_description.as_deref().map(norm), e.resource_id.as_deref().map(short_id)))
+        .collect();
     for n in &source {
         let nb = [f64::from(n.bounds[0]) / w, f64::from(n.bounds[1]) / h, f64::from(n.bounds[2]) / w, f64::from(n.bounds[3]) / h];
+        let (text, desc, id) = (norm(&n.text), norm(&n.content_desc), short_id(&n.resource_id));
         let mut best: Option<(f64, &UiElement)> = None;
-        for e in elements {
-            if e.package_name.as_deref() == Some("com.android.systemui") {
-                continue;
-            }
-            let text_eq = !n.text.trim().is_empty() && e.text.as_deref().is_some_and(|t| norm(t) == norm(&n.text));
-            let desc_eq = !n.content_desc.trim().is_empty()
-                && [e.content_description.as_deref(), e.text.as_deref()].into_iter().flatten().any(|t| norm(t) == norm(&n.content_desc));
-            let id_eq = !n.resource_id.is_empty()
-                && e.resource_id
-                    .as_deref()
-                    .is_some_and(|r| crate::abstraction::snake(&short_id(r)) == crate::abstraction::snake(&short_id(&n.resource_id)));
+        for (e, e_text, e_desc, e_id) in &phone {
+            let text_eq = !text.is_empty() && e_text.as_deref() == Some(text.as_str());
+            let desc_eq = !desc.is_empty() && [e_desc, e_text].into_iter().flatten().any(|t| *t == desc);
+            let id_eq = !n.resource_id.is_empty() && e_id.as_deref() == Some(id.as_str());
             if !(text_eq || desc_eq || id_eq) {
                 continue;
             }
@@ -423,7 +470,7 @@ pub fn replay_to_end(
     let mut shots = ShotCache::default();
     let device = Device::new(Arc::clone(&catalog), DeviceConfig::default()).map_err(|e| ReconError::Input(e.to_string()))?;
     let trace_index = model.sources.iter().position(|s| *s == trace.source).unwrap_or(usize::MAX);
-    let mut r = Replayer { model, device, trace_index };
+    let mut r = Replayer { model, device, trace_index, labels: Default::default(), trees: BTreeMap::new(), comparisons: BTreeMap::new() };
     let mut per_step = Vec::new();
     let mut failures: BTreeMap<String, usize> = BTreeMap::new();
     let (mut judged, mut succeeded, mut baseline_ok_count, mut resyncs, mut script_errors) = (0, 0, 0, 0, 0);
@@ -499,8 +546,7 @@ pub fn replay_to_end(
                 detail.reason = Some(reason.to_owned());
             }
             if let Some(next) = step.next.as_ref().and_then(|n| trace.screens.get(n)).filter(|s| s.root.is_some()) {
-                let elements = r.device.ui_elements();
-                let c = compare(next, &elements);
+                let c = r.compare_with(next);
                 matched_total += c.matched;
                 elements_total += c.total;
                 agree_total += c.agree;

@@ -230,6 +230,11 @@ pub(crate) fn follow_rows(screens: &mut [ScreenModel], abstraction: &Abstraction
     let mut tapped_at: BTreeMap<(usize, String), Vec<Vec<String>>> = BTreeMap::new();
     // (from screen, handler name) pairs that opened each target screen.
     let mut openers: BTreeMap<usize, BTreeSet<(usize, String)>> = BTreeMap::new();
+    // A trace shows the same screens again and again: each is classified and built once, and
+    // a visit already counted for a key adds nothing to "every visit agrees" (kept once).
+    let mut classified: BTreeMap<(usize, String), Option<usize>> = BTreeMap::new();
+    let mut built: BTreeMap<(usize, String), Vec<Widget>> = BTreeMap::new();
+    let mut counted: BTreeSet<(usize, String, usize, String)> = BTreeSet::new();
     for (t, trace) in traces.iter().enumerate() {
         for step in &trace.steps {
             let long = matches!(step.action, TraceAction::LongPress { .. });
@@ -238,7 +243,9 @@ pub(crate) fn follow_rows(screens: &mut [ScreenModel], abstraction: &Abstraction
             }
             let (Some(target), Some(next_id)) = (&step.target, &step.next) else { continue };
             let (Some(a), Some(b)) = (trace.screens.get(&step.screen), trace.screens.get(next_id)) else { continue };
-            let (Some(ai), Some(bi)) = (abstraction.classify(t, a), abstraction.classify(t, b)) else { continue };
+            let mut class_of =
+                |s: &crate::trace::Screen| *classified.entry((t, s.id.clone())).or_insert_with(|| abstraction.classify(t, s));
+            let (Some(ai), Some(bi)) = (class_of(a), class_of(b)) else { continue };
             if ai == bi || abstraction.screens[ai].role == Role::Launcher || abstraction.screens[bi].role == Role::Launcher {
                 continue;
             }
@@ -264,17 +271,25 @@ pub(crate) fn follow_rows(screens: &mut [ScreenModel], abstraction: &Abstraction
                 continue;
             }
             openers.entry(to).or_default().insert((from, handler.clone()));
-            let mb = Mapper { width: f64::from(b.width.max(1)), height: f64::from(b.height.max(1)) };
-            let visit = build(root, &mb, None);
+            let visit = built
+                .entry((t, next_id.clone()))
+                .or_insert_with(|| build(root, &Mapper { width: f64::from(b.width.max(1)), height: f64::from(b.height.max(1)) }, None));
             // The item is what the tapped row names that the next screen shows (a dish's name in
             // its row and in its "Add <dish>" button), whether or not the model has that row.
-            if let Some(item) = named_item(&tapped, shown_texts(&visit).iter()) {
-                seen_items.entry((to, item.clone())).or_default().push(visit.clone());
+            if let Some(item) = named_item(&tapped, shown_texts(visit).iter()) {
+                if counted.insert((to, format!("item:{item}"), t, next_id.clone())) {
+                    seen_items.entry((to, item.clone())).or_default().push(visit.clone());
+                }
             }
             let Some(row) = tapped_row(&screens[from].widgets, placed, handler, &tapped) else { continue };
             let key = row_key(&screens[from].id, &row.id);
-            tapped_at.entry((to, key.clone())).or_default().push(tapped);
-            seen.entry((to, key)).or_default().push(visit);
+            let labels_seen = tapped_at.entry((to, key.clone())).or_default();
+            if !labels_seen.contains(&tapped) {
+                labels_seen.push(tapped);
+            }
+            if counted.insert((to, key.clone(), t, next_id.clone())) {
+                seen.entry((to, key)).or_default().push(visit.clone());
+            }
         }
     }
     for (to, openers) in openers {

@@ -382,6 +382,9 @@ struct Comparison {
     missing: Vec<String>,
 }
 
+/// A phone element with its text, description and id as `compare` matches them.
+type Words<'e> = (&'e UiElement, Option<String>, Option<String>, Option<String>);
+
 /// How many of a trace screen's elements are on the phone, and how alike they are.
 fn compare(screen: &Screen, elements: &[UiElement]) -> Comparison {
     let source = significant(screen);
@@ -390,7 +393,7 @@ fn compare(screen: &Screen, elements: &[UiElement]) -> Comparison {
     let mut missing = Vec::new();
     let short_id = |id: &str| crate::abstraction::snake(id.rsplit('/').next().unwrap_or(id));
     // Each element's words once, not once per trace node.
-    let phone: Vec<(&UiElement, Option<String>, Option<String>, Option<String>)> = elements
+    let phone: Vec<Words<'_>> = elements
         .iter()
         .filter(|e| e.package_name.as_deref() != Some("com.android.systemui"))
         .map(|e| (e, e.text.as_deref().map(norm), e.content_description.as_deref().map(norm), e.resource_id.as_deref().map(short_id)))

@@ -5,7 +5,7 @@ CARGO ?= cargo
 OUT ?= out
 
 PHONY_PY := python test-python bench-python bench-adb
-.PHONY: help setup run test test-rust test-round-trips $(PHONY_PY) lint fmt bench bench-report memory verify verify-appearance test-appearance-layouts pixel-sweep verify-interruptions zoo
+.PHONY: help setup run test test-rust test-round-trips $(PHONY_PY) lint fmt bench bench-report memory verify verify-appearance test-appearance-layouts pixel-sweep verify-interruptions zoo bench-reconstruct
 
 help: ## Show the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
@@ -76,6 +76,11 @@ zoo: ## Rebuild every trace under TRACES (default $$PHONEWORLD_TRACES) into out/
 	@test -n "$(TRACES)" || { echo "set TRACES=DIR (or PHONEWORLD_TRACES) to a folder of traces"; exit 2; }
 	$(CARGO) build --release -p phoneworld-cli
 	$(PYTHON) tools/zoo.py "$(TRACES)" --out $(OUT)/zoo --bin target/release/phoneworld --seeds 20
+
+bench-reconstruct: ## Reconstruct a synthetic 100,000-event DroidBot trace: time and peak memory
+	$(CARGO) build --release -p phoneworld-cli
+	@test -d $(OUT)/bench/trace-100k/events || $(PYTHON) tools/big_trace.py $(OUT)/bench/trace-100k --events 100000
+	/usr/bin/time -f "reconstruct: %e s, peak memory %M KiB" target/release/phoneworld reconstruct $(OUT)/bench/trace-100k --out $(OUT)/bench/trace-100k-app --force >/dev/null
 
 bench-report: ## Every performance target measured side by side, as a table
 	$(CARGO) run --release -p phoneworld-bench --bin report

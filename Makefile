@@ -72,10 +72,10 @@ test-round-trips: ## Every bundled app's reconstruction round trip (make test ru
 	INSTA_UPDATE=no $(CARGO) test -p phoneworld-reconstruct --test round_trip -- --include-ignored --skip every_app_round_trip
 
 TRACES ?= $(PHONEWORLD_TRACES)
-zoo: ## Rebuild every trace under TRACES (default $$PHONEWORLD_TRACES) into out/zoo: check, verify, one fidelity table
+zoo: setup ## Rebuild every trace under TRACES (default $$PHONEWORLD_TRACES) into out/zoo: check, verify, one fidelity table, a contact sheet
 	@test -n "$(TRACES)" || { echo "set TRACES=DIR (or PHONEWORLD_TRACES) to a folder of traces"; exit 2; }
 	$(CARGO) build --release -p phoneworld-cli
-	$(PYTHON) tools/zoo.py "$(TRACES)" --out $(OUT)/zoo --bin target/release/phoneworld --seeds 20
+	$(PY) tools/zoo.py "$(TRACES)" --out $(OUT)/zoo --bin target/release/phoneworld --seeds 20
 
 bench-reconstruct: ## Reconstruct a synthetic 100,000-event DroidBot trace: time and peak memory
 	$(CARGO) build --release -p phoneworld-cli

@@ -1,5 +1,6 @@
 """Rebuild every trace under a folder into out/zoo/, check and verify each app, and write one
-fidelity table (Markdown and JSON, per app and overall).
+fidelity table (Markdown and JSON, per app and overall) and a contact sheet of original vs
+rebuilt screens.
 
     python3 tools/zoo.py TRACES_DIR [--out out/zoo] [--bin target/release/phoneworld] [--seeds 20]
 
@@ -63,7 +64,40 @@ def rebuild(binary: str, trace: Path, out: Path, seeds: int) -> dict:
         [binary, "verify", "--apps-dir", str(out), "--suite-dir", str(out / "verifiers"), "--suite", summary["suite"], "--seeds", str(seeds)]
     )
     row["verify"] = "ok" if verify.returncode == 0 else (verify.stdout + verify.stderr).strip().splitlines()[-1:]
+    if fidelity["visual_similarity"] is not None:
+        # The pairs visual similarity scored, for the contact sheet (and for anyone to check).
+        run([binary, "replay", str(trace), "--app", str(out), "--out-dir", str(out / "frames")])
+        row["frames"] = str(out / "frames")
     return row
+
+
+def contact_sheet(rows: list[dict], path: Path, per_trace: int = 5, thumb: tuple[int, int] = (135, 300)) -> bool:
+    """One row per trace with screenshots: up to `per_trace` screens, each the original above
+    the rebuilt frame. Needs Pillow (a dependency of the dev requirements); False without it."""
+    try:
+        from PIL import Image, ImageDraw
+    except ImportError:
+        return False
+    strips = []
+    for r in rows:
+        pairs = sorted(Path(r["frames"]).glob("trace_*/screen_*.original.png"))[:per_trace] if r.get("frames") else []
+        if pairs:
+            strips.append((r["name"], [(p, p.with_name(p.name.replace(".original.", ".rebuilt."))) for p in pairs]))
+    if not strips:
+        return False
+    w, h = thumb
+    label_h = 18
+    sheet = Image.new("RGB", (w * per_trace, len(strips) * (2 * h + label_h)), "white")
+    draw = ImageDraw.Draw(sheet)
+    for i, (name, pairs) in enumerate(strips):
+        top = i * (2 * h + label_h)
+        draw.text((4, top + 2), name, fill="black")
+        for j, (original, rebuilt) in enumerate(pairs):
+            for k, image in enumerate((original, rebuilt)):
+                with Image.open(image) as img:
+                    sheet.paste(img.convert("RGB").resize(thumb), (j * w, top + label_h + k * h))
+    sheet.save(path)
+    return True
 
 
 def pct(v: float | None) -> str:
@@ -160,6 +194,8 @@ def main() -> int:
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "fidelity.json").write_text(json.dumps({"overall": overall, "traces": rows}, indent=2))
     (args.out / "fidelity.md").write_text(markdown(rows, overall))
+    if contact_sheet(built, args.out / "contact_sheet.png"):
+        print(f"contact sheet: {args.out / 'contact_sheet.png'} (per trace: originals above, rebuilt below)", file=sys.stderr)
     print((args.out / "fidelity.md").read_text())
     return 0 if not overall["failed"] else 1
 

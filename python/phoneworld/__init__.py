@@ -32,6 +32,7 @@ from .config import PhoneConfig
 from .env import PhoneEnv
 from .evaluate import evaluate
 from .mixed import EpisodeRecord, MixedPool
+from .recording import AdbRecorder
 from .registration import register_envs, task_ids
 from .vector import VectorEnv
 from .wrappers import RecordTrajectory
@@ -42,6 +43,7 @@ __all__ = [
     "ActionError",
     "AdbEnv",
     "AdbPhone",
+    "AdbRecorder",
     "AdbServer",
     "ConfigError",
     "DeviceDisconnected",

@@ -103,6 +103,10 @@ fn task_text(model: &AppModel, trace_index: usize, trace: &Trace, id: &str) -> R
         let missing = || format!("step {}: the element acted on is not a widget of `{}`", k + 1, here.id);
         match (&step.action, node) {
             (TraceAction::Key { key }, _) if key == "back" => steps.push("Back".into()),
+            (TraceAction::Key { key }, _) if key == "enter" => steps.push("Enter".into()),
+            // Time passing (a recording's last look at the screen) is no step of a solution.
+            (TraceAction::Wait, _) => {}
+            (TraceAction::TypeText { text }, None) => steps.push(format!("Type({})", tlit(text))),
             // The person scrolled to what they tap next: the next tap scrolls to it too.
             (TraceAction::Swipe { .. }, _) => scrolled = true,
             (TraceAction::TypeText { text }, Some(node)) => {
@@ -132,7 +136,9 @@ fn task_text(model: &AppModel, trace_index: usize, trace: &Trace, id: &str) -> R
         }
     }
     let last = trace.steps.last().ok_or("no step")?;
-    let end_id = last.next.as_deref().ok_or("its last step has no screen after it")?;
+    // Where the last step led, or, when the trace ends without saying (a recording's last
+    // look), the screen it was on.
+    let end_id = last.next.as_deref().unwrap_or(last.screen.as_str());
     let end = screen_of(end_id).ok_or_else(|| format!("it ends outside the app (state {end_id})"))?;
     let mut success = vec![format!("Screen(app: {}, screen: {})", lit(&model.package), lit(&end.id))];
     for (key, (toggle, screen_id, k)) in &toggled {

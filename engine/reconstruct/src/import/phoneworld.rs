@@ -128,12 +128,22 @@ pub(crate) fn parse_steps(
     Ok(())
 }
 
+/// `episode.json`'s instruction (a task episode's, or what a recording on a device was for).
+fn episode_instruction(file: &Path, text: &str) -> Result<Option<String>, ReconError> {
+    match parse_json(file, text)?.get("instruction") {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(s)) => Ok(Some(s.split_whitespace().collect::<Vec<_>>().join(" ")).filter(|s| !s.is_empty())),
+        Some(_) => Err(ReconError::field(file, "instruction", "expected a string")),
+    }
+}
+
 pub(super) fn import(dir: &Path) -> Result<Trace, ReconError> {
     let mut trace = Trace::new("phoneworld", dir);
     let mut budget = Budget::default();
     let episode_file = dir.join("episode.json");
-    let device =
-        if present(&episode_file) { parse_episode(&episode_file, &budget.read_text(&episode_file, MAX_LOG_FILE_BYTES)?)? } else { None };
+    let episode = if present(&episode_file) { Some(budget.read_text(&episode_file, MAX_LOG_FILE_BYTES)?) } else { None };
+    let device = episode.as_deref().map(|text| parse_episode(&episode_file, text)).transpose()?.flatten();
+    trace.instruction = episode.as_deref().map(|text| episode_instruction(&episode_file, text)).transpose()?.flatten();
     let steps_file = dir.join("steps.jsonl");
     let text = budget.read_text(&steps_file, MAX_LOG_FILE_BYTES)?;
     parse_steps(&steps_file, &text, Some(dir), device, &mut budget, &mut trace)?;

@@ -26,40 +26,28 @@ fn is_toggle(w: &Widget) -> bool {
     matches!(w.kind, WidgetKind::Checkbox | WidgetKind::Switch)
 }
 
-/// The toggles a tap may change, by state key, with the one it changed first: the tapped
-/// widget if it is one, else one inside the tapped row (a settings row takes the tap for the
-/// checkbox it holds), but only when the tap stayed on the screen (a row that opens another
-/// screen does not toggle the switch drawn on it). Every toggle of the screen may change with
-/// it: choosing one of a group unchecks the others.
-fn toggles_of(screen: &ScreenModel, tapped: &Widget, stayed: bool) -> Option<(String, Vec<String>)> {
+/// The toggle a tap changed (its id and state key) and the state keys of every toggle the tap
+/// may change: the tapped widget if it is one, else one inside the tapped row (a settings row
+/// takes the tap for the checkbox it holds), but only when the tap stayed on the screen (a row
+/// that opens another screen does not toggle the switch drawn on it). Every toggle of the
+/// screen may change with it: choosing one of a group unchecks the others.
+fn toggles_of(screen: &ScreenModel, tapped: &Widget, stayed: bool) -> Option<((String, String), Vec<String>)> {
     let b = tapped.source_box;
     let within = |c: [f64; 4]| c[0] >= b[0] - 0.01 && c[2] <= b[2] + 0.01 && c[1] >= b[1] - 0.01 && c[3] <= b[3] + 0.01;
-    let mut first: Option<String> = None;
+    let mut first: Option<(String, String)> = None;
     let mut keys = Vec::new();
     for w in &screen.widgets {
         w.walk(&mut |w| {
             if let (true, Some(key)) = (is_toggle(w), &w.state_key) {
                 let hit = w.id == tapped.id || (stayed && within(w.source_box));
                 if hit && first.is_none() {
-                    first = Some(w.id.clone());
+                    first = Some((w.id.clone(), key.clone()));
                 }
                 keys.push(key.clone());
             }
         });
     }
     first.map(|f| (f, keys))
-}
-
-fn toggle_key(screen: &ScreenModel, id: &str) -> Option<String> {
-    let mut key = None;
-    for w in &screen.widgets {
-        w.walk(&mut |w| {
-            if w.id == id && key.is_none() {
-                key.clone_from(&w.state_key);
-            }
-        });
-    }
-    key
 }
 
 /// Whether the demonstration's hierarchy shows the toggle checked: the checkable node that
@@ -125,11 +113,9 @@ fn task_text(model: &AppModel, trace_index: usize, trace: &Trace, id: &str) -> R
                 };
                 steps.push(format!("{verb}({})", lit(&w.id)));
                 let stayed = step.next.as_deref().and_then(screen_of).is_some_and(|next| next.id == here.id);
-                if let Some((toggle, keys)) = toggles_of(here, w, stayed) {
+                if let Some(((toggle, key), keys)) = toggles_of(here, w, stayed) {
                     may_change.extend(keys.iter().map(|key| lit(&format!("{}:{key}", model.package))));
-                    if let Some(key) = toggle_key(here, &toggle) {
-                        toggled.insert(key, (toggle, here.id.clone(), k));
-                    }
+                    toggled.insert(key, (toggle, here.id.clone(), k));
                 }
             }
             (action, _) => return Err(format!("step {}: a `{}` is not a step a task solution takes", k + 1, action.name())),
@@ -180,18 +166,23 @@ fn task_text(model: &AppModel, trace_index: usize, trace: &Trace, id: &str) -> R
     Ok((text, steps.len(), end.id.clone()))
 }
 
+/// The id of the task of the `index`-th trace: the app's name and the trace's file name.
+pub(crate) fn demonstration_id(model: &AppModel, index: usize, trace: &Trace) -> String {
+    let prefix = snake(model.package.rsplit('.').next().unwrap_or_default());
+    let prefix = if prefix.is_empty() { "app".to_owned() } else { prefix };
+    let stem = Path::new(&trace.source).file_stem().map(|s| snake(&s.to_string_lossy())).unwrap_or_default();
+    format!("{prefix}_{}", if stem.is_empty() { format!("demo_{index}") } else { stem })
+}
+
 /// Writes one task per trace with an instruction into `dir`; returns the tasks written and,
 /// for each demonstration left out, its trace and why.
 pub fn write_demonstration_tasks(model: &AppModel, traces: &[Trace], dir: &Path) -> Result<(Vec<TaskSummary>, Vec<Value>), ReconError> {
-    let prefix = snake(model.package.rsplit('.').next().unwrap_or_default());
-    let prefix = if prefix.is_empty() { "app".to_owned() } else { prefix };
     let (mut written, mut left_out) = (Vec::new(), Vec::new());
     for (i, trace) in traces.iter().enumerate() {
         if trace.instruction.is_none() {
             continue;
         }
-        let stem = Path::new(&trace.source).file_stem().map(|s| snake(&s.to_string_lossy())).unwrap_or_default();
-        let id = format!("{prefix}_{}", if stem.is_empty() { format!("demo_{i}") } else { stem });
+        let id = demonstration_id(model, i, trace);
         match task_text(model, i, trace, &id) {
             Ok((text, steps, screen)) => {
                 let file = dir.join(format!("{id}.ron"));

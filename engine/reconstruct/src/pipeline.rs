@@ -203,16 +203,17 @@ pub fn reconstruct(paths: &[PathBuf], out: &Path, options: &ReconOptions) -> Res
     check_output(out, options.overwrite)?;
     let analysis = analyze(paths, options)?;
     let split = crate::split::measure(&analysis.traces, &analysis.abstraction.package, options)?;
-    let mut r = build(analysis, out, options)?;
-    if let Some(split) = &split {
-        crate::split::write_report(out, split)?;
-    }
-    r.split = split;
-    Ok(r)
+    build(analysis, out, options, split)
 }
 
-/// Generates, writes, proves and measures the app of analysed traces.
-pub(crate) fn build(mut analysis: Analysis, out: &Path, options: &ReconOptions) -> Result<Reconstruction, ReconError> {
+/// Generates, writes, proves and measures the app of analysed traces; the split measure, when
+/// there is one, goes into the fidelity report beside self-replay.
+pub(crate) fn build(
+    mut analysis: Analysis,
+    out: &Path,
+    options: &ReconOptions,
+    split: Option<Value>,
+) -> Result<Reconstruction, ReconError> {
     let dropped = drop_unreachable(&mut analysis);
     let package = analysis.abstraction.package.clone();
     let mut label = app_label(&analysis.traces, &package);
@@ -248,13 +249,16 @@ pub(crate) fn build(mut analysis: Analysis, out: &Path, options: &ReconOptions) 
         .iter()
         .map(|t| replay_with(&model, std::sync::Arc::clone(&catalog), t, options.visual))
         .collect::<Result<_, _>>()?;
-    let report = fidelity_json(&model, &fidelity);
+    let mut report = fidelity_json(&model, &fidelity);
+    if let Some(split) = &split {
+        report["split"] = split.clone();
+    }
     std::fs::write(out.join("fidelity.json"), serde_json::to_string_pretty(&report).unwrap_or_default())
         .map_err(|e| ReconError::io(&out.join("fidelity.json"), e))?;
     std::fs::write(out.join("fidelity.md"), fidelity_markdown(&report)).map_err(|e| ReconError::io(&out.join("fidelity.md"), e))?;
     files.push("fidelity.json".into());
     files.push("fidelity.md".into());
-    Ok(Reconstruction { analysis, model, out: out.to_path_buf(), files, suite, tasks, tasks_left_out, fidelity, dropped, split: None })
+    Ok(Reconstruction { analysis, model, out: out.to_path_buf(), files, suite, tasks, tasks_left_out, fidelity, dropped, split })
 }
 
 /// The fidelity report of several traces: each trace and the aggregate.

@@ -121,7 +121,7 @@ struct Replayer<'a> {
     /// The abstract screen of each trace screen seen (`label_of`); one trace per replayer.
     labels: std::cell::RefCell<BTreeMap<String, Label>>,
     /// The phone's tree by screen hash (`phone_tree`).
-    trees: BTreeMap<u64, Option<UiNode>>,
+    trees: BTreeMap<u64, Option<std::rc::Rc<UiNode>>>,
     /// Comparisons by trace screen and screen hash (`compare_with`).
     comparisons: BTreeMap<(String, u64), Comparison>,
 }
@@ -215,10 +215,10 @@ impl Replayer<'_> {
             });
             found
         };
-        let mut b = self.phone_tree().as_ref().and_then(find);
+        let mut b = self.phone_tree().as_deref().and_then(find);
         // Not on screen: perhaps under the keyboard.
         if b.is_none() && self.keyboard_out_of_the_way(None) {
-            b = self.phone_tree().as_ref().and_then(find);
+            b = self.phone_tree().as_deref().and_then(find);
         }
         let b = b?;
         Some((f64::from(b[0] + b[2]) / 2.0, f64::from(b[1] + b[3]) / 2.0))
@@ -226,13 +226,13 @@ impl Replayer<'_> {
 
     /// The phone's whole tree (the element list leaves out containers such as the keyboard),
     /// read once per screen the phone shows.
-    fn phone_tree(&mut self) -> Option<UiNode> {
+    fn phone_tree(&mut self) -> Option<std::rc::Rc<UiNode>> {
         let hash = self.device.screen_hash();
         if let Some(tree) = self.trees.get(&hash) {
             return tree.clone();
         }
         let xml = self.device.ui_xml();
-        let tree = crate::import::hierarchy::read_uiautomator_xml(Path::new("(phone)"), &xml).ok();
+        let tree = crate::import::hierarchy::read_uiautomator_xml(Path::new("(phone)"), &xml).ok().map(std::rc::Rc::new);
         remember(&mut self.trees, hash, tree.clone());
         tree
     }
@@ -660,16 +660,19 @@ fn visual_scores(
             if screen.screenshot.is_none() || !done.insert(i) {
                 continue;
             }
-            if let Some(Err(e)) = shots.get(trace, screen) {
-                warnings.push(e);
-                continue;
-            }
+            let shot = match shots.get(trace, screen) {
+                Some(Ok(shot)) => shot,
+                Some(Err(e)) => {
+                    warnings.push(e);
+                    continue;
+                }
+                None => continue,
+            };
             let Ok(mut device) = Device::new(Arc::clone(&catalog), DeviceConfig::default()) else { continue };
             let screen_id = r.model.abstraction.screens[i].id.clone();
             if device.open_screen(&r.model.package, &screen_id, serde_json::json!({})).is_err() {
                 continue;
             }
-            let Some(Ok(shot)) = shots.get(trace, screen) else { continue };
             let a = shot.gray(shot.width, screen_rows(shot, screen), cw, ch);
             let frame = device.frame();
             let rendered = Rgb::from_rgba(frame.width, frame.height, &frame.pixels);

@@ -54,6 +54,44 @@ pub fn fidelity_markdown(report: &Value) -> String {
             out.push('\n');
         }
     }
+    if report["split"].is_object() {
+        held_back(&report["split"], &mut out);
+    }
     let _ = writeln!(out, "Per-step detail and per-screen visual scores are in `fidelity.json`.");
     out
+}
+
+/// The split measure's table (`split::measure`).
+fn held_back(split: &Value, out: &mut String) {
+    let _ = writeln!(
+        out,
+        "## Held back\n\nEvery other demonstration (or trace) held back, the app rebuilt from the other {}, and each held-back one replayed on it.\n",
+        split["rebuilt_from"]
+    );
+    let _ = writeln!(out, "| held-back trace | judged | transition accuracy | baseline | own verifier |\n|---|---:|---:|---:|---|");
+    for t in split["traces"].as_array().into_iter().flatten() {
+        let verdict = match t["verified"].as_bool() {
+            Some(true) => "passes",
+            Some(false) => "fails",
+            None => "no task",
+        };
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {} | {verdict} |",
+            t["trace"].as_str().unwrap_or(""),
+            t["judged"],
+            pct(&t["transition_accuracy"]),
+            pct(&t["baseline"])
+        );
+    }
+    let a = &split["aggregate"];
+    let _ = writeln!(
+        out,
+        "| **all** | {} | **{}** | {} | {} of {} |\n",
+        a["judged"],
+        pct(&a["transition_accuracy"]),
+        pct(&a["baseline"]),
+        a["verified"],
+        a["demonstrations"]
+    );
 }

@@ -15,7 +15,7 @@ use std::sync::Arc;
 use phoneworld_phone::Device;
 use serde_json::{json, Value};
 
-use crate::demo_tasks::write_demonstration_tasks;
+use crate::demo_tasks::{demonstration_id, write_demonstration_tasks};
 use crate::error::ReconError;
 use crate::pipeline::{analyze_traces, build, ReconOptions};
 use crate::replay::{ratio, replay_to_end};
@@ -54,22 +54,18 @@ impl Drop for Scratch {
     }
 }
 
-/// Whether every success check of the held-back demonstration's own task holds on the phone
-/// its replay left; `None` when the app rebuilt without it gives it no task.
-fn verified(dir: &Path, id: &str, device: &Device) -> Result<Option<bool>, ReconError> {
-    let file = dir.join(format!("{id}.ron"));
-    if !file.exists() {
-        return Ok(None);
-    }
-    let text = std::fs::read_to_string(&file).map_err(|e| ReconError::io(&file, e))?;
-    let template = phoneworld_tasks::parse_template(&file, &text).map_err(|e| ReconError::Input(e.to_string()))?;
+/// Whether every success check of the held-back demonstration's own task (its file, as the
+/// app rebuilt without it words it) holds on the phone its replay left.
+fn verified(file: &Path, device: &Device) -> Result<bool, ReconError> {
+    let text = std::fs::read_to_string(file).map_err(|e| ReconError::io(file, e))?;
+    let template = phoneworld_tasks::parse_template(file, &text).map_err(|e| ReconError::Input(e.to_string()))?;
     let params = phoneworld_tasks::Params::new();
     for check in &template.success {
         if !phoneworld_tasks::holds(check, device, &params).map_err(|e| ReconError::Input(format!("{}: {e}", file.display())))? {
-            return Ok(Some(false));
+            return Ok(false);
         }
     }
-    Ok(Some(true))
+    Ok(true)
 }
 
 /// Rebuilds without the held-back traces and replays them on it; `None` when there is
@@ -103,7 +99,7 @@ pub(crate) fn measure(traces: &[Trace], package: &str, options: &ReconOptions) -
     let scratch = Scratch::new();
     let options = ReconOptions { package: Some(package.to_owned()), visual: false, overwrite: true, ..options.clone() };
     let analysis = analyze_traces(kept, &options)?;
-    let r = build(analysis, &scratch.0, &options)?;
+    let r = build(analysis, &scratch.0, &options, None)?;
     let catalog = phoneworld_phone::Catalog::load_default(std::slice::from_ref(&scratch.0))
         .map_err(|e| ReconError::Input(format!("{}: {e}", scratch.0.display())))?;
     let held_traces: Vec<Trace> = held.iter().map(|&i| traces[i].clone()).collect();
@@ -112,11 +108,11 @@ pub(crate) fn measure(traces: &[Trace], package: &str, options: &ReconOptions) -
     let (tasks, _) = write_demonstration_tasks(&r.model, &held_traces, &suite_dir)?;
     let mut rows = Vec::new();
     let (mut judged, mut succeeded, mut baseline, mut verified_count, mut with_task) = (0, 0, 0, 0, 0);
-    for trace in &held_traces {
+    for (k, trace) in held_traces.iter().enumerate() {
         let (report, device) = replay_to_end(&r.model, Arc::clone(&catalog), trace, false, None)?;
-        let task = tasks.iter().find(|t| task_of(trace, &t.id));
-        let passed = match task {
-            Some(t) => verified(&suite_dir, &t.id, &device)?,
+        let id = demonstration_id(&r.model, k, trace);
+        let passed = match tasks.iter().find(|t| t.id == id) {
+            Some(t) => Some(verified(Path::new(&t.file), &device)?),
             None => None,
         };
         judged += report.judged;
@@ -147,58 +143,4 @@ pub(crate) fn measure(traces: &[Trace], package: &str, options: &ReconOptions) -
         },
         "traces": rows,
     })))
-}
-
-/// Whether a task written by `write_demonstration_tasks` is this trace's (named after its file).
-fn task_of(trace: &Trace, id: &str) -> bool {
-    let stem = Path::new(&trace.source).file_stem().map(|s| crate::abstraction::snake(&s.to_string_lossy())).unwrap_or_default();
-    !stem.is_empty() && id.ends_with(&format!("_{stem}"))
-}
-
-/// Adds the split measure to the fidelity report the reconstruction wrote (`fidelity.json`
-/// gets it as `split`, `fidelity.md` a table of the held-back traces).
-pub(crate) fn write_report(out: &Path, split: &Value) -> Result<(), ReconError> {
-    use std::fmt::Write as _;
-    let json_file = out.join("fidelity.json");
-    let text = std::fs::read_to_string(&json_file).map_err(|e| ReconError::io(&json_file, e))?;
-    let mut report: Value = serde_json::from_str(&text).map_err(|e| ReconError::format(&json_file, e.to_string()))?;
-    report["split"] = split.clone();
-    std::fs::write(&json_file, serde_json::to_string_pretty(&report).unwrap_or_default()).map_err(|e| ReconError::io(&json_file, e))?;
-    let pct = |v: &Value| v.as_f64().map(|f| format!("{:.1}%", f * 100.0)).unwrap_or_else(|| "n/a".into());
-    let mut md = String::from("\n## Held back\n\n");
-    let _ = writeln!(
-        md,
-        "Every other demonstration (or trace) held back, the app rebuilt from the other {}, and each held-back one replayed on it.\n",
-        split["rebuilt_from"]
-    );
-    md.push_str("| held-back trace | judged | transition accuracy | baseline | own verifier |\n|---|---:|---:|---:|---|\n");
-    for t in split["traces"].as_array().into_iter().flatten() {
-        let verdict = match t["verified"].as_bool() {
-            Some(true) => "passes",
-            Some(false) => "fails",
-            None => "no task",
-        };
-        let _ = writeln!(
-            md,
-            "| {} | {} | {} | {} | {verdict} |",
-            t["trace"].as_str().unwrap_or(""),
-            t["judged"],
-            pct(&t["transition_accuracy"]),
-            pct(&t["baseline"])
-        );
-    }
-    let a = &split["aggregate"];
-    let _ = writeln!(
-        md,
-        "| **all** | {} | **{}** | {} | {} of {} |",
-        a["judged"],
-        pct(&a["transition_accuracy"]),
-        pct(&a["baseline"]),
-        a["verified"],
-        a["demonstrations"]
-    );
-    let md_file = out.join("fidelity.md");
-    let mut text = std::fs::read_to_string(&md_file).map_err(|e| ReconError::io(&md_file, e))?;
-    text.push_str(&md);
-    std::fs::write(&md_file, text).map_err(|e| ReconError::io(&md_file, e))
 }

@@ -130,52 +130,45 @@ impl Rgb {
         Some(out)
     }
 
-    /// Grayscale (BT.601 luma) of the box `[0, 0, crop_w, crop_h]`, box-filtered to `w` x `h`.
-    pub fn gray(&self, crop_w: u32, crop_h: u32, w: u32, h: u32) -> Vec<f64> {
+    /// The box `[0, 0, crop_w, crop_h]` cut into `w` x `h` cells, row by row: `cell` gets each
+    /// cell's pixels (at least one) and gives its value.
+    fn cells<T>(&self, crop_w: u32, crop_h: u32, w: u32, h: u32, mut cell: impl FnMut(&mut dyn Iterator<Item = [u8; 3]>) -> T) -> Vec<T> {
         let (cw, ch) = (crop_w.min(self.width).max(1), crop_h.min(self.height).max(1));
-        let mut out = vec![0.0; (w * h) as usize];
+        let mut out = Vec::with_capacity((w * h) as usize);
         for oy in 0..h {
             for ox in 0..w {
                 let (x1, x2) = (ox * cw / w, ((ox + 1) * cw / w).max(ox * cw / w + 1));
                 let (y1, y2) = (oy * ch / h, ((oy + 1) * ch / h).max(oy * ch / h + 1));
-                let mut sum = 0.0;
-                let mut n = 0.0;
-                for y in y1..y2 {
-                    for x in x1..x2 {
-                        let p = self.at(x, y);
-                        sum += 0.299 * f64::from(p[0]) + 0.587 * f64::from(p[1]) + 0.114 * f64::from(p[2]);
-                        n += 1.0;
-                    }
-                }
-                out[(oy * w + ox) as usize] = sum / n;
+                out.push(cell(&mut (y1..y2).flat_map(|y| (x1..x2).map(move |x| (x, y))).map(|(x, y)| self.at(x, y))));
             }
         }
         out
     }
-}
 
-impl Rgb {
+    /// Grayscale (BT.601 luma) of the box `[0, 0, crop_w, crop_h]`, box-filtered to `w` x `h`.
+    pub fn gray(&self, crop_w: u32, crop_h: u32, w: u32, h: u32) -> Vec<f64> {
+        self.cells(crop_w, crop_h, w, h, |pixels| {
+            let (mut sum, mut n) = (0.0, 0.0);
+            for p in pixels {
+                sum += 0.299 * f64::from(p[0]) + 0.587 * f64::from(p[1]) + 0.114 * f64::from(p[2]);
+                n += 1.0;
+            }
+            sum / n
+        })
+    }
+
     /// The box `[0, 0, crop_w, crop_h]` box-filtered to `w` x `h` (what `gray` compares, in colour).
     pub fn resized(&self, crop_w: u32, crop_h: u32, w: u32, h: u32) -> Rgb {
-        let (cw, ch) = (crop_w.min(self.width).max(1), crop_h.min(self.height).max(1));
-        let mut pixels = Vec::with_capacity((w * h) as usize);
-        for oy in 0..h {
-            for ox in 0..w {
-                let (x1, x2) = (ox * cw / w, ((ox + 1) * cw / w).max(ox * cw / w + 1));
-                let (y1, y2) = (oy * ch / h, ((oy + 1) * ch / h).max(oy * ch / h + 1));
-                let mut sum = [0u32; 3];
-                for y in y1..y2 {
-                    for x in x1..x2 {
-                        let p = self.at(x, y);
-                        for c in 0..3 {
-                            sum[c] += u32::from(p[c]);
-                        }
-                    }
+        let pixels = self.cells(crop_w, crop_h, w, h, |pixels| {
+            let (mut sum, mut n) = ([0u32; 3], 0);
+            for p in pixels {
+                for c in 0..3 {
+                    sum[c] += u32::from(p[c]);
                 }
-                let n = (x2 - x1) * (y2 - y1);
-                pixels.push([(sum[0] / n) as u8, (sum[1] / n) as u8, (sum[2] / n) as u8]);
+                n += 1;
             }
-        }
+            sum.map(|v| (v / n) as u8)
+        });
         Rgb { width: w, height: h, pixels }
     }
 

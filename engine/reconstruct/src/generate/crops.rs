@@ -83,31 +83,13 @@ pub(crate) fn cut(widgets: &mut [Widget], shot: &Rgb, rows: u32, screen: &str, i
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::generate::widgets::WidgetRole;
+    use crate::generate::widgets::{from_target, Mapper};
+    use crate::trace::UiNode;
 
     fn widget(id: &str, kind: WidgetKind, b: [f64; 4], text: &str) -> Widget {
-        Widget {
-            id: id.into(),
-            kind,
-            role: WidgetRole::Static,
-            rect: [0.0; 4],
-            class: String::new(),
-            resource_id: String::new(),
-            text: text.into(),
-            content_desc: String::new(),
-            source_box: b,
-            checked: false,
-            selected: false,
-            list: false,
-            background: None,
-            on_tap: None,
-            on_long_press: None,
-            on_change: None,
-            state_key: None,
-            children: Vec::new(),
-            merged: false,
-            image: None,
-        }
+        let mut w = from_target(&UiNode::default(), &Mapper { width: 1.0, height: 1.0 });
+        (w.id, w.kind, w.source_box, w.text) = (id.into(), kind, b, text.into());
+        w
     }
 
     #[test]

@@ -184,6 +184,19 @@ fn screen_of(log: &Trace, hashes: &[String]) -> Option<String> {
     hashes.iter().find(|h| log.screens.get(*h).is_some_and(|s| s.root.is_some())).or(hashes.first()).cloned()
 }
 
+/// Gives a demonstration the recording's screen `id` (once), or a hash-only screen when the
+/// recording did not save it.
+fn copy_screen(trace: &mut Trace, log: &Trace, id: &str) {
+    if trace.screens.contains_key(id) {
+        return;
+    }
+    let screen = log.screens.get(id).cloned().unwrap_or_else(|| {
+        let (w, h) = log.screens.values().next().map_or((1080, 2400), |s| (s.width, s.height));
+        Screen::hash_only(id, w, h)
+    });
+    trace.screens.insert(id.to_owned(), screen);
+}
+
 /// One demonstration as a trace over the recording's screens; `Err` says why it cannot be.
 fn demonstration(file: &Path, task: &TaskFile, log: &Trace) -> Result<Trace, String> {
     let mut trace = Trace::new("droidtask", file);
@@ -226,7 +239,7 @@ fn demonstration(file: &Path, task: &TaskFile, log: &Trace) -> Result<Trace, Str
             if at != screen {
                 let (w, h) = log.screens.get(&screen).map(|s| (f64::from(s.width), f64::from(s.height))).unwrap_or((1080.0, 2400.0));
                 let swipe = TraceAction::Swipe { x1: w / 2.0, y1: h * 0.7, x2: w / 2.0, y2: h * 0.3 };
-                trace.screens.entry(screen.clone()).or_insert_with(|| log.screens[&screen].clone());
+                copy_screen(&mut trace, log, &screen);
                 trace.steps.push(TraceStep { screen: screen.clone(), action: swipe, target: None, next: Some(at.clone()) });
             }
             let action = match typed(record) {
@@ -239,9 +252,7 @@ fn demonstration(file: &Path, task: &TaskFile, log: &Trace) -> Result<Trace, Str
             (action, Some(Target { path: None, node }), at)
         };
         for id in std::iter::once(&screen).chain(next.as_ref()) {
-            let known = log.screens.get(id).cloned();
-            let size = log.screens.values().next().map(|s| (s.width, s.height)).unwrap_or((1080, 2400));
-            trace.screens.entry(id.clone()).or_insert_with(|| known.unwrap_or_else(|| Screen::hash_only(id, size.0, size.1)));
+            copy_screen(&mut trace, log, id);
         }
         trace.steps.push(TraceStep { screen, action, target, next });
     }

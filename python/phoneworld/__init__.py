@@ -19,12 +19,14 @@ from ._core import (
     DeviceOffline,
     DeviceTimeout,
     DeviceUnauthorized,
+    HttpServer,
     NotSupportedOnRealDevice,
     Phone,
     PhoneWorldError,
     ScriptError,
     SnapshotError,
     __version__,
+    serve_http,
 )
 from . import actions, adb, export
 from .adb import AdbEnv, PrivateAdbServer
@@ -53,6 +55,7 @@ __all__ = [
     "DeviceTimeout",
     "DeviceUnauthorized",
     "EpisodeRecord",
+    "HttpServer",
     "MixedPool",
     "NotSupportedOnRealDevice",
     "Phone",
@@ -68,6 +71,7 @@ __all__ = [
     "actions",
     "adb",
     "evaluate",
+    "serve_http",
     "export",
     "register_envs",
     "task_ids",

@@ -8,6 +8,7 @@ mod env_core;
 mod episode;
 mod errors;
 mod frame;
+mod http;
 mod observe;
 mod phone;
 mod settings;
@@ -20,6 +21,7 @@ use pyo3::prelude::*;
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     errors::register(m)?;
     adb::register(m)?;
+    http::register(m)?;
     m.add_class::<phone::Phone>()?;
     m.add_class::<env_core::EnvCore>()?;
     m.add_class::<vector::VectorCore>()?;

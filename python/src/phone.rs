@@ -280,6 +280,20 @@ impl Phone {
         serve(py, self.phone.clone(), bind, port, auth_keys)
     }
 
+    /// Serves this very phone behind AndroidWorld's HTTP env-server API (see `serve_http`);
+    /// HTTP clients and these methods then act on the same state.
+    #[pyo3(signature = (port=0, bind="127.0.0.1", suite="phoneworld-v0", suite_dirs=Vec::new()))]
+    fn serve_http(
+        &self,
+        py: Python<'_>,
+        port: u16,
+        bind: &str,
+        suite: &str,
+        suite_dirs: Vec<PathBuf>,
+    ) -> PyResult<crate::http::HttpServer> {
+        crate::http::serve_phone(py, self.phone.clone(), port, bind, suite, &suite_dirs)
+    }
+
     fn __repr__(&self, py: Python<'_>) -> String {
         self.with(py, |device| {
             let (package, screen) = device.foreground();

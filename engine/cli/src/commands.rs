@@ -18,7 +18,7 @@ pub(crate) fn catalog(apps_dirs: &[PathBuf]) -> Result<Arc<Catalog>> {
     Ok(catalog)
 }
 
-fn parse_size(size: Option<&str>) -> Result<(u32, u32)> {
+pub(crate) fn parse_size(size: Option<&str>) -> Result<(u32, u32)> {
     let Some(size) = size else { return Ok((1080, 2400)) };
     let (w, h) = size.split_once(['x', 'X']).with_context(|| format!("--size `{size}`: expected WIDTHxHEIGHT"))?;
     Ok((

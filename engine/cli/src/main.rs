@@ -17,6 +17,7 @@ macro_rules! out {
 
 mod adb_commands;
 mod commands;
+mod http_commands;
 mod reconstruct_commands;
 mod task_commands;
 
@@ -237,6 +238,29 @@ enum Command {
         #[arg(long, default_value = "off", value_parser = parse_interruptions)]
         interruptions: InterruptionSetting,
     },
+    /// Serve mock phones behind AndroidWorld's HTTP env-server API (/emuN for each device).
+    ServeHttp {
+        #[arg(long, default_value_t = 5000)]
+        port: u16,
+        /// Address to listen on.
+        #[arg(long, default_value = "127.0.0.1")]
+        bind: String,
+        /// The seed of every device's phone.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// The suite the `android_world` family serves.
+        #[arg(long, default_value = "phoneworld-v0")]
+        suite: String,
+        /// Independent phones, each under /emuN (device 0 also at /).
+        #[arg(long, default_value_t = 1)]
+        devices: usize,
+        /// Screen size, e.g. 1080x2400.
+        #[arg(long)]
+        size: Option<String>,
+        /// Threads answering HTTP.
+        #[arg(long, default_value_t = 2)]
+        threads: usize,
+    },
     /// Prove every template: its solution passes, doing nothing and wrong variants fail.
     Verify {
         #[arg(long, default_value = "phoneworld-v0")]
@@ -316,6 +340,20 @@ fn main() -> ExitCode {
             &cli.apps_dir,
             &cli.suite_dir,
             &adb_commands::ServeAdb { port: *port, bind, seed: *seed, task: task.as_deref(), suite, auth_keys: auth_key, interruptions },
+            cli.json,
+        ),
+        Command::ServeHttp { port, bind, seed, suite, devices, size, threads } => http_commands::serve_http(
+            &cli.apps_dir,
+            &cli.suite_dir,
+            &http_commands::ServeHttp {
+                port: *port,
+                bind,
+                seed: *seed,
+                suite,
+                devices: *devices,
+                size: size.as_deref(),
+                threads: *threads,
+            },
             cli.json,
         ),
         Command::Verify { suite, seeds, interruptions } => {

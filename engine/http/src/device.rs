@@ -1,0 +1,407 @@
+//! One served device: a phone, the suite drawn for it, the tasks initialized on it, and what
+//! each endpoint does to them. No HTTP here: [`HttpDevice::handle`] takes an endpoint, its
+//! query and body and gives a [`Reply`].
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use bytes::Bytes;
+use phoneworld_adb::SharedPhone;
+use phoneworld_data::{Action, FinishStatus, Key};
+use phoneworld_phone::{Catalog, DeviceConfig};
+use phoneworld_render::Frame;
+use phoneworld_tasks::{app_data, judge, Instance};
+use serde_json::{json, Value};
+
+use crate::expert::Expert;
+use crate::json_action::JsonAction;
+use crate::pixels::pixels_json;
+use crate::query::{FieldError, Query};
+use crate::suite::{Draw, Families, ANDROID_WORLD};
+
+/// What the server answers.
+#[derive(Debug)]
+pub enum Reply {
+    /// A JSON body (compact), with this status.
+    Json(u16, Value),
+    /// A JSON body already written (keys in upstream's order).
+    JsonText(u16, String),
+    /// A body already encoded, with its content type.
+    Bytes(&'static str, Bytes),
+    /// FastAPI's 422: every parameter problem.
+    Invalid(Vec<FieldError>),
+    /// Upstream's bare 500 (`Internal Server Error`); the reason is logged, not sent.
+    Internal(String),
+}
+
+impl Reply {
+    fn success(message: String) -> Reply {
+        Reply::JsonText(200, format!("{{\"status\":\"success\",\"message\":{}}}", json!(message)))
+    }
+}
+
+/// The endpoints, upstream's and the extensions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Endpoint {
+    Health,
+    Reset,
+    Screenshot,
+    ExecuteAction,
+    TaskList,
+    TaskLength,
+    Reinitialize,
+    Initialize,
+    TearDown,
+    Score,
+    Goal,
+    Template,
+    Close,
+    UiElements,
+    StateHash,
+    ExpertAction,
+}
+
+/// The upstream suite at startup: `reinitialize(2, 42, android_world)`.
+pub const START_COMBINATIONS: i128 = 2;
+pub const START_SEED: i128 = 42;
+
+/// A task initialized on the device.
+#[derive(Debug)]
+struct Played {
+    instance: Instance,
+    baseline: Value,
+    expert: Expert,
+}
+
+/// One device behind the API.
+pub struct HttpDevice {
+    phone: SharedPhone,
+    families: Arc<Families>,
+    draw: Draw,
+    initialized: BTreeMap<(String, u64), Played>,
+    closed: bool,
+    /// The last `status` action's `goal_status`.
+    goal_status: Option<String>,
+    /// The last screenshot sent as JSON, and the frame it shows.
+    pixels_cache: Option<(Arc<Frame>, Bytes)>,
+}
+
+impl std::fmt::Debug for HttpDevice {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("HttpDevice")
+            .field("initialized", &self.initialized.keys().collect::<Vec<_>>())
+            .field("closed", &self.closed)
+            .finish()
+    }
+}
+
+impl HttpDevice {
+    pub fn new(phone: SharedPhone, families: Arc<Families>) -> HttpDevice {
+        let draw = Draw::new(families.templates(ANDROID_WORLD).unwrap_or_default(), START_COMBINATIONS, START_SEED);
+        HttpDevice { phone, families, draw, initialized: BTreeMap::new(), closed: false, goal_status: None, pixels_cache: None }
+    }
+
+    pub fn phone(&self) -> &SharedPhone {
+        &self.phone
+    }
+
+    pub fn is_closed(&self) -> bool {
+        self.closed
+    }
+
+    /// Answers one request.
+    pub fn handle(&mut self, endpoint: Endpoint, query: &Query, body: &[u8]) -> Reply {
+        if self.closed {
+            return match endpoint {
+                Endpoint::Health => Reply::Json(500, json!({"detail": "Environment not initialized"})),
+                _ => Reply::Internal("the device was closed".into()),
+            };
+        }
+        let mut params = query.reader();
+        match endpoint {
+            Endpoint::Health => Reply::Json(200, json!({"status": "success"})),
+            Endpoint::Reset => {
+                let go_home = params.boolean("go_home");
+                if let Err(e) = params.finish() {
+                    return Reply::Invalid(e);
+                }
+                let go_home = go_home.unwrap_or_default();
+                self.reset(go_home);
+                Reply::success(format!("Environment reset with go_home={}.", py_bool(go_home)))
+            }
+            Endpoint::Screenshot => {
+                params.boolean("wait_to_stabilize");
+                let format = params.choice_or("format", &["json", "png"], "json");
+                if let Err(e) = params.finish() {
+                    return Reply::Invalid(e);
+                }
+                self.screenshot(format == "png")
+            }
+            Endpoint::ExecuteAction => match body_object(body) {
+                Ok(object) => self.execute(&object),
+                Err(e) => Reply::Invalid(vec![e]),
+            },
+            Endpoint::TaskList => {
+                let max_index = params.integer("max_index");
+                if let Err(e) = params.finish() {
+                    return Reply::Invalid(e);
+                }
+                let names = self.draw.names();
+                let max_index = max_index.unwrap_or(-1);
+                let names = if max_index < 0 || max_index > names.len() as i128 {
+                    names
+                } else {
+                    names.into_iter().take(max_index as usize).collect()
+                };
+                Reply::Json(200, json!({ "task_list": names }))
+            }
+            Endpoint::TaskLength => {
+                let task_type = params.string("task_type");
+                if let Err(e) = params.finish() {
+                    return Reply::Invalid(e);
+                }
+                match self.draw.length(task_type.as_deref().unwrap_or_default()) {
+                    Some(n) => Reply::Json(200, json!({ "length": n })),
+                    None => Reply::Internal(format!("task_length: no task `{}`", task_type.unwrap_or_default())),
+                }
+            }
+            Endpoint::Reinitialize => {
+                let n = params.integer_or("n_task_combinations", START_COMBINATIONS);
+                let seed = params.integer_or("seed", START_SEED);
+                let family = params.string_or("task_family", ANDROID_WORLD);
+                if let Err(e) = params.finish() {
+                    return Reply::Invalid(e);
+                }
+                let Some(templates) = self.families.templates(&family) else {
+                    return Reply::Json(400, json!({ "detail": format!("Invalid task family: {family}") }));
+                };
+                self.draw = Draw::new(templates, n, seed);
+                // Upstream makes new task objects: none of them is initialized.
+                self.initialized.clear();
+                Reply::success(format!("Task suite re-initialized with n_task_combinations={n}, seed={seed}."))
+            }
+            Endpoint::Initialize | Endpoint::TearDown | Endpoint::Score | Endpoint::Goal | Endpoint::Template | Endpoint::ExpertAction => {
+                let task_type = params.string("task_type");
+                let task_idx = params.integer("task_idx");
+                let upstream = (endpoint == Endpoint::ExpertAction).then(|| params.boolean_or("upstream", false));
+                if let Err(e) = params.finish() {
+                    return Reply::Invalid(e);
+                }
+                let (Some(task_type), Some(task_idx)) = (task_type, task_idx) else {
+                    return Reply::Internal("unreachable: parameters checked".into());
+                };
+                self.task_endpoint(endpoint, &task_type, task_idx, upstream.unwrap_or(false))
+            }
+            Endpoint::Close => {
+                self.closed = true;
+                self.initialized.clear();
+                self.pixels_cache = None;
+                Reply::Json(200, json!({"status": "success"}))
+            }
+            Endpoint::UiElements => {
+                let elements = self.phone.lock().device_mut().ui_elements();
+                Reply::Json(200, json!({ "ui_elements": elements }))
+            }
+            Endpoint::StateHash => Reply::Json(200, json!({ "state_hash": self.phone.lock().device().state_hash() })),
+        }
+    }
+
+    fn reset(&mut self, go_home: bool) {
+        let mut session = self.phone.lock();
+        if go_home {
+            session.step(&Action::Key { key: Key::Home });
+        }
+        session.device_mut().store_mut().session.answer = None;
+        self.goal_status = None;
+    }
+
+    fn screenshot(&mut self, png: bool) -> Reply {
+        let mut session = self.phone.lock();
+        if png {
+            return Reply::Bytes("image/png", Bytes::from_owner(Shared(session.screenshot_png())));
+        }
+        let frame = session.device_mut().frame();
+        if let Some((cached, body)) = &self.pixels_cache {
+            if Arc::ptr_eq(cached, &frame) {
+                return Reply::Bytes("application/json", body.clone());
+            }
+        }
+        let body = Bytes::from(pixels_json(&frame));
+        self.pixels_cache = Some((frame, body.clone()));
+        Reply::Bytes("application/json", body)
+    }
+
+    fn execute(&mut self, object: &serde_json::Map<String, Value>) -> Reply {
+        let action = match JsonAction::parse(object) {
+            Ok(a) => a,
+            Err(e) => return Reply::Internal(format!("execute_action: {e}")),
+        };
+        let mut session = self.phone.lock();
+        match action.action_type.as_str() {
+            "status" => {
+                self.goal_status = action.goal_status.clone();
+                // Recorded where verifiers read how an agent finished; the phone goes on.
+                if let Some(status) = action.goal_status.as_deref().and_then(finish_status) {
+                    session.step(&Action::Finish { status, text: String::new() });
+                }
+            }
+            "answer" => {
+                session.step(&Action::Answer { text: action.text.clone().unwrap_or_default() });
+            }
+            _ => {
+                let device = session.device_mut();
+                let size = (device.config().width, device.config().height);
+                let elements = if action.index.is_some() { device.ui_elements() } else { Vec::new() };
+                let catalog = Arc::clone(device.catalog());
+                let actions = match action.to_actions(&elements, size, &|name| open_app_match(&catalog, name)) {
+                    Ok(a) => a,
+                    Err(e) => return Reply::Internal(format!("execute_action: {e}")),
+                };
+                for a in &actions {
+                    session.step(a);
+                }
+            }
+        }
+        Reply::success(format!("Action {} executed.", action.repr()))
+    }
+
+    fn task_endpoint(&mut self, endpoint: Endpoint, task_type: &str, task_idx: i128, upstream: bool) -> Reply {
+        let catalog = Arc::clone(self.phone.lock().device().catalog());
+        let instance = match self.draw.instance(task_type, task_idx, &catalog) {
+            Ok(i) => i,
+            Err(e) => return Reply::Internal(format!("{task_type} {task_idx}: {e}")),
+        };
+        let key = (task_type.to_owned(), self.draw.position(task_idx));
+        match endpoint {
+            Endpoint::Goal => Reply::Json(200, json!({ "goal": instance.instruction })),
+            Endpoint::Template => Reply::Json(200, json!({ "template": instance.template.instruction })),
+            Endpoint::Initialize => {
+                if self.initialized.contains_key(&key) {
+                    return Reply::Internal(format!("{task_type} {task_idx}: the task is already initialized"));
+                }
+                let mut session = self.phone.lock();
+                let config = *session.device().config();
+                let device = match instance.device_with(catalog, DeviceConfig { seed: instance.seed, ..config }) {
+                    Ok(d) => d,
+                    Err(e) => return Reply::Internal(format!("{task_type} {task_idx}: {e}")),
+                };
+                session.replace_device(device);
+                session.set_task(Some(instance.clone()));
+                let baseline = app_data(session.device());
+                drop(session);
+                self.goal_status = None;
+                let expert = Expert::new(&instance);
+                self.initialized.insert(key, Played { instance, baseline, expert });
+                Reply::success(format!("Task {task_type} {task_idx} initialized."))
+            }
+            Endpoint::TearDown => {
+                if self.initialized.remove(&key).is_some() {
+                    let mut session = self.phone.lock();
+                    if session.task().is_some_and(|t| t.instance.template.id == task_type) {
+                        session.set_task(None);
+                    }
+                }
+                Reply::success(format!("Task {task_type} {task_idx} torn down."))
+            }
+            Endpoint::Score => match self.initialized.get(&key) {
+                Some(played) => {
+                    let session = self.phone.lock();
+                    let verdict = judge(&played.instance, session.device(), &played.baseline);
+                    Reply::Json(200, json!({ "score": if verdict.success { 1.0 } else { 0.0 } }))
+                }
+                None => Reply::Internal(format!("{task_type} {task_idx}: score before initialize")),
+            },
+            Endpoint::ExpertAction => match self.initialized.get_mut(&key) {
+                Some(played) => {
+                    let mut session = self.phone.lock();
+                    match played.expert.next(session.device_mut(), upstream) {
+                        Ok(action) => Reply::Json(200, json!({ "action": action })),
+                        Err(e) => Reply::Internal(format!("{task_type} {task_idx}: expert: {e}")),
+                    }
+                }
+                None => Reply::Internal(format!("{task_type} {task_idx}: expert_action before initialize")),
+            },
+            _ => Reply::Internal(format!("{endpoint:?} is not a task endpoint")),
+        }
+    }
+}
+
+/// A PNG the session keeps, sent without copying it.
+struct Shared(Arc<Vec<u8>>);
+
+impl AsRef<[u8]> for Shared {
+    fn as_ref(&self) -> &[u8] {
+        &self.0
+    }
+}
+
+/// `True`/`False`, as the reply messages print booleans.
+fn py_bool(b: bool) -> &'static str {
+    if b {
+        "True"
+    } else {
+        "False"
+    }
+}
+
+/// The goal statuses agents send for "done" and "cannot be done".
+fn finish_status(goal_status: &str) -> Option<FinishStatus> {
+    let s = goal_status.to_ascii_lowercase();
+    if s.contains("infeasible") {
+        Some(FinishStatus::Infeasible)
+    } else if matches!(s.as_str(), "complete" | "completed" | "task_complete" | "success" | "successful" | "done") {
+        Some(FinishStatus::Success)
+    } else {
+        None
+    }
+}
+
+/// The request body as FastAPI's `dict[str, Any]` reads it, or its 422 entry.
+fn body_object(body: &[u8]) -> Result<serde_json::Map<String, Value>, FieldError> {
+    if body.iter().all(u8::is_ascii_whitespace) {
+        return Err(FieldError { kind: "missing", loc: vec![json!("body")], msg: "Field required".into(), input: Value::Null });
+    }
+    match serde_json::from_slice::<Value>(body) {
+        Ok(Value::Object(map)) => Ok(map),
+        Ok(other) => {
+            Err(FieldError { kind: "dict_type", loc: vec![json!("body")], msg: "Input should be a valid dictionary".into(), input: other })
+        }
+        Err(e) => {
+            // FastAPI names the character offset where the JSON went wrong.
+            let offset = offset_of(body, e.line(), e.column());
+            Err(FieldError {
+                kind: "json_invalid",
+                loc: vec![json!("body"), json!(offset)],
+                msg: "JSON decode error".into(),
+                input: json!({}),
+            })
+        }
+    }
+}
+
+/// The character offset of a 1-based line and column.
+fn offset_of(body: &[u8], line: usize, column: usize) -> usize {
+    let text = String::from_utf8_lossy(body);
+    let before: usize = text.split('\n').take(line.saturating_sub(1)).map(|l| l.chars().count() + 1).sum();
+    before + column.saturating_sub(1)
+}
+
+/// `open_app`'s loose match, as upstream's: case and spacing do not matter, and a name that
+/// starts with an app's label or package (or the other way round) finds it.
+pub fn open_app_match(catalog: &Catalog, name: &str) -> Option<String> {
+    let norm = |s: &str| s.chars().filter(char::is_ascii_alphanumeric).collect::<String>().to_ascii_lowercase();
+    let wanted = norm(name);
+    if wanted.is_empty() {
+        return None;
+    }
+    let apps = &catalog.apps;
+    let last_segment = |p: &str| norm(p.rsplit('.').next().unwrap_or(p));
+    let exact = apps.iter().find(|a| norm(a.label()) == wanted || norm(a.package()) == wanted || last_segment(a.package()) == wanted);
+    let loose = || {
+        apps.iter().find(|a| {
+            let label = norm(a.label());
+            !label.is_empty() && (wanted.starts_with(&label) || label.starts_with(&wanted) || wanted.contains(&label))
+        })
+    };
+    exact.or_else(loose).map(|a| a.package().to_owned())
+}

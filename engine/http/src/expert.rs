@@ -3,8 +3,9 @@
 //! that every template can be solved through it.
 //!
 //! With `upstream` set, only what upstream's action set can say is used: a typed text is an
-//! `input_text` that taps the field last tapped and presses Enter (the Enter the solution
-//! sends next is then skipped), and a swipe is a `scroll` in its direction. Otherwise the
+//! `input_text` that taps the field last tapped and presses Enter (the Enter, or the Back that
+//! hides the keyboard, the solution sends next is then skipped), and a swipe is a `scroll` in
+//! its direction. Otherwise the
 //! extension fields keep the solution exact: `press_enter: false`, literal drags.
 
 use phoneworld_data::{Action, FinishStatus, Key};
@@ -31,7 +32,13 @@ impl Expert {
         loop {
             let Some(action) = self.oracle.next_action(device)? else { return Ok(None) };
             let enter_pressed = std::mem::take(&mut self.enter_pressed);
-            if upstream && enter_pressed && action == (Action::Key { key: Key::Enter }) {
+            // Enter already pressed (and the keyboard gone with it): skip the solution's own
+            // Enter, and a Back that was only to hide the keyboard.
+            let keyboard_gone = device.store().session.focus.is_none();
+            if upstream
+                && enter_pressed
+                && (action == (Action::Key { key: Key::Enter }) || (keyboard_gone && action == (Action::Key { key: Key::Back })))
+            {
                 continue;
             }
             return self.json_action(&action, device, upstream).map(Some);

@@ -31,6 +31,9 @@ pub const TARGETS: &[(&str, Target)] = &[
     ("adb_sync", |data| {
         let _ = phoneworld_adb::fuzzing::sync_stream(data);
     }),
+    ("http_request", |data| {
+        let _ = phoneworld_http::fuzzing::request(data);
+    }),
     ("adb_shell", |data| {
         let _ = phoneworld_adb::fuzzing::shell_command(data);
     }),

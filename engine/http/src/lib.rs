@@ -8,6 +8,7 @@
 
 mod device;
 mod expert;
+pub mod fuzzing;
 pub mod json_action;
 mod pixels;
 pub mod query;

@@ -71,7 +71,7 @@ fmt: ## Format the code
 bench: ## divan benchmarks (release)
 	$(CARGO) bench -p phoneworld-bench
 
-test-round-trips: ## Every bundled app's reconstruction round trip (make test runs three)
+test-round-trips: ## Every bundled app's reconstruction round trip (make test runs Clock's)
 	INSTA_UPDATE=no $(CARGO) test -p phoneworld-reconstruct --test round_trip -- --include-ignored --skip every_app_round_trip
 
 TRACES ?= $(PHONEWORLD_TRACES)

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use bytes::Bytes;
 use phoneworld_adb::SharedPhone;
-use phoneworld_data::{Action, FinishStatus, Key};
+use phoneworld_data::{Action, Key};
 use phoneworld_phone::{Catalog, DeviceConfig};
 use phoneworld_render::Frame;
 use phoneworld_tasks::{app_data, judge, Instance};
@@ -238,15 +238,17 @@ impl HttpDevice {
         };
         let mut session = self.phone.lock();
         match action.action_type.as_str() {
+            // Both only record (upstream keeps them beside the phone): no step is taken, the
+            // virtual clock does not move. The answer is where verifiers read it, and a status
+            // that means done or impossible is recorded as the finish verifiers read.
             "status" => {
                 self.goal_status = action.goal_status.clone();
-                // Recorded where verifiers read how an agent finished; the phone goes on.
                 if let Some(status) = action.goal_status.as_deref().and_then(finish_status) {
-                    session.step(&Action::Finish { status, text: String::new() });
+                    session.device_mut().store_mut().session.finished = Some(status.to_owned());
                 }
             }
             "answer" => {
-                session.step(&Action::Answer { text: action.text.clone().unwrap_or_default() });
+                session.device_mut().store_mut().session.answer = Some(action.text.clone().unwrap_or_default());
             }
             _ => {
                 let device = session.device_mut();
@@ -344,13 +346,14 @@ fn py_bool(b: bool) -> &'static str {
     }
 }
 
-/// The goal statuses agents send for "done" and "cannot be done".
-fn finish_status(goal_status: &str) -> Option<FinishStatus> {
+/// The finish (as the phone records one) of the goal statuses agents send for "done" and
+/// "cannot be done".
+fn finish_status(goal_status: &str) -> Option<&'static str> {
     let s = goal_status.to_ascii_lowercase();
     if s.contains("infeasible") {
-        Some(FinishStatus::Infeasible)
+        Some("infeasible")
     } else if matches!(s.as_str(), "complete" | "completed" | "task_complete" | "success" | "successful" | "done") {
-        Some(FinishStatus::Success)
+        Some("success")
     } else {
         None
     }

@@ -16,6 +16,7 @@ use serde_json::{json, Value};
 use crate::expert::Expert;
 use crate::json_action::JsonAction;
 use crate::pixels::pixels_json;
+use crate::pyjson::python_json_error;
 use crate::query::{FieldError, Query};
 use crate::suite::{Draw, Families, ANDROID_WORLD};
 
@@ -211,7 +212,9 @@ impl HttpDevice {
         if go_home {
             session.step(&Action::Key { key: Key::Home });
         }
-        session.device_mut().store_mut().session.answer = None;
+        let recorded = &mut session.device_mut().store_mut().session;
+        recorded.answer = None;
+        recorded.finished = None;
         self.goal_status = None;
     }
 
@@ -362,29 +365,38 @@ fn finish_status(goal_status: &str) -> Option<&'static str> {
 /// The request body as FastAPI's `dict[str, Any]` reads it, or its 422 entry.
 fn body_object(body: &[u8]) -> Result<serde_json::Map<String, Value>, FieldError> {
     if body.iter().all(u8::is_ascii_whitespace) {
-        return Err(FieldError { kind: "missing", loc: vec![json!("body")], msg: "Field required".into(), input: Value::Null });
+        return Err(FieldError { kind: "missing", loc: vec![json!("body")], msg: "Field required".into(), input: Value::Null, ctx: None });
     }
     match serde_json::from_slice::<Value>(body) {
         Ok(Value::Object(map)) => Ok(map),
-        Ok(other) => {
-            Err(FieldError { kind: "dict_type", loc: vec![json!("body")], msg: "Input should be a valid dictionary".into(), input: other })
+        // FastAPI reads a JSON `null` body as no body.
+        Ok(Value::Null) => {
+            Err(FieldError { kind: "missing", loc: vec![json!("body")], msg: "Field required".into(), input: Value::Null, ctx: None })
         }
+        Ok(other) => Err(FieldError {
+            kind: "dict_type",
+            loc: vec![json!("body")],
+            msg: "Input should be a valid dictionary".into(),
+            input: other,
+            ctx: None,
+        }),
         Err(e) => {
-            // FastAPI names the character offset where the JSON went wrong.
-            let offset = offset_of(body, e.line(), e.column());
+            // FastAPI names where Python's JSON reader stopped, and why.
+            let text = String::from_utf8_lossy(body);
+            let (offset, why) = python_json_error(&text).unwrap_or_else(|| (offset_of(&text, e.line(), e.column()), "Expecting value"));
             Err(FieldError {
                 kind: "json_invalid",
                 loc: vec![json!("body"), json!(offset)],
                 msg: "JSON decode error".into(),
                 input: json!({}),
+                ctx: Some(Box::new(json!({ "error": why }))),
             })
         }
     }
 }
 
-/// The character offset of a 1-based line and column.
-fn offset_of(body: &[u8], line: usize, column: usize) -> usize {
-    let text = String::from_utf8_lossy(body);
+/// The character offset of a 1-based line and column (byte column, as serde_json counts).
+fn offset_of(text: &str, line: usize, column: usize) -> usize {
     let before: usize = text.split('\n').take(line.saturating_sub(1)).map(|l| l.chars().count() + 1).sum();
     before + column.saturating_sub(1)
 }

@@ -3,7 +3,7 @@
 //! that every template can be solved through it.
 //!
 //! With `upstream` set, only what upstream's action set can say is used: a typed text is an
-//! `input_text` that taps the field last tapped and presses Enter (the Enter, or the Back that
+//! `input_text` that taps the focused field (or the last tap) and presses Enter (the Enter, or the Back that
 //! hides the keyboard, the solution sends next is then skipped), and a swipe is a `scroll` in
 //! its direction. Otherwise the
 //! extension fields keep the solution exact: `press_enter: false`, literal drags.
@@ -45,7 +45,7 @@ impl Expert {
         }
     }
 
-    fn json_action(&mut self, action: &Action, device: &Device, upstream: bool) -> Result<Value, String> {
+    fn json_action(&mut self, action: &Action, device: &mut Device, upstream: bool) -> Result<Value, String> {
         let point = |kind: &str, x: f64, y: f64| json!({"action_type": kind, "x": x.round() as i64, "y": y.round() as i64});
         Ok(match action {
             Action::Tap { x, y } => {
@@ -70,7 +70,11 @@ impl Expert {
                     object.insert("clear_text".into(), json!(true));
                 }
                 if upstream {
-                    if let Some((x, y)) = self.last_tap {
+                    // Upstream taps before typing: the focused field where it is now (a
+                    // keyboard may have moved it), else the last tap.
+                    let focused = device.ui_elements().into_iter().find(|e| e.is_focused == Some(true)).and_then(|e| e.bbox_pixels);
+                    let target = focused.map(|b| ((b.x_min + b.x_max) / 2.0, (b.y_min + b.y_max) / 2.0)).or(self.last_tap);
+                    if let Some((x, y)) = target {
                         object.insert("x".into(), json!(x.round() as i64));
                         object.insert("y".into(), json!(y.round() as i64));
                     }

@@ -11,6 +11,7 @@ mod expert;
 pub mod fuzzing;
 pub mod json_action;
 mod pixels;
+pub mod pyjson;
 pub mod query;
 mod server;
 mod suite;

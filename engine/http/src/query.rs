@@ -11,12 +11,15 @@ pub struct FieldError {
     pub loc: Vec<Value>,
     pub msg: String,
     pub input: Value,
+    /// Pydantic's `ctx` (why the JSON could not be read), after `input` when present.
+    pub ctx: Option<Box<Value>>,
 }
 
 impl FieldError {
     /// The entry as FastAPI writes it, keys in its order.
     pub fn to_json_text(&self) -> String {
-        format!("{{\"type\":{},\"loc\":{},\"msg\":{},\"input\":{}}}", json!(self.kind), json!(self.loc), json!(self.msg), self.input)
+        let ctx = self.ctx.as_ref().map(|c| format!(",\"ctx\":{c}")).unwrap_or_default();
+        format!("{{\"type\":{},\"loc\":{},\"msg\":{},\"input\":{}{ctx}}}", json!(self.kind), json!(self.loc), json!(self.msg), self.input)
     }
 
     /// A 422 body listing `errors`.
@@ -25,7 +28,7 @@ impl FieldError {
     }
 
     fn query(kind: &'static str, name: &str, msg: &str, input: Value) -> FieldError {
-        FieldError { kind, loc: vec![json!("query"), json!(name)], msg: msg.to_owned(), input }
+        FieldError { kind, loc: vec![json!("query"), json!(name)], msg: msg.to_owned(), input, ctx: None }
     }
 }
 
@@ -161,9 +164,9 @@ impl Reader<'_> {
     }
 }
 
-/// pydantic's lax string-to-bool: these words in any case, surrounding spaces ignored.
+/// pydantic's lax string-to-bool: these words in any case (spaces around them are refused).
 pub fn parse_bool(raw: &str) -> Option<bool> {
-    match raw.trim().to_ascii_lowercase().as_str() {
+    match raw.to_ascii_lowercase().as_str() {
         "1" | "on" | "t" | "true" | "y" | "yes" => Some(true),
         "0" | "off" | "f" | "false" | "n" | "no" => Some(false),
         _ => None,
@@ -183,7 +186,8 @@ pub fn parse_int(raw: &str) -> Option<i128> {
         Some((w, f)) => (w, Some(f)),
         None => (s, None),
     };
-    if fraction.is_some_and(|f| !f.bytes().all(|b| b == b'0')) {
+    // `42.0` is 42; `42.` and `42.5` are not integers.
+    if fraction.is_some_and(|f| f.is_empty() || !f.bytes().all(|b| b == b'0')) {
         return None;
     }
     let bytes = whole.as_bytes();
@@ -246,7 +250,7 @@ mod tests {
         {
             assert_eq!(parse_int(raw), want, "{raw}");
         }
-        for raw in ["", "4.5", "abc", "1__0", "_1", "0x10", "1e3", "+", "- 1"] {
+        for raw in ["", "4.5", "4.", "abc", "1__0", "_1", "0x10", "1e3", "+", "- 1"] {
             assert_eq!(parse_int(raw), None, "{raw}");
         }
     }
@@ -256,6 +260,7 @@ mod tests {
         assert_eq!(parse_bool("TRUE"), Some(true));
         assert_eq!(parse_bool("Off"), Some(false));
         assert_eq!(parse_bool("maybe"), None);
+        assert_eq!(parse_bool(" true "), None);
     }
 
     #[test]

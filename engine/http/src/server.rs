@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 use bytes::Bytes;
 use http_body_util::{BodyExt, Full, Limited};
 use hyper::body::Incoming;
-use hyper::header::{HeaderValue, ALLOW, CONTENT_TYPE};
+use hyper::header::{HeaderValue, ALLOW, CONTENT_TYPE, LOCATION};
 use hyper::{Method, Request, Response, StatusCode};
 use hyper_util::rt::{TokioIo, TokioTimer};
 use serde_json::json;
@@ -104,6 +104,8 @@ pub enum Route {
     NotFound,
     /// The path exists for another method (the `Allow` header's value).
     MethodNotAllowed(&'static str),
+    /// The path with a trailing slash: Starlette redirects (307) to it without the slash.
+    Redirect(String),
 }
 
 /// Routes `path` for `devices` devices: `/emuN/...` is device N, a path without a prefix is
@@ -121,7 +123,13 @@ pub fn route(method: &Method, path: &str, devices: usize) -> Route {
         }
         None => (0, path),
     };
-    let Some((_, want, endpoint)) = ROUTES.iter().find(|(p, _, _)| *p == rest) else { return Route::NotFound };
+    let Some((_, want, endpoint)) = ROUTES.iter().find(|(p, _, _)| *p == rest) else {
+        let trimmed = rest.trim_end_matches('/');
+        if trimmed.len() < rest.len() && ROUTES.iter().any(|(p, _, _)| *p == trimmed) {
+            return Route::Redirect(path.trim_end_matches('/').to_owned());
+        }
+        return Route::NotFound;
+    };
     if method == want || (*want == Method::GET && method == Method::HEAD) {
         Route::To(device, *endpoint)
     } else if *want == Method::GET {
@@ -432,6 +440,17 @@ async fn answer(shared: &Arc<Shared>, request: Request<Incoming>) -> Response<Fu
     let (device, endpoint) = match route(&parts.method, parts.uri.path(), shared.devices.len()) {
         Route::To(device, endpoint) => (device, endpoint),
         Route::NotFound => return json_response(StatusCode::NOT_FOUND, &json!({"detail": "Not Found"})),
+        Route::Redirect(to) => {
+            let location = match parts.uri.query() {
+                Some(q) => format!("{to}?{q}"),
+                None => to,
+            };
+            let mut response = bytes_response(StatusCode::TEMPORARY_REDIRECT, "text/plain; charset=utf-8", Bytes::new());
+            if let Ok(value) = HeaderValue::from_str(&location) {
+                response.headers_mut().insert(LOCATION, value);
+            }
+            return response;
+        }
         Route::MethodNotAllowed(allow) => {
             let mut response = json_response(StatusCode::METHOD_NOT_ALLOWED, &json!({"detail": "Method Not Allowed"}));
             response.headers_mut().insert(ALLOW, HeaderValue::from_static(allow));
@@ -497,6 +516,7 @@ mod tests {
         assert_eq!(route(&Method::GET, "/emu2/health", 2), Route::NotFound);
         assert_eq!(route(&Method::GET, "/emu01/health", 2), Route::NotFound);
         assert_eq!(route(&Method::GET, "/nope", 2), Route::NotFound);
+        assert_eq!(route(&Method::GET, "/emu1/health/", 2), Route::Redirect("/emu1/health".into()));
         assert_eq!(route(&Method::GET, "/reset", 1), Route::MethodNotAllowed("POST"));
         assert_eq!(route(&Method::POST, "/suite/reinitialize", 1), Route::MethodNotAllowed("GET"));
     }

@@ -5,7 +5,7 @@ use std::sync::{Arc, Mutex};
 
 use phoneworld_adb::SharedPhone;
 use phoneworld_http::{Families, HttpDevice, HttpOptions};
-use phoneworld_phone::{project_root, Device, DeviceConfig};
+use phoneworld_phone::{project_root, Device};
 use pyo3::prelude::*;
 
 use crate::catalogs::catalog;
@@ -63,7 +63,7 @@ pub(crate) fn serve_http(
     }
     let catalog = catalog(&apps_dirs)?;
     let families = families(suite, &suite_dirs, &catalog)?;
-    let config = DeviceConfig { seed, width, height, ..DeviceConfig::default() };
+    let config = phoneworld_http::scaled_config(width, height, seed);
     let phones = (0..devices)
         .map(|_| Device::new(Arc::clone(&catalog), config).map(SharedPhone::new).map_err(phone_error))
         .collect::<PyResult<Vec<_>>>()?;

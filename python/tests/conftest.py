@@ -11,6 +11,9 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 SMALL: dict[str, Any] = {"obs_size": (108, 240)}
+# Data and vendored third-party code the tests run, not tests: no doctest import (the vendored
+# AndroidWorld client sets the root logger's level when imported).
+collect_ignore = ["fixtures"]
 
 
 def cli_binary() -> Path:

@@ -22,3 +22,13 @@ def episode() -> float:
     canonical: dict[str, Any] = phoneworld.actions.parse("Action: press_home()", "uitars")
     assert result["ok"] and pixels.ndim == 3 and restored.state_hash() and canonical
     return float(reward)
+
+
+def served() -> list[str]:
+    with phoneworld.serve_http(devices=2, seed=3) as server:
+        urls: list[str] = server.device_urls
+        base: str = server.url
+    phone = phoneworld.Phone(seed=1)
+    single: phoneworld.HttpServer = phone.serve_http(port=0)
+    single.close()
+    return [base, *urls]

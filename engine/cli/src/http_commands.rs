@@ -6,8 +6,8 @@ use std::sync::Arc;
 
 use anyhow::{Context, Result};
 use phoneworld_adb::SharedPhone;
-use phoneworld_http::{Families, HttpDevice, HttpOptions, HttpServer};
-use phoneworld_phone::{project_root, Device, DeviceConfig};
+use phoneworld_http::{scaled_config, Families, HttpDevice, HttpOptions, HttpServer};
+use phoneworld_phone::{project_root, Device};
 use serde_json::json;
 
 use crate::commands::{catalog, parse_size};
@@ -30,7 +30,7 @@ pub(crate) fn serve_http(apps_dirs: &[PathBuf], suite_dirs: &[PathBuf], args: &S
     dirs.extend(suite_dirs.iter().cloned());
     let families = Arc::new(Families::load(args.suite, &dirs, &catalog).context("loading the suite")?);
     let (width, height) = parse_size(args.size)?;
-    let config = DeviceConfig { seed: args.seed, width, height, ..DeviceConfig::default() };
+    let config = scaled_config(width, height, args.seed);
     let devices = (0..args.devices)
         .map(|_| Ok(HttpDevice::new(SharedPhone::new(Device::new(catalog.clone(), config)?), Arc::clone(&families))))
         .collect::<Result<Vec<_>>>()?;

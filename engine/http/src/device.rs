@@ -62,6 +62,13 @@ pub enum Endpoint {
     ExpertAction,
 }
 
+/// A phone of `width` × `height` pixels with the density that keeps a 1080-pixel-wide phone's
+/// layout (420 dpi there), so a smaller screen shows the same screens, only smaller.
+pub fn scaled_config(width: u32, height: u32, seed: u64) -> DeviceConfig {
+    let density = (420.0 * f64::from(width) / 1080.0).round().max(1.0) as u32;
+    DeviceConfig { width, height, density, seed, ..DeviceConfig::default() }
+}
+
 /// The upstream suite at startup: `reinitialize(2, 42, android_world)`.
 pub const START_COMBINATIONS: i128 = 2;
 pub const START_SEED: i128 = 42;

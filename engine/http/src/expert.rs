@@ -4,8 +4,8 @@
 //!
 //! With `upstream` set, only what upstream's action set can say is used: a typed text is an
 //! `input_text` that taps the focused field (or the last tap) and presses Enter (the Enter, or the Back that
-//! hides the keyboard, the solution sends next is then skipped), and a swipe is a `scroll` in
-//! its direction. Otherwise the
+//! hides the keyboard, the solution sends next is then skipped, as is a step whose element the
+//! Enter made go away), and a swipe is a `scroll` in its direction. Otherwise the
 //! extension fields keep the solution exact: `press_enter: false`, literal drags.
 
 use phoneworld_data::{Action, FinishStatus, Key};
@@ -30,7 +30,17 @@ impl Expert {
     /// The next action as a JSON action object, `None` when the solution is done.
     pub fn next(&mut self, device: &mut Device, upstream: bool) -> Result<Option<Value>, String> {
         loop {
-            let Some(action) = self.oracle.next_action(device)? else { return Ok(None) };
+            let next = self.oracle.next_action(device);
+            // The Enter an upstream `input_text` pressed may have done the solution's next step
+            // (confirmed the dialog, saved the form): its element is gone, so go on without it.
+            let next = match next {
+                Err(_) if upstream && self.enter_pressed => {
+                    self.oracle.skip_step();
+                    self.oracle.next_action(device)
+                }
+                other => other,
+            };
+            let Some(action) = next? else { return Ok(None) };
             let enter_pressed = std::mem::take(&mut self.enter_pressed);
             // Enter already pressed (and the keyboard gone with it): skip the solution's own
             // Enter, and a Back that was only to hide the keyboard.

@@ -235,12 +235,10 @@ impl JsonAction {
             return Ok(Some(Action::Swipe { x1, y1, x2, y2, ms }));
         }
         let Some(direction) = self.direction.as_deref() else { return Ok(None) };
-        // Upstream's edges are `width` and `height`, one past the last pixel; the phone takes
-        // only touches on the screen, so an edge is its last pixel.
+        // Upstream's edges are `width` and `height`, one past the last pixel; a touch must go
+        // down on the screen, so a drag that starts at such an edge starts on its last pixel.
         let (right, bottom) = (width - 1.0, height - 1.0);
-        let swipe = |x1: f64, y1: f64, x2: f64, y2: f64| {
-            Some(Action::Swipe { x1: x1.min(right), y1: y1.min(bottom), x2: x2.min(right), y2: y2.min(bottom), ms })
-        };
+        let swipe = |x1: f64, y1: f64, x2: f64, y2: f64| Some(Action::Swipe { x1: x1.min(right), y1: y1.min(bottom), x2, y2, ms });
         if !scroll {
             let (mx, my) = ((0.5 * width).trunc(), (0.5 * height).trunc());
             return Ok(match direction {
@@ -437,7 +435,7 @@ mod tests {
         let swipe = parse(json!({"action_type": "swipe", "direction": "left"})).unwrap();
         assert_eq!(
             swipe.to_actions(&[], size, &no_apps).unwrap(),
-            vec![Action::Swipe { x1: 0.0, y1: 1200.0, x2: 1079.0, y2: 1200.0, ms: 500 }]
+            vec![Action::Swipe { x1: 0.0, y1: 1200.0, x2: 1080.0, y2: 1200.0, ms: 500 }]
         );
         let literal = parse(json!({"action_type": "swipe", "x": 1, "y": 2, "x2": 3, "y2": 4, "duration": 50})).unwrap();
         assert_eq!(literal.to_actions(&[], size, &no_apps).unwrap(), vec![Action::Swipe { x1: 1.0, y1: 2.0, x2: 3.0, y2: 4.0, ms: 50 }]);

@@ -16,7 +16,7 @@ pub mod query;
 mod server;
 mod suite;
 
-pub use device::{open_app_match, Endpoint, HttpDevice, Reply, START_COMBINATIONS, START_SEED};
+pub use device::{open_app_match, scaled_config, Endpoint, HttpDevice, Reply, START_COMBINATIONS, START_SEED};
 pub use expert::Expert;
 pub use json_action::{ActionError, JsonAction};
 pub use pixels::pixels_json;

@@ -83,6 +83,14 @@ impl Oracle {
         Oracle { blind: Some(blind), ..Oracle::new(steps, params) }
     }
 
+    /// Gives up the current step and goes on with the next (for a player whose action already
+    /// did what the step was for, e.g. an Enter that confirmed the dialog the step would).
+    pub fn skip_step(&mut self) {
+        self.pending.clear();
+        self.scrolls = 0;
+        self.next = (self.next + 1).min(self.steps.len());
+    }
+
     /// For the tree-only agent: the chance that its blind choices so far all hit the target
     /// (what a guesser succeeds with); 1 for the oracle.
     pub fn chance(&self) -> f64 {

@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard, Weak};
 use std::time::{Duration, Instant};
 
 use phoneworld_data::Action;
@@ -59,7 +59,8 @@ pub struct PhoneSession {
     props: BTreeMap<String, String>,
     png: PngCompression,
     /// The last PNG encoded, and the frame it encodes (unchanged screens are not encoded twice).
-    png_cache: Option<(Arc<Frame>, PngCompression, Arc<Vec<u8>>)>,
+    /// Weak: holding the frame would keep the device from drawing the next one into its buffer.
+    png_cache: Option<(Weak<Frame>, PngCompression, Arc<Vec<u8>>)>,
     /// Bytes of pushes still being received, counted against the files' space.
     uploads: Arc<AtomicUsize>,
 }
@@ -205,12 +206,14 @@ impl PhoneSession {
     pub fn screenshot_png(&mut self) -> Arc<Vec<u8>> {
         let frame = self.device.frame();
         if let Some((cached, level, png)) = &self.png_cache {
-            if Arc::ptr_eq(cached, &frame) && *level == self.png {
+            // While the weak reference lives, the old frame's allocation is not reused, so an
+            // equal address is the same frame.
+            if std::ptr::eq(cached.as_ptr(), Arc::as_ptr(&frame)) && *level == self.png {
                 return Arc::clone(png);
             }
         }
         let png = Arc::new(encode_png(&frame, self.png));
-        self.png_cache = Some((frame, self.png, Arc::clone(&png)));
+        self.png_cache = Some((Arc::downgrade(&frame), self.png, Arc::clone(&png)));
         png
     }
 

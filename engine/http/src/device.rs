@@ -3,7 +3,7 @@
 //! query and body and gives a [`Reply`].
 
 use std::collections::BTreeMap;
-use std::sync::Arc;
+use std::sync::{Arc, Weak};
 
 use bytes::Bytes;
 use phoneworld_adb::SharedPhone;
@@ -90,8 +90,9 @@ pub struct HttpDevice {
     closed: bool,
     /// The last `status` action's `goal_status`.
     goal_status: Option<String>,
-    /// The last screenshot sent as JSON, and the frame it shows.
-    pixels_cache: Option<(Arc<Frame>, Bytes)>,
+    /// The last screenshot sent as JSON, and the frame it shows (weak: holding the frame would
+    /// keep the device from drawing the next one into its buffer).
+    pixels_cache: Option<(Weak<Frame>, Bytes)>,
 }
 
 impl std::fmt::Debug for HttpDevice {
@@ -232,12 +233,13 @@ impl HttpDevice {
         }
         let frame = session.device_mut().frame();
         if let Some((cached, body)) = &self.pixels_cache {
-            if Arc::ptr_eq(cached, &frame) {
+            // The weak reference keeps the old allocation's address from being reused.
+            if std::ptr::eq(cached.as_ptr(), Arc::as_ptr(&frame)) {
                 return Reply::Bytes("application/json", body.clone());
             }
         }
         let body = Bytes::from(pixels_json(&frame));
-        self.pixels_cache = Some((frame, body.clone()));
+        self.pixels_cache = Some((Arc::downgrade(&frame), body.clone()));
         Reply::Bytes("application/json", body)
     }
 

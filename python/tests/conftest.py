@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+import sys
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -14,6 +15,8 @@ SMALL: dict[str, Any] = {"obs_size": (108, 240)}
 # Data and vendored third-party code the tests run, not tests: no doctest import (the vendored
 # AndroidWorld client sets the root logger's level when imported).
 collect_ignore = ["fixtures"]
+# The vendored AndroidWorld package, importable as upstream's clients import it.
+sys.path.insert(0, str(Path(__file__).parent / "fixtures" / "android_world"))
 
 
 def cli_binary() -> Path:

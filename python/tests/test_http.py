@@ -10,12 +10,10 @@ from __future__ import annotations
 import asyncio
 import functools
 import hashlib
-import importlib.util
 import io
 import json
 import re
 from pathlib import Path
-from types import ModuleType
 from typing import Any, Iterator, Optional
 
 import aiohttp
@@ -24,6 +22,8 @@ import pydantic
 import pytest
 import requests
 from PIL import Image
+
+from android_world.env import json_action as upstream_json_action  # vendored: tests/fixtures/android_world
 
 import phoneworld
 from phoneworld import ConfigError, HttpServer, Phone
@@ -132,20 +132,9 @@ def templates() -> dict[str, str]:
     return {t["id"]: t["instruction"] for t in suite_tasks()}
 
 
-@functools.lru_cache(maxsize=None)
-def upstream_json_action() -> ModuleType:
-    """The vendored `android_world/env/json_action.py`."""
-    path = Path(__file__).parent / "fixtures" / "android_world" / "android_world" / "env" / "json_action.py"
-    spec = importlib.util.spec_from_file_location("upstream_json_action", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def upstream_message(action: dict[str, Any]) -> str:
     """The `execute_action` message upstream's server writes for `action`."""
-    return f"Action {upstream_json_action().JSONAction(**action)} executed."
+    return f"Action {upstream_json_action.JSONAction(**action)} executed."
 
 
 class Served:
@@ -409,7 +398,7 @@ UNACTUATABLE: list[dict[str, Any]] = [
 
 def test_invalid_actions_are_bare_500s_and_leave_the_phone_alone(served: Served) -> None:
     api, phone = served.api, served.phone
-    upstream = upstream_json_action()
+    upstream = upstream_json_action
     before = phone.state_hash()
     for action in INVALID_ACTIONS:
         with pytest.raises((TypeError, ValueError)):
@@ -734,7 +723,7 @@ def test_ui_elements_and_state_hash_are_the_python_phones(served: Served) -> Non
 
 def test_expert_action_plays_the_reference_solution(served: Served) -> None:
     api, phone = served.api, served.phone
-    upstream = upstream_json_action()
+    upstream = upstream_json_action
     name = "clock_add_alarm"
     internal_error(api.post("/task/expert_action", task_type=name, task_idx=0))
     ok(api.post("/task/initialize", task_type=name, task_idx=0))

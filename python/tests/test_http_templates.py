@@ -9,17 +9,17 @@ template must then be solved with the extension fields (`press_enter: false`, li
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import ModuleType
 from typing import Any, Optional
 
 import pytest
 import requests
+
+from android_world.env import json_action as upstream_json_action  # vendored: tests/fixtures/android_world
 
 import phoneworld
 
@@ -27,16 +27,6 @@ GAPS_FILE = Path(__file__).parent / "http_upstream_gaps.json"
 MAX_ACTIONS = 200
 DEVICES = 2
 UPSTREAM_FIELDS = {"action_type", "index", "x", "y", "text", "direction", "goal_status", "app_name", "keycode", "clear_text"}
-
-
-def upstream_json_action() -> ModuleType:
-    """The vendored `android_world/env/json_action.py`."""
-    path = Path(__file__).parent / "fixtures" / "android_world" / "android_world" / "env" / "json_action.py"
-    spec = importlib.util.spec_from_file_location("upstream_json_action", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 @dataclass
@@ -59,7 +49,7 @@ class Device:
     def __init__(self, url: str) -> None:
         self.url = url
         self.http = requests.Session()
-        self.JSONAction = upstream_json_action().JSONAction
+        self.JSONAction = upstream_json_action.JSONAction
 
     def call(self, method: str, path: str, body: Any = None, **params: Any) -> requests.Response:
         return self.http.request(method, self.url + path, params=params, json=body, timeout=60)

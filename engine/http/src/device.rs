@@ -110,14 +110,6 @@ impl HttpDevice {
         HttpDevice { phone, families, draw, initialized: BTreeMap::new(), closed: false, goal_status: None, pixels_cache: None }
     }
 
-    pub fn phone(&self) -> &SharedPhone {
-        &self.phone
-    }
-
-    pub fn is_closed(&self) -> bool {
-        self.closed
-    }
-
     /// Answers one request.
     pub fn handle(&mut self, endpoint: Endpoint, query: &Query, body: &[u8]) -> Reply {
         if self.closed {

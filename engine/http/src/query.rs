@@ -77,30 +77,22 @@ impl Reader<'_> {
 
     /// A required boolean.
     pub fn boolean(&mut self, name: &str) -> Option<bool> {
-        let Some(raw) = self.query.get(name) else { return self.missing(name) };
-        self.parse_boolean(name, raw)
+        self.required(name, &BOOL)
     }
 
     /// A boolean with a default.
     pub fn boolean_or(&mut self, name: &str, default: bool) -> bool {
-        match self.query.get(name) {
-            Some(raw) => self.parse_boolean(name, raw).unwrap_or(default),
-            None => default,
-        }
+        self.optional(name, &BOOL).unwrap_or(default)
     }
 
     /// A required integer.
     pub fn integer(&mut self, name: &str) -> Option<i128> {
-        let Some(raw) = self.query.get(name) else { return self.missing(name) };
-        self.parse_integer(name, raw)
+        self.required(name, &INT)
     }
 
     /// An integer with a default.
     pub fn integer_or(&mut self, name: &str, default: i128) -> i128 {
-        match self.query.get(name) {
-            Some(raw) => self.parse_integer(name, raw).unwrap_or(default),
-            None => default,
-        }
+        self.optional(name, &INT).unwrap_or(default)
     }
 
     /// One of `choices`, or `default` when absent.
@@ -127,42 +119,42 @@ impl Reader<'_> {
         }
     }
 
-    /// Adds problems found elsewhere (the body), after the query's own.
-    pub fn push(&mut self, error: FieldError) {
-        self.errors.push(error);
-    }
-
     fn missing<T>(&mut self, name: &str) -> Option<T> {
         self.errors.push(FieldError::query("missing", name, "Field required", Value::Null));
         None
     }
 
-    fn parse_boolean(&mut self, name: &str, raw: &str) -> Option<bool> {
-        let parsed = parse_bool(raw);
-        if parsed.is_none() {
-            self.errors.push(FieldError::query(
-                "bool_parsing",
-                name,
-                "Input should be a valid boolean, unable to interpret input",
-                json!(raw),
-            ));
-        }
-        parsed
+    fn required<T>(&mut self, name: &str, scalar: &Scalar<T>) -> Option<T> {
+        let Some(raw) = self.query.get(name) else { return self.missing(name) };
+        self.read(name, raw, scalar)
     }
 
-    fn parse_integer(&mut self, name: &str, raw: &str) -> Option<i128> {
-        let parsed = parse_int(raw);
+    /// `None` when absent or unreadable (then noted).
+    fn optional<T>(&mut self, name: &str, scalar: &Scalar<T>) -> Option<T> {
+        let raw = self.query.get(name)?;
+        self.read(name, raw, scalar)
+    }
+
+    fn read<T>(&mut self, name: &str, raw: &str, scalar: &Scalar<T>) -> Option<T> {
+        let parsed = (scalar.parse)(raw);
         if parsed.is_none() {
-            self.errors.push(FieldError::query(
-                "int_parsing",
-                name,
-                "Input should be a valid integer, unable to parse string as an integer",
-                json!(raw),
-            ));
+            self.errors.push(FieldError::query(scalar.kind, name, scalar.msg, json!(raw)));
         }
         parsed
     }
 }
+
+/// A scalar parameter type: how pydantic reads it, and its error when it cannot.
+struct Scalar<T> {
+    parse: fn(&str) -> Option<T>,
+    kind: &'static str,
+    msg: &'static str,
+}
+
+const BOOL: Scalar<bool> =
+    Scalar { parse: parse_bool, kind: "bool_parsing", msg: "Input should be a valid boolean, unable to interpret input" };
+const INT: Scalar<i128> =
+    Scalar { parse: parse_int, kind: "int_parsing", msg: "Input should be a valid integer, unable to parse string as an integer" };
 
 /// pydantic's lax string-to-bool: these words in any case (spaces around them are refused).
 pub fn parse_bool(raw: &str) -> Option<bool> {

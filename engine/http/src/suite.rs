@@ -45,11 +45,6 @@ impl Families {
         Ok(Families { main, suites })
     }
 
-    /// A family of exactly these templates (tests, `Phone.serve_http` with a suite at hand).
-    pub fn of(main: Suite) -> Families {
-        Families { main, suites: BTreeMap::new() }
-    }
-
     pub fn main(&self) -> &Suite {
         &self.main
     }
@@ -62,13 +57,6 @@ impl Families {
             name if name == self.main.name => Some(self.main.templates.clone()),
             name => self.suites.get(name).map(|s| s.templates.clone()),
         }
-    }
-
-    /// The names `reinitialize` accepts.
-    pub fn names(&self) -> Vec<String> {
-        let mut names = vec![ANDROID_WORLD.to_owned(), INFORMATION_RETRIEVAL.to_owned(), self.main.name.clone()];
-        names.extend(self.suites.keys().cloned());
-        names
     }
 }
 

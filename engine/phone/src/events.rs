@@ -200,8 +200,10 @@ impl Device {
         let Some(entry) = self.store.top(app) else { return };
         let params = entry.params.clone();
         let handler = self.catalog.get(app).and_then(|a| a.bundle.screens.get(&entry.screen)).and_then(|s| s.on_enter.clone());
+        // How many screens the back stack holds: 1 is the app's first screen (as it starts).
+        let stack = self.store.session.tasks.get(app).map_or(0, Vec::len);
         if let Some(handler) = handler {
-            self.run_handler_at(app, &handler, json!({ "params": params }), out, depth + 1);
+            self.run_handler_at(app, &handler, json!({ "params": params, "depth": stack }), out, depth + 1);
         }
     }
 

@@ -112,6 +112,7 @@ fn task_text(model: &AppModel, trace_index: usize, trace: &Trace, id: &str) -> R
                     _ => "Tap",
                 };
                 steps.push(format!("{verb}({})", lit(&w.id)));
+                may_change.extend(model.keys_a_tap_may_change(&here.id, &w.id).iter().map(|key| lit(&format!("{}:{key}", model.package))));
                 let stayed = step.next.as_deref().and_then(screen_of).is_some_and(|next| next.id == here.id);
                 if let Some(((toggle, key), keys)) = toggles_of(here, w, stayed) {
                     may_change.extend(keys.iter().map(|key| lit(&format!("{}:{key}", model.package))));

@@ -13,6 +13,7 @@ pub mod generate;
 pub mod graph;
 pub mod import;
 pub mod limits;
+mod memory;
 pub mod ocr;
 mod pipeline;
 pub mod replay;
@@ -24,6 +25,7 @@ mod trace;
 pub mod visual;
 
 pub use error::ReconError;
+pub use memory::Memory;
 pub use pipeline::{analyze, analyze_traces, fidelity_json, reconstruct, Analysis, ReconOptions, Reconstruction};
 pub use report::fidelity_markdown;
 pub use trace::{Screen, ScreenKind, Target, Trace, TraceAction, TraceStep, UiNode, TRACE_FORMAT};

@@ -261,6 +261,12 @@ pub(crate) fn build(
     Ok(Reconstruction { analysis, model, out: out.to_path_buf(), files, suite, tasks, tasks_left_out, fidelity, dropped, split })
 }
 
+/// The revisit measure over several replays (`memory`).
+fn memory_json(reproduced: usize, changed_revisits: usize) -> Value {
+    let share = if changed_revisits == 0 { Value::Null } else { json!(ratio(reproduced, changed_revisits)) };
+    json!({ "changed_revisits": changed_revisits, "reproduced": reproduced, "share": share })
+}
+
 /// The fidelity report of several traces: each trace and the aggregate.
 pub fn fidelity_json(model: &AppModel, reports: &[FidelityReport]) -> Value {
     let sum = |f: &dyn Fn(&FidelityReport) -> usize| reports.iter().map(f).sum::<usize>();
@@ -278,6 +284,7 @@ pub fn fidelity_json(model: &AppModel, reports: &[FidelityReport]) -> Value {
             "element_recall": ratio(sum(&|r| r.elements_matched), sum(&|r| r.elements_total)),
             "visual_similarity": if visual.is_empty() { Value::Null } else { json!((visual.iter().sum::<f64>() / visual.len() as f64 * 10_000.0).round() / 10_000.0) },
             "baseline": { "transition_accuracy": ratio(sum(&|r| r.baseline.succeeded), judged) },
+            "memory": memory_json(sum(&|r| r.memory.reproduced), sum(&|r| r.memory.changed_revisits)),
             "script_errors": sum(&|r| r.script_errors),
         },
         "traces": reports,

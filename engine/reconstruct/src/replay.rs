@@ -14,6 +14,7 @@ use crate::abstraction::{is_system_chrome, Role};
 use crate::error::ReconError;
 use crate::generate::widgets::{best_match, Mapper};
 use crate::generate::{iou, AppModel};
+use crate::memory::{self, Holds, Memory};
 use crate::trace::{Screen, Trace, TraceAction, TraceStep, UiNode};
 use crate::visual::{ssim, Rgb, COMPARE_SIZE};
 
@@ -53,6 +54,12 @@ pub struct StepDetail {
     pub missing: Vec<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
+    /// On a revisit: what the person checked or typed that shows differently than on the
+    /// screen's earlier visit (`key=value`), and whether the phone showed all of it.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub changed: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub remembered: Option<bool>,
 }
 
 /// The visual similarity of one screen.
@@ -92,6 +99,9 @@ pub struct FidelityReport {
     pub bounds_iou: f64,
     pub visual_similarity: Option<f64>,
     pub visual: Vec<VisualScore>,
+    /// Revisits where what the person checked or typed shows differently, and how many of
+    /// them the rebuilt app reproduces (`memory`).
+    pub memory: Memory,
     pub baseline: Baseline,
     pub resyncs: usize,
     pub script_errors: usize,
@@ -480,7 +490,14 @@ pub fn replay_to_end(
     let (mut matched_total, mut elements_total, mut agree_total, mut iou_total) = (0, 0, 0, 0.0);
     let mut trace_screens: BTreeSet<Label> = BTreeSet::new();
     let mut reached: BTreeSet<Label> = BTreeSet::new();
+    let mut memory = Memory::default();
+    // What each abstract screen held on its latest visit in the trace, and what was typed so far.
+    let mut held: BTreeMap<Label, Holds> = BTreeMap::new();
+    let mut typed: BTreeSet<String> = BTreeSet::new();
     let first = trace.steps.first().map(|s| r.label_of(trace, &s.screen));
+    if let (Some(first), Some(screen)) = (&first, trace.steps.first().and_then(|s| trace.screens.get(&s.screen))) {
+        held.insert(first.clone(), memory::holds(screen, &typed));
+    }
     if let Some(first) = &first {
         if r.put_on(first) {
             reached.insert(first.clone());
@@ -508,6 +525,9 @@ pub fn replay_to_end(
             let result = r.device.step(a);
             script_errors += result.script_errors.len();
         }
+        if let TraceAction::TypeText { text } = &step.action {
+            typed.extend(memory::worth_looking_for(text));
+        }
         let landed = r.observe();
         if matches!(landed, Label::Screen(_) | Label::Launcher) {
             reached.insert(landed.clone());
@@ -527,6 +547,8 @@ pub fn replay_to_end(
             elements_total: 0,
             missing: Vec::new(),
             reason: None,
+            changed: Vec::new(),
+            remembered: None,
         };
         if let Some(expected) = &expected {
             judged += 1;
@@ -549,6 +571,20 @@ pub fn replay_to_end(
                 detail.reason = Some(reason.to_owned());
             }
             if let Some(next) = step.next.as_ref().and_then(|n| trace.screens.get(n)).filter(|s| s.root.is_some()) {
+                if let Label::Screen(_) = expected {
+                    let now = memory::holds(next, &typed);
+                    // A revisit: the trace left the screen and came back.
+                    if let Some(before) = held.get(expected).filter(|_| *expected != from) {
+                        let changes = memory::changed(before, &now);
+                        if !changes.is_empty() {
+                            let remembered = landed == *expected && memory::phone_shows(&changes, &r.device.ui_elements());
+                            memory.count(remembered);
+                            detail.changed = changes.iter().map(|(key, fact)| format!("{key}={}", fact.value)).collect();
+                            detail.remembered = Some(remembered);
+                        }
+                    }
+                    held.insert(expected.clone(), now);
+                }
                 let c = r.compare_with(next);
                 matched_total += c.matched;
                 elements_total += c.total;
@@ -590,6 +626,7 @@ pub fn replay_to_end(
         bounds_iou: if matched_total == 0 { 0.0 } else { round4(iou_total / matched_total as f64) },
         visual_similarity,
         visual: visual_scores,
+        memory,
         baseline: Baseline {
             succeeded: baseline_ok_count,
             transition_accuracy: ratio(baseline_ok_count, judged),

@@ -70,6 +70,16 @@ fn state_key_of(model: &AppModel, h: &Handler) -> Option<String> {
     key
 }
 
+/// What tapping a handler's widget may change besides its own value (see
+/// `AppModel::keys_a_tap_may_change`).
+fn keys_a_tap_may_change(model: &AppModel, h: &Handler) -> Vec<String> {
+    model
+        .screens
+        .iter()
+        .find(|s| s.handlers.iter().any(|x| x.name == h.name))
+        .map_or_else(Vec::new, |s| model.keys_a_tap_may_change(&s.id, &h.widget))
+}
+
 pub(crate) fn lit(text: &str) -> String {
     serde_json::to_string(text).unwrap_or_default()
 }
@@ -154,8 +164,13 @@ pub fn write_tasks(model: &AppModel, traces: &[Trace], dir: &Path, max_tasks: us
         let via: Vec<&str> = path.iter().map(|h| if h.widget.is_empty() { "(wait)" } else { h.widget.as_str() }).collect();
         let id = format!("{prefix}_reach_{}", s.id);
         // Toggles on the way change app data: the task allows exactly those.
-        let allow: Vec<String> =
-            path.iter().filter_map(|h| state_key_of(model, h)).map(|k| lit(&format!("{}:{k}", model.package))).collect();
+        let mut allow: Vec<String> = path
+            .iter()
+            .flat_map(|h| state_key_of(model, h).into_iter().chain(keys_a_tap_may_change(model, h)))
+            .map(|k| lit(&format!("{}:{k}", model.package)))
+            .collect();
+        allow.sort();
+        allow.dedup();
         let mut text = String::new();
         let _ = writeln!(
             text,
@@ -189,7 +204,8 @@ pub fn write_tasks(model: &AppModel, traces: &[Trace], dir: &Path, max_tasks: us
         for w in &s.widgets {
             w.walk(&mut |w| {
                 // A field whose typing shows another screen has no submit step to check after.
-                if w.kind == WidgetKind::TextField && w.role == WidgetRole::Input && w.on_change.is_none() {
+                let shows_another = s.handlers.iter().any(|h| h.typed && w.on_change.as_ref() == Some(&h.name));
+                if w.kind == WidgetKind::TextField && w.role == WidgetRole::Input && !shows_another {
                     fields.push(w.clone());
                 }
             });

@@ -2,6 +2,7 @@
 //! a manifest with the inputs' state, and the observed texts as read-only content.
 
 mod crops;
+mod remember;
 mod requires;
 mod ron_writer;
 pub(crate) mod selection;
@@ -88,6 +89,13 @@ pub struct ScreenModel {
     /// Texts that follow the row that opened the screen.
     #[serde(default)]
     pub shown: Option<shown::Shown>,
+    /// Groups of radio buttons: turning one on turns the others off (`remember`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub radio_groups: Vec<remember::RadioGroup>,
+    /// The choice of the first radio group each opening handler showed first, where they
+    /// differ: the screen shows the choice made from the control that opened it (`remember`).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub choice_by_opener: BTreeMap<String, String>,
 }
 
 impl ScreenModel {
@@ -111,6 +119,10 @@ pub struct AppModel {
     /// Back on the entry screen stayed there in the traces: an empty first screen under it
     /// puts it back whenever Back reveals it.
     pub entry_guard: bool,
+    /// The traces showed the app's data as it first was after every restart: each start of
+    /// the app starts from it (`remember`).
+    #[serde(default)]
+    pub fresh_start: bool,
     pub screens: Vec<ScreenModel>,
     pub abstraction: Abstraction,
     /// The traces it was built from (`source` of each), in order.
@@ -534,6 +546,8 @@ pub fn model(abstraction: &Abstraction, graph: &UsageGraph, traces: &[Trace], op
             background,
             example: example_name,
             shown: None,
+            radio_groups: Vec::new(),
+            choice_by_opener: BTreeMap::new(),
         });
     }
     shown::follow_rows(&mut screens, abstraction, traces);
@@ -541,6 +555,8 @@ pub fn model(abstraction: &Abstraction, graph: &UsageGraph, traces: &[Trace], op
     lend_typed_handlers(&mut screens);
     select_then_open(&mut screens, abstraction, traces);
     carry_typed_text(&mut screens);
+    remember_state(&mut screens, abstraction, traces);
+    let fresh_start = remember::forgets_on_restart(&screens, abstraction, traces);
     let entry = entry_screen(abstraction, traces).unwrap_or_else(|| screens.first().map(|s| s.id.clone()).unwrap_or_default());
     let entry_guard = abstraction.index_of(&entry).is_some_and(|i| {
         let (mut stayed, mut left) = (0, 0);
@@ -560,6 +576,7 @@ pub fn model(abstraction: &Abstraction, graph: &UsageGraph, traces: &[Trace], op
         label: options.label.clone(),
         entry,
         entry_guard,
+        fresh_start,
         screens,
         abstraction: abstraction.clone(),
         sources: traces.iter().map(|t| t.source.clone()).collect(),
@@ -609,6 +626,52 @@ fn rows_agree(widgets: &[Widget], handlers: &mut [Handler], abstraction: &Abstra
             }
         }
     }
+}
+
+/// What the app remembers (see `remember`): radio groups choose one, and forms the traces
+/// always saw empty again open empty, showing the hint they showed then.
+fn remember_state(screens: &mut [ScreenModel], abstraction: &Abstraction, traces: &[Trace]) {
+    let mut opens_empty = remember::fields_opened_empty(screens, abstraction, traces);
+    for screen in screens.iter_mut() {
+        let selection_handler = selection::Selection::handler(&screen.id);
+        screen.radio_groups = remember::radio_groups(&screen.widgets, &selection_handler);
+    }
+    let mut by_opener = remember::choices_by_opener(screens, abstraction, traces);
+    for screen in screens.iter_mut() {
+        screen.choice_by_opener = by_opener.remove(&screen.id).unwrap_or_default();
+        for (j, group) in screen.radio_groups.iter().enumerate() {
+            let handler = radio_handler(&screen.id, j);
+            for w in screen.widgets.iter_mut() {
+                w.walk_mut(&mut |w| {
+                    if w.on_tap.is_none() && w.on_change.is_none() && group.iter().any(|(id, _)| *id == w.id) {
+                        w.on_change = Some(handler.clone());
+                    }
+                });
+            }
+        }
+        let mirror = typed_handler(&screen.id);
+        for field in opens_empty.remove(&screen.id).unwrap_or_default() {
+            for w in screen.widgets.iter_mut() {
+                w.walk_mut(&mut |w| {
+                    if w.state_key.as_ref() == Some(&field.key) {
+                        w.text.clone_from(&field.hint);
+                        w.opens_empty = true;
+                        w.on_change.get_or_insert_with(|| mirror.clone());
+                    }
+                });
+            }
+        }
+    }
+}
+
+/// The handler keeping what is typed into a screen's fields that open empty in app state.
+fn typed_handler(screen: &str) -> String {
+    format!("{screen}__typed")
+}
+
+/// The handler of a screen's `j`-th radio group, for its buttons that lead nowhere.
+fn radio_handler(screen: &str, j: usize) -> String {
+    format!("{screen}__choice_{}", j + 1)
 }
 
 /// The app-state key an input of a screen writes.
@@ -871,7 +934,10 @@ pub(crate) fn bundle_files(model: &AppModel, traces: &[Trace]) -> Vec<(String, S
     let sources: Vec<String> = traces.iter().map(|t| format!("{} ({})", t.source, t.source_format)).collect();
     let mut files = vec![("app.ron".to_owned(), ron_writer::manifest(model, &sources))];
     for screen in &model.screens {
-        files.push((format!("screens/{}.ron", screen.id), ron_writer::screen(screen)));
+        files.push((
+            format!("screens/{}.ron", screen.id),
+            ron_writer::screen(screen, model.fresh_start && !model.entry_guard && screen.id == model.entry),
+        ));
     }
     if model.entry_guard {
         files.push((format!("screens/{GUARD_SCREEN}.ron"), ron_writer::guard(model)));
@@ -981,6 +1047,61 @@ local function select_shown(screen, ev)
 end
 ";
 
+/// Turns on the chosen radio button of a group and the others off (`remember`).
+const CHOOSE_ONE: &str = "
+-- Radio buttons: the one chosen is on, the others of its group off ({id, state key} pairs).
+-- A screen that shows the choice made from the control that opened it keeps it for that one.
+local function choose_one(chosen, group, screen)
+  for _, button in ipairs(group) do
+    state.set(button[2], button[1] == chosen)
+  end
+  local opener = state.get(screen .. \"__opener\")
+  if opener ~= nil and opener ~= \"\" then
+    state.set(screen .. \"__choice__\" .. opener, chosen)
+  end
+end
+
+-- `screen` opened by the handler `opener` shows the choice last made from there.
+local function open_choice(screen, opener, group)
+  state.set(screen .. \"__opener\", opener)
+  local chosen = state.get(screen .. \"__choice__\" .. opener)
+  for _, button in ipairs(group) do
+    state.set(button[2], button[1] == chosen)
+  end
+end
+";
+
+/// Whether the screen's widget `id` is a field that opens empty (`remember`).
+fn opens_empty(screen: &ScreenModel, id: &str) -> bool {
+    let mut found = false;
+    for w in &screen.widgets {
+        w.walk(&mut |w| found |= w.id == id && w.opens_empty);
+    }
+    found
+}
+
+/// Puts the app's data back as it first was, once per start of the app (`remember`).
+fn start_fresh_lua(model: &AppModel) -> String {
+    let mut out = String::from(
+        "\n-- The traces showed the app's data as it first was after every restart of the app: each\n\
+         -- start begins from it. Runs when the app's first screen shows at the bottom of its back\n\
+         -- stack, once per start (Back revealing it is the same start: its locals are still there).\n\
+         local function start_fresh(ev)\n  if ev.depth ~= 1 or locals.get(\"started\") then\n    return\n  end\n  \
+         locals.set(\"started\", true)\n",
+    );
+    for (key, value) in ron_writer::initial_state(model) {
+        let _ = writeln!(out, "  state.set(\"{key}\", {value})");
+    }
+    out.push_str("end\n");
+    out
+}
+
+/// A radio group as a Lua table of `{id, state key}` pairs (both snake case, as all ids).
+fn radio_group_lua(group: &remember::RadioGroup) -> String {
+    let pairs: Vec<String> = group.iter().map(|(id, key)| format!("{{\"{id}\", \"{key}\"}}")).collect();
+    format!("{{{}}}", pairs.join(", "))
+}
+
 fn lua(model: &AppModel, sources: &[String]) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "-- {}: reconstructed by `phoneworld reconstruct` from {} trace(s):", one_line(&model.label), sources.len());
@@ -990,13 +1111,21 @@ fn lua(model: &AppModel, sources: &[String]) -> String {
     out.push_str("-- Each handler is a widget that led to another screen in the traces (how often is in the\n");
     out.push_str("-- comment). Text fields and switches write app state directly (state.<screen>_<widget>).\n");
     out.push_str("-- Edit freely: add state updates, conditions or dialogs where the real app has them.\n");
+    let fresh = if model.fresh_start {
+        out.push_str(&start_fresh_lua(model));
+        "  start_fresh(ev)\n"
+    } else {
+        ""
+    };
     if model.entry_guard {
         let _ = write!(
             out,
             "\n-- Back on `{0}` stayed there in the traces; this first screen, under it, shows it again\n\
-             -- whenever Back reveals it.\nfunction {GUARD_SCREEN}__enter(ev)\n  nav.push(\"{0}\")\nend\n",
+             -- whenever Back reveals it.\nfunction {GUARD_SCREEN}__enter(ev)\n{fresh}  nav.push(\"{0}\")\nend\n",
             model.entry
         );
+    } else if model.fresh_start && model.screen(&model.entry).is_some_and(|s| s.moves_on.is_none()) {
+        let _ = write!(out, "\n-- `{0}` is where the app starts.\nfunction {0}__enter(ev)\n{fresh}end\n", model.entry);
     }
     if model.screens.iter().any(|s| s.handlers.iter().any(|h| !h.requires.is_empty())) {
         out.push_str(
@@ -1014,6 +1143,9 @@ fn lua(model: &AppModel, sources: &[String]) -> String {
     if model.screens.iter().any(ScreenModel::follows_items) {
         out.push_str(SHOWN_AFTER);
     }
+    if model.screens.iter().any(|s| !s.radio_groups.is_empty()) {
+        out.push_str(CHOOSE_ONE);
+    }
     if model.screens.iter().any(ScreenModel::follows_checked) {
         out.push_str(SELECT_SHOWN);
         for screen in model.screens.iter().filter(|s| s.follows_checked()).map(|s| &s.id) {
@@ -1030,17 +1162,44 @@ fn lua(model: &AppModel, sources: &[String]) -> String {
             let _ = write!(
                 out,
                 "\n-- {0} moved on to `{target}` by itself in the traces ({count} time(s)): a splash or a loading page.\n\
-                 function {0}__enter(ev)\n  locals.set(\"waiting\", true)\n  timer.after({MOVE_ON_MS}, \"{0}__moved_on\")\nend\n\n\
+                 function {0}__enter(ev)\n{1}  locals.set(\"waiting\", true)\n  timer.after({MOVE_ON_MS}, \"{0}__moved_on\")\nend\n\n\
                  function {0}__moved_on(ev)\n  -- Only if the user is still here (locals are the top screen's).\n  \
                  if locals.get(\"waiting\") then\n    nav.replace(\"{target}\")\n  end\nend\n",
-                screen.id
+                screen.id,
+                if screen.id == model.entry && !model.entry_guard { fresh } else { "" }
             );
         }
-        if screen.handlers.is_empty() {
+        let radio_handlers: Vec<(String, &remember::RadioGroup)> =
+            screen.radio_groups.iter().enumerate().map(|(j, g)| (radio_handler(&screen.id, j), g)).collect();
+        let used = |name: &String| {
+            let mut found = false;
+            for w in &screen.widgets {
+                w.walk(&mut |w| found |= w.on_change.as_ref() == Some(name));
+            }
+            found
+        };
+        let mirror = typed_handler(&screen.id);
+        if screen.handlers.is_empty() && !radio_handlers.iter().any(|(name, _)| used(name)) && !used(&mirror) {
             continue;
         }
         let activity = if screen.activity.is_empty() { "activity unknown".to_owned() } else { one_line(&screen.activity) };
         let _ = writeln!(out, "\n-- {} ({activity})", screen.id);
+        if used(&mirror) {
+            let _ = write!(
+                out,
+                "\n-- fields that opened empty in the traces show the screen's own value (`local.*`); what is\n\
+                 -- typed is kept in app state too, for tasks to check\nfunction {mirror}(ev)\n  state.set(\"{}_\" .. ev.id, ev.value)\nend\n",
+                screen.id
+            );
+        }
+        for (name, group) in radio_handlers.iter().filter(|(name, _)| used(name)) {
+            let _ = write!(
+                out,
+                "\n-- radio buttons: choosing one turns the others off\nfunction {name}(ev)\n  choose_one(ev.id, {}, \"{}\")\nend\n",
+                radio_group_lua(group),
+                screen.id
+            );
+        }
         for h in &screen.handlers {
             let gesture = if h.typed {
                 "typing into"
@@ -1071,6 +1230,19 @@ fn lua(model: &AppModel, sources: &[String]) -> String {
             out.push('\n');
             let _ = writeln!(out, "function {}(ev)", h.name);
             let mut body = String::new();
+            if let Some(group) = screen.radio_groups.iter().find(|g| g.iter().any(|(id, _)| *id == h.widget)) {
+                let _ = writeln!(body, "  choose_one(ev.id, {}, \"{}\")", radio_group_lua(group), screen.id);
+            }
+            if let Some((target, group)) = model
+                .screen(&h.target)
+                .filter(|t| t.choice_by_opener.contains_key(&h.name))
+                .and_then(|t| Some((t, t.radio_groups.first()?)))
+            {
+                let _ = writeln!(body, "  open_choice(\"{}\", \"{}\", {})", target.id, h.name, radio_group_lua(group));
+            }
+            if h.typed && opens_empty(screen, &h.widget) {
+                let _ = writeln!(body, "  state.set(\"{}_\" .. ev.id, ev.value)", screen.id);
+            }
             if let Some(first) = &h.selects_first {
                 // The first tap selects; the selected one leads on.
                 let _ = writeln!(body, "  if (locals.get(\"selected\") or \"{first}\") == ev.id then");
@@ -1130,6 +1302,35 @@ impl AppModel {
 
     pub fn screen(&self, id: &str) -> Option<&ScreenModel> {
         self.screens.iter().find(|s| s.id == id)
+    }
+
+    /// The state keys a tap on the widget `widget` of `screen` may change besides its own
+    /// value (`remember`): the others of its radio group (and, in a dialog following its
+    /// opener, the choice kept for the opener), or, where it opens such a dialog, which
+    /// control opened it and the buttons showing that control's choice.
+    pub(crate) fn keys_a_tap_may_change(&self, screen: &str, widget: &str) -> Vec<String> {
+        let mut keys = Vec::new();
+        let Some(s) = self.screen(screen) else { return keys };
+        if let Some(group) = s.radio_groups.iter().find(|g| g.iter().any(|(id, _)| id == widget)) {
+            keys.extend(group.iter().map(|(_, key)| key.clone()));
+            keys.extend(s.choice_by_opener.keys().map(|opener| remember::choice_key(&s.id, opener)));
+        }
+        let mut handler = None;
+        for w in &s.widgets {
+            w.walk(&mut |w| {
+                if w.id == widget && handler.is_none() {
+                    handler = w.on_tap.clone();
+                }
+            });
+        }
+        let opens = handler.and_then(|name| s.handlers.iter().find(|h| h.name == name));
+        if let Some(dialog) =
+            opens.and_then(|h| self.screen(&h.target)).filter(|d| d.choice_by_opener.keys().any(|o| opens.is_some_and(|h| h.name == *o)))
+        {
+            keys.push(remember::opener_key(&dialog.id));
+            keys.extend(dialog.radio_groups.first().into_iter().flatten().map(|(_, key)| key.clone()));
+        }
+        keys
     }
 }
 

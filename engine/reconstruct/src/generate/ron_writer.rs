@@ -190,7 +190,8 @@ fn widget(w: &Widget, parent: [f64; 4], bg: Option<[u8; 3]>, on: On<'_>, depth: 
         }
         WidgetKind::TextField => {
             let hint = [&w.text, &w.content_desc].into_iter().find(|t| !t.is_empty()).cloned().unwrap_or_else(|| w.id.replace('_', " "));
-            props.push(format!("value: {}", lit(&format!("state.{}", w.state_key.as_deref().unwrap_or(&w.id)))));
+            let scope = if w.opens_empty { "local" } else { "state" };
+            props.push(format!("value: {}", lit(&format!("{scope}.{}", w.state_key.as_deref().unwrap_or(&w.id)))));
             props.push(format!("hint: {}", tlit(&hint)));
         }
         WidgetKind::Switch | WidgetKind::Checkbox => {
@@ -270,7 +271,7 @@ fn widget(w: &Widget, parent: [f64; 4], bg: Option<[u8; 3]>, on: On<'_>, depth: 
 }
 
 /// `screens/<id>.ron`.
-pub(super) fn screen(s: &ScreenModel) -> String {
+pub(super) fn screen(s: &ScreenModel, starts_the_app: bool) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "// {}: reconstructed from {}", s.id, one_line(&s.example));
     let _ = writeln!(
@@ -288,7 +289,7 @@ pub(super) fn screen(s: &ScreenModel) -> String {
     }
     out.push_str("// Boxes are in dp: margin (left, top) inside the parent, then width and height.\n");
     let _ = writeln!(out, "Screen(\n    title: {},", tlit(&s.title));
-    if s.moves_on.is_some() {
+    if s.moves_on.is_some() || starts_the_app {
         let _ = writeln!(out, "    on_enter: {},", lit(&format!("{}__enter", s.id)));
     }
     out.push_str("    root: Stack(\n");
@@ -331,6 +332,24 @@ pub(super) fn manifest(model: &AppModel, sources: &[String]) -> String {
     out.push_str(
         "    scripts: [\"main.lua\"],\n    content: {\"observed\": \"content/observed.ron\", \"shown\": \"content/shown.ron\"},\n",
     );
+    let state = initial_state(model);
+    if state.is_empty() {
+        out.push_str("    state: {},\n");
+    } else {
+        out.push_str("    // What the inputs hold (text fields, switches), as app data tasks can check.\n    state: {\n");
+        for (k, v) in state {
+            let _ = writeln!(out, "        {}: {v},", lit(&k));
+        }
+        out.push_str("    },\n");
+    }
+    out.push_str(")\n");
+    out
+}
+
+/// What each input's state key holds when the app is installed, sorted by key: a toggle as
+/// the screen's example showed it, a field empty, a dialog's choice per opener as first seen.
+/// The values are literals of RON and of Lua (ids are snake case).
+pub(super) fn initial_state(model: &AppModel) -> Vec<(String, String)> {
     let mut state: Vec<(String, String)> = Vec::new();
     for s in &model.screens {
         for w in &s.widgets {
@@ -345,19 +364,16 @@ pub(super) fn manifest(model: &AppModel, sources: &[String]) -> String {
             });
         }
     }
+    // A dialog following its opener: which opened it, and the choice first made from each.
+    for s in model.screens.iter().filter(|s| !s.choice_by_opener.is_empty()) {
+        state.push((super::remember::opener_key(&s.id), "\"\"".to_owned()));
+        for (handler, chosen) in &s.choice_by_opener {
+            state.push((super::remember::choice_key(&s.id, handler), lit(chosen)));
+        }
+    }
     state.sort();
     state.dedup_by(|a, b| a.0 == b.0);
-    if state.is_empty() {
-        out.push_str("    state: {},\n");
-    } else {
-        out.push_str("    // What the inputs hold (text fields, switches), as app data tasks can check.\n    state: {\n");
-        for (k, v) in state {
-            let _ = writeln!(out, "        {}: {v},", lit(&k));
-        }
-        out.push_str("    },\n");
-    }
-    out.push_str(")\n");
-    out
+    state
 }
 
 /// `content/observed.ron`: every text each screen showed, across all visits.

@@ -81,6 +81,10 @@ pub struct Widget {
     pub on_change: Option<String>,
     /// The app-state key an input writes (`state.<key>`).
     pub state_key: Option<String>,
+    /// A field that opened empty whenever its screen was opened again: it shows the screen's
+    /// own value (`local.<key>`), and what is typed is copied into `state.<key>` (`remember`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub opens_empty: bool,
     #[serde(default)]
     pub children: Vec<Widget>,
     /// A list row added from a later visit of the screen (see `merge_visit`).
@@ -316,6 +320,7 @@ pub(crate) fn build(n: &UiNode, m: &Mapper, shot: Option<&Rgb>) -> Vec<Widget> {
         on_long_press: None,
         on_change: None,
         state_key: None,
+        opens_empty: false,
         image: None,
         children: if kind == WidgetKind::Container { children } else { Vec::new() },
         merged: false,
@@ -404,6 +409,7 @@ pub(crate) fn from_target(node: &UiNode, m: &Mapper) -> Widget {
         on_long_press: None,
         on_change: None,
         state_key: None,
+        opens_empty: false,
         image: None,
         children: Vec::new(),
         merged: false,

@@ -1,0 +1,247 @@
+//! What the rebuilt app remembers, inferred from what the traces show before and after:
+//! - radio buttons: turning one on turns the others of its group off ([`radio_groups`]);
+//! - forms that open empty: a field whose typed text was gone whenever the screen was opened
+//!   again shows the screen's own value, which a new visit starts without
+//!   ([`fields_opened_empty`]); the others show what was typed (their value is app state).
+//!
+//! - a dialog of choices opened from several controls (a settings list whose rows open one
+//!   dialog, each for its own setting) shows, for each, the choice last made from it, at
+//!   first the one the traces showed after it ([`choices_by_opener`]);
+//! - data that does not outlive a restart: when, after the app was closed, what the person had
+//!   changed showed as it first was more often than as they left it, the app starts from its
+//!   first data each time it is started ([`forgets_on_restart`]).
+//!
+//! All are written into `main.lua` as plain statements a person can read and change.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::widgets::{best_match, Mapper, Widget, WidgetKind};
+use super::ScreenModel;
+use crate::abstraction::Abstraction;
+use crate::trace::{Screen, Trace, TraceAction};
+
+/// The state key naming the control that opened a dialog following its opener.
+pub(crate) fn opener_key(dialog: &str) -> String {
+    format!("{dialog}__opener")
+}
+
+/// The state key holding the choice made in a dialog opened by `handler`.
+pub(crate) fn choice_key(dialog: &str, handler: &str) -> String {
+    format!("{dialog}__choice__{handler}")
+}
+
+/// Radio buttons of one group: (widget id, state key), in screen order.
+pub(crate) type RadioGroup = Vec<(String, String)>;
+
+/// A field the screen opens with emptied: its state key and what it shows then (its hint).
+pub(super) struct OpensEmpty {
+    pub key: String,
+    pub hint: String,
+}
+
+fn is_radio(w: &Widget) -> bool {
+    matches!(w.kind, WidgetKind::Checkbox | WidgetKind::Switch) && w.class.rsplit('.').next().unwrap_or("").contains("RadioButton")
+}
+
+/// The radio groups of a screen: two or more radio buttons side by side in one container
+/// (Android's RadioGroup, a single-choice list). Controls whose changes already pick what the
+/// screen shows (`selection`) keep that handler, which turns the others off itself.
+pub(super) fn radio_groups(widgets: &[Widget], selection_handler: &str) -> Vec<RadioGroup> {
+    fn collect(widgets: &[Widget], selection_handler: &str, out: &mut Vec<RadioGroup>) {
+        let group: RadioGroup = widgets
+            .iter()
+            .filter(|w| is_radio(w) && w.on_change.as_deref() != Some(selection_handler))
+            .filter_map(|w| Some((w.id.clone(), w.state_key.clone()?)))
+            .collect();
+        if group.len() >= 2 {
+            out.push(group);
+        }
+        for w in widgets {
+            collect(&w.children, selection_handler, out);
+        }
+    }
+    let mut out = Vec::new();
+    collect(widgets, selection_handler, &mut out);
+    out
+}
+
+fn norm(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// How a typed field looked when its screen was opened again.
+#[derive(Default)]
+struct Reopened {
+    /// It still showed what was typed.
+    kept: usize,
+    /// It showed something else, by what (most often its hint).
+    cleared: BTreeMap<String, usize>,
+}
+
+/// The fields each screen opens with emptied: on the traces' returns to the screen (after
+/// leaving it), a field that had been typed into showed its typed text fewer times than
+/// something else.
+pub(super) fn fields_opened_empty(
+    screens: &[ScreenModel],
+    abstraction: &Abstraction,
+    traces: &[Trace],
+) -> BTreeMap<String, Vec<OpensEmpty>> {
+    let model_of: BTreeMap<&str, &ScreenModel> = screens.iter().map(|s| (s.id.as_str(), s)).collect();
+    let mut seen: BTreeMap<(String, String), Reopened> = BTreeMap::new();
+    for (t, trace) in traces.iter().enumerate() {
+        // Per field key: its text on the latest visit, and whether that text was typed.
+        let mut last: BTreeMap<String, (String, bool)> = BTreeMap::new();
+        let mut previous: Option<usize> = None;
+        let mut typed: Vec<String> = Vec::new();
+        for (screen, action) in visits(trace) {
+            if let Some(TraceAction::TypeText { text }) = action {
+                typed.push(norm(text));
+            }
+            let Some(index) = abstraction.classify(t, screen) else { continue };
+            let reopened = previous != Some(index);
+            previous = Some(index);
+            let Some(model) = model_of.get(abstraction.screens[index].id.as_str()) else { continue };
+            inputs_shown(screen, model, &mut |key, field, value| {
+                if !field {
+                    return;
+                }
+                if let (true, Some((before, true))) = (reopened, last.get(key)) {
+                    let entry = seen.entry((model.id.clone(), key.to_owned())).or_default();
+                    if *before == value {
+                        entry.kept += 1;
+                    } else {
+                        *entry.cleared.entry(value.clone()).or_default() += 1;
+                    }
+                }
+                let was_typed = !value.is_empty() && typed.iter().any(|t| !t.is_empty() && value.contains(t.as_str()));
+                last.insert(key.to_owned(), (value, was_typed));
+            });
+        }
+    }
+    let mut out: BTreeMap<String, Vec<OpensEmpty>> = BTreeMap::new();
+    for ((screen, key), r) in seen {
+        let cleared: usize = r.cleared.values().sum();
+        if cleared > r.kept {
+            // What it showed most often instead (the first of equals): its hint.
+            let most = r.cleared.values().copied().max().unwrap_or(0);
+            let hint = r.cleared.into_iter().find(|(_, n)| *n == most).map(|(h, _)| h).unwrap_or_default();
+            out.entry(screen).or_default().push(OpensEmpty { key, hint });
+        }
+    }
+    out
+}
+
+/// Each screen a trace shows, in order, with the action that showed it (none for the first).
+fn visits(trace: &Trace) -> impl Iterator<Item = (&Screen, Option<&TraceAction>)> {
+    let first = trace.steps.first().map(|s| (Some(&s.screen), None));
+    first
+        .into_iter()
+        .chain(trace.steps.iter().map(|s| (s.next.as_ref(), Some(&s.action))))
+        .filter_map(|(id, action)| Some((trace.screens.get(id?)?, action)))
+}
+
+/// Calls `f(state key, is a field, value)` for each input a visit shows: a toggle's `on` or
+/// `off`, a field's text.
+fn inputs_shown(screen: &Screen, model: &ScreenModel, f: &mut dyn FnMut(&str, bool, String)) {
+    let Some(root) = &screen.root else { return };
+    let m = Mapper { width: f64::from(screen.width.max(1)), height: f64::from(screen.height.max(1)) };
+    root.walk(&mut Vec::new(), &mut |_, n| {
+        if !n.visible || !(n.checkable || n.editable) {
+            return;
+        }
+        let kind = |w: &Widget| {
+            if n.checkable {
+                matches!(w.kind, WidgetKind::Checkbox | WidgetKind::Switch)
+            } else {
+                w.kind == WidgetKind::TextField
+            }
+        };
+        if let Some(key) = best_match(&model.widgets, n, &m, &kind).and_then(|w| w.state_key.as_deref()) {
+            let value = if n.checkable {
+                if n.checked {
+                    "on".to_owned()
+                } else {
+                    "off".to_owned()
+                }
+            } else {
+                norm(&n.text)
+            };
+            f(key, !n.checkable, value);
+        }
+    });
+}
+
+/// Whether the app's data does not outlive a restart in the traces: after the app was closed,
+/// an input the person had changed showed its first value again more often than the value they
+/// left it with (the recorder started each session from the same data).
+pub(super) fn forgets_on_restart(screens: &[ScreenModel], abstraction: &Abstraction, traces: &[Trace]) -> bool {
+    let model_of: BTreeMap<&str, &ScreenModel> = screens.iter().map(|s| (s.id.as_str(), s)).collect();
+    let (mut forgot, mut kept) = (0usize, 0usize);
+    for (t, trace) in traces.iter().enumerate() {
+        // Per state key: its value when first seen in the trace, and when last seen.
+        let mut first: BTreeMap<String, String> = BTreeMap::new();
+        let mut last: BTreeMap<String, String> = BTreeMap::new();
+        // Keys not seen since the app was last closed.
+        let mut unseen: BTreeSet<String> = BTreeSet::new();
+        for (screen, action) in visits(trace) {
+            if let Some(TraceAction::CloseApp { .. }) = action {
+                unseen = last.keys().cloned().collect();
+            }
+            let Some(index) = abstraction.classify(t, screen) else { continue };
+            let Some(model) = model_of.get(abstraction.screens[index].id.as_str()) else { continue };
+            inputs_shown(screen, model, &mut |key, _, value| {
+                if unseen.remove(key) && first.get(key) != last.get(key) {
+                    forgot += usize::from(first.get(key) == Some(&value));
+                    kept += usize::from(last.get(key) == Some(&value));
+                }
+                first.entry(key.to_owned()).or_insert_with(|| value.clone());
+                last.insert(key.to_owned(), value);
+            });
+        }
+    }
+    forgot > kept
+}
+
+/// For each screen with radio buttons opened from several controls whose first openings
+/// showed different choices: the choice each showed first, by the opening handler. The
+/// screen's first radio group is the one that follows its opener.
+pub(super) fn choices_by_opener(
+    screens: &[ScreenModel],
+    abstraction: &Abstraction,
+    traces: &[Trace],
+) -> BTreeMap<String, BTreeMap<String, String>> {
+    let model_of: BTreeMap<&str, &ScreenModel> = screens.iter().map(|s| (s.id.as_str(), s)).collect();
+    let mut first: BTreeMap<String, BTreeMap<String, String>> = BTreeMap::new();
+    for (t, trace) in traces.iter().enumerate() {
+        for step in &trace.steps {
+            let (TraceAction::Tap { .. }, Some(target), Some(next)) = (&step.action, &step.target, &step.next) else { continue };
+            let (Some(from), Some(to)) = (trace.screens.get(&step.screen), trace.screens.get(next)) else { continue };
+            let (Some(fi), Some(ti)) = (abstraction.classify(t, from), abstraction.classify(t, to)) else { continue };
+            let (Some(opener), Some(dialog)) =
+                (model_of.get(abstraction.screens[fi].id.as_str()), model_of.get(abstraction.screens[ti].id.as_str()))
+            else {
+                continue;
+            };
+            let Some(group) = dialog.radio_groups.first().filter(|_| fi != ti) else { continue };
+            let m = Mapper { width: f64::from(from.width.max(1)), height: f64::from(from.height.max(1)) };
+            let Some(handler) = best_match(&opener.widgets, &target.node, &m, &|w| w.on_tap.is_some()).and_then(|w| w.on_tap.as_ref())
+            else {
+                continue;
+            };
+            if !opener.handlers.iter().any(|h| h.name == *handler && h.target == dialog.id) {
+                continue;
+            }
+            let mut chosen = None;
+            inputs_shown(to, dialog, &mut |key, field, value| {
+                if !field && value == "on" && chosen.is_none() {
+                    chosen = group.iter().find(|(_, k)| k == key).map(|(id, _)| id.clone());
+                }
+            });
+            if let Some(chosen) = chosen {
+                first.entry(dialog.id.clone()).or_default().entry(handler.clone()).or_insert(chosen);
+            }
+        }
+    }
+    first.retain(|_, by| by.values().collect::<BTreeSet<_>>().len() >= 2);
+    first
+}

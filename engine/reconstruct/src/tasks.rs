@@ -272,7 +272,14 @@ pub fn write_tasks(model: &AppModel, traces: &[Trace], dir: &Path, max_tasks: us
             let choices: Vec<String> = values.iter().map(|v| lit(v)).collect();
             let _ = writeln!(text, "    params: {{\"value\": Choice([{}])}},", choices.join(", "));
             let _ = writeln!(text, "    success: [{}],", success.join(", "));
-            let _ = writeln!(text, "    allow: [{}],", lit(&format!("{}:{key}", model.package)));
+            // The field, and what the taps on the way and the submit change besides.
+            let mut allow: Vec<String> = std::iter::once(key.clone())
+                .chain(path.iter().chain(submit).flat_map(|h| state_key_of(model, h).into_iter().chain(keys_a_tap_may_change(model, h))))
+                .map(|k| lit(&format!("{}:{k}", model.package)))
+                .collect();
+            allow.sort();
+            allow.dedup();
+            let _ = writeln!(text, "    allow: [{}],", allow.join(", "));
             let _ = writeln!(text, "    solution: [{}],\n)", steps.join(", "));
             write(id, "input", &s.id, steps.len(), text)?;
             inputs += 1;

@@ -65,6 +65,12 @@ pub struct Handler {
     pub requires_number: Vec<String>,
     #[serde(default)]
     pub stayed: usize,
+    /// Saves fields of the form before anything else (`remember::echoes`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub saves: Vec<remember::Save>,
+    /// Stays on its screen: it only saves (a send button whose message shows in place).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub stays: bool,
 }
 
 /// One generated screen.
@@ -636,6 +642,7 @@ fn remember_state(screens: &mut [ScreenModel], abstraction: &Abstraction, traces
         let selection_handler = selection::Selection::handler(&screen.id);
         screen.radio_groups = remember::radio_groups(&screen.widgets, &selection_handler);
     }
+    show_saved_text(screens, abstraction, traces);
     let mut by_opener = remember::choices_by_opener(screens, abstraction, traces);
     for screen in screens.iter_mut() {
         screen.choice_by_opener = by_opener.remove(&screen.id).unwrap_or_default();
@@ -660,6 +667,75 @@ fn remember_state(screens: &mut [ScreenModel], abstraction: &Abstraction, traces
                     }
                 });
             }
+        }
+    }
+}
+
+/// Typed text a form saved shows where the traces showed it after saving (`remember::echoes`):
+/// the form's submit control saves the field (and empties it where the traces saw it emptied),
+/// and the screen showing it gets a text at the place it showed, which holds what was saved.
+fn show_saved_text(screens: &mut [ScreenModel], abstraction: &Abstraction, traces: &[Trace]) {
+    for echo in remember::echoes(screens, abstraction, traces) {
+        let Some(form) = screens.iter_mut().find(|s| s.id == echo.form) else { continue };
+        let (mut handler, mut local) = (None, false);
+        let mirror = typed_handler(&form.id);
+        for w in form.widgets.iter_mut() {
+            w.walk_mut(&mut |w| {
+                if w.state_key.as_ref() == Some(&echo.key) {
+                    // Emptied after saving: the field shows the screen's own value, and app
+                    // state keeps what was typed (for tasks to check).
+                    if echo.clears && !w.opens_empty {
+                        w.opens_empty = true;
+                        w.on_change.get_or_insert_with(|| mirror.clone());
+                    }
+                    local |= w.opens_empty;
+                }
+            });
+        }
+        for w in form.widgets.iter_mut() {
+            w.walk_mut(&mut |w| {
+                if w.id == echo.submit && handler.is_none() {
+                    // A control that led nowhere gets a handler that only saves.
+                    handler = Some(w.on_tap.get_or_insert_with(|| format!("{}__{}", echo.form, echo.submit)).clone());
+                }
+            });
+        }
+        let Some(name) = handler else { continue };
+        if !form.handlers.iter().any(|h| h.name == name) {
+            let stays = Handler {
+                name: name.clone(),
+                widget: echo.submit.clone(),
+                target: form.id.clone(),
+                count: 1,
+                stays: true,
+                ..Handler::default()
+            };
+            form.handlers.push(stays);
+        }
+        let blanks = echo.blanks.iter().map(|(key, _)| key.clone()).collect();
+        let save = remember::Save { key: echo.key.clone(), clears: echo.clears && local, blanks };
+        if let Some(h) = form.handlers.iter_mut().find(|h| h.name == name).filter(|h| !h.saves.contains(&save)) {
+            h.saves.push(save);
+        }
+        let Some(shown_on) = screens.iter_mut().find(|s| s.id == echo.shown_on) else { continue };
+        // A field the save leaves blank shows its hint: what the traces showed then.
+        for (key, hint) in &echo.blanks {
+            for w in shown_on.widgets.iter_mut() {
+                w.walk_mut(&mut |w| {
+                    if w.state_key.as_ref() == Some(key) && w.text != *hint {
+                        // It first showed what it holds, and its hint only when left blank.
+                        w.initial_text.get_or_insert_with(|| std::mem::replace(&mut w.text, hint.clone()));
+                    }
+                });
+            }
+        }
+        let m = Mapper { width: f64::from(echo.size.0.max(1)), height: f64::from(echo.size.1.max(1)) };
+        let mut text = from_target(&echo.node, &m);
+        text.kind = WidgetKind::Text;
+        text.id = format!("{}_saved", echo.key);
+        text.echo = Some(remember::saved_key(&echo.key));
+        if !shown_on.widgets.iter().any(|w| w.id == text.id) {
+            shown_on.widgets.push(text);
         }
     }
 }
@@ -1243,7 +1319,20 @@ fn lua(model: &AppModel, sources: &[String]) -> String {
             if h.typed && opens_empty(screen, &h.widget) {
                 let _ = writeln!(body, "  state.set(\"{}_\" .. ev.id, ev.value)", screen.id);
             }
-            if let Some(first) = &h.selects_first {
+            for save in &h.saves {
+                let saved = remember::saved_key(&save.key);
+                let _ = writeln!(body, "  -- what was typed shows where the traces showed it after this");
+                let _ = writeln!(body, "  state.set(\"{saved}\", state.get(\"{}\"))", save.key);
+                if save.clears {
+                    let _ = writeln!(body, "  locals.set(\"{}\", \"\")", save.key);
+                }
+                for blank in &save.blanks {
+                    let _ = writeln!(body, "  state.set(\"{blank}\", \"\") -- blank where it shows next, as the traces showed it");
+                }
+            }
+            if h.stays {
+                // Only saves: the traces stayed on the screen.
+            } else if let Some(first) = &h.selects_first {
                 // The first tap selects; the selected one leads on.
                 let _ = writeln!(body, "  if (locals.get(\"selected\") or \"{first}\") == ev.id then");
                 let _ = writeln!(body, "    nav.push(\"{}\")", h.target);
@@ -1324,6 +1413,10 @@ impl AppModel {
             });
         }
         let opens = handler.and_then(|name| s.handlers.iter().find(|h| h.name == name));
+        for save in opens.into_iter().flat_map(|h| &h.saves) {
+            keys.push(remember::saved_key(&save.key));
+            keys.extend(save.blanks.iter().cloned());
+        }
         if let Some(dialog) =
             opens.and_then(|h| self.screen(&h.target)).filter(|d| d.choice_by_opener.keys().any(|o| opens.is_some_and(|h| h.name == *o)))
         {

@@ -7,6 +7,8 @@
 //! - a dialog of choices opened from several controls (a settings list whose rows open one
 //!   dialog, each for its own setting) shows, for each, the choice last made from it, at
 //!   first the one the traces showed after it ([`choices_by_opener`]);
+//! - text typed into a form and saved shows where the traces showed it next (a sent message,
+//!   a new list item's name), until the next save replaces it ([`echoes`]);
 //! - data that does not outlive a restart: when, after the app was closed, what the person had
 //!   changed showed as it first was more often than as they left it, the app starts from its
 //!   first data each time it is started ([`forgets_on_restart`]).
@@ -15,10 +17,12 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use serde::{Deserialize, Serialize};
+
 use super::widgets::{best_match, Mapper, Widget, WidgetKind};
 use super::ScreenModel;
 use crate::abstraction::Abstraction;
-use crate::trace::{Screen, Trace, TraceAction};
+use crate::trace::{Screen, Trace, TraceAction, UiNode};
 
 /// The state key naming the control that opened a dialog following its opener.
 pub(crate) fn opener_key(dialog: &str) -> String {
@@ -28,6 +32,24 @@ pub(crate) fn opener_key(dialog: &str) -> String {
 /// The state key holding the choice made in a dialog opened by `handler`.
 pub(crate) fn choice_key(dialog: &str, handler: &str) -> String {
     format!("{dialog}__choice__{handler}")
+}
+
+/// The state key keeping what was typed into the field `key` when its form was saved.
+pub(crate) fn saved_key(key: &str) -> String {
+    format!("{key}__saved")
+}
+
+/// What a form's submit control does with one of its fields (see [`echoes`]).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Save {
+    /// The field's state key.
+    pub key: String,
+    /// The field is emptied after saving (it shows the screen's own value, `local.<key>`).
+    pub clears: bool,
+    /// Fields of the screen showing the saved text that showed their hint then (a new note
+    /// opens blank): emptied by the save.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub blanks: Vec<String>,
 }
 
 /// Radio buttons of one group: (widget id, state key), in screen order.
@@ -79,8 +101,8 @@ struct Reopened {
 }
 
 /// The fields each screen opens with emptied: on the traces' returns to the screen (after
-/// leaving it), a field that had been typed into showed its typed text fewer times than
-/// something else.
+/// leaving it, without closing the app), a field that had been typed into showed its typed
+/// text fewer times than something else.
 pub(super) fn fields_opened_empty(
     screens: &[ScreenModel],
     abstraction: &Abstraction,
@@ -96,6 +118,11 @@ pub(super) fn fields_opened_empty(
         for (screen, action) in visits(trace) {
             if let Some(TraceAction::TypeText { text }) = action {
                 typed.push(norm(text));
+            }
+            // A restart is not a reopening: what the app keeps across restarts is
+            // `forgets_on_restart`'s question.
+            if let Some(TraceAction::CloseApp { .. }) = action {
+                last.clear();
             }
             let Some(index) = abstraction.classify(t, screen) else { continue };
             let reopened = previous != Some(index);
@@ -244,4 +271,106 @@ pub(super) fn choices_by_opener(
     }
     first.retain(|_, by| by.values().collect::<BTreeSet<_>>().len() >= 2);
     first
+}
+
+/// How many steps after the submit a screen showing the typed text counts as its result.
+const ECHO_WITHIN_STEPS: usize = 12;
+
+/// Text typed into a field, saved by a control of the field's screen, and shown afterwards
+/// as text on a screen (a sent message in the thread, a new note's name on the list).
+#[derive(Debug, Clone)]
+pub(super) struct Echo {
+    /// The field's screen and the control that saved it.
+    pub form: String,
+    pub submit: String,
+    /// The field's state key.
+    pub key: String,
+    /// Whether the field showed something else right after saving (it was emptied).
+    pub clears: bool,
+    /// The screen that showed it, the node showing it, and that screen's size.
+    pub shown_on: String,
+    pub node: UiNode,
+    pub size: (u32, u32),
+    /// Fields of that screen that showed something else than they were built with (and not
+    /// the typed text), with what they showed: their hint, as the save left them blank.
+    pub blanks: Vec<(String, String)>,
+}
+
+/// The typed texts the traces showed again after a control of the form saved them: for each
+/// text typed into a field (at least [`crate::memory`]'s few characters), the first tap on
+/// another control of the same screen is its submit, and the first screen within
+/// [`ECHO_WITHIN_STEPS`] steps showing the text outside a field is where it shows. One echo
+/// per field and screen (the first seen).
+pub(super) fn echoes<'t, 'm>(screens: &'m [ScreenModel], abstraction: &Abstraction, traces: &'t [Trace]) -> Vec<Echo> {
+    let model_of: BTreeMap<&str, &'m ScreenModel> = screens.iter().map(|s| (s.id.as_str(), s)).collect();
+    let screen_at = |t: usize, trace: &'t Trace, id: &str| -> Option<(&'t Screen, &'m ScreenModel)> {
+        let s = trace.screens.get(id)?;
+        let i = abstraction.classify(t, s)?;
+        Some((s, *model_of.get(abstraction.screens[i].id.as_str())?))
+    };
+    let mut out: Vec<Echo> = Vec::new();
+    for (t, trace) in traces.iter().enumerate() {
+        for (k, step) in trace.steps.iter().enumerate() {
+            let (TraceAction::TypeText { text }, Some(target)) = (&step.action, &step.target) else { continue };
+            let Some(typed) = crate::memory::worth_looking_for(text) else { continue };
+            let Some((screen, form)) = screen_at(t, trace, &step.screen) else { continue };
+            let m = Mapper { width: f64::from(screen.width.max(1)), height: f64::from(screen.height.max(1)) };
+            let field = best_match(&form.widgets, &target.node, &m, &|w| w.kind == WidgetKind::TextField);
+            let Some(key) = field.and_then(|f| f.state_key.clone()) else { continue };
+            // The submit: the first tap on the form, staying on it until then, on no field.
+            let mut submit = None;
+            for (j, later) in trace.steps.iter().enumerate().skip(k + 1) {
+                let Some((s, here)) = screen_at(t, trace, &later.screen) else { break };
+                if here.id != form.id {
+                    break;
+                }
+                let (TraceAction::Tap { .. }, Some(target)) = (&later.action, &later.target) else { continue };
+                let m = Mapper { width: f64::from(s.width.max(1)), height: f64::from(s.height.max(1)) };
+                let Some(w) = best_match(&form.widgets, &target.node, &m, &|_| true) else { break };
+                if !matches!(w.kind, WidgetKind::TextField | WidgetKind::Checkbox | WidgetKind::Switch) {
+                    submit = Some((j, w.id.clone()));
+                }
+                break;
+            }
+            let Some((j, submit)) = submit else { continue };
+            let clears =
+                trace.steps[j].next.as_deref().and_then(|id| screen_at(t, trace, id)).filter(|(_, next)| next.id == form.id).is_some_and(
+                    |(s, next)| {
+                        let mut emptied = false;
+                        inputs_shown(s, next, &mut |k, field, value| emptied |= field && k == key && !value.contains(typed.as_str()));
+                        emptied
+                    },
+                );
+            let sighting = trace.steps.iter().skip(j).take(ECHO_WITHIN_STEPS).find_map(|later| {
+                let (s, shown_on) = screen_at(t, trace, later.next.as_deref()?)?;
+                let mut node = None;
+                s.root.as_ref()?.walk(&mut Vec::new(), &mut |_, n| {
+                    if node.is_none() && n.visible && !n.editable && n.children.is_empty() && norm(&n.text).contains(typed.as_str()) {
+                        node = Some(n.shallow());
+                    }
+                });
+                let node = node?;
+                let mut blanks = Vec::new();
+                inputs_shown(s, shown_on, &mut |key, field, value| {
+                    let mut built = None;
+                    for w in &shown_on.widgets {
+                        w.walk(&mut |w| {
+                            if w.state_key.as_deref() == Some(key) && !w.opens_empty {
+                                built = Some(norm(&w.text));
+                            }
+                        });
+                    }
+                    if field && built.is_some_and(|b| b != value) && !value.contains(typed.as_str()) {
+                        blanks.push((key.to_owned(), value));
+                    }
+                });
+                Some((shown_on.id.clone(), node, (s.width, s.height), blanks))
+            });
+            let Some((shown_on, node, size, blanks)) = sighting else { continue };
+            if !out.iter().any(|e| e.key == key && e.shown_on == shown_on) {
+                out.push(Echo { form: form.id.clone(), submit, key, clears, shown_on, node, size, blanks });
+            }
+        }
+    }
+    out
 }

@@ -145,6 +145,14 @@ fn widget(w: &Widget, parent: [f64; 4], bg: Option<[u8; 3]>, on: On<'_>, depth: 
     let (x, y) = (w.rect[0] - parent[0], w.rect[1] - parent[1]);
     let own_bg = w.background.filter(|c| bg.is_none_or(|p| (luma(*c) - luma(p)).abs() > 24.0));
     match w.kind {
+        WidgetKind::Text if w.echo.is_some() => {
+            let key = w.echo.as_deref().unwrap_or_default();
+            props.push(format!("text: {}", lit(&format!("{{state.{key}}}"))));
+            props.push(format!("visible: {}", lit(&format!("state.{key}"))));
+            let (size, _) = fitted_text(&w.text, w.rect[2], w.rect[3]);
+            props.push(format!("size: {}", num(size)));
+            props.push(format!("color: {}", lit(ink(bg))));
+        }
         WidgetKind::Text => {
             props.push(format!("text: {}", on.text(&w.id, &w.text)));
             let (size, max_lines) = fitted_text(&w.text, w.rect[2], w.rect[3]);
@@ -347,7 +355,8 @@ pub(super) fn manifest(model: &AppModel, sources: &[String]) -> String {
 }
 
 /// What each input's state key holds when the app is installed, sorted by key: a toggle as
-/// the screen's example showed it, a field empty, a dialog's choice per opener as first seen.
+/// the screen's example showed it, a field empty (or its `initial_text`), a dialog's choice
+/// per opener as first seen.
 /// The values are literals of RON and of Lua (ids are snake case).
 pub(super) fn initial_state(model: &AppModel) -> Vec<(String, String)> {
     let mut state: Vec<(String, String)> = Vec::new();
@@ -357,11 +366,17 @@ pub(super) fn initial_state(model: &AppModel) -> Vec<(String, String)> {
                 if let Some(key) = &w.state_key {
                     let value = match w.kind {
                         WidgetKind::Switch | WidgetKind::Checkbox => w.checked.to_string(),
-                        _ => "\"\"".to_owned(),
+                        _ => lit(w.initial_text.as_deref().unwrap_or_default()),
                     };
                     state.push((key.clone(), value));
                 }
             });
+        }
+    }
+    // What forms saved (`remember::echoes`): nothing yet.
+    for s in &model.screens {
+        for save in s.handlers.iter().flat_map(|h| &h.saves) {
+            state.push((super::remember::saved_key(&save.key), "\"\"".to_owned()));
         }
     }
     // A dialog following its opener: which opened it, and the choice first made from each.

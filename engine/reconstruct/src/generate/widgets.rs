@@ -85,6 +85,14 @@ pub struct Widget {
     /// own value (`local.<key>`), and what is typed is copied into `state.<key>` (`remember`).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub opens_empty: bool,
+    /// Shows what a form saved (`state.<key>`, see `remember::echoes`), where the traces
+    /// showed the typed text after saving; hidden while nothing was saved.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub echo: Option<String>,
+    /// What a field holds when the app is installed, where the traces showed both its blank
+    /// look (its hint, `text`) and this first (`remember::echoes`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub initial_text: Option<String>,
     #[serde(default)]
     pub children: Vec<Widget>,
     /// A list row added from a later visit of the screen (see `merge_visit`).
@@ -321,6 +329,8 @@ pub(crate) fn build(n: &UiNode, m: &Mapper, shot: Option<&Rgb>) -> Vec<Widget> {
         on_change: None,
         state_key: None,
         opens_empty: false,
+        echo: None,
+        initial_text: None,
         image: None,
         children: if kind == WidgetKind::Container { children } else { Vec::new() },
         merged: false,
@@ -410,6 +420,8 @@ pub(crate) fn from_target(node: &UiNode, m: &Mapper) -> Widget {
         on_change: None,
         state_key: None,
         opens_empty: false,
+        echo: None,
+        initial_text: None,
         image: None,
         children: Vec::new(),
         merged: false,

@@ -53,6 +53,7 @@ def rebuild(binary: str, trace: Path, out: Path, seeds: int) -> dict:
         baseline=fidelity["baseline"]["transition_accuracy"],
         element_recall=fidelity["element_recall"],
         visual_similarity=fidelity["visual_similarity"],
+        memory=fidelity["memory"],
         tasks=len(tasks),
         demonstrations=len(demos),
         demonstrations_in_traces=len(demos) + len(demos_left),
@@ -104,6 +105,13 @@ def pct(v: float | None) -> str:
     return "n/a" if v is None else f"{100 * v:.1f}%"
 
 
+def remembered(memory: dict) -> str:
+    """The memory measure as a share and its counts: `75.0% (3/4)`, or n/a with no changed revisit."""
+    if not memory["changed_revisits"]:
+        return "n/a"
+    return f"{pct(memory['reproduced'] / memory['changed_revisits'])} ({memory['reproduced']}/{memory['changed_revisits']})"
+
+
 def mean(rows: list[dict], key: str) -> float | None:
     values = [r[key] for r in rows if r.get(key) is not None]
     return sum(values) / len(values) if values else None
@@ -115,17 +123,18 @@ def markdown(rows: list[dict], overall: dict) -> str:
         "",
         "Every trace rebuilt with `phoneworld reconstruct`, its app checked and its tasks verified.",
         "Transition accuracy is self-replay; the baseline is an app where nothing ever changes.",
+        "Memory: of the revisits where a checked value, a field or a typed text shows differently, the share the rebuilt app reproduces.",
         "",
-        "| trace | screens | judged | transition accuracy | baseline | element recall | visual similarity | tasks | demonstrations | check | verify |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|",
+        "| trace | screens | judged | transition accuracy | baseline | element recall | visual similarity | memory | tasks | demonstrations | check | verify |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|",
     ]
     for r in rows:
         if "error" in r:
-            lines.append(f"| {r['name']} | failed: {' '.join(r['error'])} | | | | | | | | | |")
+            lines.append(f"| {r['name']} | failed: {' '.join(r['error'])} | | | | | | | | | | |")
             continue
         lines.append(
             f"| {r['name']} | {r['screens']} | {r['judged']} | {pct(r['transition_accuracy'])} | {pct(r['baseline'])} | "
-            f"{pct(r['element_recall'])} | {pct(r['visual_similarity'])} | {r['tasks']} | "
+            f"{pct(r['element_recall'])} | {pct(r['visual_similarity'])} | {remembered(r['memory'])} | {r['tasks']} | "
             f"{r['demonstrations']}/{r['demonstrations_in_traces']} | {r['check'] if r['check'] == 'ok' else 'problems'} | "
             f"{r['verify'] if r['verify'] == 'ok' else 'problems'} |"
         )
@@ -144,7 +153,7 @@ def markdown(rows: list[dict], overall: dict) -> str:
         )
     lines.append(
         f"| **mean** | | | **{pct(overall['transition_accuracy'])}** | {pct(overall['baseline'])} | "
-        f"{pct(overall['element_recall'])} | {pct(overall['visual_similarity'])} | {overall['tasks']} | "
+        f"{pct(overall['element_recall'])} | {pct(overall['visual_similarity'])} | {remembered(overall['memory'])} | {overall['tasks']} | "
         f"{overall['demonstrations']}/{overall['demonstrations_in_traces']} | | |"
     )
     lines += ["", f"Traces at or below their baseline: {overall['at_or_below_baseline'] or 'none'}."]
@@ -180,6 +189,8 @@ def main() -> int:
     overall = {k: mean(built, k) for k in ("transition_accuracy", "baseline", "element_recall", "visual_similarity")}
     for k in ("tasks", "demonstrations", "demonstrations_in_traces"):
         overall[k] = sum(r[k] for r in built)
+    # Pooled over every changed revisit of every trace (a trace with one revisit weighs one).
+    overall["memory"] = {k: sum(r["memory"][k] for r in built) for k in ("changed_revisits", "reproduced")}
     overall["failed"] = [r["name"] for r in rows if "error" in r]
     splits = [r["split"]["aggregate"] for r in built if r.get("split")]
     judged = sum(a["judged"] for a in splits)

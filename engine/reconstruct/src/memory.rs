@@ -132,13 +132,16 @@ fn typed_fact(shown: bool) -> Fact {
     Fact { value: if shown { "shown" } else { "absent" }.to_owned(), bounds: None, short_id: String::new(), text: String::new() }
 }
 
-/// The facts of `now` that differ from `before`. A control seen on one visit only is not a
-/// change; a typed text not looked for before was not shown then.
-pub(crate) fn changed<'a>(before: &Holds, now: &'a Holds) -> Vec<(&'a String, &'a Fact)> {
+/// The facts of `now` that differ from any of `before` (the screen as the trace last entered
+/// it, and as it last showed it). A control seen on one visit only is not a change; a typed
+/// text not looked for before was not shown then.
+pub(crate) fn changed<'a>(before: &[&Holds], now: &'a Holds) -> Vec<(&'a String, &'a Fact)> {
     now.iter()
-        .filter(|(key, fact)| match before.get(*key) {
-            Some(old) => !old.same_value(fact),
-            None => key.starts_with("typed:") && fact.value == "shown",
+        .filter(|(key, fact)| {
+            before.iter().any(|b| match b.get(*key) {
+                Some(old) => !old.same_value(fact),
+                None => key.starts_with("typed:") && fact.value == "shown",
+            })
         })
         .collect()
 }
@@ -155,9 +158,9 @@ pub(crate) fn phone_shows(changes: &[(&String, &Fact)], elements: &[UiElement]) 
         if check {
             (e.is_checked == Some(true)) == (fact.value == "on")
         } else {
-            // An empty field shows its hint, as the trace's hierarchy gives it.
-            let text = e.text.as_deref().map(norm).filter(|t| !t.is_empty());
-            text.or_else(|| e.hint_text.as_deref().map(norm)).unwrap_or_default() == fact.value
+            // An empty field shows its hint, as Android's hierarchy gives it (or nothing).
+            let text = e.text.as_deref().map(norm).unwrap_or_default();
+            text == fact.value || (text.is_empty() && e.hint_text.as_deref().map(norm).as_deref() == Some(fact.value.as_str()))
         }
     })
 }

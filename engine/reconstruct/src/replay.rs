@@ -491,12 +491,14 @@ pub fn replay_to_end(
     let mut trace_screens: BTreeSet<Label> = BTreeSet::new();
     let mut reached: BTreeSet<Label> = BTreeSet::new();
     let mut memory = Memory::default();
-    // What each abstract screen held on its latest visit in the trace, and what was typed so far.
-    let mut held: BTreeMap<Label, Holds> = BTreeMap::new();
+    // What each abstract screen held when the trace last entered it and on its latest visit,
+    // and what was typed so far.
+    let mut held: BTreeMap<Label, (Holds, Holds)> = BTreeMap::new();
     let mut typed: BTreeSet<String> = BTreeSet::new();
     let first = trace.steps.first().map(|s| r.label_of(trace, &s.screen));
     if let (Some(first), Some(screen)) = (&first, trace.steps.first().and_then(|s| trace.screens.get(&s.screen))) {
-        held.insert(first.clone(), memory::holds(screen, &typed));
+        let holds = memory::holds(screen, &typed);
+        held.insert(first.clone(), (holds.clone(), holds));
     }
     if let Some(first) = &first {
         if r.put_on(first) {
@@ -574,8 +576,9 @@ pub fn replay_to_end(
                 if let Label::Screen(_) = expected {
                     let now = memory::holds(next, &typed);
                     // A revisit: the trace left the screen and came back.
-                    if let Some(before) = held.get(expected).filter(|_| *expected != from) {
-                        let changes = memory::changed(before, &now);
+                    let entered = *expected != from;
+                    if let Some((at_entry, latest)) = held.get(expected).filter(|_| entered) {
+                        let changes = memory::changed(&[at_entry, latest], &now);
                         if !changes.is_empty() {
                             let remembered = landed == *expected && memory::phone_shows(&changes, &r.device.ui_elements());
                             memory.count(remembered);
@@ -583,7 +586,12 @@ pub fn replay_to_end(
                             detail.remembered = Some(remembered);
                         }
                     }
-                    held.insert(expected.clone(), now);
+                    match held.get_mut(expected) {
+                        Some((_, latest)) if !entered => *latest = now,
+                        _ => {
+                            held.insert(expected.clone(), (now.clone(), now));
+                        }
+                    }
                 }
                 let c = r.compare_with(next);
                 matched_total += c.matched;

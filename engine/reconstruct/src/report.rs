@@ -8,6 +8,14 @@ fn pct(v: &Value) -> String {
     v.as_f64().map(|f| format!("{:.1}%", f * 100.0)).unwrap_or_else(|| "n/a".into())
 }
 
+/// The memory measure as a share and its counts: `75.0% (3/4)`; n/a without changed revisits.
+fn remembered(memory: &Value) -> String {
+    match (memory["reproduced"].as_u64(), memory["changed_revisits"].as_u64()) {
+        (Some(r), Some(n)) if n > 0 => format!("{} ({r}/{n})", pct(&memory["share"])),
+        _ => "n/a".into(),
+    }
+}
+
 /// Markdown for the JSON of [`crate::pipeline::fidelity_json`].
 pub fn fidelity_markdown(report: &Value) -> String {
     let mut out = String::new();
@@ -17,13 +25,13 @@ pub fn fidelity_markdown(report: &Value) -> String {
     let _ = writeln!(out, "the abstract screen the trace shows next. The baseline is an app in which nothing ever changes.\n");
     let _ = writeln!(
         out,
-        "| trace | format | judged steps | transition accuracy | baseline | screen coverage | element recall | visual similarity |"
+        "| trace | format | judged steps | transition accuracy | baseline | screen coverage | element recall | visual similarity | memory |"
     );
-    let _ = writeln!(out, "|---|---|---:|---:|---:|---:|---:|---:|");
+    let _ = writeln!(out, "|---|---|---:|---:|---:|---:|---:|---:|---:|");
     for t in report["traces"].as_array().into_iter().flatten() {
         let _ = writeln!(
             out,
-            "| {} | {} | {} | {} | {} | {} | {} | {} |",
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} |",
             t["trace"].as_str().unwrap_or(""),
             t["format"].as_str().unwrap_or(""),
             t["judged"],
@@ -32,17 +40,24 @@ pub fn fidelity_markdown(report: &Value) -> String {
             pct(&t["screen_coverage"]),
             pct(&t["element_recall"]),
             pct(&t["visual_similarity"]),
+            remembered(&t["memory"]),
         );
     }
     let _ = writeln!(
         out,
-        "| **all** | | {} | **{}** | {} | {} | {} | {} |\n",
+        "| **all** | | {} | **{}** | {} | {} | {} | {} | {} |\n",
         a["judged"],
         pct(&a["transition_accuracy"]),
         pct(&a["baseline"]["transition_accuracy"]),
         pct(&a["screen_coverage"]),
         pct(&a["element_recall"]),
         pct(&a["visual_similarity"]),
+        remembered(&a["memory"]),
+    );
+    let _ = writeln!(
+        out,
+        "Memory: of the revisits where a checked value, a field or a typed text shows differently than on the screen's\n\
+         earlier visit, the share the rebuilt app reproduces (`memory` in `fidelity.json`; `changed` and `remembered` per step).\n"
     );
     for t in report["traces"].as_array().into_iter().flatten() {
         let failures = t["failures"].as_object().filter(|f| !f.is_empty());

@@ -561,8 +561,9 @@ pub fn model(abstraction: &Abstraction, graph: &UsageGraph, traces: &[Trace], op
     lend_typed_handlers(&mut screens);
     select_then_open(&mut screens, abstraction, traces);
     carry_typed_text(&mut screens);
-    remember_state(&mut screens, abstraction, traces);
-    let fresh_start = remember::forgets_on_restart(&screens, abstraction, traces);
+    let seen_as = remember::Sightings::new(abstraction);
+    remember_state(&mut screens, &seen_as, traces);
+    let fresh_start = remember::forgets_on_restart(&screens, &seen_as, traces);
     let entry = entry_screen(abstraction, traces).unwrap_or_else(|| screens.first().map(|s| s.id.clone()).unwrap_or_default());
     let entry_guard = abstraction.index_of(&entry).is_some_and(|i| {
         let (mut stayed, mut left) = (0, 0);
@@ -636,14 +637,14 @@ fn rows_agree(widgets: &[Widget], handlers: &mut [Handler], abstraction: &Abstra
 
 /// What the app remembers (see `remember`): radio groups choose one, and forms the traces
 /// always saw empty again open empty, showing the hint they showed then.
-fn remember_state(screens: &mut [ScreenModel], abstraction: &Abstraction, traces: &[Trace]) {
-    let mut opens_empty = remember::fields_opened_empty(screens, abstraction, traces);
+fn remember_state(screens: &mut [ScreenModel], seen_as: &remember::Sightings<'_>, traces: &[Trace]) {
+    let mut opens_empty = remember::fields_opened_empty(screens, seen_as, traces);
     for screen in screens.iter_mut() {
         let selection_handler = selection::Selection::handler(&screen.id);
         screen.radio_groups = remember::radio_groups(&screen.widgets, &selection_handler);
     }
-    show_saved_text(screens, abstraction, traces);
-    let mut by_opener = remember::choices_by_opener(screens, abstraction, traces);
+    show_saved_text(screens, seen_as, traces);
+    let mut by_opener = remember::choices_by_opener(screens, seen_as, traces);
     for screen in screens.iter_mut() {
         screen.choice_by_opener = by_opener.remove(&screen.id).unwrap_or_default();
         for (j, group) in screen.radio_groups.iter().enumerate() {
@@ -674,8 +675,8 @@ fn remember_state(screens: &mut [ScreenModel], abstraction: &Abstraction, traces
 /// Typed text a form saved shows where the traces showed it after saving (`remember::echoes`):
 /// the form's submit control saves the field (and empties it where the traces saw it emptied),
 /// and the screen showing it gets a text at the place it showed, which holds what was saved.
-fn show_saved_text(screens: &mut [ScreenModel], abstraction: &Abstraction, traces: &[Trace]) {
-    for echo in remember::echoes(screens, abstraction, traces) {
+fn show_saved_text(screens: &mut [ScreenModel], seen_as: &remember::Sightings<'_>, traces: &[Trace]) {
+    for echo in remember::echoes(screens, seen_as, traces) {
         let Some(form) = screens.iter_mut().find(|s| s.id == echo.form) else { continue };
         let (mut handler, mut local) = (None, false);
         let mirror = typed_handler(&form.id);

@@ -15,7 +15,9 @@
 //!
 //! All are written into `main.lua` as plain statements a person can read and change.
 
+use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
+use std::rc::Rc;
 
 use serde::{Deserialize, Serialize};
 
@@ -103,17 +105,13 @@ struct Reopened {
 /// The fields each screen opens with emptied: on the traces' returns to the screen (after
 /// leaving it, without closing the app), a field that had been typed into showed its typed
 /// text fewer times than something else.
-pub(super) fn fields_opened_empty(
-    screens: &[ScreenModel],
-    abstraction: &Abstraction,
-    traces: &[Trace],
-) -> BTreeMap<String, Vec<OpensEmpty>> {
+pub(super) fn fields_opened_empty(screens: &[ScreenModel], seen_as: &Sightings<'_>, traces: &[Trace]) -> BTreeMap<String, Vec<OpensEmpty>> {
     let model_of: BTreeMap<&str, &ScreenModel> = screens.iter().map(|s| (s.id.as_str(), s)).collect();
     let mut seen: BTreeMap<(String, String), Reopened> = BTreeMap::new();
     for (t, trace) in traces.iter().enumerate() {
         // Per field key: its text on the latest visit, and whether that text was typed.
         let mut last: BTreeMap<String, (String, bool)> = BTreeMap::new();
-        let mut previous: Option<usize> = None;
+        let mut previous: Option<String> = None;
         let mut typed: Vec<String> = Vec::new();
         for (screen, action) in visits(trace) {
             if let Some(TraceAction::TypeText { text }) = action {
@@ -124,25 +122,24 @@ pub(super) fn fields_opened_empty(
             if let Some(TraceAction::CloseApp { .. }) = action {
                 last.clear();
             }
-            let Some(index) = abstraction.classify(t, screen) else { continue };
-            let reopened = previous != Some(index);
-            previous = Some(index);
-            let Some(model) = model_of.get(abstraction.screens[index].id.as_str()) else { continue };
-            inputs_shown(screen, model, &mut |key, field, value| {
+            let Some(model) = seen_as.model(t, screen, &model_of) else { continue };
+            let reopened = previous.as_deref() != Some(model.id.as_str());
+            previous = Some(model.id.clone());
+            for (key, field, value) in seen_as.inputs(t, screen, model).iter() {
                 if !field {
-                    return;
+                    continue;
                 }
                 if let (true, Some((before, true))) = (reopened, last.get(key)) {
-                    let entry = seen.entry((model.id.clone(), key.to_owned())).or_default();
-                    if *before == value {
+                    let entry = seen.entry((model.id.clone(), key.clone())).or_default();
+                    if before == value {
                         entry.kept += 1;
                     } else {
                         *entry.cleared.entry(value.clone()).or_default() += 1;
                     }
                 }
                 let was_typed = !value.is_empty() && typed.iter().any(|t| !t.is_empty() && value.contains(t.as_str()));
-                last.insert(key.to_owned(), (value, was_typed));
-            });
+                last.insert(key.clone(), (value.clone(), was_typed));
+            }
         }
     }
     let mut out: BTreeMap<String, Vec<OpensEmpty>> = BTreeMap::new();
@@ -165,6 +162,56 @@ fn visits(trace: &Trace) -> impl Iterator<Item = (&Screen, Option<&TraceAction>)
         .into_iter()
         .chain(trace.steps.iter().map(|s| (s.next.as_ref(), Some(&s.action))))
         .filter_map(|(id, action)| Some((trace.screens.get(id?)?, action)))
+}
+
+/// An input a visit shows: its state key, whether it is a field, and its value (a toggle's
+/// `on` or `off`, a field's text).
+pub(super) type Input = (String, bool, String);
+
+/// The traces' screens as the rebuilt screens see them, worked out once per concrete screen (a
+/// long trace shows the same few screens again and again): the abstract screen each is, and
+/// the inputs it shows. The inputs depend only on the screens' inputs and their state keys,
+/// which the passes using this leave as they are.
+pub(super) struct Sightings<'a> {
+    abstraction: &'a Abstraction,
+    index: RefCell<BTreeMap<(usize, String), Option<usize>>>,
+    inputs: RefCell<BTreeMap<(usize, String), Rc<[Input]>>>,
+}
+
+impl<'a> Sightings<'a> {
+    pub(super) fn new(abstraction: &'a Abstraction) -> Sightings<'a> {
+        Sightings { abstraction, index: RefCell::default(), inputs: RefCell::default() }
+    }
+
+    /// The abstract screen the `t`-th trace's `screen` is (`Abstraction::classify`).
+    fn index(&self, t: usize, screen: &Screen) -> Option<usize> {
+        let key = (t, screen.id.clone());
+        if let Some(i) = self.index.borrow().get(&key) {
+            return *i;
+        }
+        let i = self.abstraction.classify(t, screen);
+        self.index.borrow_mut().insert(key, i);
+        i
+    }
+
+    /// The abstract screen's id and its model, if the app has one.
+    fn model<'m>(&self, t: usize, screen: &Screen, model_of: &BTreeMap<&str, &'m ScreenModel>) -> Option<&'m ScreenModel> {
+        let i = self.index(t, screen)?;
+        model_of.get(self.abstraction.screens[i].id.as_str()).copied()
+    }
+
+    /// The inputs the `t`-th trace's `screen` shows, as the inputs of `model` (its screen).
+    fn inputs(&self, t: usize, screen: &Screen, model: &ScreenModel) -> Rc<[Input]> {
+        let key = (t, screen.id.clone());
+        if let Some(found) = self.inputs.borrow().get(&key) {
+            return Rc::clone(found);
+        }
+        let mut out = Vec::new();
+        inputs_shown(screen, model, &mut |key, field, value| out.push((key.to_owned(), field, value)));
+        let out: Rc<[Input]> = out.into();
+        self.inputs.borrow_mut().insert(key, Rc::clone(&out));
+        out
+    }
 }
 
 /// Calls `f(state key, is a field, value)` for each input a visit shows: a toggle's `on` or
@@ -201,7 +248,7 @@ fn inputs_shown(screen: &Screen, model: &ScreenModel, f: &mut dyn FnMut(&str, bo
 /// Whether the app's data does not outlive a restart in the traces: after the app was closed,
 /// an input the person had changed showed its first value again more often than the value they
 /// left it with (the recorder started each session from the same data).
-pub(super) fn forgets_on_restart(screens: &[ScreenModel], abstraction: &Abstraction, traces: &[Trace]) -> bool {
+pub(super) fn forgets_on_restart(screens: &[ScreenModel], seen_as: &Sightings<'_>, traces: &[Trace]) -> bool {
     let model_of: BTreeMap<&str, &ScreenModel> = screens.iter().map(|s| (s.id.as_str(), s)).collect();
     let (mut forgot, mut kept) = (0usize, 0usize);
     for (t, trace) in traces.iter().enumerate() {
@@ -214,16 +261,15 @@ pub(super) fn forgets_on_restart(screens: &[ScreenModel], abstraction: &Abstract
             if let Some(TraceAction::CloseApp { .. }) = action {
                 unseen = last.keys().cloned().collect();
             }
-            let Some(index) = abstraction.classify(t, screen) else { continue };
-            let Some(model) = model_of.get(abstraction.screens[index].id.as_str()) else { continue };
-            inputs_shown(screen, model, &mut |key, _, value| {
+            let Some(model) = seen_as.model(t, screen, &model_of) else { continue };
+            for (key, _, value) in seen_as.inputs(t, screen, model).iter() {
                 if unseen.remove(key) && first.get(key) != last.get(key) {
-                    forgot += usize::from(first.get(key) == Some(&value));
-                    kept += usize::from(last.get(key) == Some(&value));
+                    forgot += usize::from(first.get(key) == Some(value));
+                    kept += usize::from(last.get(key) == Some(value));
                 }
-                first.entry(key.to_owned()).or_insert_with(|| value.clone());
-                last.insert(key.to_owned(), value);
-            });
+                first.entry(key.clone()).or_insert_with(|| value.clone());
+                last.insert(key.clone(), value.clone());
+            }
         }
     }
     forgot > kept
@@ -234,7 +280,7 @@ pub(super) fn forgets_on_restart(screens: &[ScreenModel], abstraction: &Abstract
 /// screen's first radio group is the one that follows its opener.
 pub(super) fn choices_by_opener(
     screens: &[ScreenModel],
-    abstraction: &Abstraction,
+    seen_as: &Sightings<'_>,
     traces: &[Trace],
 ) -> BTreeMap<String, BTreeMap<String, String>> {
     let model_of: BTreeMap<&str, &ScreenModel> = screens.iter().map(|s| (s.id.as_str(), s)).collect();
@@ -243,13 +289,8 @@ pub(super) fn choices_by_opener(
         for step in &trace.steps {
             let (TraceAction::Tap { .. }, Some(target), Some(next)) = (&step.action, &step.target, &step.next) else { continue };
             let (Some(from), Some(to)) = (trace.screens.get(&step.screen), trace.screens.get(next)) else { continue };
-            let (Some(fi), Some(ti)) = (abstraction.classify(t, from), abstraction.classify(t, to)) else { continue };
-            let (Some(opener), Some(dialog)) =
-                (model_of.get(abstraction.screens[fi].id.as_str()), model_of.get(abstraction.screens[ti].id.as_str()))
-            else {
-                continue;
-            };
-            let Some(group) = dialog.radio_groups.first().filter(|_| fi != ti) else { continue };
+            let (Some(opener), Some(dialog)) = (seen_as.model(t, from, &model_of), seen_as.model(t, to, &model_of)) else { continue };
+            let Some(group) = dialog.radio_groups.first().filter(|_| opener.id != dialog.id) else { continue };
             let m = Mapper { width: f64::from(from.width.max(1)), height: f64::from(from.height.max(1)) };
             let Some(handler) = best_match(&opener.widgets, &target.node, &m, &|w| w.on_tap.is_some()).and_then(|w| w.on_tap.as_ref())
             else {
@@ -258,12 +299,9 @@ pub(super) fn choices_by_opener(
             if !opener.handlers.iter().any(|h| h.name == *handler && h.target == dialog.id) {
                 continue;
             }
-            let mut chosen = None;
-            inputs_shown(to, dialog, &mut |key, field, value| {
-                if !field && value == "on" && chosen.is_none() {
-                    chosen = group.iter().find(|(_, k)| k == key).map(|(id, _)| id.clone());
-                }
-            });
+            let inputs = seen_as.inputs(t, to, dialog);
+            let on = inputs.iter().filter(|(_, field, value)| !field && value == "on");
+            let chosen = on.filter_map(|(key, ..)| group.iter().find(|(_, k)| k == key)).map(|(id, _)| id.clone()).next();
             if let Some(chosen) = chosen {
                 first.entry(dialog.id.clone()).or_default().entry(handler.clone()).or_insert(chosen);
             }
@@ -301,12 +339,11 @@ pub(super) struct Echo {
 /// another control of the same screen is its submit, and the first screen within
 /// [`ECHO_WITHIN_STEPS`] steps showing the text outside a field is where it shows. One echo
 /// per field and screen (the first seen).
-pub(super) fn echoes<'t, 'm>(screens: &'m [ScreenModel], abstraction: &Abstraction, traces: &'t [Trace]) -> Vec<Echo> {
+pub(super) fn echoes<'t, 'm>(screens: &'m [ScreenModel], seen_as: &Sightings<'_>, traces: &'t [Trace]) -> Vec<Echo> {
     let model_of: BTreeMap<&str, &'m ScreenModel> = screens.iter().map(|s| (s.id.as_str(), s)).collect();
     let screen_at = |t: usize, trace: &'t Trace, id: &str| -> Option<(&'t Screen, &'m ScreenModel)> {
         let s = trace.screens.get(id)?;
-        let i = abstraction.classify(t, s)?;
-        Some((s, *model_of.get(abstraction.screens[i].id.as_str())?))
+        Some((s, seen_as.model(t, s, &model_of)?))
     };
     let mut out: Vec<Echo> = Vec::new();
     for (t, trace) in traces.iter().enumerate() {

@@ -168,14 +168,17 @@ fn visits(trace: &Trace) -> impl Iterator<Item = (&Screen, Option<&TraceAction>)
 /// `on` or `off`, a field's text).
 pub(super) type Input = (String, bool, String);
 
+/// A concrete screen of a trace: the trace's index and the screen's id.
+type Visit = (usize, String);
+
 /// The traces' screens as the rebuilt screens see them, worked out once per concrete screen (a
 /// long trace shows the same few screens again and again): the abstract screen each is, and
 /// the inputs it shows. The inputs depend only on the screens' inputs and their state keys,
 /// which the passes using this leave as they are.
 pub(super) struct Sightings<'a> {
     abstraction: &'a Abstraction,
-    index: RefCell<BTreeMap<(usize, String), Option<usize>>>,
-    inputs: RefCell<BTreeMap<(usize, String), Rc<[Input]>>>,
+    index: RefCell<BTreeMap<Visit, Option<usize>>>,
+    inputs: RefCell<BTreeMap<Visit, Rc<[Input]>>>,
 }
 
 impl<'a> Sightings<'a> {

@@ -71,6 +71,10 @@ pub struct Handler {
     /// Stays on its screen: it only saves (a send button whose message shows in place).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub stays: bool,
+    /// Inputs of the target it sets, as the traces showed them after it: state key and Lua
+    /// value (`remember::handler_effects`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sets: Vec<(String, String)>,
 }
 
 /// One generated screen.
@@ -644,7 +648,22 @@ fn remember_state(screens: &mut [ScreenModel], seen_as: &remember::Sightings<'_>
         screen.radio_groups = remember::radio_groups(&screen.widgets, &selection_handler);
     }
     show_saved_text(screens, seen_as, traces);
+    let effects = remember::handler_effects(screens, seen_as, traces);
     let mut by_opener = remember::choices_by_opener(screens, seen_as, traces);
+    // The radio buttons that show the choice made from each opener are `open_choice`'s.
+    let mut following: BTreeSet<(String, String)> = BTreeSet::new();
+    for (dialog, by) in &by_opener {
+        let group = screens.iter().find(|s| s.id == *dialog).and_then(|s| s.radio_groups.first());
+        for (handler, (_, key)) in by.keys().flat_map(|h| group.into_iter().flatten().map(move |b| (h, b))) {
+            following.insert((handler.clone(), key.clone()));
+        }
+    }
+    for h in screens.iter_mut().flat_map(|s| s.handlers.iter_mut()) {
+        // What a save already sets is the save's.
+        let saved: Vec<String> = h.saves.iter().flat_map(|s| s.blanks.iter().cloned()).collect();
+        let own = effects.get(&h.name).into_iter().flatten();
+        h.sets = own.filter(|(key, _)| !saved.contains(key) && !following.contains(&(h.name.clone(), key.clone()))).cloned().collect();
+    }
     for screen in screens.iter_mut() {
         screen.choice_by_opener = by_opener.remove(&screen.id).unwrap_or_default();
         for (j, group) in screen.radio_groups.iter().enumerate() {
@@ -1331,6 +1350,12 @@ fn lua(model: &AppModel, sources: &[String]) -> String {
                     let _ = writeln!(body, "  state.set(\"{blank}\", \"\") -- blank where it shows next, as the traces showed it");
                 }
             }
+            if !h.sets.is_empty() {
+                let _ = writeln!(body, "  -- `{}` showed these after this, every time or most times", h.target);
+                for (key, value) in &h.sets {
+                    let _ = writeln!(body, "  state.set(\"{key}\", {value})");
+                }
+            }
             if h.stays {
                 // Only saves: the traces stayed on the screen.
             } else if let Some(first) = &h.selects_first {
@@ -1414,6 +1439,7 @@ impl AppModel {
             });
         }
         let opens = handler.and_then(|name| s.handlers.iter().find(|h| h.name == name));
+        keys.extend(opens.into_iter().flat_map(|h| h.sets.iter().map(|(key, _)| key.clone())));
         for save in opens.into_iter().flat_map(|h| &h.saves) {
             keys.push(remember::saved_key(&save.key));
             keys.extend(save.blanks.iter().cloned());

@@ -414,3 +414,84 @@ pub(super) fn echoes<'t, 'm>(screens: &'m [ScreenModel], seen_as: &Sightings<'_>
     }
     out
 }
+
+/// The runs of a handler that saw one input of its target: how many, and each new value it
+/// showed (is it a field, the value) with how often.
+type Runs = (usize, BTreeMap<(bool, String), usize>);
+
+/// What a handler does to the inputs of the screen it leads to: for each tap that ran it,
+/// the inputs that screen showed are compared with how the trace last showed them. A value the
+/// screen showed changed after more than half of the handler's runs that saw the input, to the
+/// same value each of those times, is the handler's doing (a new alarm is on; a new note's
+/// body is blank). Values as Lua literals: a toggle's `true` or `false`; a field's text, or
+/// empty where the text is what the field is built to show when empty (its hint).
+pub(super) fn handler_effects(
+    screens: &[ScreenModel],
+    seen_as: &Sightings<'_>,
+    traces: &[Trace],
+) -> BTreeMap<String, Vec<(String, String)>> {
+    let model_of: BTreeMap<&str, &ScreenModel> = screens.iter().map(|s| (s.id.as_str(), s)).collect();
+    let mut seen: BTreeMap<(String, String), Runs> = BTreeMap::new();
+    for (t, trace) in traces.iter().enumerate() {
+        let mut last: BTreeMap<String, String> = BTreeMap::new();
+        let remember = |last: &mut BTreeMap<String, String>, screen: &Screen| {
+            if let Some(model) = seen_as.model(t, screen, &model_of) {
+                for (key, _, value) in seen_as.inputs(t, screen, model).iter() {
+                    last.insert(key.clone(), value.clone());
+                }
+            }
+        };
+        if let Some(first) = trace.steps.first().and_then(|s| trace.screens.get(&s.screen)) {
+            remember(&mut last, first);
+        }
+        for step in &trace.steps {
+            let Some(to) = step.next.as_ref().and_then(|n| trace.screens.get(n)) else { continue };
+            if let (TraceAction::Tap { .. }, Some(target), Some(from)) = (&step.action, &step.target, trace.screens.get(&step.screen)) {
+                let handler = seen_as.model(t, from, &model_of).zip(seen_as.model(t, to, &model_of)).and_then(|(opener, shown)| {
+                    let m = Mapper { width: f64::from(from.width.max(1)), height: f64::from(from.height.max(1)) };
+                    let name = best_match(&opener.widgets, &target.node, &m, &|w| w.on_tap.is_some())?.on_tap.clone()?;
+                    let leads = opener.id != shown.id && opener.handlers.iter().any(|h| h.name == name && h.target == shown.id);
+                    leads.then_some((name, shown))
+                });
+                if let Some((name, shown)) = handler {
+                    for (key, field, value) in seen_as.inputs(t, to, shown).iter() {
+                        let Some(before) = last.get(key) else { continue };
+                        let entry = seen.entry((name.clone(), key.clone())).or_default();
+                        entry.0 += 1;
+                        if before != value {
+                            *entry.1.entry((*field, value.clone())).or_default() += 1;
+                        }
+                    }
+                }
+            }
+            remember(&mut last, to);
+        }
+    }
+    let hint_of = |key: &str| {
+        let mut hint = None;
+        for s in screens {
+            for w in &s.widgets {
+                w.walk(&mut |w| {
+                    if w.state_key.as_deref() == Some(key) {
+                        hint = Some(norm(&w.text));
+                    }
+                });
+            }
+        }
+        hint
+    };
+    let mut out: BTreeMap<String, Vec<(String, String)>> = BTreeMap::new();
+    for ((handler, key), (runs, changed)) in seen {
+        let Some(((field, value), n)) = changed.into_iter().max_by(|a, b| a.1.cmp(&b.1).then(b.0.cmp(&a.0))) else { continue };
+        if 2 * n <= runs {
+            continue;
+        }
+        let literal = match (field, value.as_str()) {
+            (false, on) => (on == "on").to_string(),
+            (true, text) if hint_of(&key).as_deref() == Some(text) => "\"\"".to_owned(),
+            (true, text) => crate::tasks::lit(text),
+        };
+        out.entry(handler).or_default().push((key, literal));
+    }
+    out
+}

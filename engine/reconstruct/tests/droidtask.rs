@@ -6,6 +6,7 @@ mod common;
 use std::path::Path;
 
 use common::scratch;
+use phoneworld_data::{Action, Key};
 use phoneworld_reconstruct::import::{detect, import_all, TraceFormat};
 use phoneworld_reconstruct::{reconstruct, ReconOptions, TraceAction};
 use serde_json::{json, Value};
@@ -170,4 +171,66 @@ fn a_broken_demonstration_file_is_named_with_its_line() {
     std::fs::write(dir.join("task2.yaml"), "task_name: x\nrecords:\n  - Choice: [unclosed\n").unwrap();
     let e = import_all(&dir, None).unwrap_err().to_string();
     assert!(e.contains("task2.yaml:3"), "{e}");
+}
+
+/// DroidTask's recorder starts each session from the same data: after the app is killed and
+/// started again, the checkbox turned on in the first session shows off again.
+#[test]
+fn data_the_recording_saw_reset_at_each_start_resets_when_the_rebuilt_app_starts() {
+    let dir = scratch("restart");
+    std::fs::create_dir_all(dir.join("states")).unwrap();
+    std::fs::create_dir_all(dir.join("events")).unwrap();
+    let root = |id| view(id, -1, "android.widget.FrameLayout", "", "", [0, 0, 1080, 2280], false, None);
+    let main = vec![root(0), view(1, 0, "android.widget.Button", "settings", "Settings", [700, 80, 1040, 200], true, None)];
+    write_state(&dir, "01", "main", ".MainActivity", main);
+    for (tag, hash, on) in [("02", "settings_off", false), ("03", "settings_on", true)] {
+        let views =
+            vec![root(0), view(1, 0, "android.widget.CheckBox", "vibrate", "Vibrate on alarm", [60, 320, 1020, 440], true, Some(on))];
+        write_state(&dir, tag, hash, ".SettingsActivity", views);
+    }
+    let click = |rid: &str, text: &str, b: [i64; 4]| json!({ "event_type": "click", "view": view(0, -1, "android.view.View", rid, text, b, true, None), "x": null, "y": null });
+    let start = json!({ "event_type": "intent", "intent": format!("am start {PKG}/.MainActivity") });
+    let settings = click("settings", "Settings", [700, 80, 1040, 200]);
+    let vibrate = click("vibrate", "Vibrate on alarm", [60, 320, 1020, 440]);
+    let events = [
+        ("10", "launcher", "main", start.clone()),
+        ("11", "main", "settings_off", settings.clone()),
+        ("12", "settings_off", "settings_on", vibrate),
+        ("13", "settings_on", "main", json!({ "event_type": "key", "name": "BACK" })),
+        ("14", "main", "launcher", json!({ "event_type": "kill_app", "stop_intent": format!("am force-stop {PKG}") })),
+        ("15", "launcher", "main", start),
+        ("16", "main", "settings_off", settings),
+        ("17", "settings_off", "main", json!({ "event_type": "key", "name": "BACK" })),
+    ];
+    for (tag, from, to, event) in events {
+        write_event(&dir, tag, from, to, event);
+    }
+    let out = scratch("restart-out");
+    let r = reconstruct(&[dir], &out, &ReconOptions { overwrite: true, visual: false, ..ReconOptions::default() }).unwrap();
+    let memory = &r.fidelity[0].memory;
+    assert_eq!((memory.reproduced, memory.changed_revisits), (1, 1), "{:#?}", r.fidelity[0].per_step);
+
+    // On the rebuilt app: turned on, it stays on while the app runs, and is off after a restart.
+    let catalog = phoneworld_phone::Catalog::load_default(std::slice::from_ref(&out)).unwrap();
+    let mut phone = phoneworld_phone::Device::new(catalog, phoneworld_phone::DeviceConfig::default()).unwrap();
+    let vibrate_on = |phone: &mut phoneworld_phone::Device| {
+        let e = phone.ui_elements().into_iter().find(|e| e.text.as_deref() == Some("Vibrate on alarm")).expect("the checkbox");
+        e.is_checked == Some(true)
+    };
+    let open_settings = |phone: &mut phoneworld_phone::Device| {
+        phone.step(&Action::OpenApp { app: PKG.into() });
+        let tap = common::tap_text(phone, "Settings");
+        phone.step(&tap);
+    };
+    open_settings(&mut phone);
+    assert!(!vibrate_on(&mut phone));
+    let tap = common::tap_text(&mut phone, "Vibrate on alarm");
+    phone.step(&tap);
+    phone.step(&Action::Key { key: Key::Back });
+    let tap = common::tap_text(&mut phone, "Settings");
+    phone.step(&tap);
+    assert!(vibrate_on(&mut phone), "kept while the app runs");
+    phone.step(&Action::CloseApp { app: PKG.into() });
+    open_settings(&mut phone);
+    assert!(!vibrate_on(&mut phone), "a new start begins from the first data");
 }

@@ -2,13 +2,14 @@
 //! - radio buttons: turning one on turns the others of its group off ([`radio_groups`]);
 //! - forms that open empty: a field whose typed text was gone whenever the screen was opened
 //!   again shows the screen's own value, which a new visit starts without
-//!   ([`fields_opened_empty`]); the others show what was typed (their value is app state).
-//!
+//!   ([`fields_opened_empty`]); the others show what was typed (their value is app state);
 //! - a dialog of choices opened from several controls (a settings list whose rows open one
 //!   dialog, each for its own setting) shows, for each, the choice last made from it, at
 //!   first the one the traces showed after it ([`choices_by_opener`]);
 //! - text typed into a form and saved shows where the traces showed it next (a sent message,
 //!   a new list item's name), until the next save replaces it ([`echoes`]);
+//! - a control sets the inputs of the screen it opens that the traces showed changed after
+//!   most of its runs (a new alarm is on) ([`handler_effects`]);
 //! - data that does not outlive a restart: when, after the app was closed, what the person had
 //!   changed showed as it first was more often than as they left it, the app starts from its
 //!   first data each time it is started ([`forgets_on_restart`]).
@@ -445,6 +446,10 @@ pub(super) fn handler_effects(
             remember(&mut last, first);
         }
         for step in &trace.steps {
+            // What a restart changes is `forgets_on_restart`'s question.
+            if let TraceAction::CloseApp { .. } = step.action {
+                last.clear();
+            }
             let Some(to) = step.next.as_ref().and_then(|n| trace.screens.get(n)) else { continue };
             if let (TraceAction::Tap { .. }, Some(target), Some(from)) = (&step.action, &step.target, trace.screens.get(&step.screen)) {
                 let handler = seen_as.model(t, from, &model_of).zip(seen_as.model(t, to, &model_of)).and_then(|(opener, shown)| {

@@ -639,8 +639,10 @@ fn rows_agree(widgets: &[Widget], handlers: &mut [Handler], abstraction: &Abstra
     }
 }
 
-/// What the app remembers (see `remember`): radio groups choose one, and forms the traces
-/// always saw empty again open empty, showing the hint they showed then.
+/// What the app remembers (see `remember`): radio groups choose one, forms the traces saw
+/// empty again open empty (showing the hint they showed then), saved text shows where the
+/// traces showed it, handlers set what their target showed changed after them, and a dialog
+/// opened from several controls keeps a choice for each.
 fn remember_state(screens: &mut [ScreenModel], seen_as: &remember::Sightings<'_>, traces: &[Trace]) {
     let mut opens_empty = remember::fields_opened_empty(screens, seen_as, traces);
     for screen in screens.iter_mut() {

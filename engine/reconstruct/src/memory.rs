@@ -72,7 +72,8 @@ fn short_id(resource_id: &str) -> String {
     crate::abstraction::snake(resource_id.rsplit('/').next().unwrap_or(resource_id))
 }
 
-fn norm(text: &str) -> String {
+/// A text with its runs of white space made one space.
+pub(crate) fn norm(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
@@ -109,15 +110,7 @@ pub(crate) fn holds(screen: &Screen, typed: &BTreeSet<String>) -> Holds {
         let ordinal = ordinals.entry(format!("{kind}:{name}")).or_default();
         let key = format!("{kind}:{name}#{ordinal}");
         *ordinal += 1;
-        let value = if n.checkable {
-            if n.checked {
-                "on".to_owned()
-            } else {
-                "off".to_owned()
-            }
-        } else {
-            norm(&n.text)
-        };
+        let value = input_value(n);
         let bounds = [f64::from(n.bounds[0]) / w, f64::from(n.bounds[1]) / h, f64::from(n.bounds[2]) / w, f64::from(n.bounds[3]) / h];
         out.insert(key, Fact { value, bounds: Some(bounds), short_id: id, text: norm(&n.text) });
     });
@@ -126,6 +119,15 @@ pub(crate) fn holds(screen: &Screen, typed: &BTreeSet<String>) -> Holds {
         out.insert(format!("typed:{t}"), typed_fact(shown));
     }
     out
+}
+
+/// What an input node holds: a toggle's `on` or `off`, a field's text.
+pub(crate) fn input_value(n: &UiNode) -> String {
+    match (n.checkable, n.checked) {
+        (true, true) => "on".to_owned(),
+        (true, false) => "off".to_owned(),
+        (false, _) => norm(&n.text),
+    }
 }
 
 fn typed_fact(shown: bool) -> Fact {

@@ -25,6 +25,7 @@ use serde::{Deserialize, Serialize};
 use super::widgets::{best_match, Mapper, Widget, WidgetKind};
 use super::ScreenModel;
 use crate::abstraction::Abstraction;
+use crate::memory::{input_value, norm};
 use crate::trace::{Screen, Trace, TraceAction, UiNode};
 
 /// The state key naming the control that opened a dialog following its opener.
@@ -88,10 +89,6 @@ pub(super) fn radio_groups(widgets: &[Widget], selection_handler: &str) -> Vec<R
     let mut out = Vec::new();
     collect(widgets, selection_handler, &mut out);
     out
-}
-
-fn norm(text: &str) -> String {
-    text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// How a typed field looked when its screen was opened again.
@@ -235,16 +232,7 @@ fn inputs_shown(screen: &Screen, model: &ScreenModel, f: &mut dyn FnMut(&str, bo
             }
         };
         if let Some(key) = best_match(&model.widgets, n, &m, &kind).and_then(|w| w.state_key.as_deref()) {
-            let value = if n.checkable {
-                if n.checked {
-                    "on".to_owned()
-                } else {
-                    "off".to_owned()
-                }
-            } else {
-                norm(&n.text)
-            };
-            f(key, !n.checkable, value);
+            f(key, !n.checkable, input_value(n));
         }
     });
 }

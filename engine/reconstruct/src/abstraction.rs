@@ -44,6 +44,33 @@ pub struct AbstractScreen {
     /// The first short text near the top of the first member (its title, usually).
     #[serde(default)]
     pub title: String,
+    /// The tab its members show selected (see [`selected_tab`]); empty without tabs.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub tab: String,
+}
+
+/// The label of the tab a screen shows selected: the texts of its selected tab nodes (a
+/// `selected` node whose class or resource id names a tab, and what it holds). Two tabs of one
+/// screen often have the same structure (two lists) yet do different things (the same button
+/// adds a contact on one and a group on the other), so a screen is one screen per tab.
+pub fn selected_tab(screen: &Screen) -> String {
+    fn names_a_tab(n: &UiNode) -> bool {
+        n.short_class().to_ascii_lowercase().contains("tab") || n.short_id().to_ascii_lowercase().contains("tab")
+    }
+    let mut labels: BTreeSet<String> = BTreeSet::new();
+    if let Some(root) = &screen.root {
+        root.walk(&mut Vec::new(), &mut |_, n| {
+            if n.selected && names_a_tab(n) && !is_system_chrome(n) {
+                n.walk(&mut Vec::new(), &mut |_, inner| {
+                    let label = if inner.text.trim().is_empty() { inner.content_desc.trim() } else { inner.text.trim() };
+                    if !label.is_empty() {
+                        labels.insert(label.to_owned());
+                    }
+                });
+            }
+        });
+    }
+    labels.into_iter().collect::<Vec<_>>().join(" ")
 }
 
 /// The first short text in the top fifth of a screen: what its title bar says.
@@ -221,8 +248,9 @@ impl Abstraction {
     /// `tolerance` alike.
     fn most_alike(&self, screen: &Screen, sig: &[String], of: impl Fn(&AbstractScreen) -> &Vec<String>) -> Option<usize> {
         let mut best: Option<(f64, usize)> = None;
+        let tab = selected_tab(screen);
         for (i, s) in self.screens.iter().enumerate() {
-            if !self.comparable(s, screen) {
+            if !self.comparable(s, screen, &tab) {
                 continue;
             }
             let sim = similarity(of(s), sig);
@@ -233,10 +261,11 @@ impl Abstraction {
         best.map(|(_, i)| i)
     }
 
-    /// Same kind, package and (where both are known) activity.
-    fn comparable(&self, s: &AbstractScreen, screen: &Screen) -> bool {
+    /// Same kind, package, selected tab (`tab`, the screen's) and (where both are known) activity.
+    fn comparable(&self, s: &AbstractScreen, screen: &Screen, tab: &str) -> bool {
         s.kind == screen.kind
             && s.package == screen.package
+            && s.tab == tab
             && (s.activity.is_empty() || screen.activity.is_empty() || s.activity == screen.activity)
     }
 
@@ -274,6 +303,7 @@ impl Abstraction {
                         members: Vec::new(),
                         visits: 0,
                         title: title_of(screen),
+                        tab: selected_tab(screen),
                     });
                     self.screens.len() - 1
                 }

@@ -36,7 +36,14 @@ fn paths(model: &AppModel) -> BTreeMap<String, Vec<Handler>> {
     while let Some(id) = queue.pop_front() {
         let Some(screen) = model.screen(&id) else { continue };
         // A typed handler needs text, which a navigation step does not type.
-        let mut handlers: Vec<Handler> = screen.handlers.iter().filter(|h| !h.home && !h.typed).cloned().chain(waits(screen)).collect();
+        // A row showing saved text is there only once something was saved.
+        let mut handlers: Vec<Handler> = screen
+            .handlers
+            .iter()
+            .filter(|h| !h.home && !h.typed && !screen.shows_saved_text(&h.widget))
+            .cloned()
+            .chain(waits(screen))
+            .collect();
         handlers.sort_by(|a, b| b.count.cmp(&a.count).then(a.name.cmp(&b.name)));
         for h in handlers {
             if !out.contains_key(&h.target) {

@@ -234,3 +234,88 @@ fn data_the_recording_saw_reset_at_each_start_resets_when_the_rebuilt_app_starts
     open_settings(&mut phone);
     assert!(!vibrate_on(&mut phone), "a new start begins from the first data");
 }
+
+/// A screen with three tabs whose two lists look alike: each tab is a screen of its own (the
+/// same button adds a contact on one and a group on the other), a tab the recording never
+/// tapped from there still leads to its screen, and the app opens on the tab it was left on,
+/// as the recording showed after each restart.
+#[test]
+fn each_tab_is_a_screen_every_tab_leads_to_its_own_and_the_app_reopens_on_the_last() {
+    let dir = scratch("tabs");
+    std::fs::create_dir_all(dir.join("states")).unwrap();
+    std::fs::create_dir_all(dir.join("events")).unwrap();
+    let root = |id| view(id, -1, "android.widget.FrameLayout", "", "", [0, 0, 1080, 2280], false, None);
+    let tabs = ["Contacts", "Groups", "Favorites"];
+    let tab_screen = |selected: usize, row: &str| {
+        let mut views = vec![root(0)];
+        for (i, label) in tabs.iter().enumerate() {
+            let x = 360 * i as i64;
+            let mut holder =
+                view(views.len(), 0, "android.widget.LinearLayout", "tab_item_holder", "", [x, 2000, x + 360, 2160], true, None);
+            let mut text = view(
+                views.len() + 1,
+                views.len() as i64,
+                "android.widget.TextView",
+                "tab_item_label",
+                label,
+                [x, 2080, x + 360, 2140],
+                false,
+                None,
+            );
+            if i == selected {
+                holder["selected"] = json!(true);
+                text["selected"] = json!(true);
+            }
+            views.extend([holder, text]);
+        }
+        views.push(view(views.len(), 0, "android.widget.TextView", "item_name", row, [40, 300, 1040, 420], true, None));
+        views.push(view(views.len(), 0, "android.widget.ImageButton", "fab", "", [880, 1800, 1040, 1960], true, None));
+        views
+    };
+    write_state(&dir, "01", "contacts", ".MainActivity", tab_screen(0, "Alice"));
+    write_state(&dir, "02", "groups", ".MainActivity", tab_screen(1, "Family"));
+    write_state(&dir, "03", "favorites", ".MainActivity", tab_screen(2, "Bob"));
+    let home = json!({ "tag": "00", "state_str": "launcher", "foreground_activity": "com.google.android.apps.nexuslauncher/.NexusLauncherActivity",
+        "views": [{ "temp_id": 0, "parent": -1, "children": [], "class": "android.widget.FrameLayout", "bounds": [[0, 0], [1080, 2280]],
+            "visible": true, "package": "com.google.android.apps.nexuslauncher" }] });
+    std::fs::write(dir.join("states/state_00.json"), home.to_string()).unwrap();
+    let click = |rid: &str, text: &str, b: [i64; 4]| json!({ "event_type": "click", "view": view(0, -1, "android.view.View", rid, text, b, true, None), "x": null, "y": null });
+    let tab = |i: i64| click("tab_item_holder", "", [360 * i, 2000, 360 * i + 360, 2160]);
+    let start = json!({ "event_type": "intent", "intent": format!("am start {PKG}/.MainActivity") });
+    let kill = json!({ "event_type": "kill_app", "stop_intent": format!("am force-stop {PKG}") });
+    let events = [
+        ("10", "launcher", "contacts", start.clone()),
+        ("11", "contacts", "groups", tab(1)),
+        ("12", "groups", "launcher", kill.clone()),
+        ("13", "launcher", "groups", start.clone()),
+        ("14", "groups", "favorites", tab(2)),
+        ("15", "favorites", "launcher", kill),
+        ("16", "launcher", "favorites", start),
+    ];
+    for (tag, from, to, event) in events {
+        write_event(&dir, tag, from, to, event);
+    }
+    let out = scratch("tabs-out");
+    let r = reconstruct(&[dir], &out, &ReconOptions { overwrite: true, visual: false, ..ReconOptions::default() }).unwrap();
+    let app_screens = r.model.screens.iter().filter(|s| s.activity.ends_with("MainActivity")).count();
+    assert_eq!(app_screens, 3, "one screen per tab: {:?}", r.model.screens.iter().map(|s| &s.id).collect::<Vec<_>>());
+    assert_eq!(r.fidelity[0].transition_accuracy, 1.0, "{:#?}", r.fidelity[0].per_step);
+
+    let catalog = phoneworld_phone::Catalog::load_default(std::slice::from_ref(&out)).unwrap();
+    let mut phone = phoneworld_phone::Device::new(catalog, phoneworld_phone::DeviceConfig::default()).unwrap();
+    let shows = |phone: &mut phoneworld_phone::Device, text: &str| common::texts(phone).contains(text);
+    phone.step(&Action::OpenApp { app: PKG.into() });
+    assert!(shows(&mut phone, "Alice"), "the first start opens on the first tab");
+    // Favorites → Contacts was never tapped in the recording.
+    let tap = common::tap_text(&mut phone, "Favorites");
+    phone.step(&tap);
+    assert!(shows(&mut phone, "Bob"));
+    let tap = common::tap_text(&mut phone, "Contacts");
+    phone.step(&tap);
+    assert!(shows(&mut phone, "Alice"), "every tab leads to its own screen");
+    let tap = common::tap_text(&mut phone, "Groups");
+    phone.step(&tap);
+    phone.step(&Action::CloseApp { app: PKG.into() });
+    phone.step(&Action::OpenApp { app: PKG.into() });
+    assert!(shows(&mut phone, "Family"), "the app opens on the tab it was left on");
+}

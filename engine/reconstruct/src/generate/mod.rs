@@ -7,6 +7,7 @@ mod requires;
 mod ron_writer;
 pub(crate) mod selection;
 pub(crate) mod shown;
+mod tabs;
 pub(crate) mod widgets;
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -19,7 +20,8 @@ use crate::abstraction::{snake, Abstraction, Role};
 use crate::error::ReconError;
 use crate::graph::UsageGraph;
 use crate::limits::{MAX_MODEL_FILE_BYTES, MAX_SCREEN_WIDGETS, MAX_WIDGET_DEPTH};
-use crate::trace::{ScreenKind, Trace};
+use crate::memory::norm;
+use crate::trace::{ScreenKind, Trace, TraceAction};
 use crate::visual::Rgb;
 pub(crate) use widgets::{best_match, Mapper};
 use widgets::{build, from_target, match_score};
@@ -109,6 +111,15 @@ pub struct ScreenModel {
 }
 
 impl ScreenModel {
+    /// Whether the widget shows saved text (`remember::echoes`): it shows only once saved.
+    pub(crate) fn shows_saved_text(&self, widget: &str) -> bool {
+        let mut echo = false;
+        for w in &self.widgets {
+            w.walk(&mut |w| echo |= w.id == widget && w.echo.is_some());
+        }
+        echo
+    }
+
     /// Its texts follow the item the opening row names (`shown_after` picks them).
     fn follows_items(&self) -> bool {
         self.shown.as_ref().is_some_and(|s| !s.items.is_empty())
@@ -133,6 +144,10 @@ pub struct AppModel {
     /// the app starts from it (`remember`).
     #[serde(default)]
     pub fresh_start: bool,
+    /// The tabs of the entry screen (its id first) when the traces showed the app reopen on the
+    /// tab it was left on; empty otherwise (`remember`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub reopens_tab: Vec<String>,
     pub screens: Vec<ScreenModel>,
     pub abstraction: Abstraction,
     /// The traces it was built from (`source` of each), in order.
@@ -415,13 +430,15 @@ pub fn model(abstraction: &Abstraction, graph: &UsageGraph, traces: &[Trace], op
         for ((sig, gesture), mut options_list) in by_widget {
             options_list.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
             let (to, count, node, size) = options_list[0].clone();
-            // A widget that mostly left the screen where it was is not a way out of it.
+            // A widget that mostly left the screen where it was (more often than it led
+            // anywhere) is not a way out of it.
             let stayed = stays.get(&(sig.clone(), gesture)).copied().unwrap_or(0);
+            let left: usize = options_list.iter().map(|o| o.1).sum();
             // Unless it stayed only while a field was empty: then it needs them filled.
-            let requirement = (stayed > count && gesture != Gesture::Type)
+            let requirement = (stayed > left && gesture != Gesture::Type)
                 .then(|| requires::learn(abstraction, traces, index, to, &sig, gesture.action()))
                 .flatten();
-            if stayed > count && requirement.is_none() {
+            if stayed > left && requirement.is_none() {
                 unreproduced.push(serde_json::json!({
                     "from": abs.id, "to": abstraction.screens[to].id, "action": gesture.action(), "widget": sig, "count": count,
                     "reason": format!("the same widget stayed on the screen more often ({stayed} times)"),
@@ -565,6 +582,7 @@ pub fn model(abstraction: &Abstraction, graph: &UsageGraph, traces: &[Trace], op
     lend_typed_handlers(&mut screens);
     select_then_open(&mut screens, abstraction, traces);
     carry_typed_text(&mut screens);
+    tabs::link_tabs(&mut screens, abstraction);
     let seen_as = remember::Sightings::new(abstraction);
     remember_state(&mut screens, &seen_as, traces);
     let fresh_start = remember::forgets_on_restart(&screens, &seen_as, traces);
@@ -582,12 +600,18 @@ pub fn model(abstraction: &Abstraction, graph: &UsageGraph, traces: &[Trace], op
         }
         stayed > left
     });
+    // Each tab notes itself on entering; a screen that moves on by itself already has an on_enter.
+    let mut reopens_tab = remember::reopens_last_tab(&seen_as, traces, &entry);
+    if entry_guard || reopens_tab.iter().any(|id| screens.iter().any(|s| s.id == *id && s.moves_on.is_some())) {
+        reopens_tab.clear();
+    }
     AppModel {
         package: options.package.clone(),
         label: options.label.clone(),
         entry,
         entry_guard,
         fresh_start,
+        reopens_tab,
         screens,
         abstraction: abstraction.clone(),
         sources: traces.iter().map(|t| t.source.clone()).collect(),
@@ -697,6 +721,7 @@ fn remember_state(screens: &mut [ScreenModel], seen_as: &remember::Sightings<'_>
 /// the form's submit control saves the field (and empties it where the traces saw it emptied),
 /// and the screen showing it gets a text at the place it showed, which holds what was saved.
 fn show_saved_text(screens: &mut [ScreenModel], seen_as: &remember::Sightings<'_>, traces: &[Trace]) {
+    let typed = new_texts(traces);
     for echo in remember::echoes(screens, seen_as, traces) {
         let Some(form) = screens.iter_mut().find(|s| s.id == echo.form) else { continue };
         let (mut handler, mut local) = (None, false);
@@ -756,10 +781,58 @@ fn show_saved_text(screens: &mut [ScreenModel], seen_as: &remember::Sightings<'_
         text.kind = WidgetKind::Text;
         text.id = format!("{}_saved", echo.key);
         text.echo = Some(remember::saved_key(&echo.key));
-        if !shown_on.widgets.iter().any(|w| w.id == text.id) {
+        // A row built from a visit after a save shows the typed text as if it were always
+        // there: that row is where the saved text shows, and it goes when the app forgets.
+        let mut became_echo = false;
+        for w in shown_on.widgets.iter_mut() {
+            w.walk_mut(&mut |w| {
+                let copy =
+                    w.kind == WidgetKind::Text && w.echo.is_none() && w.state_key.is_none() && iou(w.source_box, text.source_box) >= 0.5;
+                if !became_echo && copy && typed.iter().any(|t| norm(&w.text).contains(t.as_str())) {
+                    w.echo = text.echo.clone();
+                    became_echo = true;
+                }
+            });
+        }
+        if !became_echo && !shown_on.widgets.iter().any(|w| w.id == text.id) {
             shown_on.widgets.push(text);
         }
     }
+}
+
+/// The texts the person typed that no screen showed before they first typed them (outside a
+/// field): what they made (a new group's name), not what they looked for (an existing
+/// contact's name).
+fn new_texts(traces: &[Trace]) -> BTreeSet<String> {
+    let mut made = BTreeSet::new();
+    let mut known = BTreeSet::new();
+    for trace in traces {
+        // The texts shown so far, once per screen.
+        let mut shown: Vec<String> = Vec::new();
+        let mut read: BTreeSet<&str> = BTreeSet::new();
+        for step in &trace.steps {
+            if let Some(screen) = trace.screens.get(&step.screen).filter(|s| read.insert(s.id.as_str())) {
+                if let Some(root) = &screen.root {
+                    root.walk(&mut Vec::new(), &mut |_, n| {
+                        if n.visible && !n.editable && !n.text.trim().is_empty() {
+                            shown.push(norm(&n.text));
+                        }
+                    });
+                }
+            }
+            if let TraceAction::TypeText { text } = &step.action {
+                // Its first typing tells (typed again, it is shown already).
+                if let Some(t) = crate::memory::worth_looking_for(text).filter(|t| !made.contains(t)) {
+                    if shown.iter().any(|s| s.contains(t.as_str())) {
+                        known.insert(t);
+                    } else {
+                        made.insert(t);
+                    }
+                }
+            }
+        }
+    }
+    &made - &known
 }
 
 /// The handler keeping what is typed into a screen's fields that open empty in app state.
@@ -1032,10 +1105,7 @@ pub(crate) fn bundle_files(model: &AppModel, traces: &[Trace]) -> Vec<(String, S
     let sources: Vec<String> = traces.iter().map(|t| format!("{} ({})", t.source, t.source_format)).collect();
     let mut files = vec![("app.ron".to_owned(), ron_writer::manifest(model, &sources))];
     for screen in &model.screens {
-        files.push((
-            format!("screens/{}.ron", screen.id),
-            ron_writer::screen(screen, model.fresh_start && !model.entry_guard && screen.id == model.entry),
-        ));
+        files.push((format!("screens/{}.ron", screen.id), ron_writer::screen(screen, model.enters_by_lua(&screen.id))));
     }
     if model.entry_guard {
         files.push((format!("screens/{GUARD_SCREEN}.ron"), ron_writer::guard(model)));
@@ -1194,6 +1264,32 @@ fn start_fresh_lua(model: &AppModel) -> String {
     out
 }
 
+/// The state key naming the tab the app was last on (see `remember::reopens_last_tab`).
+fn last_tab_key(model: &AppModel) -> String {
+    format!("{}__tab", model.entry)
+}
+
+/// Each tab of the first screen notes itself when entered; a start of the app goes on to the
+/// tab noted last.
+fn reopen_tab_lua(model: &AppModel, fresh: &str) -> String {
+    let key = last_tab_key(model);
+    let mut out = format!(
+        "\n-- The traces showed the app open on the tab it was left on: each tab notes itself, and a\n\
+         -- start of the app (`{entry}` at the bottom of the back stack, new) goes on to the tab noted last.\n\
+         local function note_tab(ev, tab)\n  \
+         if ev.depth == 1 and tab == \"{entry}\" and not locals.get(\"tab_noted\") then\n    \
+         locals.set(\"tab_noted\", true)\n    local last = state.get(\"{key}\")\n    \
+         if last ~= nil and last ~= \"\" and last ~= \"{entry}\" then\n      nav.replace(last)\n      return\n    end\n  end\n  \
+         locals.set(\"tab_noted\", true)\n  state.set(\"{key}\", tab)\nend\n",
+        entry = model.entry
+    );
+    for tab in &model.reopens_tab {
+        let start = if *tab == model.entry { fresh } else { "" };
+        let _ = write!(out, "\nfunction {tab}__enter(ev)\n{start}  note_tab(ev, \"{tab}\")\nend\n");
+    }
+    out
+}
+
 /// A radio group as a Lua table of `{id, state key}` pairs (both snake case, as all ids).
 fn radio_group_lua(group: &remember::RadioGroup) -> String {
     let pairs: Vec<String> = group.iter().map(|(id, key)| format!("{{\"{id}\", \"{key}\"}}")).collect();
@@ -1222,8 +1318,11 @@ fn lua(model: &AppModel, sources: &[String]) -> String {
              -- whenever Back reveals it.\nfunction {GUARD_SCREEN}__enter(ev)\n{fresh}  nav.push(\"{0}\")\nend\n",
             model.entry
         );
-    } else if model.fresh_start && model.screen(&model.entry).is_some_and(|s| s.moves_on.is_none()) {
+    } else if model.fresh_start && model.screen(&model.entry).is_some_and(|s| s.moves_on.is_none()) && model.reopens_tab.is_empty() {
         let _ = write!(out, "\n-- `{0}` is where the app starts.\nfunction {0}__enter(ev)\n{fresh}end\n", model.entry);
+    }
+    if !model.reopens_tab.is_empty() {
+        out.push_str(&reopen_tab_lua(model, fresh));
     }
     if model.screens.iter().any(|s| s.handlers.iter().any(|h| !h.requires.is_empty())) {
         out.push_str(
@@ -1425,8 +1524,14 @@ impl AppModel {
     /// value (`remember`): the others of its radio group (and, in a dialog following its
     /// opener, the choice kept for the opener), or, where it opens such a dialog, which
     /// control opened it and the buttons showing that control's choice.
+    /// Whether the screen's `on_enter` is a function of `main.lua` (the app's start, a tab).
+    fn enters_by_lua(&self, screen: &str) -> bool {
+        (self.fresh_start && !self.entry_guard && screen == self.entry) || self.reopens_tab.iter().any(|t| t == screen)
+    }
+
     pub(crate) fn keys_a_tap_may_change(&self, screen: &str, widget: &str) -> Vec<String> {
-        let mut keys = Vec::new();
+        // Any tap may show another tab.
+        let mut keys: Vec<String> = if self.reopens_tab.is_empty() { Vec::new() } else { vec![last_tab_key(self)] };
         let Some(s) = self.screen(screen) else { return keys };
         if let Some(group) = s.radio_groups.iter().find(|g| g.iter().any(|(id, _)| id == widget)) {
             keys.extend(group.iter().map(|(_, key)| key.clone()));
@@ -1474,6 +1579,7 @@ mod tests {
             members: Vec::new(),
             visits: 1,
             title: String::new(),
+            tab: String::new(),
         }
     }
 

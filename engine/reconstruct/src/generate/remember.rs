@@ -267,6 +267,32 @@ pub(super) fn forgets_on_restart(screens: &[ScreenModel], seen_as: &Sightings<'_
     forgot > kept
 }
 
+/// The tabs of the app's first screen (its id first) when starting the app showed the tab the
+/// person had left it on more often than the first tab: the app reopens on its last tab.
+/// Empty when the first screen has no tabs or the traces showed it start on its first tab.
+pub(super) fn reopens_last_tab(seen_as: &Sightings<'_>, traces: &[Trace], entry: &str) -> Vec<String> {
+    let screens = &seen_as.abstraction.screens;
+    let Some(first) = screens.iter().position(|s| s.id == entry).filter(|&i| !screens[i].tab.is_empty()) else { return Vec::new() };
+    let others = (0..screens.len()).filter(|&i| i != first && !screens[i].tab.is_empty() && screens[i].activity == screens[first].activity);
+    let tabs: Vec<usize> = std::iter::once(first).chain(others).collect();
+    let (mut kept, mut reset) = (0usize, 0usize);
+    for (t, trace) in traces.iter().enumerate() {
+        let mut last: Option<usize> = None;
+        for (screen, action) in visits(trace) {
+            let Some(i) = seen_as.index(t, screen).filter(|i| tabs.contains(i)) else { continue };
+            if let (Some(TraceAction::OpenApp { .. }), Some(left)) = (action, last.filter(|&l| l != first)) {
+                kept += usize::from(i == left);
+                reset += usize::from(i == first);
+            }
+            last = Some(i);
+        }
+    }
+    if kept <= reset {
+        return Vec::new();
+    }
+    tabs.into_iter().map(|i| screens[i].id.clone()).collect()
+}
+
 /// For each screen with radio buttons opened from several controls whose first openings
 /// showed different choices: the choice each showed first, by the opening handler. The
 /// screen's first radio group is the one that follows its opener.

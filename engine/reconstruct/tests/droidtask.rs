@@ -319,3 +319,77 @@ fn each_tab_is_a_screen_every_tab_leads_to_its_own_and_the_app_reopens_on_the_la
     phone.step(&Action::OpenApp { app: PKG.into() });
     assert!(shows(&mut phone, "Family"), "the app opens on the tab it was left on");
 }
+
+/// Contacts picked with a dialog's checkboxes show in the group its OK leads back to, as the
+/// recording showed after the OK (and not before).
+#[test]
+fn items_picked_in_a_dialog_show_on_the_screen_its_confirm_leads_to() {
+    let dir = scratch("picks");
+    std::fs::create_dir_all(dir.join("states")).unwrap();
+    std::fs::create_dir_all(dir.join("events")).unwrap();
+    let root = |id| view(id, -1, "android.widget.FrameLayout", "", "", [0, 0, 1080, 2280], false, None);
+    let group = |members: &[&str]| {
+        let mut views =
+            vec![root(0), view(1, 0, "android.widget.Button", "add_members", "Add contacts", [40, 2000, 1040, 2120], true, None)];
+        for (i, name) in members.iter().enumerate() {
+            let y = 300 + 160 * i as i64;
+            views.push(view(views.len(), 0, "android.widget.TextView", "member_name", name, [40, y, 1040, y + 120], true, None));
+        }
+        views
+    };
+    let dialog = |checked: [bool; 2]| {
+        let mut views = vec![root(0)];
+        for (i, name) in ["Alice", "Bob"].into_iter().enumerate() {
+            let y = 600 + 160 * i as i64;
+            let row = views.len();
+            views.push(view(row, 0, "android.widget.LinearLayout", "contact_row", "", [40, y, 1040, y + 140], true, None));
+            views.push(view(row + 1, row as i64, "android.widget.TextView", "contact_name", name, [60, y, 800, y + 140], false, None));
+            views.push(view(
+                row + 2,
+                row as i64,
+                "android.widget.CheckBox",
+                "contact_checkbox",
+                "",
+                [880, y, 1020, y + 140],
+                true,
+                Some(checked[i]),
+            ));
+        }
+        views.push(view(views.len(), 0, "android.widget.Button", "ok", "OK", [700, 1000, 1040, 1120], true, None));
+        views
+    };
+    write_state(&dir, "01", "group_empty", ".GroupActivity", group(&[]));
+    write_state(&dir, "02", "pick_none", ".GroupActivity", dialog([false, false]));
+    write_state(&dir, "03", "pick_bob", ".GroupActivity", dialog([false, true]));
+    write_state(&dir, "04", "group_bob", ".GroupActivity", group(&["Bob"]));
+    let click = |rid: &str, text: &str, b: [i64; 4]| json!({ "event_type": "click", "view": view(0, -1, "android.view.View", rid, text, b, true, None), "x": null, "y": null });
+    let events = [
+        ("10", "launcher", "group_empty", json!({ "event_type": "intent", "intent": format!("am start {PKG}/.GroupActivity") })),
+        ("11", "group_empty", "pick_none", click("add_members", "Add contacts", [40, 2000, 1040, 2120])),
+        ("12", "pick_none", "pick_bob", click("contact_checkbox", "", [880, 760, 1020, 900])),
+        ("13", "pick_bob", "group_bob", click("ok", "OK", [700, 1000, 1040, 1120])),
+    ];
+    for (tag, from, to, event) in events {
+        write_event(&dir, tag, from, to, event);
+    }
+    let out = scratch("picks-out");
+    reconstruct(&[dir], &out, &ReconOptions { overwrite: true, visual: false, ..ReconOptions::default() }).unwrap();
+    let main_lua = std::fs::read_to_string(out.join("main.lua")).unwrap();
+    assert!(main_lua.contains("-- picked: it shows on"), "{main_lua}");
+
+    let catalog = phoneworld_phone::Catalog::load_default(std::slice::from_ref(&out)).unwrap();
+    let mut phone = phoneworld_phone::Device::new(catalog, phoneworld_phone::DeviceConfig::default()).unwrap();
+    phone.step(&Action::OpenApp { app: PKG.into() });
+    assert!(!common::texts(&mut phone).contains("Bob"), "nobody in the group at first");
+    let tap = common::tap_text(&mut phone, "Add contacts");
+    phone.step(&tap);
+    let boxes: Vec<_> = phone.ui_elements().into_iter().filter(|e| e.is_checkable == Some(true)).collect();
+    let bob = common::tap_on(&mut phone, "Bob's checkbox", |e| {
+        e.is_checkable == Some(true) && e.bbox.is_some_and(|b| b.y_min > boxes[0].bbox.unwrap().y_min)
+    });
+    phone.step(&bob);
+    let tap = common::tap_text(&mut phone, "OK");
+    phone.step(&tap);
+    let shown = common::texts(&mut phone);
+    assert!(shown.contains("Bob") && !shown.contains("Alice"), "the one picked shows: {shown:?}");
+}

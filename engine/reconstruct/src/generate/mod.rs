@@ -77,6 +77,10 @@ pub struct Handler {
     /// value (`remember::handler_effects`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub sets: Vec<(String, String)>,
+    /// Checkboxes whose checked items it puts on its target: the checkbox's state key and the
+    /// key showing the item there (`remember::picks`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub picks: Vec<(String, String)>,
 }
 
 /// One generated screen.
@@ -674,6 +678,7 @@ fn remember_state(screens: &mut [ScreenModel], seen_as: &remember::Sightings<'_>
         screen.radio_groups = remember::radio_groups(&screen.widgets, &selection_handler);
     }
     show_saved_text(screens, seen_as, traces);
+    show_picked(screens, seen_as, traces);
     let effects = remember::handler_effects(screens, seen_as, traces);
     let mut by_opener = remember::choices_by_opener(screens, seen_as, traces);
     // The radio buttons that show the choice made from each opener are `open_choice`'s.
@@ -796,6 +801,24 @@ fn show_saved_text(screens: &mut [ScreenModel], seen_as: &remember::Sightings<'_
         }
         if !became_echo && !shown_on.widgets.iter().any(|w| w.id == text.id) {
             shown_on.widgets.push(text);
+        }
+    }
+}
+
+/// Items picked with a dialog's checkboxes show where the traces showed them after its confirm.
+fn show_picked(screens: &mut [ScreenModel], seen_as: &remember::Sightings<'_>, traces: &[Trace]) {
+    for pick in remember::picks(screens, seen_as, traces) {
+        let picked = remember::picked_key(&pick.shown_on, &pick.key);
+        let Some(h) = screens.iter_mut().flat_map(|s| s.handlers.iter_mut()).find(|h| h.name == pick.handler) else { continue };
+        h.picks.push((pick.key.clone(), picked.clone()));
+        let Some(shown_on) = screens.iter_mut().find(|s| s.id == pick.shown_on) else { continue };
+        let m = Mapper { width: f64::from(pick.size.0.max(1)), height: f64::from(pick.size.1.max(1)) };
+        let mut item = from_target(&pick.node, &m);
+        item.kind = WidgetKind::Text;
+        item.id = format!("{}_picked", pick.key);
+        item.shown_if = Some(picked);
+        if !shown_on.widgets.iter().any(|w| w.id == item.id) {
+            shown_on.widgets.push(item);
         }
     }
 }
@@ -1451,6 +1474,13 @@ fn lua(model: &AppModel, sources: &[String]) -> String {
                     let _ = writeln!(body, "  state.set(\"{blank}\", \"\") -- blank where it shows next, as the traces showed it");
                 }
             }
+            for (key, picked) in &h.picks {
+                let _ = writeln!(
+                    body,
+                    "  if state.get(\"{key}\") then\n    state.set(\"{picked}\", true) -- picked: it shows on `{}`\n  end",
+                    h.target
+                );
+            }
             if !h.sets.is_empty() {
                 let _ = writeln!(body, "  -- `{}` showed these after this, every time or most times", h.target);
                 for (key, value) in &h.sets {
@@ -1546,7 +1576,8 @@ impl AppModel {
             });
         }
         let opens = handler.and_then(|name| s.handlers.iter().find(|h| h.name == name));
-        keys.extend(opens.into_iter().flat_map(|h| h.sets.iter().map(|(key, _)| key.clone())));
+        keys.extend(opens.into_iter().flat_map(|h| h.sets.iter().chain(&h.picks).map(|(key, _)| key.clone())));
+        keys.extend(opens.into_iter().flat_map(|h| h.picks.iter().map(|(_, picked)| picked.clone())));
         for save in opens.into_iter().flat_map(|h| &h.saves) {
             keys.push(remember::saved_key(&save.key));
             keys.extend(save.blanks.iter().cloned());

@@ -430,6 +430,117 @@ pub(super) fn echoes<'t, 'm>(screens: &'m [ScreenModel], seen_as: &Sightings<'_>
     out
 }
 
+/// The state key telling that the item of the checkbox `key` was picked into `screen`.
+pub(crate) fn picked_key(screen: &str, key: &str) -> String {
+    format!("{screen}__picked__{key}")
+}
+
+/// An item picked with a checkbox of a dialog that the screen its confirm leads to showed
+/// afterwards, and not on the visit before (contacts picked into a group show in the group).
+#[derive(Debug, Clone)]
+pub(super) struct Pick {
+    /// The confirm's handler, and the checkbox's state key.
+    pub handler: String,
+    pub key: String,
+    /// The screen that showed the item, the node showing its name, and that screen's size.
+    pub shown_on: String,
+    pub node: UiNode,
+    pub size: (u32, u32),
+}
+
+fn bounds_of(n: &UiNode) -> [f64; 4] {
+    n.bounds.map(f64::from)
+}
+
+/// The leaf texts (outside fields) a screen shows, by their text.
+fn leaf_texts(screen: &Screen) -> BTreeMap<String, UiNode> {
+    let mut out = BTreeMap::new();
+    if let Some(root) = &screen.root {
+        root.walk(&mut Vec::new(), &mut |_, n| {
+            if n.visible && !n.editable && n.children.is_empty() && !n.text.trim().is_empty() {
+                out.entry(norm(&n.text)).or_insert_with(|| n.shallow());
+            }
+        });
+    }
+    out
+}
+
+/// The checked checkboxes of a screen with their row's name: the first text beside the
+/// checkbox in its parent.
+fn checked_rows(screen: &Screen) -> Vec<(&UiNode, String)> {
+    let mut out = Vec::new();
+    if let Some(root) = &screen.root {
+        root.walk(&mut Vec::new(), &mut |_, parent| {
+            for c in parent.children.iter().filter(|c| c.visible && c.checkable && c.checked) {
+                let mut name = None;
+                for other in parent.children.iter().filter(|o| !std::ptr::eq(*o, c)) {
+                    other.walk(&mut Vec::new(), &mut |_, n| {
+                        if name.is_none() && !n.editable && !n.text.trim().is_empty() {
+                            name = Some(norm(&n.text));
+                        }
+                    });
+                }
+                if let Some(name) = name {
+                    out.push((c, name));
+                }
+            }
+        });
+    }
+    out
+}
+
+/// The items picked in dialogs that showed on the screen their confirm led to: for each tap
+/// that led from a screen with checked checkboxes to another screen the trace had shown before,
+/// each checked row whose name that screen showed now, and not on its visit before nor in place
+/// of another text there. One pick per
+/// confirm and checkbox (the first seen).
+pub(super) fn picks(screens: &[ScreenModel], seen_as: &Sightings<'_>, traces: &[Trace]) -> Vec<Pick> {
+    let model_of: BTreeMap<&str, &ScreenModel> = screens.iter().map(|s| (s.id.as_str(), s)).collect();
+    let mut out: Vec<Pick> = Vec::new();
+    for (t, trace) in traces.iter().enumerate() {
+        // The texts of each screen's latest visit.
+        let mut last_seen: BTreeMap<String, BTreeMap<String, UiNode>> = BTreeMap::new();
+        if let Some((first, model)) =
+            trace.steps.first().and_then(|s| trace.screens.get(&s.screen)).and_then(|s| Some((s, seen_as.model(t, s, &model_of)?)))
+        {
+            last_seen.insert(model.id.clone(), leaf_texts(first));
+        }
+        for step in &trace.steps {
+            let Some((to, shown)) =
+                step.next.as_ref().and_then(|n| trace.screens.get(n)).and_then(|s| Some((s, seen_as.model(t, s, &model_of)?)))
+            else {
+                continue;
+            };
+            let now = leaf_texts(to);
+            let from = trace.screens.get(&step.screen);
+            if let (TraceAction::Tap { .. }, Some(target), Some(from), Some(before)) =
+                (&step.action, &step.target, from, last_seen.get(&shown.id))
+            {
+                if let Some(dialog) = seen_as.model(t, from, &model_of).filter(|d| d.id != shown.id) {
+                    let m = Mapper { width: f64::from(from.width.max(1)), height: f64::from(from.height.max(1)) };
+                    let handler = best_match(&dialog.widgets, &target.node, &m, &|w| w.on_tap.is_some()).and_then(|w| w.on_tap.clone());
+                    let leads = handler.filter(|name| dialog.handlers.iter().any(|h| h.name == *name && h.target == shown.id));
+                    for (checkbox, name) in leads.iter().flat_map(|_| checked_rows(from)) {
+                        let is_box = |w: &Widget| matches!(w.kind, WidgetKind::Checkbox | WidgetKind::Switch);
+                        let Some(key) = best_match(&dialog.widgets, checkbox, &m, &is_box).and_then(|w| w.state_key.clone()) else {
+                            continue;
+                        };
+                        let (Some(handler), Some(node)) = (leads.clone(), now.get(&name)) else { continue };
+                        // A value shown in place of another (a setting's summary) was chosen, not added.
+                        let replaced = before.values().any(|b| super::iou(bounds_of(b), bounds_of(node)) >= 0.5);
+                        if replaced || before.contains_key(&name) || out.iter().any(|p| p.handler == handler && p.key == key) {
+                            continue;
+                        }
+                        out.push(Pick { handler, key, shown_on: shown.id.clone(), node: node.clone(), size: (to.width, to.height) });
+                    }
+                }
+            }
+            last_seen.insert(shown.id.clone(), now);
+        }
+    }
+    out
+}
+
 /// The runs of a handler that saw one input of its target: how many, and each new value it
 /// showed (is it a field, the value) with how often.
 type Runs = (usize, BTreeMap<(bool, String), usize>);

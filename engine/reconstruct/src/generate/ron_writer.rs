@@ -161,6 +161,9 @@ fn widget(w: &Widget, parent: [f64; 4], bg: Option<[u8; 3]>, on: On<'_>, depth: 
                 props.push(format!("max_lines: {lines}"));
             }
             props.push(format!("color: {}", lit(ink(bg))));
+            if let Some(key) = &w.shown_if {
+                props.push(format!("visible: {}", lit(&format!("state.{key}"))));
+            }
         }
         WidgetKind::Button => {
             let (label, slot) = if w.text.is_empty() { (&w.content_desc, &desc_slot) } else { (&w.text, &w.id) };
@@ -378,6 +381,10 @@ pub(super) fn initial_state(model: &AppModel) -> Vec<(String, String)> {
         for save in s.handlers.iter().flat_map(|h| &h.saves) {
             state.push((super::remember::saved_key(&save.key), "\"\"".to_owned()));
         }
+    }
+    // Items picked into a screen (`remember::picks`): none yet.
+    for (_, picked) in model.screens.iter().flat_map(|s| &s.handlers).flat_map(|h| &h.picks) {
+        state.push((picked.clone(), "false".to_owned()));
     }
     // A dialog following its opener: which opened it, and the choice first made from each.
     for s in model.screens.iter().filter(|s| !s.choice_by_opener.is_empty()) {

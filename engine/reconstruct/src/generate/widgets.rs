@@ -89,6 +89,10 @@ pub struct Widget {
     /// showed the typed text after saving; hidden while nothing was saved.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub echo: Option<String>,
+    /// Shown only while this state key is true (an item picked into the screen,
+    /// `remember::picks`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shown_if: Option<String>,
     /// What a field holds when the app is installed, where the traces showed both its blank
     /// look (its hint, `text`) and this first (`remember::echoes`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -330,6 +334,7 @@ pub(crate) fn build(n: &UiNode, m: &Mapper, shot: Option<&Rgb>) -> Vec<Widget> {
         state_key: None,
         opens_empty: false,
         echo: None,
+        shown_if: None,
         initial_text: None,
         image: None,
         children: if kind == WidgetKind::Container { children } else { Vec::new() },
@@ -421,6 +426,7 @@ pub(crate) fn from_target(node: &UiNode, m: &Mapper) -> Widget {
         state_key: None,
         opens_empty: false,
         echo: None,
+        shown_if: None,
         initial_text: None,
         image: None,
         children: Vec::new(),

@@ -38,6 +38,14 @@ fn write_state(dir: &Path, tag: &str, hash: &str, activity: &str, mut views: Vec
     std::fs::write(dir.join(format!("states/state_{tag}.json")), state.to_string()).unwrap();
 }
 
+/// The home screen's state, `launcher`, where the recordings start.
+fn write_launcher(dir: &Path) {
+    let home = json!({ "tag": "00", "state_str": "launcher", "foreground_activity": "com.google.android.apps.nexuslauncher/.NexusLauncherActivity",
+        "views": [{ "temp_id": 0, "parent": -1, "children": [], "class": "android.widget.FrameLayout", "bounds": [[0, 0], [1080, 2280]],
+            "visible": true, "package": "com.google.android.apps.nexuslauncher" }] });
+    std::fs::write(dir.join("states/state_00.json"), home.to_string()).unwrap();
+}
+
 fn write_event(dir: &Path, tag: &str, start: &str, stop: &str, event: Value) {
     let e = json!({ "tag": tag, "start_state": start, "stop_state": stop, "event": event });
     std::fs::write(dir.join(format!("events/event_{tag}.json")), e.to_string()).unwrap();
@@ -275,10 +283,7 @@ fn each_tab_is_a_screen_every_tab_leads_to_its_own_and_the_app_reopens_on_the_la
     write_state(&dir, "01", "contacts", ".MainActivity", tab_screen(0, "Alice"));
     write_state(&dir, "02", "groups", ".MainActivity", tab_screen(1, "Family"));
     write_state(&dir, "03", "favorites", ".MainActivity", tab_screen(2, "Bob"));
-    let home = json!({ "tag": "00", "state_str": "launcher", "foreground_activity": "com.google.android.apps.nexuslauncher/.NexusLauncherActivity",
-        "views": [{ "temp_id": 0, "parent": -1, "children": [], "class": "android.widget.FrameLayout", "bounds": [[0, 0], [1080, 2280]],
-            "visible": true, "package": "com.google.android.apps.nexuslauncher" }] });
-    std::fs::write(dir.join("states/state_00.json"), home.to_string()).unwrap();
+    write_launcher(&dir);
     let click = |rid: &str, text: &str, b: [i64; 4]| json!({ "event_type": "click", "view": view(0, -1, "android.view.View", rid, text, b, true, None), "x": null, "y": null });
     let tab = |i: i64| click("tab_item_holder", "", [360 * i, 2000, 360 * i + 360, 2160]);
     let start = json!({ "event_type": "intent", "intent": format!("am start {PKG}/.MainActivity") });
@@ -392,4 +397,95 @@ fn items_picked_in_a_dialog_show_on_the_screen_its_confirm_leads_to() {
     phone.step(&tap);
     let shown = common::texts(&mut phone);
     assert!(shown.contains("Bob") && !shown.contains("Alice"), "the one picked shows: {shown:?}");
+}
+
+/// A menu's item closes the menu as it opens its screen, and a prompt's OK closes the prompt
+/// back to the screen that opened it: Back afterwards goes where the recording's Back went,
+/// not to the menu or the prompt.
+#[test]
+fn a_dialog_closes_when_its_control_leads_on() {
+    let dir = scratch("dialogs");
+    std::fs::create_dir_all(dir.join("states")).unwrap();
+    std::fs::create_dir_all(dir.join("events")).unwrap();
+    let full = |id| view(id, -1, "android.widget.FrameLayout", "", "", [0, 0, 1080, 2280], false, None);
+    let floating = |id| view(id, -1, "android.widget.FrameLayout", "", "", [300, 700, 1040, 1300], false, None);
+    let dialog_state = |tag: &str, hash: &str, activity: &str, views: Vec<Value>| {
+        write_state(&dir, tag, hash, activity, views);
+        // The screen's size, which a floating window does not give.
+        let file = dir.join(format!("states/state_{tag}.json"));
+        let mut state: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+        state["width"] = json!(1080);
+        state["height"] = json!(2280);
+        std::fs::write(file, state.to_string()).unwrap();
+    };
+    write_launcher(&dir);
+    let button = |id, parent, rid: &str, text: &str, b| view(id, parent, "android.widget.Button", rid, text, b, true, None);
+    dialog_state(
+        "01",
+        "main",
+        ".MainActivity",
+        vec![
+            full(0),
+            view(1, 0, "android.widget.TextView", "home", "Home", [40, 80, 600, 200], false, None),
+            button(2, 0, "more", "More", [900, 80, 1040, 200]),
+        ],
+    );
+    dialog_state(
+        "02",
+        "menu",
+        ".MainActivity",
+        vec![
+            floating(0),
+            button(1, 0, "menu_settings", "Settings", [320, 720, 1020, 860]),
+            button(2, 0, "menu_about", "About", [320, 880, 1020, 1020]),
+        ],
+    );
+    dialog_state(
+        "03",
+        "settings",
+        ".SettingsActivity",
+        vec![
+            full(0),
+            view(1, 0, "android.widget.TextView", "settings_title", "Settings", [40, 80, 600, 200], false, None),
+            button(2, 0, "reset", "Reset", [40, 400, 1040, 520]),
+        ],
+    );
+    dialog_state(
+        "04",
+        "confirm",
+        ".SettingsActivity",
+        vec![
+            floating(0),
+            view(1, 0, "android.widget.TextView", "message", "Reset all settings?", [320, 720, 1020, 860], false, None),
+            button(2, 0, "ok", "OK", [700, 1100, 1020, 1260]),
+        ],
+    );
+    let click = |rid: &str, text: &str, b: [i64; 4]| json!({ "event_type": "click", "view": view(0, -1, "android.view.View", rid, text, b, true, None), "x": null, "y": null });
+    let back = json!({ "event_type": "key", "name": "BACK" });
+    let events = [
+        ("10", "launcher", "main", json!({ "event_type": "intent", "intent": format!("am start {PKG}/.MainActivity") })),
+        ("11", "main", "menu", click("more", "More", [900, 80, 1040, 200])),
+        ("12", "menu", "settings", click("menu_settings", "Settings", [320, 720, 1020, 860])),
+        ("13", "settings", "confirm", click("reset", "Reset", [40, 400, 1040, 520])),
+        ("14", "confirm", "settings", click("ok", "OK", [700, 1100, 1020, 1260])),
+        ("15", "settings", "main", back),
+    ];
+    for (tag, from, to, event) in events {
+        write_event(&dir, tag, from, to, event);
+    }
+    let out = scratch("dialogs-out");
+    let r = reconstruct(&[dir], &out, &ReconOptions { overwrite: true, visual: false, ..ReconOptions::default() }).unwrap();
+    assert_eq!(r.fidelity[0].transition_accuracy, 1.0, "{:#?}", r.fidelity[0].per_step);
+
+    let catalog = phoneworld_phone::Catalog::load_default(std::slice::from_ref(&out)).unwrap();
+    let mut phone = phoneworld_phone::Device::new(catalog, phoneworld_phone::DeviceConfig::default()).unwrap();
+    phone.step(&Action::OpenApp { app: PKG.into() });
+    for text in ["More", "Settings", "Reset", "OK"] {
+        let tap = common::tap_text(&mut phone, text);
+        phone.step(&tap);
+    }
+    assert!(common::texts(&mut phone).contains("Reset"), "OK went back to the settings");
+    phone.step(&Action::Key { key: Key::Back });
+    let shown = common::texts(&mut phone);
+    assert!(shown.contains("Home") && !shown.contains("About"), "Back skips the menu and the prompt: {shown:?}");
 }

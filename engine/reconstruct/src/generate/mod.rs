@@ -42,6 +42,10 @@ pub struct Handler {
     /// Goes back rather than forward: Back from this screen led to the same target.
     #[serde(default)]
     pub pops: bool,
+    /// From a dialog to a screen that did not open it: the dialog closes and the target takes
+    /// its place (a menu's item, a prompt's answer), so Back from there skips the dialog.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub dismisses: bool,
     /// Other screens the same widget led to (less often), with counts.
     pub alternatives: Vec<(String, usize)>,
     /// Typing into the widget (a text field) showed the target: a search that shows results.
@@ -508,8 +512,18 @@ pub fn model(abstraction: &Abstraction, graph: &UsageGraph, traces: &[Trace], op
                 graph.out_edges(index).iter().filter(|(u, e)| *u == t && e.action == "key:back").map(|(_, e)| e.count).sum::<usize>()
             };
             let back_to = graph.out_edges(index).iter().filter(|(_, e)| e.action == "key:back").map(|(t, _)| (back_counts(*t), *t)).max();
-            let pops = back_to.is_some_and(|(n, t)| t == to && n > 0);
             let (long_press, typed) = (gesture == Gesture::LongPress, gesture == Gesture::Type);
+            // A dialog's control leading to a screen that opened the dialog closes it (OK,
+            // Cancel); leading anywhere else, the dialog closes and the target takes its place.
+            // A dialog opening a dialog that led back to it stacks (a picker over a form).
+            let from_dialog = abs.kind == ScreenKind::Dialog && !typed;
+            let to_dialog = abstraction.screens[to].kind == ScreenKind::Dialog;
+            let back_edges = graph.out_edges(to);
+            let opened_it = back_edges.iter().any(|(u, e)| *u == index && e.action != "key:back" && Gesture::of(&e.action).is_some());
+            let led_back = back_edges.iter().any(|(u, _)| *u == index);
+            let pops = back_to.is_some_and(|(n, t)| t == to && n > 0) || (from_dialog && !to_dialog && opened_it);
+            let stacks = to_dialog && led_back;
+            let dismisses = from_dialog && !pops && !home && !stacks;
             let ((requires, requires_number), stayed) = match requirement {
                 Some(r) => (required_keys(&widgets, &abs.id, &r), r.stayed_empty),
                 None => Default::default(),
@@ -522,6 +536,7 @@ pub fn model(abstraction: &Abstraction, graph: &UsageGraph, traces: &[Trace], op
                 count,
                 long_press,
                 pops: pops && !typed,
+                dismisses,
                 alternatives,
                 typed,
                 requires,
@@ -1503,15 +1518,23 @@ fn lua(model: &AppModel, sources: &[String]) -> String {
             } else if h.home {
                 body.push_str("  nav.home()\n");
             } else if h.pops {
-                let _ = writeln!(body, "  nav.pop() -- back to `{}`, where Back from here went too", h.target);
-            } else if model.screen(&h.target).is_some_and(ScreenModel::follows_items) {
-                // The next screen shows the item the tapped row names now (content/shown.ron).
-                let _ = writeln!(body, "  nav.push(\"{0}\", {{ shown = shown_after(\"{0}\", \"{1}\", ev) }})", h.target, screen.id);
-            } else if model.screen(&h.target).is_some_and(|t| t.shown.as_ref().is_some_and(|s| !s.variants.is_empty())) {
-                // The next screen shows what the tapped row led to (content/shown.ron).
-                let _ = writeln!(body, "  nav.push(\"{0}\", {{ shown = content.get(\"shown.{0}.{1}__\" .. ev.id) }})", h.target, screen.id);
+                let _ = writeln!(body, "  nav.pop() -- back to `{}`", h.target);
             } else {
-                let _ = writeln!(body, "  nav.push(\"{}\")", h.target);
+                // Leaving a dialog for another screen closes the dialog.
+                let verb = if h.dismisses { "replace" } else { "push" };
+                if model.screen(&h.target).is_some_and(ScreenModel::follows_items) {
+                    // The next screen shows the item the tapped row names now (content/shown.ron).
+                    let _ = writeln!(body, "  nav.{verb}(\"{0}\", {{ shown = shown_after(\"{0}\", \"{1}\", ev) }})", h.target, screen.id);
+                } else if model.screen(&h.target).is_some_and(|t| t.shown.as_ref().is_some_and(|s| !s.variants.is_empty())) {
+                    // The next screen shows what the tapped row led to (content/shown.ron).
+                    let _ = writeln!(
+                        body,
+                        "  nav.{verb}(\"{0}\", {{ shown = content.get(\"shown.{0}.{1}__\" .. ev.id) }})",
+                        h.target, screen.id
+                    );
+                } else {
+                    let _ = writeln!(body, "  nav.{verb}(\"{}\")", h.target);
+                }
             }
             if h.requires.is_empty() {
                 out.push_str(&body);

@@ -388,14 +388,18 @@ pub(super) fn echoes<'t, 'm>(screens: &'m [ScreenModel], seen_as: &Sightings<'_>
                 break;
             }
             let Some((j, submit)) = submit else { continue };
-            let clears =
-                trace.steps[j].next.as_deref().and_then(|id| screen_at(t, trace, id)).filter(|(_, next)| next.id == form.id).is_some_and(
-                    |(s, next)| {
-                        let mut emptied = false;
-                        inputs_shown(s, next, &mut |k, field, value| emptied |= field && k == key && !value.contains(typed.as_str()));
-                        emptied
-                    },
-                );
+            // The form as the trace showed it next (at once, or back from a dialog the submit
+            // opened): the field emptied or not.
+            let back_on_form = trace.steps[j..]
+                .iter()
+                .take(ECHO_WITHIN_STEPS)
+                .filter_map(|later| screen_at(t, trace, later.next.as_deref()?))
+                .find(|(_, next)| next.id == form.id);
+            let clears = back_on_form.is_some_and(|(s, next)| {
+                let mut emptied = false;
+                inputs_shown(s, next, &mut |k, field, value| emptied |= field && k == key && !value.contains(typed.as_str()));
+                emptied
+            });
             let sighting = trace.steps.iter().skip(j).take(ECHO_WITHIN_STEPS).find_map(|later| {
                 let (s, shown_on) = screen_at(t, trace, later.next.as_deref()?)?;
                 let mut node = None;

@@ -513,17 +513,25 @@ pub fn model(abstraction: &Abstraction, graph: &UsageGraph, traces: &[Trace], op
             };
             let back_to = graph.out_edges(index).iter().filter(|(_, e)| e.action == "key:back").map(|(t, _)| (back_counts(*t), *t)).max();
             let (long_press, typed) = (gesture == Gesture::LongPress, gesture == Gesture::Type);
-            // A dialog's control leading to a screen that opened the dialog closes it (OK,
-            // Cancel); leading anywhere else, the dialog closes and the target takes its place.
-            // A dialog opening a dialog that led back to it stacks (a picker over a form).
+            // A dialog's control leading to a screen that opened the dialog (as often as the
+            // control led there) closes it (OK, Cancel); leading to another screen of the app,
+            // the dialog closes and the target takes its place. A dialog opening a dialog that
+            // led back to it stacks (a picker over a form); another app's screen (a browser tab)
+            // opens over the dialog.
             let from_dialog = abs.kind == ScreenKind::Dialog && !typed;
             let to_dialog = abstraction.screens[to].kind == ScreenKind::Dialog;
             let back_edges = graph.out_edges(to);
-            let opened_it = back_edges.iter().any(|(u, e)| *u == index && e.action != "key:back" && Gesture::of(&e.action).is_some());
+            let opened: usize = back_edges
+                .iter()
+                .filter(|(u, e)| *u == index && e.action != "key:back" && Gesture::of(&e.action).is_some())
+                .map(|(_, e)| e.count)
+                .sum();
+            let opened_it = opened > 0 && opened >= count;
             let led_back = back_edges.iter().any(|(u, _)| *u == index);
             let pops = back_to.is_some_and(|(n, t)| t == to && n > 0) || (from_dialog && !to_dialog && opened_it);
             let stacks = to_dialog && led_back;
-            let dismisses = from_dialog && !pops && !home && !stacks;
+            let own_app = abstraction.screens[to].role == Role::App;
+            let dismisses = from_dialog && !pops && own_app && !stacks;
             let ((requires, requires_number), stayed) = match requirement {
                 Some(r) => (required_keys(&widgets, &abs.id, &r), r.stayed_empty),
                 None => Default::default(),

@@ -194,15 +194,49 @@ pub struct Abstraction {
     pub tolerance: f64,
     /// The package of the app being reconstructed.
     pub package: String,
+    /// The app's frame: tokens every screen of the app shows (its toolbar, a drawer, a
+    /// fragment container). Left out of the app's signatures, or a bare frame (a screen still
+    /// loading) would be alike enough to every screen of a one-activity app to swallow them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub frame: Vec<String>,
     pub screens: Vec<AbstractScreen>,
 }
+
+/// The fewest screens of the app that tell its frame from what one screen happens to show.
+const FRAME_MIN_SCREENS: usize = 4;
 
 /// Where each concrete screen of one trace went: concrete id → abstract index.
 pub type ScreenMap = BTreeMap<String, usize>;
 
 impl Abstraction {
     pub fn new(package: &str, tolerance: f64) -> Abstraction {
-        Abstraction { tolerance, package: package.to_owned(), screens: Vec::new() }
+        Abstraction { tolerance, package: package.to_owned(), frame: Vec::new(), screens: Vec::new() }
+    }
+
+    /// Finds the app's frame (`frame`) in all the traces, before any is added.
+    pub fn find_frame(&mut self, traces: &[Trace]) {
+        let mut common: Option<BTreeSet<String>> = None;
+        let mut screens = 0;
+        for screen in traces.iter().flat_map(|t| t.screens.values()) {
+            if screen.kind != ScreenKind::Full || self.role_of(screen) != Role::App {
+                continue;
+            }
+            let tokens: BTreeSet<String> = signature(screen).into_iter().collect();
+            screens += 1;
+            common = Some(match common {
+                None => tokens,
+                Some(c) => c.intersection(&tokens).cloned().collect(),
+            });
+        }
+        self.frame = if screens >= FRAME_MIN_SCREENS { common.unwrap_or_default().into_iter().collect() } else { Vec::new() };
+    }
+
+    /// `tokens` without the app's frame, for a screen of the app.
+    fn unframed(&self, screen: &Screen, tokens: Vec<String>) -> Vec<String> {
+        if self.frame.is_empty() || self.role_of(screen) != Role::App {
+            return tokens;
+        }
+        tokens.into_iter().filter(|t| self.frame.binary_search(t).is_err()).collect()
     }
 
     pub fn index_of(&self, id: &str) -> Option<usize> {
@@ -229,7 +263,7 @@ impl Abstraction {
             // Only the same hash in the same trace is known to be the same screen.
             return self.screens.iter().position(|s| s.members.iter().any(|(t, id)| *t == trace_index && *id == screen.id));
         }
-        self.most_alike(screen, &signature(screen), |s| &s.signature)
+        self.most_alike(screen, &self.unframed(screen, signature(screen)), |s| &s.signature)
     }
 
     /// Like `classify`; when no screen matches, the one whose structure apart from list rows
@@ -240,7 +274,7 @@ impl Abstraction {
             if screen.kind == ScreenKind::HashOnly || self.role_of(screen) == Role::Launcher {
                 return None;
             }
-            self.most_alike(screen, &list_free_signature(screen), |s| &s.list_free_signature)
+            self.most_alike(screen, &self.unframed(screen, list_free_signature(screen)), |s| &s.list_free_signature)
         })
     }
 
@@ -298,8 +332,8 @@ impl Abstraction {
                         kind: screen.kind,
                         package: screen.package.clone(),
                         activity: screen.activity.clone(),
-                        signature: signature(screen),
-                        list_free_signature: list_free_signature(screen),
+                        signature: self.unframed(screen, signature(screen)),
+                        list_free_signature: self.unframed(screen, list_free_signature(screen)),
                         members: Vec::new(),
                         visits: 0,
                         title: title_of(screen),

@@ -149,13 +149,16 @@ pub fn analyze_traces(traces: Vec<Trace>, options: &ReconOptions) -> Result<Anal
         return Err(ReconError::Input(format!("tolerance {}: expected a value between 0 and 1", options.tolerance)));
     }
     let mut abstraction = Abstraction::new(&package, options.tolerance);
+    abstraction.find_frame(&traces);
     let maps: Vec<ScreenMap> = traces.iter().enumerate().map(|(i, t)| abstraction.add_trace(i, t)).collect::<Result<_, _>>()?;
     abstraction.name_screens();
     let graph = UsageGraph::build(&abstraction, &traces, &maps);
     Ok(Analysis { traces, abstraction, maps, graph })
 }
 
-/// Foreign screens not reachable from the app's screens are dropped from the app.
+/// Foreign screens that neither are reached from the app's screens nor lead into them are
+/// dropped from the app. One that leads in stays: a trace may begin in the camera or a picker
+/// the app had opened before the recording started.
 fn drop_unreachable(analysis: &mut Analysis) -> Vec<Value> {
     let abs = &analysis.abstraction;
     let mut reachable = vec![false; abs.screens.len()];
@@ -171,11 +174,22 @@ fn drop_unreachable(analysis: &mut Analysis) -> Vec<Value> {
             }
         }
     }
+    // Then the foreign screens that lead to a kept one, until none is added.
+    let mut grew = true;
+    while grew {
+        grew = false;
+        for i in 0..abs.screens.len() {
+            if !reachable[i] && abs.screens[i].role == Role::Foreign && analysis.graph.out_edges(i).iter().any(|(to, _)| reachable[*to]) {
+                reachable[i] = true;
+                grew = true;
+            }
+        }
+    }
     let mut dropped = Vec::new();
     for (i, s) in abs.screens.iter().enumerate() {
         if s.role == Role::Foreign && !reachable[i] {
             dropped.push(
-                json!({ "screen": s.id, "package": s.package, "visits": s.visits, "reason": "another app, never reached from the app" }),
+                json!({ "screen": s.id, "package": s.package, "visits": s.visits, "reason": "another app, never reached from the app nor leading to it" }),
             );
         }
     }

@@ -136,14 +136,20 @@ pub fn list_free_signature(screen: &Screen) -> Vec<String> {
 fn tokens(screen: &Screen, lists_free: bool) -> Vec<String> {
     let mut tokens = BTreeSet::new();
     let Some(root) = &screen.root else { return Vec::new() };
-    tokens_of(root, screen.width, screen.height, lists_free.then_some(false), &mut tokens);
+    // Words read off a screenshot tell a screen apart only where its hierarchy says too little;
+    // in a WebView of a screen that speaks, they are the page's content.
+    let words = crate::see::is_opaque(screen);
+    tokens_of(root, screen.width, screen.height, lists_free.then_some(false), words, &mut tokens);
     tokens.into_iter().collect()
 }
 
 /// `in_list`: `None` keeps list rows' places; `Some(inside a list)` leaves them out.
-fn tokens_of(n: &UiNode, w: u32, h: u32, in_list: Option<bool>, tokens: &mut BTreeSet<String>) {
+fn tokens_of(n: &UiNode, w: u32, h: u32, in_list: Option<bool>, words: bool, tokens: &mut BTreeSet<String>) {
     if in_screen(n, w, h) && !is_system_chrome(n) {
-        if n.package == crate::see::SEEN_PACKAGE && !n.text.trim().is_empty() {
+        let seen = n.package == crate::see::SEEN_PACKAGE;
+        if seen && !words {
+            // Read off a WebView or surface of a screen whose hierarchy speaks: content.
+        } else if seen && !n.text.trim().is_empty() {
             // Read off a screenshot: the words are all there is to tell the screen by (its
             // numbers are content).
             let words: String = n.text.chars().filter(|c| !c.is_ascii_digit()).collect::<String>().to_lowercase();
@@ -163,7 +169,7 @@ fn tokens_of(n: &UiNode, w: u32, h: u32, in_list: Option<bool>, tokens: &mut BTr
     }
     let inner = in_list.map(|inside| inside || n.scrollable);
     for c in &n.children {
-        tokens_of(c, w, h, inner, tokens);
+        tokens_of(c, w, h, inner, words, tokens);
     }
 }
 

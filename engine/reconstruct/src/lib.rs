@@ -22,6 +22,7 @@ pub mod see;
 mod split;
 pub mod tasks;
 mod trace;
+mod unseen;
 pub mod visual;
 
 pub use error::ReconError;

@@ -8,11 +8,12 @@
 //! neither makes a control of a finger's size where it landed. Everything after import reads
 //! them as it reads any node.
 
-use std::collections::VecDeque;
+use std::collections::{BTreeMap, VecDeque};
 use std::path::Path;
 
 use crate::ocr::{open, TextLine};
 use crate::trace::{Screen, ScreenKind, Trace, TraceAction, UiNode};
+use crate::unseen;
 use crate::visual::{rows_showing, Rgb};
 
 /// The package of nodes found in a screenshot rather than read from the hierarchy.
@@ -33,16 +34,68 @@ const MAX_TEXT_SHARE: f64 = 0.3;
 /// A control made where a tap hit nothing is this share of the screen's width across.
 const FINGER: f64 = 0.1;
 
-/// Whether a screen's hierarchy says too little to rebuild it from.
+/// Whether a screen's hierarchy (what was read off its screenshot aside) says too little to
+/// rebuild it from.
 pub fn is_opaque(screen: &Screen) -> bool {
     let Some(root) = &screen.root else { return screen.kind != ScreenKind::HashOnly };
     let mut speaking = 0;
     root.walk(&mut Vec::new(), &mut |_, n| {
-        if n.visible && (!n.text.trim().is_empty() || !n.content_desc.trim().is_empty()) {
+        if n.visible && n.package != SEEN_PACKAGE && (!n.text.trim().is_empty() || !n.content_desc.trim().is_empty()) {
             speaking += 1;
         }
     });
     speaking < MIN_SPEAKING_NODES
+}
+
+/// A childless view that says nothing and draws what the hierarchy cannot see into (a WebView,
+/// a GL, AIR or map surface): one covering at least `MAX_PICTURE_SHARE` of the screen is read.
+fn is_opaque_view(n: &UiNode) -> bool {
+    let class = n.short_class();
+    n.visible
+        && n.children.is_empty()
+        && n.text.trim().is_empty()
+        && n.content_desc.trim().is_empty()
+        && !["Image", "Text", "Button", "Edit", "Check", "Switch", "Radio", "Progress", "Seek"].iter().any(|w| class.contains(w))
+}
+
+/// The parts of a screen to read off its screenshot, in the screen's coordinates: all of it
+/// when its hierarchy says too little, else its large opaque views.
+pub fn unread_parts(screen: &Screen) -> Vec<[i32; 4]> {
+    if screen.screenshot.is_none() || screen.kind == ScreenKind::HashOnly {
+        return Vec::new();
+    }
+    let whole = [0, 0, screen.width as i32, screen.height as i32];
+    if is_opaque(screen) {
+        return vec![whole];
+    }
+    let screen_area = f64::from(screen.width) * f64::from(screen.height);
+    let mut parts = Vec::new();
+    if let Some(root) = &screen.root {
+        root.walk(&mut Vec::new(), &mut |_, n| {
+            let b = [n.bounds[0].max(0), n.bounds[1].max(0), n.bounds[2].min(whole[2]), n.bounds[3].min(whole[3])];
+            if is_opaque_view(n) && area(b.map(f64::from)) >= MAX_PICTURE_SHARE * screen_area {
+                parts.push(b);
+            }
+        });
+    }
+    parts
+}
+
+/// Whether a point of a screen read only in `part` is on one of the hierarchy's own controls or
+/// texts (smaller than the part): a tap there stays theirs.
+fn on_a_control(screen: &Screen, part: [i32; 4], x: f64, y: f64) -> bool {
+    let part_area = area(part.map(f64::from));
+    let mut hit = false;
+    if let Some(root) = &screen.root {
+        root.walk(&mut Vec::new(), &mut |_, n| {
+            hit |= n.visible
+                && n.package != SEEN_PACKAGE
+                && (n.clickable || !n.text.trim().is_empty() || !n.content_desc.trim().is_empty())
+                && area(n.bounds.map(f64::from)) < part_area
+                && n.contains(x, y);
+        });
+    }
+    hit
 }
 
 /// Sum of absolute channel differences.
@@ -129,12 +182,26 @@ fn known_boxes(screen: &Screen) -> Vec<([f64; 4], bool)> {
     out
 }
 
-/// What was read off one screenshot and the hierarchy does not already say: its lines of
-/// text and its pictures, as nodes in the screen's coordinates.
-fn read(shot: &Rgb, screen: &Screen, lines: &[TextLine]) -> Vec<UiNode> {
+/// The pixels of a screenshot showing `part` of a screen, and where they start in it.
+fn part_of(shot: &Rgb, screen: &Screen, part: [i32; 4]) -> Option<(Rgb, [u32; 2])> {
     let rows = rows_showing(shot, screen.width, screen.height);
-    let scale = f64::from(screen.width.max(1)) / f64::from(shot.width.max(1));
-    let to_screen = |b: [f64; 4]| b.map(|v| v * scale);
+    let scale = f64::from(shot.width) / f64::from(screen.width.max(1));
+    let px = |v: i32, limit: u32| ((f64::from(v.max(0)) * scale) as u32).min(limit);
+    let (x1, y1, x2, y2) = (px(part[0], shot.width), px(part[1], rows), px(part[2], shot.width), px(part[3], rows));
+    if (x1, y1, x2, y2) == (0, 0, shot.width, rows) && rows == shot.height {
+        return Some((shot.clone(), [0, 0]));
+    }
+    Some((shot.crop(x1, y1, x2.checked_sub(x1)?, y2.checked_sub(y1)?)?, [x1, y1]))
+}
+
+/// What was read off a part of a screenshot (`shot`, starting at `origin` of the whole) and the
+/// hierarchy does not already say: its lines of text and its pictures, as nodes in the screen's
+/// coordinates.
+fn read(shot: &Rgb, origin: [u32; 2], screen: &Screen, full_width: u32, lines: &[TextLine]) -> Vec<UiNode> {
+    let rows = shot.height;
+    let scale = f64::from(screen.width.max(1)) / f64::from(full_width.max(1));
+    let (ox, oy) = (f64::from(origin[0]), f64::from(origin[1]));
+    let to_screen = |b: [f64; 4]| [(b[0] + ox) * scale, (b[1] + oy) * scale, (b[2] + ox) * scale, (b[3] + oy) * scale];
     let known = known_boxes(screen);
     // Half of it under a node of the hierarchy (one that speaks, for text): already said.
     let said =
@@ -157,22 +224,41 @@ fn read(shot: &Rgb, screen: &Screen, lines: &[TextLine]) -> Vec<UiNode> {
     nodes
 }
 
-/// Reads the screenshots of a trace's opaque screens into their hierarchies; returns how many
-/// screens were read, or why none could be.
+/// Reads the screenshots of a trace's opaque screens, and of its screens' opaque views, into
+/// their hierarchies; returns how many screens were read, or why none could be.
 pub fn recover(trace: &mut Trace) -> Result<usize, String> {
-    let opaque: Vec<String> = trace.screens.values().filter(|s| s.screenshot.is_some() && is_opaque(s)).map(|s| s.id.clone()).collect();
-    if opaque.is_empty() {
+    let clashing: Vec<String> =
+        trace.screens.values().filter(|s| s.screenshot.is_some() && unseen::has_clashes(s)).map(|s| s.id.clone()).collect();
+    if clashing.is_empty() && trace.screens.values().all(|s| unread_parts(s).is_empty()) {
         return Ok(0);
     }
     let engine = open()?;
+    // First what the hierarchy says is there and the screenshot does not show.
+    let mut hidden = 0;
+    for id in &clashing {
+        let Some(screen) = trace.screens.get_mut(id) else { continue };
+        let Some(rel) = screen.screenshot.clone() else { continue };
+        let Ok(shot) = Rgb::load(&Path::new(&trace.base_dir).join(&rel)) else { continue };
+        let scale = f64::from(screen.width.max(1)) / f64::from(shot.width.max(1));
+        hidden += unseen::hide_unshown(screen, &engine.lines(&shot), scale);
+    }
+    if hidden > 0 {
+        trace.notes.push(format!("{hidden} part(s) of hierarchies that their screenshots do not show (texts under other texts) hidden"));
+    }
+    let parts: BTreeMap<String, Vec<[i32; 4]>> =
+        trace.screens.values().map(|s| (s.id.clone(), unread_parts(s))).filter(|(_, p)| !p.is_empty()).collect();
     let mut read_count = 0;
-    for id in &opaque {
+    for (id, screen_parts) in &parts {
         let Some(screen) = trace.screens.get_mut(id) else { continue };
         let Some(rel) = screen.screenshot.clone() else { continue };
         // A screenshot that does not load was noted by the importer; the screen stays as it is.
         let Ok(shot) = Rgb::load(&Path::new(&trace.base_dir).join(&rel)) else { continue };
-        let lines = engine.lines(&shot);
-        let nodes = read(&shot, screen, &lines);
+        let mut nodes = Vec::new();
+        for part in screen_parts {
+            let Some((pixels, origin)) = part_of(&shot, screen, *part) else { continue };
+            let lines = engine.lines(&pixels);
+            nodes.extend(read(&pixels, origin, screen, shot.width, &lines));
+        }
         let root = screen.root.get_or_insert_with(|| UiNode {
             package: screen.package.clone(),
             ..UiNode::new("android.widget.FrameLayout", [0, 0, screen.width as i32, screen.height as i32])
@@ -183,16 +269,28 @@ pub fn recover(trace: &mut Trace) -> Result<usize, String> {
         }
         read_count += 1;
     }
-    // Taps make controls: of what they landed on, or of a finger's size where nothing was.
-    let taps: Vec<(String, f64, f64)> = trace
-        .steps
-        .iter()
-        .filter(|s| opaque.contains(&s.screen) && s.target.is_none())
-        .filter_map(|s| match s.action {
-            TraceAction::Tap { x, y } | TraceAction::LongPress { x, y } => Some((s.screen.clone(), x, y)),
-            _ => None,
-        })
-        .collect();
+    // Taps in a part read make controls: of what they landed on, or of a finger's size where
+    // nothing was. A tap the trace gave the opaque view itself goes to what it landed on.
+    let mut taps: Vec<(String, f64, f64)> = Vec::new();
+    for step in &mut trace.steps {
+        let (TraceAction::Tap { x, y } | TraceAction::LongPress { x, y }) = step.action else { continue };
+        let Some(screen_parts) = parts.get(&step.screen) else { continue };
+        let Some(part) =
+            screen_parts.iter().find(|p| f64::from(p[0]) <= x && x < f64::from(p[2]) && f64::from(p[1]) <= y && y < f64::from(p[3]))
+        else {
+            continue;
+        };
+        let screen = trace.screens.get(&step.screen);
+        if screen.is_some_and(|s| !is_opaque(s)) && screen.is_some_and(|s| on_a_control(s, *part, x, y)) {
+            continue;
+        }
+        match &step.target {
+            None => {}
+            Some(t) if t.node.bounds == *part && is_opaque_view(&t.node) => step.target = None,
+            Some(_) => continue,
+        }
+        taps.push((step.screen.clone(), x, y));
+    }
     for (id, x, y) in taps {
         let Some(screen) = trace.screens.get_mut(&id) else { continue };
         let side = (f64::from(screen.width) * FINGER) as i32;
@@ -208,10 +306,12 @@ pub fn recover(trace: &mut Trace) -> Result<usize, String> {
             }
         }
     }
-    trace.notes.push(format!(
-        "{read_count} screen(s) whose hierarchy says too little read from their screenshots with Tesseract {}",
-        engine.version()
-    ));
+    if read_count > 0 {
+        trace.notes.push(format!(
+            "{read_count} screen(s) whose hierarchy, or a WebView or surface in it, says too little read from their screenshots with Tesseract {}",
+            engine.version()
+        ));
+    }
     Ok(read_count)
 }
 

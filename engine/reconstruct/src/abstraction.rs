@@ -472,4 +472,45 @@ mod tests {
         assert_eq!(similarity(&[], &[]), 1.0);
         assert_eq!(similarity(&t(&["a"]), &[]), 0.0);
     }
+
+    /// A one-activity app: every screen is the same toolbar and fragment container around
+    /// what the fragment shows.
+    fn fragment_screen(id: &str, content: &[&str]) -> Screen {
+        let node = |class: &str, rid: &str, b: [i32; 4]| UiNode {
+            resource_id: format!("app:id/{rid}"),
+            package: "app".into(),
+            ..UiNode::new(class, b)
+        };
+        let mut root = node("android.widget.FrameLayout", "content", [0, 0, 1080, 2400]);
+        for (i, rid) in ["toolbar", "drawer_layout", "fragment_container", "menu_button", "title"].iter().enumerate() {
+            root.children.push(node("android.widget.FrameLayout", rid, [0, i as i32 * 10, 1080, 200]));
+        }
+        for (i, rid) in content.iter().enumerate() {
+            root.children.push(node("android.widget.EditText", rid, [0, 300 + i as i32 * 200, 1080, 450 + i as i32 * 200]));
+        }
+        Screen::from_root(id, "app", "app/.Main", 1080, 2400, Some(root))
+    }
+
+    #[test]
+    fn a_bare_frame_does_not_swallow_the_screens_of_a_one_activity_app() {
+        let mut trace = Trace::new("rico", std::path::Path::new("t"));
+        let screens = [
+            fragment_screen("loading", &[]),
+            fragment_screen("shop", &["grid", "price", "buy_all"]),
+            fragment_screen("login", &["username", "password", "log_in"]),
+            fragment_screen("login_again", &["username", "password", "log_in", "forgot"]),
+        ];
+        for s in screens {
+            trace.steps.push(crate::trace::TraceStep { screen: s.id.clone(), action: crate::trace::TraceAction::Wait, target: None, next: None });
+            trace.screens.insert(s.id.clone(), s);
+        }
+        let mut abstraction = Abstraction::new("app", 0.5);
+        abstraction.find_frame(std::slice::from_ref(&trace));
+        assert_eq!(abstraction.frame.len(), 6, "{:?}", abstraction.frame);
+        let map = abstraction.add_trace(0, &trace).unwrap();
+        assert_eq!(abstraction.screens.len(), 3, "{map:?}");
+        assert_eq!(map["login"], map["login_again"]);
+        assert_ne!(map["loading"], map["shop"]);
+        assert_ne!(map["shop"], map["login"]);
+    }
 }

@@ -9,6 +9,7 @@ pub mod abstraction;
 pub mod demo_tasks;
 mod error;
 pub mod fuzzing;
+mod gaps;
 pub mod generate;
 pub mod graph;
 pub mod import;

@@ -43,6 +43,7 @@ struct Functions {
     delete: unsafe extern "C" fn(Api),
     init3: unsafe extern "C" fn(Api, *const c_char, *const c_char) -> c_int,
     set_page_seg_mode: unsafe extern "C" fn(Api, c_int),
+    set_variable: unsafe extern "C" fn(Api, *const c_char, *const c_char) -> c_int,
     set_image: unsafe extern "C" fn(Api, *const u8, c_int, c_int, c_int, c_int),
     recognize: unsafe extern "C" fn(Api, *mut c_void) -> c_int,
     get_iterator: unsafe extern "C" fn(Api) -> Iter,
@@ -88,6 +89,7 @@ impl Tesseract {
             delete: sym!("TessBaseAPIDelete"),
             init3: sym!("TessBaseAPIInit3"),
             set_page_seg_mode: sym!("TessBaseAPISetPageSegMode"),
+            set_variable: sym!("TessBaseAPISetVariable"),
             set_image: sym!("TessBaseAPISetImage"),
             recognize: sym!("TessBaseAPIRecognize"),
             get_iterator: sym!("TessBaseAPIGetIterator"),
@@ -117,6 +119,10 @@ impl Tesseract {
         }
         // SAFETY: `api` is a live, initialized engine.
         unsafe { (f.set_page_seg_mode)(api, PSM_SPARSE_TEXT) };
+        // Its progress notes ("Estimating resolution as ...") go nowhere rather than to stderr.
+        let (name, value) = (CString::new("debug_file").unwrap_or_default(), CString::new("/dev/null").unwrap_or_default());
+        // SAFETY: `api` is a live engine; both strings are NUL-terminated and outlive the call.
+        unsafe { (f.set_variable)(api, name.as_ptr(), value.as_ptr()) };
         Ok(Tesseract { _library: library, f, api: Mutex::new(api), version })
     }
 

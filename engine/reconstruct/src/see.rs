@@ -11,6 +11,7 @@
 use std::collections::{BTreeMap, VecDeque};
 use std::path::Path;
 
+use crate::gaps;
 use crate::ocr::{open, TextLine};
 use crate::trace::{Screen, ScreenKind, Trace, TraceAction, UiNode};
 use crate::unseen;
@@ -25,7 +26,8 @@ const MIN_SPEAKING_NODES: usize = 3;
 const CELL: u32 = 8;
 /// A pixel this far from the background colour (sum over channels) is part of something.
 const INK_DISTANCE: u32 = 60;
-/// A picture is at least this share of the screen's width on its shorter side...
+/// A picture is at least this share of the screen's width on its shorter side (half of it in
+/// a gap of a hierarchy that speaks, where pictures are icons and ratings)...
 const MIN_PICTURE_SIDE: f64 = 0.06;
 /// ...at most this share of the screen's area (a larger one is the screen's background)...
 const MAX_PICTURE_SHARE: f64 = 0.25;
@@ -113,7 +115,7 @@ fn overlap(a: [f64; 4], b: [f64; 4]) -> f64 {
 
 /// The pictures of a screenshot (its first `rows` rows): boxes of cells unlike the background,
 /// joined where they touch, in screenshot pixels, top to bottom.
-pub(crate) fn pictures(shot: &Rgb, rows: u32, texts: &[[f64; 4]]) -> Vec<[f64; 4]> {
+pub(crate) fn pictures(shot: &Rgb, rows: u32, texts: &[[f64; 4]], min_side: f64) -> Vec<[f64; 4]> {
     let Some(background) = shot.median_color(0.0, 0.0, 1.0, f64::from(rows) / f64::from(shot.height.max(1))) else { return Vec::new() };
     let (cols, lines) = (shot.width / CELL, rows / CELL);
     let busy: Vec<bool> = (0..lines)
@@ -154,7 +156,7 @@ pub(crate) fn pictures(shot: &Rgb, rows: u32, texts: &[[f64; 4]]) -> Vec<[f64; 4
         let b = [f64::from(x1 * CELL), f64::from(y1 * CELL), f64::from(x2 * CELL), f64::from(y2 * CELL)];
         let side = (b[2] - b[0]).min(b[3] - b[1]);
         let text_share = texts.iter().map(|t| overlap(*t, b)).sum::<f64>() / area(b).max(1.0);
-        if side >= MIN_PICTURE_SIDE * w && area(b) <= MAX_PICTURE_SHARE * w * h && text_share < MAX_TEXT_SHARE {
+        if side >= min_side && area(b) <= MAX_PICTURE_SHARE * w * h && text_share < MAX_TEXT_SHARE {
             out.push(b);
         }
     }
@@ -197,15 +199,18 @@ fn part_of(shot: &Rgb, screen: &Screen, part: [i32; 4]) -> Option<(Rgb, [u32; 2]
 /// What was read off a part of a screenshot (`shot`, starting at `origin` of the whole) and the
 /// hierarchy does not already say: its lines of text and its pictures, as nodes in the screen's
 /// coordinates.
-fn read(shot: &Rgb, origin: [u32; 2], screen: &Screen, full_width: u32, lines: &[TextLine]) -> Vec<UiNode> {
+fn read(shot: &Rgb, origin: [u32; 2], screen: &Screen, full_width: u32, lines: &[TextLine], strict: bool) -> Vec<UiNode> {
     let rows = shot.height;
     let scale = f64::from(screen.width.max(1)) / f64::from(full_width.max(1));
     let (ox, oy) = (f64::from(origin[0]), f64::from(origin[1]));
     let to_screen = |b: [f64; 4]| [(b[0] + ox) * scale, (b[1] + oy) * scale, (b[2] + ox) * scale, (b[3] + oy) * scale];
     let known = known_boxes(screen);
     // Half of it under a node of the hierarchy (one that speaks, for text): already said.
-    let said =
-        |b: [f64; 4], speaking_only: bool| known.iter().any(|(k, speaks)| (*speaks || !speaking_only) && overlap(*k, b) >= 0.5 * area(b));
+    // `strict` (a gap): a fifth under any node is.
+    let said = |b: [f64; 4], speaking_only: bool| {
+        let share = if strict { 0.2 } else { 0.5 };
+        known.iter().any(|(k, speaks)| (*speaks || !speaking_only || strict) && overlap(*k, b) >= share * area(b))
+    };
     let text_boxes: Vec<[f64; 4]> = lines.iter().map(|l| l.bounds.map(f64::from)).collect();
     let mut nodes: Vec<UiNode> = lines
         .iter()
@@ -215,7 +220,7 @@ fn read(shot: &Rgb, origin: [u32; 2], screen: &Screen, full_width: u32, lines: &
         .map(|(l, b)| UiNode { text: l.text.clone(), ..seen_node("android.widget.TextView", b.map(|v| v.round() as i32)) })
         .collect();
     nodes.extend(
-        pictures(shot, rows, &text_boxes)
+        pictures(shot, rows, &text_boxes, MIN_PICTURE_SIDE * f64::from(full_width) * if strict { 0.5 } else { 1.0 })
             .into_iter()
             .map(to_screen)
             .filter(|b| !said(*b, false))
@@ -229,7 +234,21 @@ fn read(shot: &Rgb, origin: [u32; 2], screen: &Screen, full_width: u32, lines: &
 pub fn recover(trace: &mut Trace) -> Result<usize, String> {
     let clashing: Vec<String> =
         trace.screens.values().filter(|s| s.screenshot.is_some() && unseen::has_clashes(s)).map(|s| s.id.clone()).collect();
-    if clashing.is_empty() && trace.screens.values().all(|s| unread_parts(s).is_empty()) {
+    // The parts to read: whole opaque screens, WebViews and surfaces, and the gaps of the rest
+    // (read strictly: only what no node of the hierarchy lies under).
+    let mut parts: BTreeMap<String, Vec<([i32; 4], bool)>> = BTreeMap::new();
+    for screen in trace.screens.values() {
+        let mut screen_parts: Vec<([i32; 4], bool)> = unread_parts(screen).into_iter().map(|p| (p, false)).collect();
+        if let (Some(rel), Some(_), false) = (&screen.screenshot, &screen.root, is_opaque(screen)) {
+            if let Ok(shot) = Rgb::load(&Path::new(&trace.base_dir).join(rel)) {
+                screen_parts.extend(gaps::gaps(&shot, screen).into_iter().map(|p| (p, true)));
+            }
+        }
+        if !screen_parts.is_empty() {
+            parts.insert(screen.id.clone(), screen_parts);
+        }
+    }
+    if clashing.is_empty() && parts.is_empty() {
         return Ok(0);
     }
     let engine = open()?;
@@ -245,8 +264,6 @@ pub fn recover(trace: &mut Trace) -> Result<usize, String> {
     if hidden > 0 {
         trace.notes.push(format!("{hidden} part(s) of hierarchies that their screenshots do not show (texts under other texts) hidden"));
     }
-    let parts: BTreeMap<String, Vec<[i32; 4]>> =
-        trace.screens.values().map(|s| (s.id.clone(), unread_parts(s))).filter(|(_, p)| !p.is_empty()).collect();
     let mut read_count = 0;
     for (id, screen_parts) in &parts {
         let Some(screen) = trace.screens.get_mut(id) else { continue };
@@ -254,10 +271,10 @@ pub fn recover(trace: &mut Trace) -> Result<usize, String> {
         // A screenshot that does not load was noted by the importer; the screen stays as it is.
         let Ok(shot) = Rgb::load(&Path::new(&trace.base_dir).join(&rel)) else { continue };
         let mut nodes = Vec::new();
-        for part in screen_parts {
+        for (part, strict) in screen_parts {
             let Some((pixels, origin)) = part_of(&shot, screen, *part) else { continue };
             let lines = engine.lines(&pixels);
-            nodes.extend(read(&pixels, origin, screen, shot.width, &lines));
+            nodes.extend(read(&pixels, origin, screen, shot.width, &lines, *strict));
         }
         let root = screen.root.get_or_insert_with(|| UiNode {
             package: screen.package.clone(),
@@ -275,8 +292,8 @@ pub fn recover(trace: &mut Trace) -> Result<usize, String> {
     for step in &mut trace.steps {
         let (TraceAction::Tap { x, y } | TraceAction::LongPress { x, y }) = step.action else { continue };
         let Some(screen_parts) = parts.get(&step.screen) else { continue };
-        let Some(part) =
-            screen_parts.iter().find(|p| f64::from(p[0]) <= x && x < f64::from(p[2]) && f64::from(p[1]) <= y && y < f64::from(p[3]))
+        let Some((part, _)) =
+            screen_parts.iter().find(|(p, _)| f64::from(p[0]) <= x && x < f64::from(p[2]) && f64::from(p[1]) <= y && y < f64::from(p[3]))
         else {
             continue;
         };
@@ -335,8 +352,23 @@ mod tests {
         paint(16, 200, 180, 216);
         let shot = Rgb::from_rgba(200, 400, &rgba);
         let text = [[16.0, 200.0, 180.0, 216.0]];
-        let found = pictures(&shot, 400, &text);
+        let found = pictures(&shot, 400, &text, 12.0);
         assert_eq!(found, vec![[16.0, 16.0, 80.0, 80.0]]);
+    }
+
+    #[test]
+    fn a_large_webview_of_a_screen_that_speaks_is_read_and_a_large_image_is_not() {
+        let mut root = UiNode::new("android.widget.FrameLayout", [0, 0, 100, 200]);
+        for (i, t) in ["Back", "Reload", "Menu"].iter().enumerate() {
+            root.children.push(UiNode { text: (*t).into(), ..UiNode::new("android.widget.Button", [i as i32 * 30, 0, i as i32 * 30 + 30, 20]) });
+        }
+        root.children.push(UiNode::new("android.webkit.WebView", [0, 20, 100, 200]));
+        root.children.push(UiNode::new("android.widget.ImageView", [0, 20, 100, 200]));
+        root.children.push(UiNode::new("android.webkit.WebView", [0, 0, 10, 10]));
+        let mut screen = Screen::from_root("s", "p", "", 100, 200, Some(root));
+        assert!(unread_parts(&screen).is_empty(), "no screenshot, nothing to read");
+        screen.screenshot = Some("s.png".into());
+        assert_eq!(unread_parts(&screen), vec![[0, 20, 100, 200]]);
     }
 
     #[test]

@@ -181,21 +181,22 @@ impl Rgb {
         Some(Rgb { width: w, height: h, pixels })
     }
 
-    /// The image as an RGB PNG file's bytes.
-    pub fn png_bytes(&self) -> Result<Vec<u8>, png::EncodingError> {
+    /// The image as an RGB PNG file's bytes, compressed as `compression` says (a bundle's
+    /// pictures are kept small; frames written for people to compare are written fast).
+    pub fn png_bytes(&self, compression: png::Compression) -> Result<Vec<u8>, png::EncodingError> {
         let mut out = Vec::new();
         let mut encoder = png::Encoder::new(&mut out, self.width, self.height);
         encoder.set_color(png::ColorType::Rgb);
         encoder.set_depth(png::BitDepth::Eight);
-        encoder.set_compression(png::Compression::Best);
+        encoder.set_compression(compression);
         let bytes: Vec<u8> = self.pixels.iter().flatten().copied().collect();
         encoder.write_header()?.write_image_data(&bytes)?;
         Ok(out)
     }
 
-    /// Writes the image as an RGB PNG.
+    /// Writes the image as an RGB PNG, compressed fast.
     pub fn write_png(&self, path: &Path) -> Result<(), ReconError> {
-        let bytes = self.png_bytes().map_err(|e| ReconError::io(path, std::io::Error::other(e)))?;
+        let bytes = self.png_bytes(png::Compression::Fast).map_err(|e| ReconError::io(path, std::io::Error::other(e)))?;
         std::fs::write(path, bytes).map_err(|e| ReconError::io(path, e))
     }
 }

@@ -72,7 +72,7 @@ pub(crate) fn cut(widgets: &mut [Widget], shot: &Rgb, rows: u32, screen: &str, i
             if x2 < x1 + MIN_SIDE_PX || y2 < y1 + MIN_SIDE_PX {
                 return;
             }
-            let Some(png) = shot.crop(x1, y1, x2 - x1, y2 - y1).and_then(|c| c.png_bytes().ok()) else { return };
+            let Some(png) = shot.crop(x1, y1, x2 - x1, y2 - y1).and_then(|c| c.png_bytes(png::Compression::Best).ok()) else { return };
             let path = format!("images/{screen}__{}.png", w.id);
             images.insert(path.clone(), png);
             w.image = Some(path);

@@ -501,7 +501,12 @@ mod tests {
             fragment_screen("login_again", &["username", "password", "log_in", "forgot"]),
         ];
         for s in screens {
-            trace.steps.push(crate::trace::TraceStep { screen: s.id.clone(), action: crate::trace::TraceAction::Wait, target: None, next: None });
+            trace.steps.push(crate::trace::TraceStep {
+                screen: s.id.clone(),
+                action: crate::trace::TraceAction::Wait,
+                target: None,
+                next: None,
+            });
             trace.screens.insert(s.id.clone(), s);
         }
         let mut abstraction = Abstraction::new("app", 0.5);

@@ -378,6 +378,9 @@ fn significant(screen: &Screen) -> Vec<UiNode> {
     out
 }
 
+/// How much a wordless control and the phone's element in its place must overlap (IoU).
+const WORDLESS_IOU: f64 = 0.5;
+
 /// How many of the missing elements a step lists.
 const MISSING_LISTED: usize = 8;
 
@@ -411,16 +414,20 @@ fn compare(screen: &Screen, elements: &[UiElement]) -> Comparison {
     for n in &source {
         let nb = [f64::from(n.bounds[0]) / w, f64::from(n.bounds[1]) / h, f64::from(n.bounds[2]) / w, f64::from(n.bounds[3]) / h];
         let (text, desc, id) = (norm(&n.text), norm(&n.content_desc), short_id(&n.resource_id));
+        // A control with no words and no id (an ad's clickable view, a game surface) is known
+        // only by its place: a clickable element over most of it.
+        let wordless = text.is_empty() && desc.is_empty() && n.resource_id.is_empty();
         let mut best: Option<(f64, &UiElement)> = None;
         for (e, e_text, e_desc, e_id) in &phone {
+            let eb = e.bbox.map(|b| [b.x_min, b.y_min, b.x_max, b.y_max]).unwrap_or([0.0; 4]);
+            let overlap = iou(nb, eb);
             let text_eq = !text.is_empty() && e_text.as_deref() == Some(text.as_str());
             let desc_eq = !desc.is_empty() && [e_desc, e_text].into_iter().flatten().any(|t| *t == desc);
             let id_eq = !n.resource_id.is_empty() && e_id.as_deref() == Some(id.as_str());
-            if !(text_eq || desc_eq || id_eq) {
+            let place_eq = wordless && e.is_clickable == Some(true) && overlap >= WORDLESS_IOU;
+            if !(text_eq || desc_eq || id_eq || place_eq) {
                 continue;
             }
-            let eb = e.bbox.map(|b| [b.x_min, b.y_min, b.x_max, b.y_max]).unwrap_or([0.0; 4]);
-            let overlap = iou(nb, eb);
             if best.is_none_or(|(o, _)| overlap > o) {
                 best = Some((overlap, e));
             }
@@ -593,15 +600,18 @@ pub fn replay_to_end(
                         }
                     }
                 }
-                let c = r.compare_with(next);
-                matched_total += c.matched;
-                elements_total += c.total;
-                agree_total += c.agree;
-                iou_total += c.iou_sum;
-                detail.elements_matched = c.matched;
-                detail.elements_total = c.total;
-                detail.similarity = (c.total > 0).then(|| ratio(c.matched, c.total));
-                detail.missing = c.missing;
+                // The home screen is the phone's own, not the app's: its icons are not judged.
+                if *expected != Label::Launcher {
+                    let c = r.compare_with(next);
+                    matched_total += c.matched;
+                    elements_total += c.total;
+                    agree_total += c.agree;
+                    iou_total += c.iou_sum;
+                    detail.elements_matched = c.matched;
+                    detail.elements_total = c.total;
+                    detail.similarity = (c.total > 0).then(|| ratio(c.matched, c.total));
+                    detail.missing = c.missing;
+                }
             }
             if let (Some(dir), Some(next)) = (frames, step.next.as_ref().and_then(|n| trace.screens.get(n))) {
                 if let Some((original, rebuilt)) = shots.pair(trace, next, &mut r.device) {

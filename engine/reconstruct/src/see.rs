@@ -360,7 +360,8 @@ mod tests {
     fn a_large_webview_of_a_screen_that_speaks_is_read_and_a_large_image_is_not() {
         let mut root = UiNode::new("android.widget.FrameLayout", [0, 0, 100, 200]);
         for (i, t) in ["Back", "Reload", "Menu"].iter().enumerate() {
-            root.children.push(UiNode { text: (*t).into(), ..UiNode::new("android.widget.Button", [i as i32 * 30, 0, i as i32 * 30 + 30, 20]) });
+            root.children
+                .push(UiNode { text: (*t).into(), ..UiNode::new("android.widget.Button", [i as i32 * 30, 0, i as i32 * 30 + 30, 20]) });
         }
         root.children.push(UiNode::new("android.webkit.WebView", [0, 20, 100, 200]));
         root.children.push(UiNode::new("android.widget.ImageView", [0, 20, 100, 200]));

@@ -19,6 +19,8 @@ pub struct Screen {
     pub title: String,
     pub on_enter: Option<String>,
     pub root: Node,
+    /// The colours the screen gives the phone's system bars.
+    pub system_bars: SystemBars,
     /// Where it was read from and its text, so later checks can point at a line.
     pub file: PathBuf,
     pub source: String,
@@ -31,7 +33,40 @@ struct RawScreen {
     title: String,
     #[serde(default)]
     on_enter: Option<String>,
+    #[serde(default)]
+    system_bars: SystemBars,
     root: Node,
+}
+
+/// The colours (`#RRGGBB`) a screen paints the phone's status and navigation bars, as an
+/// Android app sets its window's bar colours; a bar left out keeps the theme's. The bar's
+/// icons and text turn light or dark to read on it.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SystemBars {
+    #[serde(default)]
+    pub status: Option<String>,
+    #[serde(default)]
+    pub navigation: Option<String>,
+}
+
+impl SystemBars {
+    /// Refuses a bar colour that is not `#RRGGBB`, naming the file and the field.
+    fn check(&self, file: &FsPath) -> Result<(), DataError> {
+        for (field, colour) in [("system_bars.status", &self.status), ("system_bars.navigation", &self.navigation)] {
+            if let Some(c) = colour {
+                let hex = c.strip_prefix('#').unwrap_or("");
+                if hex.len() != 6 || !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
+                    return Err(DataError::Invalid {
+                        path: file.to_path_buf(),
+                        field: field.into(),
+                        message: format!("{c:?} is not a colour of the form \"#RRGGBB\""),
+                    });
+                }
+            }
+        }
+        Ok(())
+    }
 }
 
 /// A reusable layout: `layouts/<name>.ron`, used as `Use(module: "<name>", args: {...})`.
@@ -323,7 +358,16 @@ fn load_screens(source: &Source<'_>, hasher: &mut blake3::Hasher, errors: &mut V
             hasher.update(id.as_bytes());
             hasher.update(text.as_bytes());
             let raw: RawScreen = crate::ron_util::parse_ron(&file, &text)?;
-            Ok(Screen { id: id.clone(), title: raw.title, on_enter: raw.on_enter, root: raw.root, file: file.clone(), source: text })
+            raw.system_bars.check(&file)?;
+            Ok(Screen {
+                id: id.clone(),
+                title: raw.title,
+                on_enter: raw.on_enter,
+                root: raw.root,
+                system_bars: raw.system_bars,
+                file: file.clone(),
+                source: text,
+            })
         }) {
             Ok(screen) => {
                 screens.insert(id, screen);

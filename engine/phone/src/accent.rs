@@ -89,7 +89,6 @@ pub(crate) fn accented(base: Theme, seed: Color) -> Theme {
 }
 
 /// WCAG contrast ratio of two opaque colours (1 to 21).
-#[cfg(test)]
 pub(crate) fn contrast(a: Color, b: Color) -> f64 {
     let lum = |c: Color| {
         let lin = |v: u8| {
@@ -104,6 +103,16 @@ pub(crate) fn contrast(a: Color, b: Color) -> f64 {
     };
     let (x, y) = (lum(a), lum(b));
     (x.max(y) + 0.05) / (x.min(y) + 0.05)
+}
+
+/// White or near-black, whichever reads better on `background` (icons on a coloured bar).
+pub(crate) fn ink_on(background: Color) -> Color {
+    let dark = Color::rgb(0x1F, 0x1F, 0x1F);
+    if contrast(Color::WHITE, background) >= contrast(dark, background) {
+        Color::WHITE
+    } else {
+        dark
+    }
 }
 
 #[cfg(test)]

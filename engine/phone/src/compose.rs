@@ -3,6 +3,7 @@
 
 use phoneworld_data::{CivilTime, Scope};
 use phoneworld_layout::{Direction, ViewNode};
+use phoneworld_render::Color;
 use phoneworld_text::Weight;
 use serde_json::Value;
 
@@ -61,8 +62,9 @@ pub(crate) fn compose(store: &Store, catalog: &Catalog, width: f32, height: f32,
     root.paint.background = Some(theme.background);
     root.paint.clip = true;
 
+    let bars = system_bars(store, catalog);
     let mut sh = Shell { theme, m, store, catalog, hits: &mut hits, width };
-    root.children.push(shell::status_bar(&mut sh, status_h));
+    root.children.push(shell::status_bar(&mut sh, status_h, bars.0));
     let content = match &store.session.foreground {
         Foreground::Home => shell::launcher(&mut sh),
         Foreground::Recents => shell::recents(&mut sh),
@@ -94,7 +96,7 @@ pub(crate) fn compose(store: &Store, catalog: &Catalog, width: f32, height: f32,
         root.children.push(shell::keyboard(&mut sh, focus.symbols, focus.shift));
     }
     let nav_index = root.children.len();
-    root.children.push(shell::nav_bar(&mut sh, nav_h));
+    root.children.push(shell::nav_bar(&mut sh, nav_h, bars.1));
 
     let keyboard_h = if keyboard_up { m.dp(shell::keyboard::KEYBOARD_DP) } else { 0.0 };
     let now = store.session.clock_ms;
@@ -124,6 +126,15 @@ pub(crate) fn compose(store: &Store, catalog: &Catalog, width: f32, height: f32,
     }
     root.a11y = Some(kit::a11y("android.widget.FrameLayout", store.foreground_app().unwrap_or(shell::LAUNCHER)));
     Composed { root, hits, problems }
+}
+
+/// The colours the foreground app's top screen paints the status and navigation bars.
+fn system_bars(store: &Store, catalog: &Catalog) -> (Option<Color>, Option<Color>) {
+    let Foreground::App(package) = &store.session.foreground else { return (None, None) };
+    let screen = store.top(package).and_then(|entry| catalog.get(package)?.bundle.screens.get(&entry.screen));
+    let Some(bars) = screen.map(|s| &s.system_bars) else { return (None, None) };
+    let parse = |c: &Option<String>| c.as_deref().and_then(Color::parse_hex);
+    (parse(&bars.status), parse(&bars.navigation))
 }
 
 /// The top screen of an app, built from its layout and the store.

@@ -120,7 +120,7 @@ pub(crate) fn gaps(shot: &Rgb, screen: &Screen) -> Vec<[i32; 4]> {
 /// Clusters of content cells at most `JOIN` cells apart: how many cells each has and its box
 /// in cells `[x1, y1, x2, y2]`.
 fn clusters(content: &[bool], cols: u32, lines: u32) -> Vec<(usize, [u32; 4])> {
-    let join = ((JOIN * f64::from(cols)).round() as i64).max(1);
+    let join = ((JOIN * f64::from(cols)).round() as i64).max(2);
     let mut seen = vec![false; content.len()];
     let mut out = Vec::new();
     for start in 0..content.len() {

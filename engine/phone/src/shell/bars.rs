@@ -3,6 +3,7 @@
 
 use phoneworld_data::CivilTime;
 use phoneworld_layout::{Align, Direction, Justify, ViewNode};
+use phoneworld_render::Color;
 use phoneworld_text::Weight;
 
 use super::{Shell, SYSTEM_UI};
@@ -10,10 +11,20 @@ use crate::builder::container;
 use crate::interaction::SystemAction;
 use crate::kit;
 
-pub(crate) fn status_bar(s: &mut Shell<'_>, height: f32) -> ViewNode {
-    let t = s.theme;
+/// The ink of a bar's icons and text: the theme's, or what reads on the colour the screen
+/// paints the bar.
+fn bar_ink(s: &Shell<'_>, paint: Option<Color>) -> (Color, Color) {
+    match paint {
+        Some(c) => (crate::accent::ink_on(c), crate::accent::ink_on(c)),
+        None => (s.theme.on_surface, s.theme.on_surface_variant),
+    }
+}
+
+pub(crate) fn status_bar(s: &mut Shell<'_>, height: f32, paint: Option<Color>) -> ViewNode {
+    let (ink, ink_variant) = bar_ink(s, paint);
     let m = s.m;
     let mut bar = container(Direction::Row);
+    bar.paint.background = paint;
     bar.style.height = Some(height);
     bar.style.shrink = false;
     bar.style.align_items = Some(Align::Center);
@@ -21,7 +32,7 @@ pub(crate) fn status_bar(s: &mut Shell<'_>, height: f32) -> ViewNode {
     bar.style.gap = m.dp(6.0);
     let now = CivilTime::from_ms(s.store.session.clock_ms);
     let clock_text = super::short_clock(&now, phoneworld_data::clock_24h(&s.store.system));
-    let mut clock = kit::text(&m, clock_text.clone(), 14.0, Weight::Medium, t.on_surface);
+    let mut clock = kit::text(&m, clock_text.clone(), 14.0, Weight::Medium, ink);
     let mut a = kit::a11y("android.widget.TextView", SYSTEM_UI);
     a.text = clock_text;
     a.resource_id = "com.android.systemui:id/clock".into();
@@ -35,7 +46,7 @@ pub(crate) fn status_bar(s: &mut Shell<'_>, height: f32) -> ViewNode {
         }
         seen.push(&n.app);
         let name = s.catalog.get(&n.app).map_or("notifications", |a| a.bundle.manifest.icon.as_str());
-        let mut icon = kit::icon(&m, name, 16.0, t.on_surface_variant);
+        let mut icon = kit::icon(&m, name, 16.0, ink_variant);
         let mut a = kit::a11y("android.widget.ImageView", SYSTEM_UI);
         a.content_desc = format!("{} notification: {}", s.catalog.get(&n.app).map_or(n.app.as_str(), |a| a.label()), n.title);
         icon.a11y = Some(a);
@@ -68,13 +79,13 @@ pub(crate) fn status_bar(s: &mut Shell<'_>, height: f32) -> ViewNode {
     }
     indicators.push((if battery > 20 { "battery_full" } else { "battery_alert" }, format!("Battery {battery} percent")));
     for (name, desc) in indicators {
-        let mut icon = kit::icon(&m, name, 16.0, t.on_surface);
+        let mut icon = kit::icon(&m, name, 16.0, ink);
         let mut a = kit::a11y("android.widget.ImageView", SYSTEM_UI);
         a.content_desc = desc;
         icon.a11y = Some(a);
         bar.children.push(icon);
     }
-    let mut pct = kit::text(&m, format!("{battery}%"), 14.0, Weight::Medium, t.on_surface);
+    let mut pct = kit::text(&m, format!("{battery}%"), 14.0, Weight::Medium, ink);
     pct.a11y = None;
     bar.children.push(pct);
     let mut a = kit::a11y("android.widget.FrameLayout", SYSTEM_UI);
@@ -83,10 +94,11 @@ pub(crate) fn status_bar(s: &mut Shell<'_>, height: f32) -> ViewNode {
     bar
 }
 
-pub(crate) fn nav_bar(s: &mut Shell<'_>, height: f32) -> ViewNode {
-    let t = s.theme;
+pub(crate) fn nav_bar(s: &mut Shell<'_>, height: f32, paint: Option<Color>) -> ViewNode {
+    let (_, ink_variant) = bar_ink(s, paint);
     let m = s.m;
     let mut bar = container(Direction::Row);
+    bar.paint.background = paint;
     bar.style.height = Some(height);
     bar.style.shrink = false;
     bar.style.align_items = Some(Align::Center);
@@ -101,7 +113,7 @@ pub(crate) fn nav_bar(s: &mut Shell<'_>, height: f32) -> ViewNode {
         button.style.height = Some(height);
         button.style.align_items = Some(Align::Center);
         button.style.justify = Justify::Center;
-        button.children.push(kit::icon(&m, icon, 24.0, t.on_surface_variant));
+        button.children.push(kit::icon(&m, icon, 24.0, ink_variant));
         let mut a = kit::a11y("android.widget.ImageView", SYSTEM_UI);
         a.content_desc = desc.into();
         a.resource_id = format!("com.android.systemui:id/{id}");

@@ -104,6 +104,10 @@ pub struct ScreenModel {
     pub moves_on: Option<(String, usize)>,
     #[serde(skip)]
     pub background: Option<[u8; 3]>,
+    /// The colours the example's screenshot shows where the phone draws its status and
+    /// navigation bars.
+    #[serde(skip)]
+    pub system_bars: Option<([u8; 3], [u8; 3])>,
     /// Where the example this screen was built from came from.
     pub example: String,
     /// Texts that follow the row that opened the screen.
@@ -331,6 +335,15 @@ fn shows_an_empty_list(root: &crate::trace::UiNode) -> bool {
         empty |= list && !n.editable && n.visible && n.children.is_empty();
     });
     empty
+}
+
+/// The colours a screenshot (its first `rows` rows, the screen) shows where the phone draws
+/// its status bar and its navigation bar, the screen being stretched over the phone.
+fn bar_colours(shot: &crate::visual::Rgb, rows: u32) -> Option<([u8; 3], [u8; 3])> {
+    let shown = f64::from(rows) / f64::from(shot.height.max(1));
+    let status = widgets::STATUS_DP * widgets::PX_PER_DP / widgets::DEVICE_H;
+    let nav = widgets::NAV_DP * widgets::PX_PER_DP / widgets::DEVICE_H;
+    Some((shot.median_color(0.0, 0.0, 1.0, status * shown)?, shot.median_color(0.0, (1.0 - nav) * shown, 1.0, shown)?))
 }
 
 /// Builds the app model from the abstraction and the usage graph.
@@ -598,6 +611,7 @@ pub fn model(abstraction: &Abstraction, graph: &UsageGraph, traces: &[Trace], op
             widgets,
             handlers,
             background,
+            system_bars: example_shot.as_ref().and_then(|(shot, rows)| bar_colours(shot, *rows)),
             example: example_name,
             shown: None,
             radio_groups: Vec::new(),

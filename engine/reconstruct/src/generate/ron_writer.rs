@@ -300,6 +300,10 @@ pub(super) fn screen(s: &ScreenModel, starts_the_app: bool) -> String {
     }
     out.push_str("// Boxes are in dp: margin (left, top) inside the parent, then width and height.\n");
     let _ = writeln!(out, "Screen(\n    title: {},", tlit(&s.title));
+    if let Some((status, navigation)) = s.system_bars {
+        // The bars in the colours the app's screenshot shows there.
+        let _ = writeln!(out, "    system_bars: (status: {}, navigation: {}),", lit(&hex(status)), lit(&hex(navigation)));
+    }
     if s.moves_on.is_some() || starts_the_app {
         let _ = writeln!(out, "    on_enter: {},", lit(&format!("{}__enter", s.id)));
     }

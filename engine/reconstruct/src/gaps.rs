@@ -7,13 +7,10 @@
 use std::collections::VecDeque;
 
 use crate::abstraction::is_system_chrome;
+use crate::see::{cell_differs, CELL};
 use crate::trace::{Screen, UiNode};
 use crate::visual::{rows_showing, Rgb};
 
-/// Side of a cell, in screenshot pixels.
-const CELL: u32 = 8;
-/// A pixel this far from its node's colour (sum over channels) is drawn content.
-const INK_DISTANCE: u32 = 60;
 /// Cells at most this share of the width apart join one gap (the space between words, lines
 /// and rows).
 const JOIN: f64 = 0.025;
@@ -54,10 +51,6 @@ fn app_content(root: &UiNode) -> Option<[i32; 4]> {
         }
     });
     found
-}
-
-fn distance(a: [u8; 3], b: [u8; 3]) -> u32 {
-    (0..3).map(|c| u32::from(a[c].abs_diff(b[c]))).sum()
 }
 
 /// The gaps of a screen: boxes in the screen's coordinates where its screenshot shows drawn
@@ -104,9 +97,7 @@ pub(crate) fn gaps(shot: &Rgb, screen: &Screen) -> Vec<[i32; 4]> {
         if content_box.is_some_and(|b| x < b[0] || y < b[1] || x + f64::from(CELL) > b[2] || y + f64::from(CELL) > b[3]) {
             continue;
         }
-        content[k] = (0..CELL)
-            .step_by(2)
-            .any(|dy| (0..CELL).step_by(2).any(|dx| distance(shot.at(cx * CELL + dx, cy * CELL + dy), colour) > INK_DISTANCE));
+        content[k] = cell_differs(shot, cx, cy, colour);
     }
     let mut found = clusters(&content, cols, lines);
     let min_area = MIN_SHARE * f64::from(cols) * f64::from(lines);

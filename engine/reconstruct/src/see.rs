@@ -22,8 +22,8 @@ pub const SEEN_PACKAGE: &str = "phoneworld.seen";
 
 /// A hierarchy with fewer nodes that say something than this is opaque.
 const MIN_SPEAKING_NODES: usize = 3;
-/// Side of the cells pictures are found in, in screenshot pixels.
-const CELL: u32 = 8;
+/// Side of the cells pictures (and gaps) are found in, in screenshot pixels.
+pub(crate) const CELL: u32 = 8;
 /// A pixel this far from the background colour (sum over channels) is part of something.
 const INK_DISTANCE: u32 = 60;
 /// A picture is at least this share of the screen's width on its shorter side (half of it in
@@ -105,11 +105,17 @@ fn distance(a: [u8; 3], b: [u8; 3]) -> u32 {
     (0..3).map(|c| u32::from(a[c].abs_diff(b[c]))).sum()
 }
 
-fn area(b: [f64; 4]) -> f64 {
+/// Whether the cell `(cx, cy)` of a screenshot holds something unlike `colour` (every other
+/// pixel of it is looked at).
+pub(crate) fn cell_differs(shot: &Rgb, cx: u32, cy: u32, colour: [u8; 3]) -> bool {
+    (0..CELL).step_by(2).any(|dy| (0..CELL).step_by(2).any(|dx| distance(shot.at(cx * CELL + dx, cy * CELL + dy), colour) > INK_DISTANCE))
+}
+
+pub(crate) fn area(b: [f64; 4]) -> f64 {
     (b[2] - b[0]).max(0.0) * (b[3] - b[1]).max(0.0)
 }
 
-fn overlap(a: [f64; 4], b: [f64; 4]) -> f64 {
+pub(crate) fn overlap(a: [f64; 4], b: [f64; 4]) -> f64 {
     area([a[0].max(b[0]), a[1].max(b[1]), a[2].min(b[2]), a[3].min(b[3])])
 }
 
@@ -120,11 +126,7 @@ pub(crate) fn pictures(shot: &Rgb, rows: u32, texts: &[[f64; 4]], min_side: f64)
     let (cols, lines) = (shot.width / CELL, rows / CELL);
     let busy: Vec<bool> = (0..lines)
         .flat_map(|cy| (0..cols).map(move |cx| (cx, cy)))
-        .map(|(cx, cy)| {
-            (0..CELL)
-                .step_by(2)
-                .any(|dy| (0..CELL).step_by(2).any(|dx| distance(shot.at(cx * CELL + dx, cy * CELL + dy), background) > INK_DISTANCE))
-        })
+        .map(|(cx, cy)| cell_differs(shot, cx, cy, background))
         .collect();
     let mut seen = vec![false; busy.len()];
     let (w, h) = (f64::from(shot.width), f64::from(rows));

@@ -5,6 +5,7 @@
 //! hidden.
 
 use crate::ocr::TextLine;
+use crate::see::{area, overlap};
 use crate::trace::{Screen, UiNode};
 
 /// Two texts whose boxes share at least this share of the smaller one cover each other.
@@ -26,14 +27,6 @@ struct Text {
     path: Vec<usize>,
     bounds: [f64; 4],
     text: String,
-}
-
-fn area(b: [f64; 4]) -> f64 {
-    (b[2] - b[0]).max(0.0) * (b[3] - b[1]).max(0.0)
-}
-
-fn overlap(a: [f64; 4], b: [f64; 4]) -> f64 {
-    area([a[0].max(b[0]), a[1].max(b[1]), a[2].min(b[2]), a[3].min(b[3])])
 }
 
 /// Lower-case words of at least three letters or digits.

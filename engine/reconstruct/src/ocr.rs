@@ -72,6 +72,13 @@ unsafe impl Sync for Tesseract {}
 
 impl Tesseract {
     fn load() -> Result<Tesseract, String> {
+        // One thread (the rule, and faster: OpenMP's team spends more time waking than
+        // reading a phone screen). OpenMP reads this when Tesseract's library loads it.
+        if std::env::var_os("OMP_THREAD_LIMIT").is_none() {
+            // Set before the library that reads it is loaded (the engine is opened once per
+            // process: `see::shared`).
+            std::env::set_var("OMP_THREAD_LIMIT", "1");
+        }
         // SAFETY: loading Tesseract runs its library initializers, which have no preconditions.
         let library = LIBRARY_NAMES.iter().find_map(|name| unsafe { libloading::Library::new(name) }.ok()).ok_or_else(|| {
             "Tesseract is not installed (Debian's libtesseract5 and tesseract-ocr-eng; `make setup` installs them)".to_owned()

@@ -49,15 +49,19 @@ pub fn is_opaque(screen: &Screen) -> bool {
     speaking < MIN_SPEAKING_NODES
 }
 
+/// Words of the class names of views that draw what the accessibility tree cannot see into.
+const SURFACES: [&str; 7] = ["WebView", "Surface", "Texture", "GLRoot", "Flutter", "MapView", "Canvas"];
+
 /// A childless view that says nothing and draws what the hierarchy cannot see into (a WebView,
-/// a GL, AIR or map surface): one covering at least `MAX_PICTURE_SHARE` of the screen is read.
+/// a GL, AIR, camera or map surface): one covering at least `MAX_PICTURE_SHARE` of the screen
+/// is read. A plain empty view is not one: it draws nothing of its own.
 fn is_opaque_view(n: &UiNode) -> bool {
     let class = n.short_class();
     n.visible
         && n.children.is_empty()
         && n.text.trim().is_empty()
         && n.content_desc.trim().is_empty()
-        && !["Image", "Text", "Button", "Edit", "Check", "Switch", "Radio", "Progress", "Seek"].iter().any(|w| class.contains(w))
+        && SURFACES.iter().any(|w| class.contains(w))
 }
 
 /// The parts of a screen to read off its screenshot, in the screen's coordinates: all of it
@@ -124,10 +128,8 @@ pub(crate) fn overlap(a: [f64; 4], b: [f64; 4]) -> f64 {
 pub(crate) fn pictures(shot: &Rgb, rows: u32, texts: &[[f64; 4]], min_side: f64) -> Vec<[f64; 4]> {
     let Some(background) = shot.median_color(0.0, 0.0, 1.0, f64::from(rows) / f64::from(shot.height.max(1))) else { return Vec::new() };
     let (cols, lines) = (shot.width / CELL, rows / CELL);
-    let busy: Vec<bool> = (0..lines)
-        .flat_map(|cy| (0..cols).map(move |cx| (cx, cy)))
-        .map(|(cx, cy)| cell_differs(shot, cx, cy, background))
-        .collect();
+    let busy: Vec<bool> =
+        (0..lines).flat_map(|cy| (0..cols).map(move |cx| (cx, cy))).map(|(cx, cy)| cell_differs(shot, cx, cy, background)).collect();
     let mut seen = vec![false; busy.len()];
     let (w, h) = (f64::from(shot.width), f64::from(rows));
     let mut out = Vec::new();
@@ -231,37 +233,57 @@ fn read(shot: &Rgb, origin: [u32; 2], screen: &Screen, full_width: u32, lines: &
     nodes
 }
 
+/// The one Tesseract engine of the process (opened on first use), or why there is none.
+fn shared() -> Result<&'static crate::ocr::Tesseract, String> {
+    static ENGINE: std::sync::OnceLock<Result<crate::ocr::Tesseract, String>> = std::sync::OnceLock::new();
+    ENGINE.get_or_init(open).as_ref().map_err(Clone::clone)
+}
+
+/// What a screenshot (`shot`, cut to the screen) shows in the gaps of a screen's hierarchy
+/// (see [`gaps`]) as nodes to add to it, and the Tesseract version that read them; nothing
+/// when there is no gap or no Tesseract.
+pub(crate) fn read_gaps(screen: &Screen, shot: &Rgb) -> (Vec<UiNode>, Option<String>) {
+    if is_opaque(screen) {
+        return (Vec::new(), None);
+    }
+    let parts = gaps::gaps(shot, screen);
+    let Some(engine) = (!parts.is_empty()).then(shared).and_then(Result::ok) else { return (Vec::new(), None) };
+    let mut nodes = Vec::new();
+    for part in parts {
+        let Some((pixels, origin)) = part_of(shot, screen, part) else { continue };
+        nodes.extend(read(&pixels, origin, screen, shot.width, &engine.lines(&pixels), true));
+    }
+    (nodes, Some(engine.version().to_owned()))
+}
+
 /// Reads the screenshots of a trace's opaque screens, and of its screens' opaque views, into
 /// their hierarchies; returns how many screens were read, or why none could be.
 pub fn recover(trace: &mut Trace) -> Result<usize, String> {
     let clashing: Vec<String> =
         trace.screens.values().filter(|s| s.screenshot.is_some() && unseen::has_clashes(s)).map(|s| s.id.clone()).collect();
-    // The parts to read: whole opaque screens, WebViews and surfaces, and the gaps of the rest
-    // (read strictly: only what no node of the hierarchy lies under).
-    let mut parts: BTreeMap<String, Vec<([i32; 4], bool)>> = BTreeMap::new();
-    for screen in trace.screens.values() {
-        let mut screen_parts: Vec<([i32; 4], bool)> = unread_parts(screen).into_iter().map(|p| (p, false)).collect();
-        if let (Some(rel), Some(_), false) = (&screen.screenshot, &screen.root, is_opaque(screen)) {
-            if let Ok(shot) = Rgb::load(&Path::new(&trace.base_dir).join(rel)) {
-                screen_parts.extend(gaps::gaps(&shot, screen).into_iter().map(|p| (p, true)));
-            }
-        }
-        if !screen_parts.is_empty() {
-            parts.insert(screen.id.clone(), screen_parts);
-        }
-    }
+    // The parts to read: whole opaque screens, and WebViews and surfaces. (Gaps are read later,
+    // on the one visit each rebuilt screen is drawn from: `read_gaps`.)
+    let parts: BTreeMap<String, Vec<([i32; 4], bool)>> = trace
+        .screens
+        .values()
+        .map(|s| (s.id.clone(), unread_parts(s).into_iter().map(|p| (p, false)).collect::<Vec<_>>()))
+        .filter(|(_, p)| !p.is_empty())
+        .collect();
     if clashing.is_empty() && parts.is_empty() {
         return Ok(0);
     }
-    let engine = open()?;
+    let engine = shared()?;
     // First what the hierarchy says is there and the screenshot does not show.
     let mut hidden = 0;
+    let mut reads = unseen::Reads::default();
     for id in &clashing {
         let Some(screen) = trace.screens.get_mut(id) else { continue };
         let Some(rel) = screen.screenshot.clone() else { continue };
-        let Ok(shot) = Rgb::load(&Path::new(&trace.base_dir).join(&rel)) else { continue };
-        let scale = f64::from(screen.width.max(1)) / f64::from(shot.width.max(1));
-        hidden += unseen::hide_unshown(screen, &engine.lines(&shot), scale);
+        let (base, width) = (trace.base_dir.clone(), screen.width);
+        hidden += unseen::hide_unshown(screen, &mut reads, &mut || {
+            let shot = Rgb::load(&Path::new(&base).join(&rel)).ok()?;
+            Some((engine.lines(&shot), f64::from(width.max(1)) / f64::from(shot.width.max(1))))
+        });
     }
     if hidden > 0 {
         trace.notes.push(format!("{hidden} part(s) of hierarchies that their screenshots do not show (texts under other texts) hidden"));

@@ -4,6 +4,8 @@
 //! Tesseract) says which, and the part of the tree holding only texts it does not show is
 //! hidden.
 
+use std::collections::BTreeMap;
+
 use crate::ocr::TextLine;
 use crate::see::{area, overlap};
 use crate::trace::{Screen, UiNode};
@@ -38,7 +40,13 @@ fn texts(screen: &Screen) -> Vec<Text> {
     let mut out = Vec::new();
     if let Some(root) = &screen.root {
         root.walk(&mut Vec::new(), &mut |path, n| {
-            if n.visible && n.children.is_empty() && !n.text.trim().is_empty() && n.width() > 0 && n.height() > 0 {
+            if n.visible
+                && n.children.is_empty()
+                && !n.text.trim().is_empty()
+                && n.width() > 0
+                && n.height() > 0
+                && !crate::abstraction::is_system_chrome(n)
+            {
                 out.push(Text { path: path.to_vec(), bounds: n.bounds.map(f64::from), text: n.text.clone() });
             }
         });
@@ -81,17 +89,32 @@ pub(crate) fn has_clashes(screen: &Screen) -> bool {
     !clashes(&texts(screen)).is_empty()
 }
 
-/// Hides what the screenshot does not show of a screen whose texts clash. `lines` were read
-/// off its screenshot, `scale` takes their pixels to the screen's. Returns how many parts of
-/// the tree were hidden.
-pub(crate) fn hide_unshown(screen: &mut Screen, lines: &[TextLine], scale: f64) -> usize {
+/// What earlier screenshots showed of a text at a box: a trace shows the same screen many
+/// times, and a screen all of whose texts were read before needs no reading again.
+#[derive(Default)]
+pub(crate) struct Reads(BTreeMap<(String, [i64; 4]), Read>);
+
+fn key(t: &Text) -> (String, [i64; 4]) {
+    (t.text.clone(), t.bounds.map(|v| v as i64))
+}
+
+/// Hides what the screenshot does not show of a screen whose texts clash. `read` gives the
+/// lines read off its screenshot and the scale from their pixels to the screen's, when `reads`
+/// does not already know every text. Returns how many parts of the tree were hidden.
+pub(crate) fn hide_unshown(screen: &mut Screen, reads: &mut Reads, read: &mut dyn FnMut() -> Option<(Vec<TextLine>, f64)>) -> usize {
     let texts = texts(screen);
     let clashes = clashes(&texts);
     if clashes.is_empty() {
         return 0;
     }
-    let lines: Vec<([f64; 4], Vec<String>)> = lines.iter().map(|l| (l.bounds.map(|v| f64::from(v) * scale), words(&l.text))).collect();
-    let reads: Vec<Read> = texts.iter().map(|t| read_at(t, &lines)).collect();
+    if !texts.iter().all(|t| reads.0.contains_key(&key(t))) {
+        let Some((lines, scale)) = read() else { return 0 };
+        let lines: Vec<([f64; 4], Vec<String>)> = lines.iter().map(|l| (l.bounds.map(|v| f64::from(v) * scale), words(&l.text))).collect();
+        for t in &texts {
+            reads.0.insert(key(t), read_at(t, &lines));
+        }
+    }
+    let reads: Vec<Read> = texts.iter().map(|t| reads.0.get(&key(t)).copied().unwrap_or(Read::Unknown)).collect();
     let shown: Vec<&Vec<usize>> = texts.iter().zip(&reads).filter(|(_, r)| **r == Read::Shown).map(|(t, _)| &t.path).collect();
     let mut hidden: Vec<Vec<usize>> = Vec::new();
     for (i, j) in clashes {
@@ -154,7 +177,7 @@ mod tests {
         let line = |t: &str, b: [i32; 4]| TextLine { text: t.into(), bounds: b, confidence: 90.0 };
         let lines = [line("About The Tour", [5, 110, 200, 140]), line("Stage Map", [5, 210, 150, 240])];
         assert!(has_clashes(&screen));
-        assert_eq!(hide_unshown(&mut screen, &lines, 2.0), 1);
+        assert_eq!(hide_unshown(&mut screen, &mut Reads::default(), &mut || Some((lines.to_vec(), 2.0))), 1);
         let root = screen.root.as_ref().unwrap();
         assert!(root.children[0].visible && root.children[0].children.iter().all(|c| c.visible));
         assert!(!root.children[1].visible && root.children[1].children.iter().all(|c| !c.visible));
@@ -165,7 +188,7 @@ mod tests {
         let mut root = UiNode::new("android.widget.FrameLayout", [0, 0, 1000, 1000]);
         root.children = vec![text("About The Tour", [0, 200, 1000, 300]), text("Live Coverage", [0, 210, 600, 290])];
         let mut screen = Screen::from_root("s", "p", "", 1000, 1000, Some(root));
-        assert_eq!(hide_unshown(&mut screen, &[], 1.0), 0);
+        assert_eq!(hide_unshown(&mut screen, &mut Reads::default(), &mut || Some((Vec::new(), 1.0))), 0);
         assert!(screen.root.as_ref().unwrap().children.iter().all(|c| c.visible));
     }
 }

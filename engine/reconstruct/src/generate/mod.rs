@@ -356,6 +356,7 @@ pub fn model(abstraction: &Abstraction, graph: &UsageGraph, traces: &[Trace], op
     let mut warnings = Vec::new();
     let mut state_counter: BTreeSet<String> = BTreeSet::new();
     let mut images = BTreeMap::new();
+    let (mut gaps_read, mut gaps_tesseract) = (0, None);
     for (index, abs) in abstraction.screens.iter().enumerate() {
         if abs.role == Role::Launcher {
             continue;
@@ -379,7 +380,17 @@ pub fn model(abstraction: &Abstraction, graph: &UsageGraph, traces: &[Trace], op
                 let m = Mapper { width: f64::from(s.width.max(1)), height: f64::from(s.height.max(1)) };
                 let shot = screenshot(&traces[t], &s.id, &mut warnings);
                 let background = shot.as_ref().and_then(|img| img.median_color(0.0, 0.0, 1.0, 1.0));
-                let widgets = build(root, &m, shot.as_ref());
+                // What the screenshot shows where the hierarchy names nothing is drawn too.
+                let (seen, tesseract) = shot.as_ref().map(|img| crate::see::read_gaps(s, img)).unwrap_or_default();
+                let widgets = if seen.is_empty() {
+                    build(root, &m, shot.as_ref())
+                } else {
+                    gaps_read += 1;
+                    gaps_tesseract = tesseract;
+                    let mut root = root.clone();
+                    root.children.extend(seen);
+                    build(&root, &m, shot.as_ref())
+                };
                 let rows = shot.as_ref().map(|img| crate::visual::rows_showing(img, s.width, s.height));
                 (widgets, background, format!("{}#{}", traces[t].source, s.id), shot.zip(rows))
             }
@@ -641,6 +652,11 @@ pub fn model(abstraction: &Abstraction, graph: &UsageGraph, traces: &[Trace], op
         }
         stayed > left
     });
+    if let Some(version) = gaps_tesseract {
+        warnings.push(format!(
+            "{gaps_read} screen(s) draw what their screenshot shows where the hierarchy names nothing, read with Tesseract {version}"
+        ));
+    }
     // Each tab notes itself on entering; a screen that moves on by itself already has an on_enter.
     let mut reopens_tab = remember::reopens_last_tab(&seen_as, traces, &entry);
     if entry_guard || reopens_tab.iter().any(|id| screens.iter().any(|s| s.id == *id && s.moves_on.is_some())) {

@@ -166,7 +166,8 @@ pub struct AppModel {
     pub sources: Vec<String>,
     /// Edges between screens that the app does not reproduce with a handler, and why.
     pub unreproduced_edges: Vec<serde_json::Value>,
-    /// What could not be used and was left out (a screenshot that does not decode).
+    /// What could not be used and was left out (a screenshot that does not decode), and how
+    /// screenshots were read (the Tesseract version).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub warnings: Vec<String>,
     /// Pictures cut out of the screenshots: bundle path to PNG bytes (written with the app).

@@ -111,7 +111,7 @@ pub enum Content {
 }
 
 /// Accessibility facts of a node (Android's AccessibilityNodeInfo, abridged).
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 pub struct A11y {
     pub class_name: &'static str,
     pub package: String,
@@ -165,15 +165,30 @@ fn hash_f32<H: Hasher>(value: f32, state: &mut H) {
 }
 
 impl ViewNode {
-    /// A hash of everything that affects layout and pixels, for caching by content.
+    /// A hash of everything a node is: what affects layout and pixels, and what it tells
+    /// accessibility and where a touch goes, for caching by content.
     pub fn content_hash(&self) -> u64 {
+        let children: Vec<u64> = self.children.iter().map(ViewNode::content_hash).collect();
+        self.hash_over(&children)
+    }
+
+    /// The node's `content_hash` and each child's, in one walk of the tree.
+    pub fn content_hashes(&self) -> (u64, Vec<u64>) {
+        let children: Vec<u64> = self.children.iter().map(ViewNode::content_hash).collect();
+        (self.hash_over(&children), children)
+    }
+
+    /// The hash of this node's own fields and its children's hashes (a Merkle tree: a child's
+    /// hash is all that its subtree adds).
+    fn hash_over(&self, children: &[u64]) -> u64 {
         // A fixed-key hasher, so the value never depends on the process.
         let mut hasher = Fnv(0xcbf2_9ce4_8422_2325);
-        self.hash_into(&mut hasher);
+        self.hash_own_into(&mut hasher);
+        children.hash(&mut hasher);
         hasher.0
     }
 
-    fn hash_into<H: Hasher>(&self, h: &mut H) {
+    fn hash_own_into<H: Hasher>(&self, h: &mut H) {
         let s = &self.style;
         (s.direction, s.justify, s.align_items, s.align_self, s.shrink, s.scroll).hash(h);
         for v in [s.width, s.height, s.min_width, s.min_height] {
@@ -197,10 +212,7 @@ impl ViewNode {
             Content::Image(i) => (3u8, i.image.key(), i.fit, i.radius.to_bits(), i.circle).hash(h),
         }
         hash_f32(self.scroll_y, h);
-        self.children.len().hash(h);
-        for child in &self.children {
-            child.hash_into(h);
-        }
+        (&self.a11y, self.hit).hash(h);
     }
 }
 
@@ -237,5 +249,32 @@ impl Hasher for Fnv {
     }
     fn write_usize(&mut self, v: usize) {
         self.mix(v as u64);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn labelled(text: &str) -> ViewNode {
+        ViewNode { a11y: Some(A11y { text: text.into(), ..A11y::default() }), ..ViewNode::default() }
+    }
+
+    /// Layouts and element lists are kept by this hash: two trees that look the same but say
+    /// other things to accessibility, or send a touch elsewhere, must not share them.
+    #[test]
+    fn the_content_hash_tells_apart_what_a_node_says_and_where_a_touch_goes() {
+        let mut parent = ViewNode::default();
+        parent.children.push(labelled("On"));
+        let mut relabelled = parent.clone();
+        relabelled.children[0] = labelled("Off");
+        let mut tappable = parent.clone();
+        tappable.children[0].hit = Some(3);
+        assert_ne!(parent.content_hash(), relabelled.content_hash());
+        assert_ne!(parent.content_hash(), tappable.content_hash());
+        assert_eq!(parent.content_hash(), parent.clone().content_hash());
+        let (whole, children) = parent.content_hashes();
+        assert_eq!(whole, parent.content_hash());
+        assert_eq!(children, vec![parent.children[0].content_hash()]);
     }
 }

@@ -67,6 +67,10 @@ pub(crate) struct View {
     pub(crate) hash: u64,
 }
 
+/// How many recent layouts a phone keeps for reuse unless told otherwise (`keep_layouts`):
+/// a session goes back and forth between a few screens, and many phones share a machine.
+const RECENT_LAYOUTS: usize = 4;
+
 /// A mock phone.
 pub struct Device {
     pub(crate) catalog: Arc<Catalog>,
@@ -74,10 +78,14 @@ pub struct Device {
     pub(crate) store: Store,
     pub(crate) scripts: Option<ScriptHost>,
     pub(crate) view: Option<View>,
-    /// The previous view, kept so an unchanged tree reuses its layout.
-    stale: Option<View>,
+    /// Layouts of recent views by tree hash, newest last: a tree shown again (a screen
+    /// revisited, an unchanged tree after a no-op step) reuses its layout.
+    recent_layouts: std::collections::VecDeque<(u64, PlacedTree)>,
+    layouts_kept: usize,
     /// The composed tree and its hash, not laid out yet (`screen_hash` needs no layout).
     composed: Option<(Composed, u64)>,
+    /// `screen_hash` of the current store, until it changes.
+    screen_hash: Option<u64>,
     layouter: Layouter,
     frame: Option<(u64, Arc<Frame>)>,
     /// What the buffer of `frame` holds, band by band, so the next frame redraws what changed.
@@ -165,8 +173,10 @@ impl Device {
             store,
             scripts: None,
             view: None,
-            stale: None,
+            recent_layouts: Default::default(),
+            layouts_kept: RECENT_LAYOUTS,
             composed: None,
+            screen_hash: None,
             layouter: Layouter::new(),
             frame: None,
             frame_bands: FrameBands::default(),
@@ -216,9 +226,9 @@ impl Device {
         if self.view.is_none() {
             let (w, h) = (self.config.width as f32, self.config.height as f32);
             let (composed, hash) = self.composed.take().unwrap_or_else(|| self.compose_now());
-            let placed = match self.stale.take() {
-                Some(old) if old.hash == hash => old.placed,
-                _ => self.layouter.layout(&composed.root, 0.0, 0.0, w, h),
+            let placed = match self.recent_layouts.iter().position(|(h, _)| *h == hash) {
+                Some(i) => self.recent_layouts.remove(i).expect("found").1,
+                None => self.layouter.layout(&composed.root, 0.0, 0.0, w, h),
             };
             self.view = Some(View { composed, placed, hash });
         }
@@ -229,39 +239,59 @@ impl Device {
     /// clock left out): equal hashes, equal screens whatever the time. For callers that keep
     /// what they derived from a screen; no frame is drawn for it.
     pub fn screen_hash(&mut self) -> u64 {
-        if self.view.is_none() && self.composed.is_none() {
-            self.composed = Some(self.compose_now());
+        // Every composing notes the hash; only a change of the store forgets it.
+        if self.screen_hash.is_none() {
+            let composed = self.compose_now();
+            if self.view.is_none() {
+                self.composed = Some(composed);
+            }
         }
-        let laid_out = self.view.as_ref().map(|v| &v.composed.root);
-        let Some(root) = laid_out.or(self.composed.as_ref().map(|(c, _)| &c.root)) else { return 0 };
-        // The status bar is the root's first child (`compose`); FNV-1a over the others' hashes.
-        root.children.iter().skip(1).fold(0xcbf2_9ce4_8422_2325_u64, |h, c| {
-            c.content_hash().to_le_bytes().iter().fold(h, |h, b| (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3))
-        })
+        self.screen_hash.unwrap_or(0)
     }
 
-    /// The screen composed from the store now, and its content hash.
-    fn compose_now(&self) -> (Composed, u64) {
+    /// The screen composed from the store now and its content hash; notes its `screen_hash`.
+    fn compose_now(&mut self) -> (Composed, u64) {
         let (w, h) = (self.config.width as f32, self.config.height as f32);
         let composed = compose(&self.store, &self.catalog, w, h, self.config.px_per_dp());
-        let hash = composed.root.content_hash();
+        let (hash, children) = composed.root.content_hashes();
+        // The status bar is the root's first child (`compose`); FNV-1a over the others' hashes.
+        let below_status_bar = children.iter().skip(1).fold(0xcbf2_9ce4_8422_2325_u64, |h, c| {
+            c.to_le_bytes().iter().fold(h, |h, b| (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3))
+        });
+        self.screen_hash = Some(below_status_bar);
         (composed, hash)
     }
 
     /// Forgets the composed view (the store changed).
     pub(crate) fn invalidate(&mut self) {
-        // Keep the old layout around for reuse when the new tree hashes the same.
+        // Keep the old layout around for reuse when a new tree hashes the same.
         if let Some(view) = self.view.take() {
-            self.stale = Some(view);
+            if self.recent_layouts.len() >= self.layouts_kept {
+                self.recent_layouts.pop_front();
+            }
+            if self.layouts_kept > 0 {
+                self.recent_layouts.push_back((view.hash, view.placed));
+            }
         }
         self.composed = None;
+        self.screen_hash = None;
+    }
+
+    /// Keeps the layouts of up to `n` recent screens for reuse (4 by default): more for a
+    /// long replay through many screens, at the memory of a layout each.
+    pub fn keep_layouts(&mut self, n: usize) {
+        self.layouts_kept = n;
+        while self.recent_layouts.len() > n {
+            self.recent_layouts.pop_front();
+        }
     }
 
     /// Drops the cached view, layout and frame (benchmarks measure cold paths with this).
     pub fn clear_caches(&mut self) {
         self.view = None;
-        self.stale = None;
+        self.recent_layouts.clear();
         self.composed = None;
+        self.screen_hash = None;
         self.frame = None;
     }
 

@@ -65,9 +65,9 @@ pub fn widget_signature(node: &UiNode, screen_size: (u32, u32)) -> String {
 /// goes whole: "Filters (2)" is the "Filters" button with two filters on.
 pub fn without_numbers(label: &str) -> String {
     let mut out = String::with_capacity(label.len());
-    let chars: Vec<char> = label.chars().collect();
-    for (i, &c) in chars.iter().enumerate() {
-        let separator_inside = matches!(c, '.' | ',') && out.ends_with('#') && chars.get(i + 1).is_some_and(char::is_ascii_digit);
+    let mut chars = label.chars().peekable();
+    while let Some(c) = chars.next() {
+        let separator_inside = matches!(c, '.' | ',') && out.ends_with('#') && chars.peek().is_some_and(char::is_ascii_digit);
         if c.is_ascii_digit() || separator_inside {
             if !out.ends_with('#') {
                 out.push('#');
@@ -80,6 +80,44 @@ pub fn without_numbers(label: &str) -> String {
         Some(label) if !label.trim().is_empty() => label.trim_end().to_owned(),
         _ => out,
     }
+}
+
+/// Whether two labels are the same `without_numbers`, without building either (matching
+/// widgets compares labels many times over).
+pub fn same_without_numbers(a: &str, b: &str) -> bool {
+    if a == b {
+        return true;
+    }
+    // A count in brackets goes whole only at the end: leave that case to the full rule.
+    if a.ends_with(')') || b.ends_with(')') {
+        return without_numbers(a) == without_numbers(b);
+    }
+    numbers_as_marks(a).eq(numbers_as_marks(b))
+}
+
+/// The characters of `without_numbers` but for its bracketed count rule: each run of digits,
+/// with the separators inside it, as one `#`.
+fn numbers_as_marks(label: &str) -> impl Iterator<Item = char> + '_ {
+    let mut chars = label.chars().peekable();
+    std::iter::from_fn(move || {
+        let c = chars.next()?;
+        if !c.is_ascii_digit() {
+            return Some(c);
+        }
+        while let Some(&n) = chars.peek() {
+            let separator_inside = matches!(n, '.' | ',') && {
+                let mut ahead = chars.clone();
+                ahead.next();
+                ahead.peek().is_some_and(char::is_ascii_digit)
+            };
+            if n.is_ascii_digit() || separator_inside {
+                chars.next();
+            } else {
+                break;
+            }
+        }
+        Some('#')
+    })
 }
 
 /// The action's name as the graph shows it.
@@ -250,6 +288,12 @@ mod tests {
         assert_eq!(without_numbers("Page 1 of 3, 1,200 items."), "Page # of #, # items.");
         assert_eq!(without_numbers("Filters (2)"), "Filters");
         assert_eq!(without_numbers("(3)"), "(#)");
+        for (a, b) in [("Add · $20.50", "Add · $3"), ("Page 1 of 3, 1,200 items.", "Page 2 of 9, 7 items."), ("Filters (2)", "Filters")] {
+            assert!(same_without_numbers(a, b), "{a} / {b}");
+        }
+        for (a, b) in [("Page 1 of 3", "Page 1 of 3 more"), ("1.x", "1x"), ("Item 1", "Items 1")] {
+            assert_eq!(same_without_numbers(a, b), without_numbers(a) == without_numbers(b), "{a} / {b}");
+        }
         let size = (1080, 2400);
         let sig = |id, text| widget_signature(&button(id, text), size);
         assert_eq!(sig("add_dish", "Add · $20.50"), sig("add_dish", "Add · $16.00"));

@@ -134,14 +134,27 @@ struct Replayer<'a> {
     trees: BTreeMap<u64, Option<std::rc::Rc<UiNode>>>,
     /// Comparisons by trace screen and screen hash (`compare_with`).
     comparisons: BTreeMap<(String, u64), Comparison>,
+    /// The generated widget matching a step's target, by abstract screen and target
+    /// (`widget_point`): a trace taps the same few controls again and again.
+    matched: BTreeMap<(usize, TargetKey), Option<String>>,
 }
+
+/// What `best_match` reads of a target node, and the size of the screen it is on.
+type TargetKey = (String, String, String, String, [i32; 4], bool, (u32, u32));
 
 /// Most entries a replay cache keeps: a trace shows tens of screens, its app a few states each.
 const REPLAY_CACHE: usize = 256;
 
+/// Most targets `widget_point` keeps: tens of screens with tens of controls each.
+const TARGET_CACHE: usize = 4096;
+
 /// Keeps a derived value, forgetting all once the cache is full (memory stays bounded).
 fn remember<K: Ord, V>(cache: &mut BTreeMap<K, V>, key: K, value: V) {
-    if cache.len() >= REPLAY_CACHE {
+    remember_up_to(REPLAY_CACHE, cache, key, value);
+}
+
+fn remember_up_to<K: Ord, V>(most: usize, cache: &mut BTreeMap<K, V>, key: K, value: V) {
+    if cache.len() >= most {
         cache.clear();
     }
     cache.insert(key, value);
@@ -211,8 +224,24 @@ impl Replayer<'_> {
     fn widget_point(&mut self, screen: &Screen, target: &UiNode) -> Option<(f64, f64)> {
         let Label::Screen(i) = self.observe() else { return None };
         let model_screen = self.model.screen(&self.model.abstraction.screens[i].id)?;
-        let m = Mapper { width: f64::from(screen.width.max(1)), height: f64::from(screen.height.max(1)) };
-        let id = best_match(&model_screen.widgets, target, &m, &|_| true)?.id.clone();
+        let key = (
+            target.class.clone(),
+            target.resource_id.clone(),
+            target.text.clone(),
+            target.content_desc.clone(),
+            target.bounds,
+            target.editable,
+            (screen.width, screen.height),
+        );
+        let id = match self.matched.get(&(i, key.clone())) {
+            Some(id) => id.clone(),
+            None => {
+                let m = Mapper { width: f64::from(screen.width.max(1)), height: f64::from(screen.height.max(1)) };
+                let id = best_match(&model_screen.widgets, target, &m, &|_| true).map(|w| w.id.clone());
+                remember_up_to(TARGET_CACHE, &mut self.matched, (i, key), id.clone());
+                id
+            }
+        }?;
         // The whole tree, not the element list: a button's own node is not a leaf.
         let suffix = format!(":id/{id}");
         let package = self.model.package.clone();
@@ -279,7 +308,14 @@ impl Replayer<'_> {
 
     /// The phone actions for a trace step, and how they were chosen.
     fn translate(&mut self, trace: &Trace, step: &TraceStep, from: &Label, expected: Option<&Label>) -> (Vec<Action>, &'static str) {
-        let screen = trace.screens.get(&step.screen).cloned().unwrap_or_else(|| Screen::hash_only(&step.screen, 1080, 2400));
+        let unknown;
+        let screen = match trace.screens.get(&step.screen) {
+            Some(s) => s,
+            None => {
+                unknown = Screen::hash_only(&step.screen, 1080, 2400);
+                &unknown
+            }
+        };
         let (sx, sy) = (1080.0 / f64::from(screen.width.max(1)), 2400.0 / f64::from(screen.height.max(1)));
         let point = |x: f64, y: f64| ((x * sx).clamp(0.0, 1079.0), (y * sy).clamp(0.0, 2399.0));
         match &step.action {
@@ -294,7 +330,7 @@ impl Replayer<'_> {
                         return (vec![Action::OpenApp { app: self.model.package.clone() }], "launcher_icon");
                     }
                 }
-                let (p, mode) = match step.target.as_ref().and_then(|t| self.widget_point(&screen, &t.node)) {
+                let (p, mode) = match step.target.as_ref().and_then(|t| self.widget_point(screen, &t.node)) {
                     Some(p) => (p, "widget"),
                     None => (point(*x, *y), "point"),
                 };
@@ -309,7 +345,7 @@ impl Replayer<'_> {
             TraceAction::TypeText { text } => {
                 let mut actions = Vec::new();
                 let mut mode = "point";
-                if let Some(p) = step.target.as_ref().and_then(|t| self.widget_point(&screen, &t.node)) {
+                if let Some(p) = step.target.as_ref().and_then(|t| self.widget_point(screen, &t.node)) {
                     actions.push(Action::Tap { x: p.0, y: p.1 });
                     mode = "widget";
                 }
@@ -488,9 +524,19 @@ pub fn replay_to_end(
         std::fs::create_dir_all(dir).map_err(|e| ReconError::io(dir, e))?;
     }
     let mut shots = ShotCache::default();
-    let device = Device::new(Arc::clone(&catalog), DeviceConfig::default()).map_err(|e| ReconError::Input(e.to_string()))?;
+    let mut device = Device::new(Arc::clone(&catalog), DeviceConfig::default()).map_err(|e| ReconError::Input(e.to_string()))?;
+    // A trace goes through every screen of the app many times over.
+    device.keep_layouts(REPLAY_CACHE);
     let trace_index = model.sources.iter().position(|s| *s == trace.source).unwrap_or(usize::MAX);
-    let mut r = Replayer { model, device, trace_index, labels: Default::default(), trees: BTreeMap::new(), comparisons: BTreeMap::new() };
+    let mut r = Replayer {
+        model,
+        device,
+        trace_index,
+        labels: Default::default(),
+        trees: BTreeMap::new(),
+        comparisons: BTreeMap::new(),
+        matched: BTreeMap::new(),
+    };
     let mut per_step = Vec::new();
     let mut failures: BTreeMap<String, usize> = BTreeMap::new();
     let (mut judged, mut succeeded, mut baseline_ok_count, mut resyncs, mut script_errors) = (0, 0, 0, 0, 0);

@@ -630,16 +630,16 @@ pub fn model(abstraction: &Abstraction, graph: &UsageGraph, traces: &[Trace], op
             choice_by_opener: BTreeMap::new(),
         });
     }
-    shown::follow_rows(&mut screens, abstraction, traces);
+    let seen_as = remember::Sightings::new(abstraction);
+    shown::follow_rows(&mut screens, &seen_as, abstraction, traces);
     selection::follow_checked(&mut screens, abstraction, traces);
     lend_typed_handlers(&mut screens);
-    select_then_open(&mut screens, abstraction, traces);
+    select_then_open(&mut screens, &seen_as, abstraction, traces);
     carry_typed_text(&mut screens);
     tabs::link_tabs(&mut screens, abstraction);
-    let seen_as = remember::Sightings::new(abstraction);
     remember_state(&mut screens, &seen_as, traces);
     let fresh_start = remember::forgets_on_restart(&screens, &seen_as, traces);
-    let entry = entry_screen(abstraction, traces).unwrap_or_else(|| screens.first().map(|s| s.id.clone()).unwrap_or_default());
+    let entry = entry_screen(&seen_as, abstraction, traces).unwrap_or_else(|| screens.first().map(|s| s.id.clone()).unwrap_or_default());
     let entry_guard = abstraction.index_of(&entry).is_some_and(|i| {
         let (mut stayed, mut left) = (0, 0);
         for (to, edge) in graph.out_edges(i) {
@@ -959,7 +959,7 @@ fn required_keys(widgets: &[Widget], screen: &str, requirement: &requires::Requi
 
 /// Handlers whose taps left the screen only when the tapped widget was already selected, and
 /// stayed (selecting it) otherwise: a month grid's day opens the day only once selected.
-fn select_then_open(screens: &mut [ScreenModel], abstraction: &Abstraction, traces: &[Trace]) {
+fn select_then_open(screens: &mut [ScreenModel], seen_as: &remember::Sightings<'_>, abstraction: &Abstraction, traces: &[Trace]) {
     // handler name -> (left while selected, left while not, stayed while not selected)
     let mut seen: BTreeMap<(usize, String), (usize, usize, usize)> = BTreeMap::new();
     for (t, trace) in traces.iter().enumerate() {
@@ -968,7 +968,7 @@ fn select_then_open(screens: &mut [ScreenModel], abstraction: &Abstraction, trac
                 continue;
             };
             let (Some(a), Some(b)) = (trace.screens.get(&step.screen), trace.screens.get(next)) else { continue };
-            let (Some(ai), Some(bi)) = (abstraction.classify(t, a), abstraction.classify(t, b)) else { continue };
+            let (Some(ai), Some(bi)) = (seen_as.index(t, a), seen_as.index(t, b)) else { continue };
             let Some(from) = screens.iter().position(|s| s.id == abstraction.screens[ai].id) else { continue };
             let m = Mapper { width: f64::from(a.width.max(1)), height: f64::from(a.height.max(1)) };
             let Some(handler) = best_match(&screens[from].widgets, &target.node, &m, &|_| true).and_then(|w| w.on_tap.clone()) else {
@@ -1078,8 +1078,8 @@ fn carry_typed_text(screens: &mut [ScreenModel]) {
 
 /// The screen the app opens on: where the first launch of the app landed, else the first
 /// app screen of the first trace.
-fn entry_screen(abstraction: &Abstraction, traces: &[Trace]) -> Option<String> {
-    let role_of = |t: usize, id: &str| abstraction.classify(t, traces[t].screens.get(id)?).map(|i| &abstraction.screens[i]);
+fn entry_screen(seen_as: &remember::Sightings<'_>, abstraction: &Abstraction, traces: &[Trace]) -> Option<String> {
+    let role_of = |t: usize, id: &str| seen_as.index(t, traces[t].screens.get(id)?).map(|i| &abstraction.screens[i]);
     for (t, trace) in traces.iter().enumerate() {
         for step in &trace.steps {
             let from = role_of(t, &step.screen);

@@ -167,17 +167,18 @@ fn visits(trace: &Trace) -> impl Iterator<Item = (&Screen, Option<&TraceAction>)
 pub(super) type Input = (String, bool, String);
 
 /// A concrete screen of a trace: the trace's index and the screen's id.
-type Visit = (usize, String);
-
 /// The traces' screens as the rebuilt screens see them, worked out once per concrete screen (a
 /// long trace shows the same few screens again and again): the abstract screen each is, and
 /// the inputs it shows. The inputs depend only on the screens' inputs and their state keys,
 /// which the passes using this leave as they are.
 pub(super) struct Sightings<'a> {
     abstraction: &'a Abstraction,
-    index: RefCell<BTreeMap<Visit, Option<usize>>>,
-    inputs: RefCell<BTreeMap<Visit, Rc<[Input]>>>,
+    index: RefCell<PerScreen<Option<usize>>>,
+    inputs: RefCell<PerScreen<Rc<[Input]>>>,
 }
+
+/// By trace, then by concrete screen id (looked up without building a key).
+type PerScreen<T> = BTreeMap<usize, BTreeMap<String, T>>;
 
 impl<'a> Sightings<'a> {
     pub(super) fn new(abstraction: &'a Abstraction) -> Sightings<'a> {
@@ -185,13 +186,12 @@ impl<'a> Sightings<'a> {
     }
 
     /// The abstract screen the `t`-th trace's `screen` is (`Abstraction::classify`).
-    fn index(&self, t: usize, screen: &Screen) -> Option<usize> {
-        let key = (t, screen.id.clone());
-        if let Some(i) = self.index.borrow().get(&key) {
+    pub(super) fn index(&self, t: usize, screen: &Screen) -> Option<usize> {
+        if let Some(i) = self.index.borrow().get(&t).and_then(|m| m.get(&screen.id)) {
             return *i;
         }
         let i = self.abstraction.classify(t, screen);
-        self.index.borrow_mut().insert(key, i);
+        self.index.borrow_mut().entry(t).or_default().insert(screen.id.clone(), i);
         i
     }
 
@@ -203,14 +203,13 @@ impl<'a> Sightings<'a> {
 
     /// The inputs the `t`-th trace's `screen` shows, as the inputs of `model` (its screen).
     fn inputs(&self, t: usize, screen: &Screen, model: &ScreenModel) -> Rc<[Input]> {
-        let key = (t, screen.id.clone());
-        if let Some(found) = self.inputs.borrow().get(&key) {
+        if let Some(found) = self.inputs.borrow().get(&t).and_then(|m| m.get(&screen.id)) {
             return Rc::clone(found);
         }
         let mut out = Vec::new();
         inputs_shown(screen, model, &mut |key, field, value| out.push((key.to_owned(), field, value)));
         let out: Rc<[Input]> = out.into();
-        self.inputs.borrow_mut().insert(key, Rc::clone(&out));
+        self.inputs.borrow_mut().entry(t).or_default().insert(screen.id.clone(), Rc::clone(&out));
         out
     }
 }
@@ -457,7 +456,14 @@ fn bounds_of(n: &UiNode) -> [f64; 4] {
 }
 
 /// The leaf texts (outside fields) a screen shows, by their text.
-fn leaf_texts(screen: &Screen) -> BTreeMap<String, UiNode> {
+/// A screen's leaf texts (normalised) and their nodes.
+type LeafTexts = BTreeMap<String, UiNode>;
+
+fn leaf_texts_once<'s>(cache: &mut BTreeMap<&'s str, Rc<LeafTexts>>, screen: &'s Screen) -> Rc<LeafTexts> {
+    Rc::clone(cache.entry(screen.id.as_str()).or_insert_with(|| Rc::new(leaf_texts(screen))))
+}
+
+fn leaf_texts(screen: &Screen) -> LeafTexts {
     let mut out = BTreeMap::new();
     if let Some(root) = &screen.root {
         root.walk(&mut Vec::new(), &mut |_, n| {
@@ -502,12 +508,13 @@ pub(super) fn picks(screens: &[ScreenModel], seen_as: &Sightings<'_>, traces: &[
     let model_of: BTreeMap<&str, &ScreenModel> = screens.iter().map(|s| (s.id.as_str(), s)).collect();
     let mut out: Vec<Pick> = Vec::new();
     for (t, trace) in traces.iter().enumerate() {
-        // The texts of each screen's latest visit.
-        let mut last_seen: BTreeMap<String, BTreeMap<String, UiNode>> = BTreeMap::new();
+        // The texts of each screen's latest visit, read once per concrete screen.
+        let mut last_seen: BTreeMap<String, Rc<LeafTexts>> = BTreeMap::new();
+        let mut texts_of: BTreeMap<&str, Rc<LeafTexts>> = BTreeMap::new();
         if let Some((first, model)) =
             trace.steps.first().and_then(|s| trace.screens.get(&s.screen)).and_then(|s| Some((s, seen_as.model(t, s, &model_of)?)))
         {
-            last_seen.insert(model.id.clone(), leaf_texts(first));
+            last_seen.insert(model.id.clone(), leaf_texts_once(&mut texts_of, first));
         }
         for step in &trace.steps {
             let Some((to, shown)) =
@@ -515,7 +522,7 @@ pub(super) fn picks(screens: &[ScreenModel], seen_as: &Sightings<'_>, traces: &[
             else {
                 continue;
             };
-            let now = leaf_texts(to);
+            let now = leaf_texts_once(&mut texts_of, to);
             let from = trace.screens.get(&step.screen);
             if let (TraceAction::Tap { .. }, Some(target), Some(from), Some(before)) =
                 (&step.action, &step.target, from, last_seen.get(&shown.id))

@@ -8,6 +8,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
 
+use super::remember::Sightings;
 use super::widgets::{best_match, build, shown_texts, Mapper, Widget, WidgetKind};
 use super::ScreenModel;
 use crate::abstraction::{Abstraction, Role};
@@ -220,7 +221,7 @@ fn tapped_row<'w>(widgets: &'w [Widget], placed: &'w Widget, handler: &str, tapp
 const MIN_LABEL: usize = 3;
 
 /// Finds, for every screen opened by tapping rows, the texts that followed the row.
-pub(crate) fn follow_rows(screens: &mut [ScreenModel], abstraction: &Abstraction, traces: &[Trace]) {
+pub(super) fn follow_rows(screens: &mut [ScreenModel], seen_as: &Sightings<'_>, abstraction: &Abstraction, traces: &[Trace]) {
     let position = |id: &str| screens.iter().position(|s| s.id == id);
     // (target screen, opening widget key) -> the widgets of the screen shown after each tap.
     let mut seen: BTreeMap<(usize, String), Vec<Vec<Widget>>> = BTreeMap::new();
@@ -232,7 +233,6 @@ pub(crate) fn follow_rows(screens: &mut [ScreenModel], abstraction: &Abstraction
     let mut openers: BTreeMap<usize, BTreeSet<(usize, String)>> = BTreeMap::new();
     // A trace shows the same screens again and again: each is classified and built once, and
     // a visit already counted for a key adds nothing to "every visit agrees" (kept once).
-    let mut classified: BTreeMap<(usize, String), Option<usize>> = BTreeMap::new();
     let mut built: BTreeMap<(usize, String), Vec<Widget>> = BTreeMap::new();
     let mut counted: BTreeSet<(usize, String, usize, String)> = BTreeSet::new();
     for (t, trace) in traces.iter().enumerate() {
@@ -243,9 +243,7 @@ pub(crate) fn follow_rows(screens: &mut [ScreenModel], abstraction: &Abstraction
             }
             let (Some(target), Some(next_id)) = (&step.target, &step.next) else { continue };
             let (Some(a), Some(b)) = (trace.screens.get(&step.screen), trace.screens.get(next_id)) else { continue };
-            let mut class_of =
-                |s: &crate::trace::Screen| *classified.entry((t, s.id.clone())).or_insert_with(|| abstraction.classify(t, s));
-            let (Some(ai), Some(bi)) = (class_of(a), class_of(b)) else { continue };
+            let (Some(ai), Some(bi)) = (seen_as.index(t, a), seen_as.index(t, b)) else { continue };
             if ai == bi || abstraction.screens[ai].role == Role::Launcher || abstraction.screens[bi].role == Role::Launcher {
                 continue;
             }

@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::{Deserialize, Serialize};
 
 use crate::abstraction::is_system_chrome;
-use crate::graph::without_numbers;
+use crate::graph::same_without_numbers;
 use crate::trace::UiNode;
 use crate::visual::Rgb;
 
@@ -348,10 +348,7 @@ pub(crate) fn match_score(w: &Widget, node: &UiNode, m: &Mapper) -> f64 {
     let iou = iou(w.source_box, nb);
     let mut score = 0.0;
     // Same id but another label is another control in the same place (a pager's pages).
-    let relabeled = !node.text.is_empty()
-        && !w.text.is_empty()
-        && without_numbers(&w.text) != without_numbers(&node.text)
-        && w.class.contains("Button");
+    let relabeled = !node.text.is_empty() && !w.text.is_empty() && w.class.contains("Button") && !same_without_numbers(&w.text, &node.text);
     if !node.resource_id.is_empty() && w.resource_id == node.resource_id && !relabeled {
         score += 4.0;
     }

@@ -1,6 +1,7 @@
 //! Same seed, same actions: the same state and frame hashes at every step, across runs and
 //! across a snapshot and restore midway. And long monkey runs raise no script error.
 
+use phoneworld_data::Action;
 use phoneworld_phone::{Device, DeviceConfig, Monkey, ScriptLimits};
 use phoneworld_tests::core_catalog as catalog;
 
@@ -72,5 +73,26 @@ fn ten_thousand_monkey_steps_over_both_apps_raise_no_script_error() {
             assert!(device.view_problems().is_empty(), "{app} step {i}: {:?}", device.view_problems());
         }
         assert!(screens.len() >= 3, "{app}: {screens:?}");
+    }
+}
+
+/// A phone reuses the layout of a screen it showed before, and of one it showed with another
+/// clock (only the status bar laid out again): what it shows is what a phone laying out every
+/// screen afresh shows, pixel for pixel and element for element.
+#[test]
+fn kept_layouts_are_the_layouts_a_fresh_phone_computes() {
+    let config = DeviceConfig { seed: 11, ..DeviceConfig::default() };
+    let mut kept = Device::new(catalog(), config).unwrap();
+    let mut fresh = Device::new(catalog(), config).unwrap();
+    let mut monkey = Monkey::new(11, None);
+    for i in 0..300 {
+        // Half a minute now and then: the clock moves on while screens are shown again.
+        let action = if i % 7 == 6 { Action::Wait { ms: 30_000 } } else { monkey.next_action(&mut kept) };
+        kept.step(&action);
+        fresh.clear_caches();
+        fresh.step(&action);
+        fresh.clear_caches();
+        assert_eq!(kept.ui_elements(), fresh.ui_elements(), "elements differ after step {i}: {action:?}");
+        assert_eq!(kept.frame_hash(), fresh.frame_hash(), "frames differ after step {i}: {action:?}");
     }
 }

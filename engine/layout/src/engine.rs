@@ -199,6 +199,42 @@ impl Layouter {
         placed
     }
 
+    /// Lays out `child`, the `k`-th child of the root of `tree`, again in the box it has there,
+    /// and puts it in place of its old nodes; the rest of `tree` stays. Exact only when the
+    /// child's box does not depend on what it holds (its style fixes the size the root gives
+    /// it, as a bar of fixed height stretched across the screen): false, with `tree` as it
+    /// was, when the child's new layout comes out another size.
+    pub fn relayout_root_child(&mut self, tree: &mut PlacedTree, k: usize, child: &ViewNode) -> bool {
+        let Some((start, end)) = tree.root_child_range(k) else { return false };
+        let old = &tree.nodes[start];
+        let (x, y, w, h, clip, depth) = (old.x, old.y, old.w, old.h, old.clip, old.depth);
+        // The size the root gave it, as a style: the same box, whatever taffy would fit.
+        let mut sized = child.clone();
+        sized.style.width = Some(w);
+        sized.style.height = Some(h);
+        let old_shadow = self.shadow.take();
+        let shadow = self.sync(&sized, old_shadow);
+        let available = Size { width: AvailableSpace::Definite(w), height: AvailableSpace::Definite(h) };
+        let _ = self.tree.compute_layout_with_measure(shadow.id, available, |known, avail, _id, ctx, _style| measure(known, avail, ctx));
+        let mut fresh = PlacedTree { nodes: Vec::with_capacity(end - start) };
+        self.collect(child, &shadow, x, y, None, clip, &mut fresh);
+        self.shadow = Some(shadow);
+        let Some(top) = fresh.nodes.first() else { return false };
+        if (top.x, top.y, top.w, top.h) != (x, y, w, h) {
+            return false;
+        }
+        for node in &mut fresh.nodes {
+            node.parent = Some(node.parent.map_or(0, |p| p + start));
+            node.depth += depth;
+        }
+        let grown = fresh.nodes.len() as isize - (end - start) as isize;
+        for node in &mut tree.nodes[end..] {
+            node.parent = node.parent.map(|p| if p >= end { (p as isize + grown) as usize } else { p });
+        }
+        tree.nodes.splice(start..end, fresh.nodes);
+        true
+    }
+
     #[allow(clippy::too_many_arguments, reason = "a recursive walk carrying the parent's frame")]
     fn collect(
         &self,

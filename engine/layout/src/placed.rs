@@ -63,6 +63,15 @@ pub struct PlacedTree {
 }
 
 impl PlacedTree {
+    /// The nodes of the `k`-th child of the root, as a range of indices (pre-order keeps a
+    /// subtree together).
+    pub fn root_child_range(&self, k: usize) -> Option<(usize, usize)> {
+        let mut children = (1..self.nodes.len()).filter(|&i| self.nodes[i].parent == Some(0));
+        let start = children.nth(k)?;
+        let end = children.next().unwrap_or(self.nodes.len());
+        Some((start, end))
+    }
+
     /// The topmost node with an interaction under the point: later nodes in pre-order are
     /// drawn over earlier ones, and children over parents.
     pub fn hit_test(&self, x: f32, y: f32) -> Option<usize> {

@@ -179,8 +179,9 @@ impl ViewNode {
     }
 
     /// The hash of this node's own fields and its children's hashes (a Merkle tree: a child's
-    /// hash is all that its subtree adds).
-    fn hash_over(&self, children: &[u64]) -> u64 {
+    /// hash is all that its subtree adds). With a child's hash left out (0), what the rest
+    /// of the tree is.
+    pub fn hash_over(&self, children: &[u64]) -> u64 {
         // A fixed-key hasher, so the value never depends on the process.
         let mut hasher = Fnv(0xcbf2_9ce4_8422_2325);
         self.hash_own_into(&mut hasher);

@@ -65,11 +65,23 @@ pub(crate) struct View {
     pub(crate) composed: Composed,
     pub(crate) placed: PlacedTree,
     pub(crate) hash: u64,
+    /// The hash of the tree with the status bar left out (`Composed::hashes`).
+    below_status_bar: u64,
 }
+
+/// A kept layout: the hashes of its tree (whole, and without the status bar) and the layout.
+type KeptLayout = (u64, u64, PlacedTree);
 
 /// How many recent layouts a phone keeps for reuse unless told otherwise (`keep_layouts`):
 /// a session goes back and forth between a few screens, and many phones share a machine.
 const RECENT_LAYOUTS: usize = 4;
+
+/// The content hashes of a composed tree: whole, and with the status bar left out.
+#[derive(Debug, Clone, Copy)]
+struct TreeHashes {
+    whole: u64,
+    below_status_bar: u64,
+}
 
 /// A mock phone.
 pub struct Device {
@@ -80,10 +92,12 @@ pub struct Device {
     pub(crate) view: Option<View>,
     /// Layouts of recent views by tree hash, newest last: a tree shown again (a screen
     /// revisited, an unchanged tree after a no-op step) reuses its layout.
-    recent_layouts: std::collections::VecDeque<(u64, PlacedTree)>,
+    recent_layouts: std::collections::VecDeque<KeptLayout>,
     layouts_kept: usize,
-    /// The composed tree and its hash, not laid out yet (`screen_hash` needs no layout).
-    composed: Option<(Composed, u64)>,
+    /// Lays out the status bar alone, when only the clock changed on a kept screen.
+    bar_layouter: Layouter,
+    /// The composed tree and its hashes, not laid out yet (`screen_hash` needs no layout).
+    composed: Option<(Composed, TreeHashes)>,
     /// `screen_hash` of the current store, until it changes.
     screen_hash: Option<u64>,
     layouter: Layouter,
@@ -175,6 +189,7 @@ impl Device {
             view: None,
             recent_layouts: Default::default(),
             layouts_kept: RECENT_LAYOUTS,
+            bar_layouter: Layouter::new(),
             composed: None,
             screen_hash: None,
             layouter: Layouter::new(),
@@ -225,12 +240,9 @@ impl Device {
     pub(crate) fn view(&mut self) -> &View {
         if self.view.is_none() {
             let (w, h) = (self.config.width as f32, self.config.height as f32);
-            let (composed, hash) = self.composed.take().unwrap_or_else(|| self.compose_now());
-            let placed = match self.recent_layouts.iter().position(|(h, _)| *h == hash) {
-                Some(i) => self.recent_layouts.remove(i).expect("found").1,
-                None => self.layouter.layout(&composed.root, 0.0, 0.0, w, h),
-            };
-            self.view = Some(View { composed, placed, hash });
+            let (composed, hashes) = self.composed.take().unwrap_or_else(|| self.compose_now());
+            let placed = self.kept_layout(&composed, hashes).unwrap_or_else(|| self.layouter.layout(&composed.root, 0.0, 0.0, w, h));
+            self.view = Some(View { composed, placed, hash: hashes.whole, below_status_bar: hashes.below_status_bar });
         }
         self.view.as_ref().expect("just built")
     }
@@ -249,17 +261,33 @@ impl Device {
         self.screen_hash.unwrap_or(0)
     }
 
-    /// The screen composed from the store now and its content hash; notes its `screen_hash`.
-    fn compose_now(&mut self) -> (Composed, u64) {
+    /// The screen composed from the store now and its hashes; notes its `screen_hash`.
+    fn compose_now(&mut self) -> (Composed, TreeHashes) {
         let (w, h) = (self.config.width as f32, self.config.height as f32);
         let composed = compose(&self.store, &self.catalog, w, h, self.config.px_per_dp());
-        let (hash, children) = composed.root.content_hashes();
+        let (whole, mut children) = composed.root.content_hashes();
         // The status bar is the root's first child (`compose`); FNV-1a over the others' hashes.
-        let below_status_bar = children.iter().skip(1).fold(0xcbf2_9ce4_8422_2325_u64, |h, c| {
+        let screen = children.iter().skip(1).fold(0xcbf2_9ce4_8422_2325_u64, |h, c| {
             c.to_le_bytes().iter().fold(h, |h, b| (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3))
         });
-        self.screen_hash = Some(below_status_bar);
-        (composed, hash)
+        self.screen_hash = Some(screen);
+        if let Some(bar) = children.first_mut() {
+            *bar = 0;
+        }
+        let below_status_bar = composed.root.hash_over(&children);
+        (composed, TreeHashes { whole, below_status_bar })
+    }
+
+    /// The layout of a kept screen for this tree: the same tree's, or the same screen's with
+    /// another status bar (the clock moved on), its bar laid out again.
+    fn kept_layout(&mut self, composed: &Composed, hashes: TreeHashes) -> Option<PlacedTree> {
+        if let Some(i) = self.recent_layouts.iter().position(|(whole, _, _)| *whole == hashes.whole) {
+            return self.recent_layouts.remove(i).map(|(_, _, placed)| placed);
+        }
+        let i = self.recent_layouts.iter().position(|(_, below, _)| *below == hashes.below_status_bar)?;
+        let bar = composed.root.children.first()?;
+        let (_, _, mut placed) = self.recent_layouts.remove(i)?;
+        self.bar_layouter.relayout_root_child(&mut placed, 0, bar).then_some(placed)
     }
 
     /// Forgets the composed view (the store changed).
@@ -270,7 +298,7 @@ impl Device {
                 self.recent_layouts.pop_front();
             }
             if self.layouts_kept > 0 {
-                self.recent_layouts.push_back((view.hash, view.placed));
+                self.recent_layouts.push_back((view.hash, view.below_status_bar, view.placed));
             }
         }
         self.composed = None;

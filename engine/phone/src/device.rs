@@ -65,7 +65,7 @@ pub(crate) struct View {
     pub(crate) composed: Composed,
     pub(crate) placed: PlacedTree,
     pub(crate) hash: u64,
-    /// The hash of the tree with the status bar left out (`Composed::hashes`).
+    /// The hash of the tree with the status bar left out (`TreeHashes`).
     below_status_bar: u64,
 }
 

@@ -489,3 +489,38 @@ fn a_dialog_closes_when_its_control_leads_on() {
     let shown = common::texts(&mut phone);
     assert!(shown.contains("Home") && !shown.contains("About"), "Back skips the menu and the prompt: {shown:?}");
 }
+
+/// A record of a screen scrolled by the person names both states; the top one still holds the
+/// row scrolled into view, squeezed to nothing at the scroll view's edge. The tap is on the
+/// state that shows it, after a swipe there, as the person did.
+#[test]
+fn a_row_scrolled_into_view_is_tapped_on_the_state_that_shows_it() {
+    let dir = scratch("scrolled_row");
+    std::fs::create_dir_all(dir.join("states")).unwrap();
+    std::fs::create_dir_all(dir.join("events")).unwrap();
+    write_launcher(&dir);
+    let settings = |tag: &str, hash: &str, mms: [i64; 4]| {
+        let rows = vec![
+            view(0, -1, "android.widget.FrameLayout", "", "", [0, 0, 1080, 2280], false, None),
+            view(1, 0, "android.widget.TextView", "settings_title", "Settings", [40, 80, 600, 200], false, None),
+            view(2, 0, "android.widget.CheckBox", "send_mms", "Send long messages as MMS", mms, true, Some(false)),
+        ];
+        write_state(&dir, tag, hash, ".SettingsActivity", rows);
+    };
+    // At the top the row is below the fold: Android reports it with its bottom above its top.
+    settings("01", "top", [60, 2200, 1020, 2100]);
+    settings("02", "scrolled", [60, 1600, 1020, 1760]);
+    write_event(&dir, "10", "launcher", "top", json!({ "event_type": "intent", "intent": format!("am start {PKG}/.SettingsActivity") }));
+    let html = "<p id=0>Settings</p>\n<checkbox id=1 checked=False>Send long messages as MMS</checkbox>\n<button id=2>go back</button>";
+    let record = json!({ "State": html, "Choice": 1, "Input": "null", "state_str": ["top", "scrolled"], "new_state_str": "elsewhere" });
+    let yaml = serde_json::to_string(&json!({ "task_name": "send long messages as MMS", "step_num": 1, "records": [record] })).unwrap();
+    std::fs::write(dir.join("task1.yaml"), yaml).unwrap();
+    let traces = import_all(&dir, None).unwrap();
+    let demo = &traces[1];
+    assert_eq!(demo.steps.len(), 2, "a swipe to the row, then the tap: {:?}", demo.steps);
+    assert!(matches!(demo.steps[0].action, TraceAction::Swipe { .. }));
+    assert_eq!((demo.steps[0].screen.as_str(), demo.steps[0].next.as_deref()), ("top", Some("scrolled")));
+    let tap = &demo.steps[1];
+    assert_eq!(tap.screen, "scrolled");
+    assert_eq!(tap.target.as_ref().unwrap().node.bounds, [60, 1600, 1020, 1760]);
+}

@@ -225,11 +225,16 @@ fn demonstration(file: &Path, task: &TaskFile, log: &Trace) -> Result<Trace, Str
             (TraceAction::Key { key: "back".into() }, None, screen)
         } else {
             // A record's states may be one screen scrolled: its rendering lists the elements of
-            // all of them, and the element is on the one the person had scrolled to.
-            let found = record.state_str.list().iter().find_map(|id| {
-                let root = log.screens.get(id)?.root.as_ref()?;
-                find_node(root, element).map(|node| (id.clone(), node))
-            });
+            // all of them, and the element is on the one the person had scrolled to. A state
+            // scrolled elsewhere may still hold the element's node, squeezed to nothing at the
+            // scroll view's edge: the state showing it with an area comes first.
+            let find_in = |shown: bool| {
+                record.state_str.list().iter().find_map(|id| {
+                    let root = log.screens.get(id)?.root.as_ref()?;
+                    find_node(root, element).filter(|n| !shown || has_area(n)).map(|node| (id.clone(), node))
+                })
+            };
+            let found = find_in(true).or_else(|| find_in(false));
             let Some((at, node)) = found else {
                 return Err(format!(
                     "record {step}: the chosen element `{}` is not found in state {screen}",
@@ -260,6 +265,12 @@ fn demonstration(file: &Path, task: &TaskFile, log: &Trace) -> Result<Trace, Str
         return Err("no record acts on the screen".into());
     }
     Ok(trace)
+}
+
+/// The node's box is not empty (Android reports a node scrolled out of view with its top and
+/// bottom crossed or equal).
+fn has_area(node: &UiNode) -> bool {
+    node.bounds[2] > node.bounds[0] && node.bounds[3] > node.bounds[1]
 }
 
 fn parse_task(file: &Path, text: &str) -> Result<TaskFile, ReconError> {

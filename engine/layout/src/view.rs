@@ -168,8 +168,7 @@ impl ViewNode {
     /// A hash of everything a node is: what affects layout and pixels, and what it tells
     /// accessibility and where a touch goes, for caching by content.
     pub fn content_hash(&self) -> u64 {
-        let children: Vec<u64> = self.children.iter().map(ViewNode::content_hash).collect();
-        self.hash_over(&children)
+        self.content_hashes().0
     }
 
     /// The node's `content_hash` and each child's, in one walk of the tree.

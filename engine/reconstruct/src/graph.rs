@@ -64,18 +64,7 @@ pub fn widget_signature(node: &UiNode, screen_size: (u32, u32)) -> String {
 /// a label whose numbers are data (a price, a count). A count in brackets after the label
 /// goes whole: "Filters (2)" is the "Filters" button with two filters on.
 pub fn without_numbers(label: &str) -> String {
-    let mut out = String::with_capacity(label.len());
-    let mut chars = label.chars().peekable();
-    while let Some(c) = chars.next() {
-        let separator_inside = matches!(c, '.' | ',') && out.ends_with('#') && chars.peek().is_some_and(char::is_ascii_digit);
-        if c.is_ascii_digit() || separator_inside {
-            if !out.ends_with('#') {
-                out.push('#');
-            }
-        } else {
-            out.push(c);
-        }
-    }
+    let out: String = numbers_as_marks(label).collect();
     match out.strip_suffix("(#)") {
         Some(label) if !label.trim().is_empty() => label.trim_end().to_owned(),
         _ => out,
@@ -96,27 +85,22 @@ pub fn same_without_numbers(a: &str, b: &str) -> bool {
 }
 
 /// The characters of `without_numbers` but for its bracketed count rule: each run of digits,
-/// with the separators inside it, as one `#`.
+/// with the separators inside it, as one `#` (a `#` just before goes with it).
 fn numbers_as_marks(label: &str) -> impl Iterator<Item = char> + '_ {
     let mut chars = label.chars().peekable();
-    std::iter::from_fn(move || {
+    let mut after_mark = false;
+    std::iter::from_fn(move || loop {
         let c = chars.next()?;
-        if !c.is_ascii_digit() {
+        let separator_inside = matches!(c, '.' | ',') && after_mark && chars.peek().is_some_and(char::is_ascii_digit);
+        if c.is_ascii_digit() || separator_inside {
+            if !after_mark {
+                after_mark = true;
+                return Some('#');
+            }
+        } else {
+            after_mark = c == '#';
             return Some(c);
         }
-        while let Some(&n) = chars.peek() {
-            let separator_inside = matches!(n, '.' | ',') && {
-                let mut ahead = chars.clone();
-                ahead.next();
-                ahead.peek().is_some_and(char::is_ascii_digit)
-            };
-            if n.is_ascii_digit() || separator_inside {
-                chars.next();
-            } else {
-                break;
-            }
-        }
-        Some('#')
     })
 }
 

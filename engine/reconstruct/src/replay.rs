@@ -225,20 +225,23 @@ impl Replayer<'_> {
         let Label::Screen(i) = self.observe() else { return None };
         let model_screen = self.model.screen(&self.model.abstraction.screens[i].id)?;
         let key = (
-            target.class.clone(),
-            target.resource_id.clone(),
-            target.text.clone(),
-            target.content_desc.clone(),
-            target.bounds,
-            target.editable,
-            (screen.width, screen.height),
+            i,
+            (
+                target.class.clone(),
+                target.resource_id.clone(),
+                target.text.clone(),
+                target.content_desc.clone(),
+                target.bounds,
+                target.editable,
+                (screen.width, screen.height),
+            ),
         );
-        let id = match self.matched.get(&(i, key.clone())) {
+        let id = match self.matched.get(&key) {
             Some(id) => id.clone(),
             None => {
                 let m = Mapper { width: f64::from(screen.width.max(1)), height: f64::from(screen.height.max(1)) };
                 let id = best_match(&model_screen.widgets, target, &m, &|_| true).map(|w| w.id.clone());
-                remember_up_to(TARGET_CACHE, &mut self.matched, (i, key), id.clone());
+                remember_up_to(TARGET_CACHE, &mut self.matched, key, id.clone());
                 id
             }
         }?;

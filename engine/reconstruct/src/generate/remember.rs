@@ -166,11 +166,11 @@ fn visits(trace: &Trace) -> impl Iterator<Item = (&Screen, Option<&TraceAction>)
 /// `on` or `off`, a field's text).
 pub(super) type Input = (String, bool, String);
 
-/// A concrete screen of a trace: the trace's index and the screen's id.
 /// The traces' screens as the rebuilt screens see them, worked out once per concrete screen (a
 /// long trace shows the same few screens again and again): the abstract screen each is, and
-/// the inputs it shows. The inputs depend only on the screens' inputs and their state keys,
-/// which the passes using this leave as they are.
+/// the inputs it shows. The abstraction is fixed while the app is generated; the inputs depend
+/// only on the screens' inputs and their state keys, which the passes reading them leave as
+/// they are.
 pub(super) struct Sightings<'a> {
     abstraction: &'a Abstraction,
     index: RefCell<PerScreen<Option<usize>>>,
@@ -455,14 +455,15 @@ fn bounds_of(n: &UiNode) -> [f64; 4] {
     n.bounds.map(f64::from)
 }
 
-/// The leaf texts (outside fields) a screen shows, by their text.
-/// A screen's leaf texts (normalised) and their nodes.
+/// A screen's leaf texts outside fields (normalised) and their nodes.
 type LeafTexts = BTreeMap<String, UiNode>;
 
+/// `leaf_texts`, read once per concrete screen.
 fn leaf_texts_once<'s>(cache: &mut BTreeMap<&'s str, Rc<LeafTexts>>, screen: &'s Screen) -> Rc<LeafTexts> {
     Rc::clone(cache.entry(screen.id.as_str()).or_insert_with(|| Rc::new(leaf_texts(screen))))
 }
 
+/// The leaf texts (outside fields) a screen shows, by their text.
 fn leaf_texts(screen: &Screen) -> LeafTexts {
     let mut out = BTreeMap::new();
     if let Some(root) = &screen.root {

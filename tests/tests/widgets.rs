@@ -716,3 +716,36 @@ fn touch_targets_are_at_least_48dp() {
     assert!(CHECKED.load(std::sync::atomic::Ordering::Relaxed) > 500, "the screens above have many clickable elements");
     assert!(out.is_empty(), "touch targets under 48 dp:\n{}", out.join("\n"));
 }
+
+#[test]
+fn a_buttons_color_is_its_labels_colour() {
+    let dir = std::env::temp_dir().join(format!("pw-button-colour-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("screens")).unwrap();
+    std::fs::write(dir.join("app.ron"), r#"App(package: "t.button", label: "Button", icon: "palette", entry: "main")"#).unwrap();
+    let screen = r##"Screen(root: Column(children: [
+        Button(id: "red", text: "WWWW", variant: "text", color: "#FF0000", background: "#0000FF", width: 200, height: 60),
+        Button(id: "plain", text: "WWWW", variant: "text", background: "#0000FF", width: 200, height: 60),
+    ]))"##;
+    std::fs::write(dir.join("screens/main.ron"), screen).unwrap();
+    let catalog = phoneworld_phone::Catalog::load(&[dir.clone()], &[phoneworld_phone::project_root().join("layouts")]).unwrap();
+    assert!(catalog.broken.is_empty(), "{:?}", catalog.broken);
+    let device = phoneworld_phone::Device::new(catalog, phoneworld_phone::DeviceConfig::default()).unwrap();
+    let mut h = Harness { device, results: Vec::new() };
+    h.device.open_screen("t.button", "main", json!({})).unwrap();
+    // Pixels of the button's box that are pure red.
+    let reds = |h: &mut Harness, id: &str| {
+        let b = by_id(h, id).bbox_pixels.unwrap();
+        let frame = h.device.frame();
+        let red = |x: u32, y: u32| {
+            let i = ((y * frame.width + x) * 4) as usize;
+            frame.pixels[i] > 200 && frame.pixels[i + 1] < 60 && frame.pixels[i + 2] < 60
+        };
+        (b.y_min as u32..b.y_max as u32)
+            .flat_map(|y| (b.x_min as u32..b.x_max as u32).map(move |x| (x, y)))
+            .filter(|(x, y)| red(*x, *y))
+            .count()
+    };
+    assert!(reds(&mut h, "red") > 50, "the label is drawn in red");
+    assert_eq!(reds(&mut h, "plain"), 0, "the theme's colour otherwise");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

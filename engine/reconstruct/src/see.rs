@@ -123,25 +123,23 @@ pub(crate) fn overlap(a: [f64; 4], b: [f64; 4]) -> f64 {
     area([a[0].max(b[0]), a[1].max(b[1]), a[2].min(b[2]), a[3].min(b[3])])
 }
 
-/// The pictures of a screenshot (its first `rows` rows): boxes of cells unlike the background,
-/// joined where they touch, in screenshot pixels, top to bottom.
-pub(crate) fn pictures(shot: &Rgb, rows: u32, texts: &[[f64; 4]], min_side: f64) -> Vec<[f64; 4]> {
-    let Some(background) = shot.median_color(0.0, 0.0, 1.0, f64::from(rows) / f64::from(shot.height.max(1))) else { return Vec::new() };
-    let (cols, lines) = (shot.width / CELL, rows / CELL);
-    let busy: Vec<bool> =
-        (0..lines).flat_map(|cy| (0..cols).map(move |cx| (cx, cy))).map(|(cx, cy)| cell_differs(shot, cx, cy, background)).collect();
+/// The boxes of the 4-connected components of `busy` cells (`cols` across), in cells
+/// `[x1, y1, x2, y2]`, with their cells.
+fn components(busy: &[bool], cols: u32) -> Vec<([u32; 4], Vec<usize>)> {
+    let lines = busy.len() as u32 / cols.max(1);
     let mut seen = vec![false; busy.len()];
-    let (w, h) = (f64::from(shot.width), f64::from(rows));
     let mut out = Vec::new();
     for start in 0..busy.len() {
         if !busy[start] || seen[start] {
             continue;
         }
-        // One component, breadth first over the four neighbours.
+        // Breadth first over the four neighbours.
         let (mut x1, mut y1, mut x2, mut y2) = (u32::MAX, u32::MAX, 0, 0);
+        let mut cells = Vec::new();
         let mut queue = VecDeque::from([start]);
         seen[start] = true;
         while let Some(k) = queue.pop_front() {
+            cells.push(k);
             let (cx, cy) = (k as u32 % cols, k as u32 / cols);
             (x1, y1, x2, y2) = (x1.min(cx), y1.min(cy), x2.max(cx + 1), y2.max(cy + 1));
             let neighbours = [
@@ -157,15 +155,83 @@ pub(crate) fn pictures(shot: &Rgb, rows: u32, texts: &[[f64; 4]], min_side: f64)
                 }
             }
         }
-        let b = [f64::from(x1 * CELL), f64::from(y1 * CELL), f64::from(x2 * CELL), f64::from(y2 * CELL)];
+        out.push(([x1, y1, x2, y2], cells));
+    }
+    out
+}
+
+/// The pictures of a screenshot (its first `rows` rows): boxes of cells unlike the background,
+/// joined where they touch, in screenshot pixels, top to bottom. A region too large to be one
+/// picture is cut along straight gutters of flat cells that cross it whole (the frames
+/// between a gallery's tiles); one with no such gutter is one large picture, and is not cut.
+pub(crate) fn pictures(shot: &Rgb, rows: u32, texts: &[[f64; 4]], min_side: f64) -> Vec<[f64; 4]> {
+    let Some(background) = shot.background_colour(rows) else { return Vec::new() };
+    let (cols, lines) = (shot.width / CELL, rows / CELL);
+    let busy: Vec<bool> =
+        (0..lines).flat_map(|cy| (0..cols).map(move |cx| (cx, cy))).map(|(cx, cy)| cell_differs(shot, cx, cy, background)).collect();
+    let (w, h) = (f64::from(shot.width), f64::from(rows));
+    let to_pixels = |c: [u32; 4]| c.map(|v| f64::from(v * CELL));
+    let too_large = |b: [f64; 4]| area(b) > MAX_PICTURE_SHARE * w * h;
+    let is_picture = |b: [f64; 4]| {
         let side = (b[2] - b[0]).min(b[3] - b[1]);
         let text_share = texts.iter().map(|t| overlap(*t, b)).sum::<f64>() / area(b).max(1.0);
-        if side >= min_side && area(b) <= MAX_PICTURE_SHARE * w * h && text_share < MAX_TEXT_SHARE {
-            out.push(b);
+        side >= min_side && !too_large(b) && text_share < MAX_TEXT_SHARE
+    };
+    let flat = |cx: u32, cy: u32| shot.flat_colour(cx * CELL, cy * CELL, CELL).is_some();
+    let mut out = Vec::new();
+    for (cells_box, _) in components(&busy, cols) {
+        if !too_large(to_pixels(cells_box)) {
+            out.extend(Some(to_pixels(cells_box)).filter(|b| is_picture(*b)));
+            continue;
+        }
+        // Cut while there are gutters; what has none left is one picture (if not too large).
+        let mut parts = vec![(cells_box, 0)];
+        while let Some((part, depth)) = parts.pop() {
+            let sides = if depth < MAX_CUTS { cut_at_gutter(part, &flat) } else { Vec::new() };
+            if sides.is_empty() {
+                out.extend(Some(to_pixels(part)).filter(|b| is_picture(*b)));
+            } else {
+                parts.extend(sides.into_iter().map(|p| (p, depth + 1)));
+            }
         }
     }
     out.sort_by(|a, b| a[1].total_cmp(&b[1]).then(a[0].total_cmp(&b[0])));
     out
+}
+
+/// How many times a region is cut along gutters, at most.
+const MAX_CUTS: usize = 8;
+
+/// The two sides of the first gutter of `region` (cells `[x1, y1, x2, y2]`): a row, or else a
+/// column, whose every cell across the region is flat, with content on both sides; each side
+/// without its flat edges. Nothing when there is no gutter.
+fn cut_at_gutter(region: [u32; 4], flat: &dyn Fn(u32, u32) -> bool) -> Vec<[u32; 4]> {
+    let trim = |r: [u32; 4]| {
+        let [mut a, mut b, mut c, mut d] = r;
+        while b < d && (a..c).all(|x| flat(x, b)) {
+            b += 1;
+        }
+        while d > b && (a..c).all(|x| flat(x, d - 1)) {
+            d -= 1;
+        }
+        while a < c && (b..d).all(|y| flat(a, y)) {
+            a += 1;
+        }
+        while c > a && (b..d).all(|y| flat(c - 1, y)) {
+            c -= 1;
+        }
+        (a < c && b < d).then_some([a, b, c, d])
+    };
+    let Some([x1, y1, x2, y2]) = trim(region) else { return Vec::new() };
+    let row_flat = |y: u32| (x1..x2).all(|x| flat(x, y));
+    let column_flat = |x: u32| (y1..y2).all(|y| flat(x, y));
+    if let Some(y) = (y1 + 1..y2).find(|y| row_flat(*y)) {
+        return [trim([x1, y1, x2, y]), trim([x1, y, x2, y2])].into_iter().flatten().collect();
+    }
+    if let Some(x) = (x1 + 1..x2).find(|x| column_flat(*x)) {
+        return [trim([x1, y1, x, y2]), trim([x, y1, x2, y2])].into_iter().flatten().collect();
+    }
+    Vec::new()
 }
 
 fn seen_node(class: &str, bounds: [i32; 4]) -> UiNode {
@@ -378,6 +444,39 @@ mod tests {
         let text = [[16.0, 200.0, 180.0, 216.0]];
         let found = pictures(&shot, 400, &text, 12.0);
         assert_eq!(found, vec![[16.0, 16.0, 80.0, 80.0]]);
+    }
+
+    /// A 400 x 800 black screen with a grey frame over its middle half holding `tiles` x
+    /// `tiles` noisy pictures (one when `tiles` is 1: no gutter inside).
+    fn gallery(tiles: u32) -> Rgb {
+        let (w, h) = (400u32, 800u32);
+        let mut rgba = vec![0u8; (w * h * 4) as usize];
+        let (frame_x, frame_y, side) = (0u32, 200u32, 400u32);
+        let tile = side / tiles;
+        for y in frame_y..frame_y + side {
+            for x in frame_x..frame_x + side {
+                let (tx, ty) = ((x - frame_x) % tile, (y - frame_y) % tile);
+                let in_gutter = tiles > 1 && (tx < 16 || ty < 16);
+                let v = if in_gutter {
+                    [120, 120, 120]
+                } else {
+                    [((x * 37 + y * 91) % 251) as u8, ((x * 13) % 256) as u8, ((y * 7) % 256) as u8]
+                };
+                let i = ((y * w + x) * 4) as usize;
+                rgba[i..i + 3].copy_from_slice(&v);
+            }
+        }
+        Rgb::from_rgba(w, h, &rgba)
+    }
+
+    #[test]
+    fn tiles_joined_by_their_frame_are_cut_apart_and_one_large_picture_is_not() {
+        let tiles = pictures(&gallery(2), 800, &[], 24.0);
+        assert_eq!(
+            tiles,
+            vec![[16.0, 216.0, 200.0, 400.0], [216.0, 216.0, 400.0, 400.0], [16.0, 416.0, 200.0, 600.0], [216.0, 416.0, 400.0, 600.0]]
+        );
+        assert!(pictures(&gallery(1), 800, &[], 24.0).is_empty(), "half the screen in one picture is never cut up");
     }
 
     #[test]

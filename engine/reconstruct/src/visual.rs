@@ -110,24 +110,56 @@ impl Rgb {
         if x2 <= x1 || y2 <= y1 {
             return None;
         }
-        let mut channels: [Vec<u8>; 3] = Default::default();
         let steps = 12;
+        let mut samples = Vec::with_capacity((steps * steps) as usize);
         for i in 0..steps {
             for j in 0..steps {
                 let x = x1 + (x2 - x1) * (2 * i + 1) / (2 * steps);
                 let y = y1 + (y2 - y1) * (2 * j + 1) / (2 * steps);
-                let p = self.at(x, y);
-                for c in 0..3 {
-                    channels[c].push(p[c]);
+                samples.push(self.at(x, y));
+            }
+        }
+        channel_medians(&samples)
+    }
+
+    /// The side of the cells flat colours are read in: a sixtieth of the width.
+    pub fn flat_cell_side(&self) -> u32 {
+        (self.width / CELLS_ACROSS).max(2)
+    }
+
+    /// The colour of the cell `[x, y, side, side]` when most of it is that colour (text over
+    /// a card leaves the card's colour the cell's; a photo gives none).
+    pub fn flat_colour(&self, x: u32, y: u32, side: u32) -> Option<[u8; 3]> {
+        let step = (side / 6).max(1) as usize;
+        let samples: Vec<[u8; 3]> = (y..y + side)
+            .step_by(step)
+            .flat_map(|py| (x..x + side).step_by(step).map(move |px| (px, py)))
+            .map(|(px, py)| self.at(px, py))
+            .collect();
+        let colour = channel_medians(&samples)?;
+        let alike = samples.iter().filter(|p| (0..3).map(|c| u32::from(p[c].abs_diff(colour[c]))).sum::<u32>() <= SAME_PIXEL).count();
+        (alike as f64 >= FLAT_SHARE * samples.len() as f64).then_some(colour)
+    }
+
+    /// The colour most of the flat cells of the first `rows` rows have: the page under
+    /// everything, where photos would pull a median elsewhere (a grid of pictures on black);
+    /// the median when nothing is flat.
+    pub fn background_colour(&self, rows: u32) -> Option<[u8; 3]> {
+        let side = self.flat_cell_side();
+        let mut buckets: std::collections::BTreeMap<[u8; 3], Vec<[u8; 3]>> = std::collections::BTreeMap::new();
+        for cy in 0..rows.min(self.height) / side {
+            for cx in 0..self.width / side {
+                if let Some(c) = self.flat_colour(cx * side, cy * side, side) {
+                    buckets.entry(c.map(|v| v >> 4)).or_default().push(c);
                 }
             }
         }
-        let mut out = [0u8; 3];
-        for c in 0..3 {
-            channels[c].sort_unstable();
-            out[c] = channels[c][channels[c].len() / 2];
-        }
-        Some(out)
+        // The fullest bucket; of equal ones, the first (buckets are ordered by colour).
+        let fullest =
+            buckets.values().fold(None::<&Vec<[u8; 3]>>, |best, b| if best.is_none_or(|x| b.len() > x.len()) { Some(b) } else { best });
+        fullest
+            .and_then(|cells| channel_medians(cells))
+            .or_else(|| self.median_color(0.0, 0.0, 1.0, f64::from(rows) / f64::from(self.height.max(1))))
     }
 
     /// The box `[0, 0, crop_w, crop_h]` cut into `w` x `h` cells, row by row: `cell` gets each
@@ -246,6 +278,27 @@ fn sized(path: &Path, width: u32, height: u32, pixels: Vec<[u8; 3]>) -> Result<R
 
 /// The most a decoder may allocate for one image: 4 bytes a pixel of the largest image.
 const DECODER_BYTES: usize = 4 * MAX_IMAGE_PIXELS as usize;
+
+/// Cells per screenshot width, for flat colours.
+const CELLS_ACROSS: u32 = 60;
+/// How far (sum of channel differences) a pixel may be from its cell's colour and count as it.
+const SAME_PIXEL: u32 = 40;
+/// The share of a cell's pixels that must be its colour for the cell to be flat.
+const FLAT_SHARE: f64 = 0.75;
+
+/// The median of each channel.
+pub(crate) fn channel_medians(pixels: &[[u8; 3]]) -> Option<[u8; 3]> {
+    if pixels.is_empty() {
+        return None;
+    }
+    let mut out = [0u8; 3];
+    for (c, value) in out.iter_mut().enumerate() {
+        let mut channel: Vec<u8> = pixels.iter().map(|p| p[c]).collect();
+        channel.sort_unstable();
+        *value = channel[channel.len() / 2];
+    }
+    Some(out)
+}
 
 /// The rows of a screenshot that show a screen of `screen_w` x `screen_h` (a screenshot may be
 /// taller than the hierarchy's screen: the navigation bar).

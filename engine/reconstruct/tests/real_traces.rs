@@ -68,7 +68,8 @@ fn droidbot_yelp() {
     assert!(f.transition_accuracy >= 0.9, "{}", f.transition_accuracy);
     assert!(f.baseline.transition_accuracy < 0.2, "{}", f.baseline.transition_accuracy);
     assert!(f.element_recall >= 0.8, "{}", f.element_recall);
-    assert!(f.visual_similarity.is_some_and(|v| v > 0.3), "{:?}", f.visual_similarity);
+    // Colours, surfaces and text ink sampled from the screenshots (0.69 with container colours alone).
+    assert!(f.visual_similarity.is_some_and(|v| v > 0.72), "{:?}", f.visual_similarity);
 }
 
 #[test]

@@ -43,6 +43,8 @@ pub(super) fn button(b: &mut Builder<'_>, node: &Node, at: &At<'_>, enabled: boo
         "tonal" => (Some(t.secondary_container), t.on_primary_container, None),
         _ => (Some(t.primary), t.on_primary, None),
     };
+    // `color` is the label's (and icon's) colour, whatever the variant.
+    let fg = b.color(p.color.as_deref(), at, fg);
     let (bg, fg) = if enabled { (bg, fg) } else { (bg.map(|_| t.surface_variant), t.outline) };
     let mut inner = pill(b, 40.0, bg, border);
     if variant == "text" {

@@ -2,11 +2,13 @@
 //! a manifest with the inputs' state, and the observed texts as read-only content.
 
 mod crops;
+mod ink;
 mod remember;
 mod requires;
 mod ron_writer;
 pub(crate) mod selection;
 pub(crate) mod shown;
+mod surfaces;
 mod tabs;
 pub(crate) mod widgets;
 
@@ -104,6 +106,9 @@ pub struct ScreenModel {
     pub moves_on: Option<(String, usize)>,
     #[serde(skip)]
     pub background: Option<[u8; 3]>,
+    /// Flat-coloured rectangles of the example's screenshot, drawn under every widget.
+    #[serde(skip)]
+    pub surfaces: Vec<surfaces::Surface>,
     /// The colours the example's screenshot shows where the phone draws its status and
     /// navigation bars.
     #[serde(skip)]
@@ -376,11 +381,11 @@ pub fn model(abstraction: &Abstraction, graph: &UsageGraph, traces: &[Trace], op
             .find(|(.., r)| no_keyboard(r) && !shows_an_empty_list(r))
             .or_else(|| with_hierarchy.clone().find(|(.., r)| no_keyboard(r)))
             .or_else(|| with_hierarchy.clone().next());
-        let (mut widgets, background, example_name, example_shot) = match example {
+        let (mut widgets, background, surfaces, example_name, example_shot) = match example {
             Some((t, s, root)) => {
                 let m = Mapper { width: f64::from(s.width.max(1)), height: f64::from(s.height.max(1)) };
                 let shot = screenshot(&traces[t], &s.id, &mut warnings);
-                let background = shot.as_ref().and_then(|img| img.median_color(0.0, 0.0, 1.0, 1.0));
+                let background = shot.as_ref().and_then(|img| img.background_colour(crate::visual::rows_showing(img, s.width, s.height)));
                 // What the screenshot shows where the hierarchy names nothing is drawn too.
                 let (seen, tesseract) = shot.as_ref().map(|img| crate::see::read_gaps(s, img)).unwrap_or_default();
                 let widgets = if seen.is_empty() {
@@ -393,11 +398,16 @@ pub fn model(abstraction: &Abstraction, graph: &UsageGraph, traces: &[Trace], op
                     build(&root, &m, shot.as_ref())
                 };
                 let rows = shot.as_ref().map(|img| crate::visual::rows_showing(img, s.width, s.height));
-                (widgets, background, format!("{}#{}", traces[t].source, s.id), shot.zip(rows))
+                let surfaces = match (&shot, rows) {
+                    (Some(img), Some(rows)) => surfaces::surfaces(img, rows, &m),
+                    _ => Vec::new(),
+                };
+                (widgets, background, surfaces, format!("{}#{}", traces[t].source, s.id), shot.zip(rows))
             }
             None => (
                 Vec::new(),
                 None,
+                Vec::new(),
                 abs.members.first().map(|(t, id)| format!("{}#{id} (known only by its hash)", traces[*t].source)).unwrap_or_default(),
                 None,
             ),
@@ -623,6 +633,7 @@ pub fn model(abstraction: &Abstraction, graph: &UsageGraph, traces: &[Trace], op
             widgets,
             handlers,
             background,
+            surfaces,
             system_bars: example_shot.as_ref().and_then(|(shot, rows)| bar_colours(shot, *rows)),
             example: example_name,
             shown: None,

@@ -5,6 +5,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
 use super::shown::Shown;
+use super::surfaces::{own_colour, Surface};
 use super::widgets::{Widget, WidgetKind};
 use super::{one_line, AppModel, ScreenModel};
 use crate::abstraction::Role;
@@ -69,26 +70,43 @@ fn ink(bg: Option<[u8; 3]>) -> &'static str {
     }
 }
 
+/// The colour a widget's text is drawn in: its ink as the screenshot shows it where that
+/// reads on the background it is drawn on, else black or white, whichever reads.
+fn text_colour(w: &Widget, bg: Option<[u8; 3]>) -> String {
+    match w.ink {
+        Some(i) if bg.is_none_or(|b| (luma(i.colour) - luma(b)).abs() >= MIN_INK_CONTRAST) => hex(i.colour),
+        _ => ink(bg).to_owned(),
+    }
+}
+
+/// The least luma difference between a text's sampled ink and its background for the ink to
+/// be used (below it the text would not read).
+const MIN_INK_CONTRAST: f64 = 40.0;
+
 fn text_size(height_dp: f64) -> f64 {
     // One line of text is about 1.5x its size tall; long boxes hold several lines.
     let lines = (height_dp / 28.0).round().max(1.0);
     (height_dp / lines / 1.6).clamp(10.0, 24.0).round()
 }
 
-/// The size a text is drawn at and the lines it may take: as tall as its box says
-/// (`text_size`), then smaller until it fits the box's width in as many lines as the box is
+/// The size a text is drawn at and the lines it may take: `natural` (as tall as its box says,
+/// `text_size`), then smaller until it fits the box's width in as many lines as the box is
 /// tall for with no word broken, as the real app drew it. A text the app cut short (a review
 /// under "more") is not shrunk past three quarters: it is cut with an ellipsis where its box ends.
-fn fitted_text(text: &str, width_dp: f64, height_dp: f64) -> (f64, Option<usize>) {
+fn fitted_text(text: &str, natural: f64, width_dp: f64, height_dp: f64, ink_lines: Option<usize>) -> (f64, Option<usize>) {
     use phoneworld_text::{layout_text, line_height, TextStyle, Weight};
     let px = super::widgets::PX_PER_DP;
     let (width_px, height_px) = ((width_dp * px) as f32, height_dp * px);
     let fits = |size: f64| {
         let style = TextStyle { size_px: (size * px) as f32, weight: Weight::Regular };
         let widest_word = text.split_whitespace().map(|w| layout_text(w, style, None, None).width).fold(0.0, f32::max);
-        widest_word <= width_px && f64::from(layout_text(text, style, Some(width_px), None).height) <= height_px * 1.1
+        // No more lines than the screenshot shows, where it shows them.
+        let room = match ink_lines {
+            Some(lines) => (height_px * 1.1).min(lines as f64 * f64::from(line_height((size * px) as f32)) * 1.05),
+            None => height_px * 1.1,
+        };
+        widest_word <= width_px && f64::from(layout_text(text, style, Some(width_px), None).height) <= room
     };
-    let natural = text_size(height_dp);
     let smallest = (natural * 0.75).floor().max(8.0);
     let mut size = natural;
     while size > smallest && !fits(size) {
@@ -98,7 +116,7 @@ fn fitted_text(text: &str, width_dp: f64, height_dp: f64) -> (f64, Option<usize>
         return (size, None);
     }
     let lines = (height_px / f64::from(line_height((size * px) as f32))).floor().max(1.0) as usize;
-    (size, Some(lines))
+    (size, Some(ink_lines.map_or(lines, |shown| shown.min(lines))))
 }
 
 fn first_text(w: &Widget) -> Option<String> {
@@ -116,6 +134,8 @@ fn first_text(w: &Widget) -> Option<String> {
 struct On<'a> {
     screen: &'a str,
     shown: Option<&'a Shown>,
+    /// Flat surfaces of the screenshot, by the container they are drawn in (see `surfaces::place`).
+    surfaces: &'a BTreeMap<String, Vec<Surface>>,
 }
 
 impl On<'_> {
@@ -142,25 +162,30 @@ fn widget(w: &Widget, parent: [f64; 4], bg: Option<[u8; 3]>, on: On<'_>, depth: 
     let desc_slot = super::shown::desc_slot(&w.id);
     let mut props: Vec<String> = Vec::new();
     props.push(format!("id: {}", lit(&w.id)));
-    let (x, y) = (w.rect[0] - parent[0], w.rect[1] - parent[1]);
-    let own_bg = w.background.filter(|c| bg.is_none_or(|p| (luma(*c) - luma(p)).abs() > 24.0));
+    let (rect, natural) = (w.rect, text_size(w.rect[3]));
+    let (x, y) = (rect[0] - parent[0], rect[1] - parent[1]);
+    let own_bg = own_colour(w, bg);
     match w.kind {
         WidgetKind::Text if w.echo.is_some() => {
             let key = w.echo.as_deref().unwrap_or_default();
             props.push(format!("text: {}", lit(&format!("{{state.{key}}}"))));
             props.push(format!("visible: {}", lit(&format!("state.{key}"))));
-            let (size, _) = fitted_text(&w.text, w.rect[2], w.rect[3]);
+            let (size, _) = fitted_text(&w.text, natural, rect[2], rect[3], None);
             props.push(format!("size: {}", num(size)));
-            props.push(format!("color: {}", lit(ink(bg))));
+            props.push(format!("color: {}", lit(&text_colour(w, bg))));
         }
         WidgetKind::Text => {
             props.push(format!("text: {}", on.text(&w.id, &w.text)));
-            let (size, max_lines) = fitted_text(&w.text, w.rect[2], w.rect[3]);
+            let ink_lines = w.ink.map(|i| i.lines).filter(|l| *l > 0);
+            let (size, max_lines) = fitted_text(&w.text, natural, rect[2], rect[3], ink_lines);
             props.push(format!("size: {}", num(size)));
             if let Some(lines) = max_lines {
                 props.push(format!("max_lines: {lines}"));
             }
-            props.push(format!("color: {}", lit(ink(bg))));
+            props.push(format!("color: {}", lit(&text_colour(w, bg))));
+            if let Some(align) = w.ink.and_then(|i| i.align) {
+                props.push(format!("text_align: {}", lit(align.name())));
+            }
             if let Some(key) = &w.shown_if {
                 props.push(format!("visible: {}", lit(&format!("state.{key}"))));
             }
@@ -171,7 +196,16 @@ fn widget(w: &Widget, parent: [f64; 4], bg: Option<[u8; 3]>, on: On<'_>, depth: 
             if !w.content_desc.is_empty() && w.content_desc != *label {
                 props.push(format!("content_desc: {}", on.text(&desc_slot, &w.content_desc)));
             }
-            props.push(format!("variant: {}", lit(if own_bg.is_some() { "filled" } else { "text" })));
+            // Drawn as the screenshot shows it: its box in its own colour (the background
+            // below), its label in its ink; without a screenshot, a filled button of the theme.
+            match (own_bg, w.ink) {
+                (Some(_), None) => props.push("variant: \"filled\"".to_owned()),
+                (None, None) => props.push("variant: \"text\"".to_owned()),
+                (_, Some(_)) => {
+                    props.push("variant: \"text\"".to_owned());
+                    props.push(format!("color: {}", lit(&text_colour(w, own_bg.or(bg)))));
+                }
+            }
         }
         WidgetKind::Image | WidgetKind::Icon if w.image.is_some() => {
             props.push(format!("src: {}", tlit(w.image.as_deref().unwrap_or_default())));
@@ -239,8 +273,8 @@ fn widget(w: &Widget, parent: [f64; 4], bg: Option<[u8; 3]>, on: On<'_>, depth: 
         props.push(format!("on_change: {}", lit(h)));
     }
     props.push(format!("margin: ({}, {}, 0, 0)", num(x), num(y)));
-    props.push(format!("width: {}", num(w.rect[2])));
-    props.push(format!("height: {}", num(w.rect[3])));
+    props.push(format!("width: {}", num(rect[2])));
+    props.push(format!("height: {}", num(rect[3])));
     let name = match w.kind {
         WidgetKind::Container => "Stack",
         WidgetKind::Text => "Text",
@@ -275,10 +309,32 @@ fn widget(w: &Widget, parent: [f64; 4], bg: Option<[u8; 3]>, on: On<'_>, depth: 
         return;
     }
     let _ = writeln!(out, "{pad}{name}({}, children: [", props.join(", "));
+    write_surfaces(on, &w.id, w.rect, depth + 1, out);
     for c in &w.children {
         widget(c, w.rect, inner_bg, on, depth + 1, out);
     }
     let _ = writeln!(out, "{pad}]),");
+}
+
+/// The flat surfaces drawn under the children of the container `owner` (`""`: the screen),
+/// as empty boxes in their colours (no element of the screen's UI tree).
+fn write_surfaces(on: On<'_>, owner: &str, parent: [f64; 4], depth: usize, out: &mut String) {
+    let Some(surfaces) = on.surfaces.get(owner) else { return };
+    let pad = "    ".repeat(depth);
+    let _ = writeln!(out, "{pad}// Surfaces the screenshot shows in flat colour here.");
+    for surface in surfaces {
+        let r = surface.rect;
+        let (x, y) = (r[0] - parent[0], r[1] - parent[1]);
+        let _ = writeln!(
+            out,
+            "{pad}Spacer(margin: ({}, {}, 0, 0), width: {}, height: {}, background: {}),",
+            num(x),
+            num(y),
+            num(r[2]),
+            num(r[3]),
+            lit(&hex(surface.colour))
+        );
+    }
 }
 
 /// `screens/<id>.ron`.
@@ -317,6 +373,10 @@ pub(super) fn screen(s: &ScreenModel, starts_the_app: bool) -> String {
     let _ = writeln!(out, "        background: {},\n        children: [", lit(&root_bg));
     // The first child of a Stack is laid out in flow: a spacer that fills the screen.
     out.push_str("            Spacer(grow: 1),\n");
+    let inner_bg = if s.kind == ScreenKind::Dialog { None } else { bg };
+    let surfaces = super::surfaces::place(&s.surfaces, &s.widgets, inner_bg);
+    let on = On { screen: &s.id, shown: s.shown.as_ref(), surfaces: &surfaces };
+    write_surfaces(on, "", [0.0; 4], 3, &mut out);
     if s.kind == ScreenKind::HashOnly {
         let _ = writeln!(
             out,
@@ -324,8 +384,6 @@ pub(super) fn screen(s: &ScreenModel, starts_the_app: bool) -> String {
             tlit("This screen was not saved by the trace.")
         );
     }
-    let inner_bg = if s.kind == ScreenKind::Dialog { None } else { bg };
-    let on = On { screen: &s.id, shown: s.shown.as_ref() };
     for w in &s.widgets {
         widget(w, [0.0, 0.0, 0.0, 0.0], inner_bg, on, 3, &mut out);
     }
@@ -512,4 +570,61 @@ pub(super) fn guard(model: &AppModel) -> String {
         tlit(&model.label),
         super::GUARD_SCREEN
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::generate::widgets::{build, Mapper};
+    use crate::trace::UiNode;
+    use crate::visual::Rgb;
+
+    const GREEN: [u8; 3] = [76, 175, 80];
+    const ORANGE: [u8; 3] = [255, 87, 34];
+
+    /// A 400 x 800 green screenshot; `boxes` painted (`[x1, y1, x2, y2]`, colour), every third
+    /// column of a box left out when `strokes` (so it reads as text, not as a block).
+    fn screenshot(boxes: &[([u32; 4], [u8; 3], bool)]) -> Rgb {
+        let mut img = Rgb { width: 400, height: 800, pixels: vec![GREEN; 400 * 800] };
+        for ([x1, y1, x2, y2], colour, strokes) in boxes {
+            for y in *y1..*y2 {
+                for x in *x1..*x2 {
+                    if !strokes || x % 3 != 0 {
+                        img.pixels[(y * 400 + x) as usize] = *colour;
+                    }
+                }
+            }
+        }
+        img
+    }
+
+    fn written(node: &UiNode, shot: &Rgb) -> String {
+        let m = Mapper { width: 400.0, height: 800.0 };
+        let widgets = build(node, &m, Some(shot));
+        let (surfaces, mut out) = (BTreeMap::new(), String::new());
+        let on = On { screen: "welcome", shown: None, surfaces: &surfaces };
+        for w in &widgets {
+            widget(w, [0.0; 4], Some(GREEN), on, 0, &mut out);
+        }
+        out
+    }
+
+    #[test]
+    fn a_button_and_a_title_are_drawn_in_the_colours_and_place_the_screenshot_shows() {
+        let shot = screenshot(&[
+            ([100, 600, 300, 660], ORANGE, false),
+            ([170, 620, 230, 640], [255, 255, 255], true),
+            ([160, 310, 240, 330], [255, 255, 255], true),
+        ]);
+        let button = UiNode { text: "GET STARTED".into(), clickable: true, ..UiNode::new("android.widget.Button", [100, 600, 300, 660]) };
+        let out = written(&button, &shot);
+        for part in ["variant: \"text\"", "color: \"#FFFFFF\"", "background: \"#FF5722\""] {
+            assert!(out.contains(part), "{part} in {out}");
+        }
+        let title = UiNode { text: "Welcome!".into(), ..UiNode::new("android.widget.TextView", [0, 300, 400, 340]) };
+        let out = written(&title, &shot);
+        for part in ["color: \"#FFFFFF\"", "text_align: \"center\""] {
+            assert!(out.contains(part), "{part} in {out}");
+        }
+    }
 }

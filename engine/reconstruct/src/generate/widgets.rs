@@ -72,6 +72,9 @@ pub struct Widget {
     pub list: bool,
     #[serde(default)]
     pub background: Option<[u8; 3]>,
+    /// The colour and place of its text as the screenshot draws it (texts and buttons).
+    #[serde(default)]
+    pub ink: Option<super::ink::Ink>,
     #[serde(default)]
     pub on_tap: Option<String>,
     #[serde(default)]
@@ -310,6 +313,10 @@ pub(crate) fn build(n: &UiNode, m: &Mapper, shot: Option<&Rgb>) -> Vec<Widget> {
         WidgetKind::Container | WidgetKind::Button => shot.and_then(|s| s.median_color(nb[0], nb[1], nb[2], nb[3])),
         _ => None,
     };
+    let ink = match kind {
+        WidgetKind::Text | WidgetKind::Button => shot.and_then(|s| super::ink::ink_of(s, nb)),
+        _ => None,
+    };
     vec![Widget {
         id: String::new(),
         kind,
@@ -328,6 +335,7 @@ pub(crate) fn build(n: &UiNode, m: &Mapper, shot: Option<&Rgb>) -> Vec<Widget> {
         selected: n.selected,
         list: n.scrollable,
         background,
+        ink,
         on_tap: None,
         on_long_press: None,
         on_change: None,
@@ -417,6 +425,7 @@ pub(crate) fn from_target(node: &UiNode, m: &Mapper) -> Widget {
         selected: node.selected,
         list: false,
         background: None,
+        ink: None,
         on_tap: None,
         on_long_press: None,
         on_change: None,

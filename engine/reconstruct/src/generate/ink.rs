@@ -1,0 +1,152 @@
+//! Text as its screenshot draws it: the colour of its ink and where in its box it sits.
+//!
+//! A text's box is mostly its background; the pixels far from that background are its
+//! strokes. Their colour is the text's colour (white on a green banner, blue for a link), and
+//! the columns they cover say whether the app centred the text in its box or pushed it to
+//! the end.
+
+use serde::{Deserialize, Serialize};
+
+use crate::visual::{channel_medians, Rgb};
+
+/// How far (sum of channel differences) a pixel must be from the box's background to be ink.
+const INK_DISTANCE: u32 = 120;
+/// The least share of a box's pixels that must be ink for the box to be read at all.
+const MIN_INK_SHARE: f64 = 0.005;
+/// Pixels looked at in one box, at most (larger boxes are sampled on a grid).
+const MAX_SAMPLES: u64 = 60_000;
+/// Text whose ink spans more than this share of its box's width fills it: no alignment.
+const FILLS_BOX: f64 = 0.8;
+
+/// Where a text sits in its box, when not at its start.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TextAlign {
+    Center,
+    End,
+}
+
+impl TextAlign {
+    /// The layout format's `text_align` value.
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            TextAlign::Center => "center",
+            TextAlign::End => "end",
+        }
+    }
+}
+
+/// The look of a text read off its screenshot.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Ink {
+    /// The colour of its strokes.
+    pub colour: [u8; 3],
+    /// Where it sits in its box (`None`: at the start, or filling it).
+    pub align: Option<TextAlign>,
+    /// Its lines of strokes (runs of rows with strokes, a fifth as tall as the tallest or more).
+    #[serde(default)]
+    pub lines: usize,
+}
+
+fn distance(a: [u8; 3], b: [u8; 3]) -> u32 {
+    (0..3).map(|c| u32::from(a[c].abs_diff(b[c]))).sum()
+}
+
+/// The ink of the text in the box `b` (fractions of the screenshot, 0..1), if the box holds
+/// enough pixels unlike its background to be read.
+pub(crate) fn ink_of(shot: &Rgb, b: [f64; 4]) -> Option<Ink> {
+    let background = shot.median_color(b[0], b[1], b[2], b[3])?;
+    let (w, h) = (f64::from(shot.width), f64::from(shot.height));
+    let x1 = (b[0].clamp(0.0, 1.0) * w) as u32;
+    let x2 = (b[2].clamp(0.0, 1.0) * w) as u32;
+    let y1 = (b[1].clamp(0.0, 1.0) * h) as u32;
+    let y2 = (b[3].clamp(0.0, 1.0) * h) as u32;
+    if x2 <= x1 || y2 <= y1 {
+        return None;
+    }
+    let pixels = u64::from(x2 - x1) * u64::from(y2 - y1);
+    let stride = ((pixels as f64 / MAX_SAMPLES as f64).sqrt().ceil() as u32).max(1);
+    let mut strokes: Vec<(u32, [u8; 3])> = Vec::new();
+    let (mut first_column, mut last_column) = (u32::MAX, 0);
+    let mut looked = 0u64;
+    // Runs of rows with strokes: the lines of the text.
+    let (mut runs, mut run) = (Vec::new(), 0);
+    for y in (y1..y2).step_by(stride as usize) {
+        let mut inked = false;
+        for x in (x1..x2).step_by(stride as usize) {
+            looked += 1;
+            let p = shot.at(x, y);
+            let d = distance(p, background);
+            if d > INK_DISTANCE {
+                strokes.push((d, p));
+                first_column = first_column.min(x);
+                last_column = last_column.max(x);
+                inked = true;
+            }
+        }
+        if inked {
+            run += stride;
+        } else if run > 0 {
+            runs.push(run);
+            run = 0;
+        }
+    }
+    runs.push(run);
+    if strokes.is_empty() || (strokes.len() as f64) < MIN_INK_SHARE * looked as f64 {
+        return None;
+    }
+    // The strongest half of the strokes: anti-aliased edges blend into the background.
+    strokes.sort_by_key(|s| std::cmp::Reverse(s.0));
+    strokes.truncate(strokes.len().div_ceil(2));
+    let colour = channel_medians(&strokes.iter().map(|(_, p)| *p).collect::<Vec<_>>())?;
+    let width = f64::from(x2 - x1);
+    let (before, after) = (f64::from(first_column - x1), f64::from(x2 - 1 - last_column));
+    let align = if width - before - after > FILLS_BOX * width || before < 0.05 * width {
+        None
+    } else if (before - after).abs() <= 0.3 * (before + after) {
+        Some(TextAlign::Center)
+    } else if after < before {
+        Some(TextAlign::End)
+    } else {
+        None
+    };
+    let tallest = runs.iter().copied().max().unwrap_or(0);
+    let lines = runs.iter().filter(|r| **r > 0 && 5 * **r >= tallest).count();
+    Some(Ink { colour, align, lines })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A 200 x 40 grey box with a black bar (a word's strokes) over columns `from..to`.
+    fn word_at(from: u32, to: u32, ink: [u8; 3]) -> Rgb {
+        let mut img = Rgb { width: 200, height: 40, pixels: vec![[200, 200, 200]; 200 * 40] };
+        for y in 12..28 {
+            for x in from..to {
+                if x % 3 != 0 {
+                    img.pixels[(y * 200 + x) as usize] = ink;
+                }
+            }
+        }
+        img
+    }
+
+    #[test]
+    fn the_ink_is_the_colour_of_the_strokes_and_where_they_sit() {
+        let whole = [0.0, 0.0, 1.0, 1.0];
+        let look = |img: &Rgb| ink_of(img, whole).map(|i| (i.colour, i.align));
+        assert_eq!(look(&word_at(4, 60, [255, 255, 255])), Some(([255, 255, 255], None)));
+        assert_eq!(look(&word_at(70, 130, [20, 40, 200])), Some(([20, 40, 200], Some(TextAlign::Center))));
+        let word = ink_of(&word_at(70, 130, [0, 0, 0]), whole).unwrap();
+        assert_eq!(word.lines, 1, "one line of strokes");
+        assert_eq!(ink_of(&word_at(140, 196, [0, 0, 0]), whole).and_then(|i| i.align), Some(TextAlign::End));
+        assert_eq!(ink_of(&word_at(2, 196, [0, 0, 0]), whole).and_then(|i| i.align), None, "a text that fills its box");
+    }
+
+    #[test]
+    fn a_box_of_one_colour_has_no_ink() {
+        let flat = Rgb { width: 50, height: 20, pixels: vec![[90, 160, 60]; 1000] };
+        assert_eq!(ink_of(&flat, [0.0, 0.0, 1.0, 1.0]), None);
+    }
+}

@@ -214,6 +214,20 @@ const FRAME_MIN_SCREENS: usize = 4;
 /// Where each concrete screen of one trace went: concrete id → abstract index.
 pub type ScreenMap = BTreeMap<String, usize>;
 
+/// A trace's concrete screens in the order its steps first show them.
+fn first_seen(trace: &Trace) -> Vec<&str> {
+    let mut order = Vec::new();
+    let mut seen = BTreeSet::new();
+    for step in &trace.steps {
+        for id in std::iter::once(&step.screen).chain(step.next.as_ref()) {
+            if seen.insert(id.as_str()) {
+                order.push(id.as_str());
+            }
+        }
+    }
+    order
+}
+
 impl Abstraction {
     pub fn new(package: &str, tolerance: f64) -> Abstraction {
         Abstraction { tolerance, package: package.to_owned(), frame: Vec::new(), screens: Vec::new() }
@@ -313,17 +327,8 @@ impl Abstraction {
     /// making new ones; returns where each went. More than `MAX_ABSTRACT_SCREENS` abstract
     /// screens is an error naming the trace (each new screen is compared with all before it).
     pub fn add_trace(&mut self, trace_index: usize, trace: &Trace) -> Result<ScreenMap, ReconError> {
-        let mut order: Vec<&str> = Vec::new();
-        let mut seen = BTreeSet::new();
-        for step in &trace.steps {
-            for id in std::iter::once(&step.screen).chain(step.next.as_ref()) {
-                if seen.insert(id.as_str()) {
-                    order.push(id);
-                }
-            }
-        }
         let mut map = ScreenMap::new();
-        for id in order {
+        for id in first_seen(trace) {
             let Some(screen) = trace.screens.get(id) else { continue };
             let index = match self.classify(trace_index, screen) {
                 Some(i) => i,
@@ -359,6 +364,43 @@ impl Abstraction {
             }
         }
         Ok(map)
+    }
+
+    /// Moves each visit to the screen it is most like now that every screen exists: a visit
+    /// is added to the first screen alike enough when it comes, and a screen made later may be
+    /// more like it (the one replaying the traces finds). The visit that made a screen stays.
+    pub fn settle(&mut self, traces: &[Trace], maps: &mut [ScreenMap]) {
+        let founders: BTreeSet<(usize, String)> = self.screens.iter().filter_map(|s| s.members.first().cloned()).collect();
+        for (t, (trace, map)) in traces.iter().zip(maps.iter_mut()).enumerate() {
+            for (id, index) in map.iter_mut() {
+                if founders.contains(&(t, id.clone())) {
+                    continue;
+                }
+                let Some(screen) = trace.screens.get(id) else { continue };
+                let Some(best) = self.classify(t, screen).filter(|best| best != index) else { continue };
+                self.screens[*index].members.retain(|(mt, mid)| !(*mt == t && mid == id));
+                self.screens[best].members.push((t, id.clone()));
+                *index = best;
+            }
+        }
+        // Members in the order they were first seen (the first makes the screen's example).
+        let seen_at: Vec<BTreeMap<&str, usize>> =
+            traces.iter().map(|trace| first_seen(trace).into_iter().enumerate().map(|(i, id)| (id, i)).collect()).collect();
+        for s in &mut self.screens {
+            s.members.sort_by_key(|(t, id)| (*t, seen_at.get(*t).and_then(|m| m.get(id.as_str())).copied().unwrap_or(usize::MAX)));
+        }
+        for s in &mut self.screens {
+            s.visits = 0;
+        }
+        for (trace, map) in traces.iter().zip(maps.iter()) {
+            for step in &trace.steps {
+                for id in std::iter::once(&step.screen).chain(step.next.as_ref()) {
+                    if let Some(&i) = map.get(id) {
+                        self.screens[i].visits += 1;
+                    }
+                }
+            }
+        }
     }
 
     /// Gives every abstract screen a readable, unique id (from its activity).
@@ -517,5 +559,32 @@ mod tests {
         assert_eq!(map["login"], map["login_again"]);
         assert_ne!(map["loading"], map["shop"]);
         assert_ne!(map["shop"], map["login"]);
+    }
+
+    #[test]
+    fn a_visit_settles_in_the_screen_it_is_most_like_once_every_screen_exists() {
+        let mut trace = Trace::new("rico", std::path::Path::new("t"));
+        // `both` is alike enough to `first` when it comes; `last`, made after it, is more like it.
+        let screens = [
+            fragment_screen("first", &["p", "q", "r", "s"]),
+            fragment_screen("both", &["p", "q", "r", "s", "t", "u", "v", "w"]),
+            fragment_screen("last", &["r", "s", "t", "u", "v", "w"]),
+        ];
+        for s in screens {
+            let step = crate::trace::TraceStep { screen: s.id.clone(), action: crate::trace::TraceAction::Wait, target: None, next: None };
+            trace.steps.push(step);
+            trace.screens.insert(s.id.clone(), s);
+        }
+        // With the toolbar and frame the three share, `both` is 0.71 like `first` and 0.86 like
+        // `last`; `last` is 0.57 like `first`.
+        let mut abstraction = Abstraction::new("app", 0.65);
+        let mut maps = vec![abstraction.add_trace(0, &trace).unwrap()];
+        assert_eq!(maps[0]["both"], maps[0]["first"], "alike enough when it came");
+        abstraction.settle(std::slice::from_ref(&trace), &mut maps);
+        assert_eq!(maps[0]["both"], maps[0]["last"]);
+        let last = &abstraction.screens[maps[0]["last"]];
+        assert_eq!(last.members, [(0, "both".to_owned()), (0, "last".to_owned())], "in the order they were seen");
+        assert_eq!((abstraction.screens[maps[0]["first"]].visits, last.visits), (1, 2));
+        assert_eq!(abstraction.classify(0, &trace.screens["both"]), Some(maps[0]["both"]), "where replaying finds it");
     }
 }

@@ -150,7 +150,8 @@ pub fn analyze_traces(traces: Vec<Trace>, options: &ReconOptions) -> Result<Anal
     }
     let mut abstraction = Abstraction::new(&package, options.tolerance);
     abstraction.find_frame(&traces);
-    let maps: Vec<ScreenMap> = traces.iter().enumerate().map(|(i, t)| abstraction.add_trace(i, t)).collect::<Result<_, _>>()?;
+    let mut maps: Vec<ScreenMap> = traces.iter().enumerate().map(|(i, t)| abstraction.add_trace(i, t)).collect::<Result<_, _>>()?;
+    abstraction.settle(&traces, &mut maps);
     abstraction.name_screens();
     let graph = UsageGraph::build(&abstraction, &traces, &maps);
     Ok(Analysis { traces, abstraction, maps, graph })

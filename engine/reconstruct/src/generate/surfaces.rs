@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 
 use crate::visual::{luma, Rgb};
 
-use super::widgets::{Mapper, Widget, WidgetKind};
+use super::widgets::{Mapper, Widget, WidgetKind, DEVICE_H, PX_PER_DP};
 
 /// How far a cell's colour may be from the colour its rectangle started with.
 const SAME_SURFACE: u32 = 30;
@@ -21,6 +21,9 @@ const MIN_SCREEN_SHARE: f64 = 0.003;
 /// The most rectangles looked at for one screen (the largest), and the most drawn.
 const MAX_FOUND: usize = 160;
 const MAX_DRAWN: usize = 48;
+
+/// The least height of a rectangle left inside the app's area, in dp.
+const MIN_SLIVER_DP: f64 = 4.0;
 
 /// A flat-coloured rectangle: `[x, y, width, height]` in app-area dp, and its colour.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -84,9 +87,15 @@ pub(crate) fn surfaces(shot: &Rgb, rows: u32, m: &Mapper) -> Vec<Surface> {
     // Cells to the screen's pixels (the hierarchy's), then to dp.
     let scale = m.width / f64::from(shot.width);
     let to_screen = |v: u32| (f64::from(v * side) * scale).round() as i32;
+    // A rectangle that shows only a sliver below the status bar (or above the navigation bar)
+    // was the phone's (its icons), not the app's.
+    let tall_dp = |y1: u32, y2: u32| f64::from((y2 - y1) * side) * scale / m.height * DEVICE_H / PX_PER_DP;
     kept.into_iter()
-        .map(|([x1, y1, x2, y2], colour)| Surface { rect: m.rect([to_screen(x1), to_screen(y1), to_screen(x2), to_screen(y2)]), colour })
-        .filter(|s| s.rect[2] >= 1.0 && s.rect[3] >= 1.0)
+        .map(|([x1, y1, x2, y2], colour)| {
+            (Surface { rect: m.rect([to_screen(x1), to_screen(y1), to_screen(x2), to_screen(y2)]), colour }, tall_dp(y1, y2))
+        })
+        .filter(|(s, tall)| s.rect[2] >= 1.0 && s.rect[3] >= (0.25 * tall).max(MIN_SLIVER_DP))
+        .map(|(s, _)| s)
         .collect()
 }
 

@@ -145,10 +145,23 @@ impl Rgb {
     /// everything, where photos would pull a median elsewhere (a grid of pictures on black);
     /// the median when nothing is flat.
     pub fn background_colour(&self, rows: u32) -> Option<[u8; 3]> {
+        self.box_background(0.0, 0.0, 1.0, f64::from(rows) / f64::from(self.height.max(1)))
+    }
+
+    /// The colour most of the flat cells inside a box (fractions of the image, 0..1) have:
+    /// what the box is painted in under its content (a white card under a large blue logo);
+    /// its median colour when it holds too few flat cells to tell.
+    fn box_background(&self, fx1: f64, fy1: f64, fx2: f64, fy2: f64) -> Option<[u8; 3]> {
         let side = self.flat_cell_side();
+        let (w, h) = (f64::from(self.width), f64::from(self.height));
+        let cells = |from: f64, to: f64, size: f64| {
+            let first = ((from.clamp(0.0, 1.0) * size) / f64::from(side)).ceil() as u32;
+            let end = ((to.clamp(0.0, 1.0) * size) / f64::from(side)).floor() as u32;
+            first..end.max(first)
+        };
         let mut buckets: std::collections::BTreeMap<[u8; 3], Vec<[u8; 3]>> = std::collections::BTreeMap::new();
-        for cy in 0..rows.min(self.height) / side {
-            for cx in 0..self.width / side {
+        for cy in cells(fy1, fy2, h) {
+            for cx in cells(fx1, fx2, w) {
                 if let Some(c) = self.flat_colour(cx * side, cy * side, side) {
                     buckets.entry(c.map(|v| v >> 4)).or_default().push(c);
                 }
@@ -157,9 +170,10 @@ impl Rgb {
         // The fullest bucket; of equal ones, the first (buckets are ordered by colour).
         let fullest =
             buckets.values().fold(None::<&Vec<[u8; 3]>>, |best, b| if best.is_none_or(|x| b.len() > x.len()) { Some(b) } else { best });
-        fullest
-            .and_then(|cells| channel_medians(cells))
-            .or_else(|| self.median_color(0.0, 0.0, 1.0, f64::from(rows) / f64::from(self.height.max(1))))
+        match fullest {
+            Some(cells) if cells.len() >= MIN_FLAT_CELLS => channel_medians(cells),
+            _ => self.median_color(fx1, fy1, fx2, fy2),
+        }
     }
 
     /// The box `[0, 0, crop_w, crop_h]` cut into `w` x `h` cells, row by row: `cell` gets each
@@ -285,6 +299,8 @@ const CELLS_ACROSS: u32 = 60;
 const SAME_PIXEL: u32 = 40;
 /// The share of a cell's pixels that must be its colour for the cell to be flat.
 const FLAT_SHARE: f64 = 0.75;
+/// The fewest flat cells of one colour that tell what a box is painted in.
+const MIN_FLAT_CELLS: usize = 4;
 
 /// The median of each channel.
 pub(crate) fn channel_medians(pixels: &[[u8; 3]]) -> Option<[u8; 3]> {

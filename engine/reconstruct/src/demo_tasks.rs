@@ -66,15 +66,18 @@ fn shown_checked(screen: &ScreenModel, toggle_id: &str, root: &UiNode, size: (u3
 fn task_text(model: &AppModel, trace_index: usize, trace: &Trace, id: &str) -> Result<(String, usize, String), String> {
     let instruction = trace.instruction.as_deref().unwrap_or_default();
     let abs = &model.abstraction;
-    let screen_of = |concrete: &str| -> Option<&ScreenModel> {
+    // A screen of the rebuilt app: one of the app's own, or (`foreign`) one of another app the
+    // app opened (a dialer, a messenger, a file picker), rebuilt inside it.
+    let screen_of = |concrete: &str, foreign: bool| -> Option<&ScreenModel> {
         let s = trace.screens.get(concrete)?;
         let i = abs.classify(trace_index, s)?;
-        (abs.screens[i].role == Role::App).then(|| model.screen(&abs.screens[i].id)).flatten()
+        let role = abs.screens[i].role;
+        (role == Role::App || (foreign && role == Role::Foreign)).then(|| model.screen(&abs.screens[i].id)).flatten()
     };
     // Steps before the app's first screen are the way into it (the launcher, another app):
     // the solution opens the app instead.
-    let skip = trace.steps.iter().position(|s| screen_of(&s.screen).is_some()).ok_or("no step is on a screen of the app")?;
-    let start = screen_of(&trace.steps[skip].screen).ok_or("no step is on a screen of the app")?;
+    let skip = trace.steps.iter().position(|s| screen_of(&s.screen, false).is_some()).ok_or("no step is on a screen of the app")?;
+    let start = screen_of(&trace.steps[skip].screen, false).ok_or("no step is on a screen of the app")?;
     let Some(prefix) = path_to(model, &start.id) else {
         return Err(format!("its first screen `{}` is not reached from the app's entry", start.id));
     };
@@ -85,7 +88,7 @@ fn task_text(model: &AppModel, trace_index: usize, trace: &Trace, id: &str) -> R
     let mut may_change: BTreeSet<String> = BTreeSet::new();
     let mut scrolled = false;
     for (k, step) in trace.steps.iter().enumerate().skip(skip) {
-        let here = screen_of(&step.screen).ok_or_else(|| format!("step {}: its screen {} is not in the app", k + 1, step.screen))?;
+        let here = screen_of(&step.screen, true).ok_or_else(|| format!("step {}: its screen {} is not in the app", k + 1, step.screen))?;
         let size = trace.screens.get(&step.screen).map(|s| (s.width, s.height)).unwrap_or((1080, 2400));
         let node = step.target.as_ref().map(|t| &t.node);
         let missing = || format!("step {}: the element acted on is not a widget of `{}`", k + 1, here.id);
@@ -113,7 +116,7 @@ fn task_text(model: &AppModel, trace_index: usize, trace: &Trace, id: &str) -> R
                 };
                 steps.push(format!("{verb}({})", lit(&w.id)));
                 may_change.extend(model.keys_a_tap_may_change(&here.id, &w.id).iter().map(|key| lit(&format!("{}:{key}", model.package))));
-                let stayed = step.next.as_deref().and_then(screen_of).is_some_and(|next| next.id == here.id);
+                let stayed = step.next.as_deref().and_then(|next| screen_of(next, true)).is_some_and(|next| next.id == here.id);
                 if let Some(((toggle, key), keys)) = toggles_of(here, w, stayed) {
                     may_change.extend(keys.iter().map(|key| lit(&format!("{}:{key}", model.package))));
                     toggled.insert(key, (toggle, here.id.clone(), k));
@@ -126,7 +129,7 @@ fn task_text(model: &AppModel, trace_index: usize, trace: &Trace, id: &str) -> R
     // Where the last step led, or, when the trace ends without saying (a recording's last
     // look), the screen it was on.
     let end_id = last.next.as_deref().unwrap_or(last.screen.as_str());
-    let end = screen_of(end_id).ok_or_else(|| format!("it ends outside the app (state {end_id})"))?;
+    let end = screen_of(end_id, true).ok_or_else(|| format!("it ends outside the app (state {end_id})"))?;
     let mut success = vec![format!("Screen(app: {}, screen: {})", lit(&model.package), lit(&end.id))];
     for (key, (toggle, screen_id, k)) in &toggled {
         // As the demonstration last showed it: its final screen if that is the toggle's, else
@@ -134,7 +137,7 @@ fn task_text(model: &AppModel, trace_index: usize, trace: &Trace, id: &str) -> R
         let screen = model.screen(screen_id).ok_or("a toggle's screen is gone")?;
         let shown = [end_id, trace.steps[*k].next.as_deref().unwrap_or_default()].into_iter().find_map(|id| {
             let s = trace.screens.get(id)?;
-            let same = screen_of(id).is_some_and(|m| m.id == *screen_id);
+            let same = screen_of(id, true).is_some_and(|m| m.id == *screen_id);
             same.then(|| shown_checked(screen, toggle, s.root.as_ref()?, (s.width, s.height))).flatten()
         });
         if let Some(checked) = shown {

@@ -524,3 +524,56 @@ fn a_row_scrolled_into_view_is_tapped_on_the_state_that_shows_it() {
     assert_eq!(tap.screen, "scrolled");
     assert_eq!(tap.target.as_ref().unwrap().node.bounds, [60, 1600, 1020, 1760]);
 }
+
+#[test]
+fn a_demonstration_that_goes_on_in_an_app_this_one_opened_is_a_task_there() {
+    let dir = scratch("through_dialer");
+    std::fs::create_dir_all(dir.join("states")).unwrap();
+    std::fs::create_dir_all(dir.join("events")).unwrap();
+    write_launcher(&dir);
+    let root = |id| view(id, -1, "android.widget.FrameLayout", "", "", [0, 0, 1080, 2280], false, None);
+    write_state(
+        &dir,
+        "01",
+        "contacts",
+        ".MainActivity",
+        vec![root(0), view(1, 0, "android.widget.Button", "call_bob", "Call Bob", [40, 300, 1040, 420], true, None)],
+    );
+    // The dialer is another app: its views and activity are its own.
+    let dialer = |tag: &str, hash: &str, activity: &str, label: &str, rid: &str| {
+        let mut views = vec![root(0), view(1, 0, "android.widget.Button", rid, label, [40, 1800, 1040, 1960], true, None)];
+        for v in &mut views {
+            v["package"] = json!("org.example.dialer");
+            if !v["resource_id"].is_null() {
+                v["resource_id"] = json!(format!("org.example.dialer:id/{rid}"));
+            }
+        }
+        write_state(&dir, tag, hash, activity, views);
+        let path = dir.join(format!("states/state_{tag}.json"));
+        let state =
+            std::fs::read_to_string(&path).unwrap().replace(&format!("{PKG}/{activity}"), &format!("org.example.dialer/{activity}"));
+        std::fs::write(path, state).unwrap();
+    };
+    dialer("02", "dial", ".DialActivity", "Call", "dial");
+    dialer("03", "in_call", ".InCallActivity", "Hang up", "hang_up");
+    let click = |rid: &str, text: &str, b: [i64; 4]| json!({ "event_type": "click", "view": view(0, -1, "android.view.View", rid, text, b, true, None), "x": null, "y": null });
+    write_event(&dir, "10", "launcher", "contacts", json!({ "event_type": "intent", "intent": format!("am start {PKG}/.MainActivity") }));
+    write_event(&dir, "11", "contacts", "dial", click("call_bob", "Call Bob", [40, 300, 1040, 420]));
+    write_event(&dir, "12", "dial", "in_call", click("dial", "Call", [40, 1800, 1040, 1960]));
+    let record = |html: &str, choice: i64, hash: &str| json!({ "State": html, "Choice": choice, "Input": "null", "state_str": [hash], "new_state_str": "elsewhere" });
+    let records = vec![
+        record("<button id=0>Call Bob</button>\n<button id=1>go back</button>", 0, "contacts"),
+        record("<button id=0>Call</button>\n<button id=1>go back</button>", 0, "dial"),
+        record("<button id=0>Hang up</button>\n<button id=1>go back</button>", -1, "in_call"),
+    ];
+    let yaml = serde_json::to_string(&json!({ "task_name": "call Bob", "step_num": 3, "records": records })).unwrap();
+    std::fs::write(dir.join("task1.yaml"), yaml).unwrap();
+    let out = scratch("through_dialer-out");
+    let r = reconstruct(&[dir], &out, &ReconOptions { overwrite: true, ..ReconOptions::default() }).unwrap();
+    let demos: Vec<_> = r.tasks.iter().filter(|t| t.kind == "demonstration").collect();
+    assert_eq!(demos.len(), 1, "left out: {:?}", r.tasks_left_out);
+    let task = std::fs::read_to_string(&demos[0].file).unwrap();
+    // It ends on the dialer's in-call screen, rebuilt inside the app, through its Call button.
+    assert!(task.contains("screen: \"dialer_in_call\")"), "{task}");
+    assert!(task.contains("Tap(\"call_bob\"), Tap(\"dial\")"), "{task}");
+}

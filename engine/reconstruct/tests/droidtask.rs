@@ -46,6 +46,21 @@ fn write_launcher(dir: &Path) {
     std::fs::write(dir.join("states/state_00.json"), home.to_string()).unwrap();
 }
 
+/// A fresh, empty DroidBot recording folder (`states/`, `events/`).
+fn empty_recording(name: &str) -> std::path::PathBuf {
+    let dir = scratch(name);
+    std::fs::create_dir_all(dir.join("states")).unwrap();
+    std::fs::create_dir_all(dir.join("events")).unwrap();
+    dir
+}
+
+/// A fresh DroidBot recording folder whose first state is the home screen.
+fn recording(name: &str) -> std::path::PathBuf {
+    let dir = empty_recording(name);
+    write_launcher(&dir);
+    dir
+}
+
 fn write_event(dir: &Path, tag: &str, start: &str, stop: &str, event: Value) {
     let e = json!({ "tag": tag, "start_state": start, "stop_state": stop, "event": event });
     std::fs::write(dir.join(format!("events/event_{tag}.json")), e.to_string()).unwrap();
@@ -54,9 +69,7 @@ fn write_event(dir: &Path, tag: &str, start: &str, stop: &str, event: Value) {
 /// An alarm app: a main screen with a Settings button, and a settings screen whose row
 /// holds a checkbox and whose name field takes text. Recorded twice toggled, once named.
 fn droidtask_folder(name: &str) -> std::path::PathBuf {
-    let dir = scratch(name);
-    std::fs::create_dir_all(dir.join("states")).unwrap();
-    std::fs::create_dir_all(dir.join("events")).unwrap();
+    let dir = empty_recording(name);
     let root = |id| view(id, -1, "android.widget.FrameLayout", "", "", [0, 0, 1080, 2280], false, None);
     write_state(
         &dir,
@@ -185,9 +198,7 @@ fn a_broken_demonstration_file_is_named_with_its_line() {
 /// started again, the checkbox turned on in the first session shows off again.
 #[test]
 fn data_the_recording_saw_reset_at_each_start_resets_when_the_rebuilt_app_starts() {
-    let dir = scratch("restart");
-    std::fs::create_dir_all(dir.join("states")).unwrap();
-    std::fs::create_dir_all(dir.join("events")).unwrap();
+    let dir = empty_recording("restart");
     let root = |id| view(id, -1, "android.widget.FrameLayout", "", "", [0, 0, 1080, 2280], false, None);
     let main = vec![root(0), view(1, 0, "android.widget.Button", "settings", "Settings", [700, 80, 1040, 200], true, None)];
     write_state(&dir, "01", "main", ".MainActivity", main);
@@ -249,9 +260,7 @@ fn data_the_recording_saw_reset_at_each_start_resets_when_the_rebuilt_app_starts
 /// as the recording showed after each restart.
 #[test]
 fn each_tab_is_a_screen_every_tab_leads_to_its_own_and_the_app_reopens_on_the_last() {
-    let dir = scratch("tabs");
-    std::fs::create_dir_all(dir.join("states")).unwrap();
-    std::fs::create_dir_all(dir.join("events")).unwrap();
+    let dir = empty_recording("tabs");
     let root = |id| view(id, -1, "android.widget.FrameLayout", "", "", [0, 0, 1080, 2280], false, None);
     let tabs = ["Contacts", "Groups", "Favorites"];
     let tab_screen = |selected: usize, row: &str| {
@@ -329,9 +338,7 @@ fn each_tab_is_a_screen_every_tab_leads_to_its_own_and_the_app_reopens_on_the_la
 /// recording showed after the OK (and not before).
 #[test]
 fn items_picked_in_a_dialog_show_on_the_screen_its_confirm_leads_to() {
-    let dir = scratch("picks");
-    std::fs::create_dir_all(dir.join("states")).unwrap();
-    std::fs::create_dir_all(dir.join("events")).unwrap();
+    let dir = empty_recording("picks");
     let root = |id| view(id, -1, "android.widget.FrameLayout", "", "", [0, 0, 1080, 2280], false, None);
     let group = |members: &[&str]| {
         let mut views =
@@ -404,9 +411,7 @@ fn items_picked_in_a_dialog_show_on_the_screen_its_confirm_leads_to() {
 /// not to the menu or the prompt.
 #[test]
 fn a_dialog_closes_when_its_control_leads_on() {
-    let dir = scratch("dialogs");
-    std::fs::create_dir_all(dir.join("states")).unwrap();
-    std::fs::create_dir_all(dir.join("events")).unwrap();
+    let dir = empty_recording("dialogs");
     let full = |id| view(id, -1, "android.widget.FrameLayout", "", "", [0, 0, 1080, 2280], false, None);
     let floating = |id| view(id, -1, "android.widget.FrameLayout", "", "", [300, 700, 1040, 1300], false, None);
     let dialog_state = |tag: &str, hash: &str, activity: &str, views: Vec<Value>| {
@@ -495,10 +500,7 @@ fn a_dialog_closes_when_its_control_leads_on() {
 /// state that shows it, after a swipe there, as the person did.
 #[test]
 fn a_row_scrolled_into_view_is_tapped_on_the_state_that_shows_it() {
-    let dir = scratch("scrolled_row");
-    std::fs::create_dir_all(dir.join("states")).unwrap();
-    std::fs::create_dir_all(dir.join("events")).unwrap();
-    write_launcher(&dir);
+    let dir = recording("scrolled_row");
     let settings = |tag: &str, hash: &str, mms: [i64; 4]| {
         let rows = vec![
             view(0, -1, "android.widget.FrameLayout", "", "", [0, 0, 1080, 2280], false, None),
@@ -527,10 +529,7 @@ fn a_row_scrolled_into_view_is_tapped_on_the_state_that_shows_it() {
 
 #[test]
 fn a_demonstration_that_goes_on_in_an_app_this_one_opened_is_a_task_there() {
-    let dir = scratch("through_dialer");
-    std::fs::create_dir_all(dir.join("states")).unwrap();
-    std::fs::create_dir_all(dir.join("events")).unwrap();
-    write_launcher(&dir);
+    let dir = recording("through_dialer");
     let root = |id| view(id, -1, "android.widget.FrameLayout", "", "", [0, 0, 1080, 2280], false, None);
     write_state(
         &dir,

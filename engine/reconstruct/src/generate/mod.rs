@@ -1640,26 +1640,27 @@ impl AppModel {
             keys.extend(group.iter().map(|(_, key)| key.clone()));
             keys.extend(s.choice_by_opener.keys().map(|opener| remember::choice_key(&s.id, opener)));
         }
-        let mut handler = None;
+        // A tap aimed at a widget lands on whatever is drawn at its centre: its own handler or
+        // one of its children's (a row's title that has a handler of its own).
+        let mut handlers: Vec<&str> = Vec::new();
         for w in &s.widgets {
             w.walk(&mut |w| {
-                if w.id == widget && handler.is_none() {
-                    handler = w.on_tap.clone();
+                if w.id == widget {
+                    w.walk(&mut |inner| handlers.extend(inner.on_tap.as_deref()));
                 }
             });
         }
-        let opens = handler.and_then(|name| s.handlers.iter().find(|h| h.name == name));
-        keys.extend(opens.into_iter().flat_map(|h| h.sets.iter().chain(&h.picks).map(|(key, _)| key.clone())));
-        keys.extend(opens.into_iter().flat_map(|h| h.picks.iter().map(|(_, picked)| picked.clone())));
-        for save in opens.into_iter().flat_map(|h| &h.saves) {
-            keys.push(remember::saved_key(&save.key));
-            keys.extend(save.blanks.iter().cloned());
-        }
-        if let Some(dialog) =
-            opens.and_then(|h| self.screen(&h.target)).filter(|d| d.choice_by_opener.keys().any(|o| opens.is_some_and(|h| h.name == *o)))
-        {
-            keys.push(remember::opener_key(&dialog.id));
-            keys.extend(dialog.radio_groups.first().into_iter().flatten().map(|(_, key)| key.clone()));
+        for opens in handlers.iter().filter_map(|name| s.handlers.iter().find(|h| h.name == *name)) {
+            keys.extend(opens.sets.iter().chain(&opens.picks).map(|(key, _)| key.clone()));
+            keys.extend(opens.picks.iter().map(|(_, picked)| picked.clone()));
+            for save in &opens.saves {
+                keys.push(remember::saved_key(&save.key));
+                keys.extend(save.blanks.iter().cloned());
+            }
+            if let Some(dialog) = self.screen(&opens.target).filter(|d| d.choice_by_opener.contains_key(&opens.name)) {
+                keys.push(remember::opener_key(&dialog.id));
+                keys.extend(dialog.radio_groups.first().into_iter().flatten().map(|(_, key)| key.clone()));
+            }
         }
         keys
     }

@@ -134,13 +134,20 @@ fn same_text(view: &str, word: &str) -> bool {
 }
 
 /// The node of `root` an element stands for: the smallest node whose own and descendants'
-/// texts hold every word of the element, preferring one that takes touches.
+/// texts hold every word of the element, preferring one that takes touches, then one on
+/// screen (a pager holds its neighbouring pages beside the screen, with rows of the same
+/// texts).
 pub(crate) fn find_node(root: &UiNode, element: &Element) -> Option<UiNode> {
     let words: Vec<&str> = element.words().collect();
     if words.is_empty() {
         return None;
     }
-    let mut best: Option<(bool, i64, UiNode)> = None;
+    let screen = root.bounds;
+    let on_screen = |node: &UiNode| {
+        let (x, y) = center(node);
+        (f64::from(screen[0])..f64::from(screen[2])).contains(&x) && (f64::from(screen[1])..f64::from(screen[3])).contains(&y)
+    };
+    let mut best: Option<((bool, bool), i64, UiNode)> = None;
     let mut consider = |node: &UiNode| {
         let mut texts = Vec::new();
         node.walk(&mut Vec::new(), &mut |_, n| {
@@ -150,14 +157,14 @@ pub(crate) fn find_node(root: &UiNode, element: &Element) -> Option<UiNode> {
         if !words.iter().all(|w| texts.iter().any(|t| same_text(t, w))) {
             return;
         }
-        let takes = node.clickable || node.long_clickable || node.checkable || node.editable;
+        let rank = (node.clickable || node.long_clickable || node.checkable || node.editable, on_screen(node));
         let area = i64::from(node.width().max(0)) * i64::from(node.height().max(0));
         let better = match &best {
             None => true,
-            Some((t, a, _)) => (takes && !t) || (takes == *t && area < *a),
+            Some((r, a, _)) => rank > *r || (rank == *r && area < *a),
         };
         if better {
-            best = Some((takes, area, node.shallow()));
+            best = Some((rank, area, node.shallow()));
         }
     };
     root.walk(&mut Vec::new(), &mut |_, n| consider(n));
@@ -334,5 +341,20 @@ mod tests {
         assert_eq!(node.bounds, [0, 100, 1080, 300]);
         let cut = &elements("<p id=1>Max reminder durat</p>")[0];
         assert!(find_node(&root, cut).is_none(), "a short word matches only whole texts");
+    }
+
+    #[test]
+    fn of_two_rows_alike_the_one_on_screen_is_chosen_not_the_one_on_the_next_page_of_a_pager() {
+        let row = |bounds: [i32; 4]| {
+            let mut row = UiNode::new("android.widget.FrameLayout", bounds);
+            row.clickable = true;
+            row.children = vec![UiNode { text: "Recordings".into(), ..UiNode::new("android.widget.TextView", bounds) }];
+            row
+        };
+        let mut root = UiNode::new("android.widget.FrameLayout", [0, 0, 1080, 2280]);
+        // The next page comes first in the tree and its row is smaller.
+        root.children = vec![row([1080, 300, 2100, 500]), row([0, 300, 1080, 520])];
+        let element = &elements("<button id=4>Recordings</button>")[0];
+        assert_eq!(find_node(&root, element).unwrap().bounds, [0, 300, 1080, 520]);
     }
 }

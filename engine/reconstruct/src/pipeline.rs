@@ -109,7 +109,8 @@ fn app_label(traces: &[Trace], package: &str) -> String {
                 }
             }
             if from.is_some_and(|f| is_launcher_package(&f.package)) {
-                if let Some(t) = &s.target {
+                // An icon, not a button of one of the launcher's dialogs (`Cancel`).
+                if let Some(t) = s.target.as_ref().filter(|t| !t.node.class.ends_with("Button")) {
                     let name = if t.node.text.is_empty() { &t.node.content_desc } else { &t.node.text };
                     if !name.trim().is_empty() && name.len() < 40 {
                         return name.trim().to_owned();
@@ -118,7 +119,8 @@ fn app_label(traces: &[Trace], package: &str) -> String {
             }
         }
     }
-    const GENERIC: [&str; 10] = ["com", "org", "net", "io", "android", "app", "apps", "mobile", "www", "de"];
+    // Words that name no app (`contacts.pro` is Contacts).
+    const GENERIC: [&str; 14] = ["com", "org", "net", "io", "android", "app", "apps", "mobile", "www", "de", "pro", "lite", "free", "beta"];
     let word = package.split('.').rev().find(|w| !GENERIC.contains(w)).unwrap_or(package);
     let name = snake(word).replace('_', " ");
     let mut chars = name.chars();
@@ -350,5 +352,37 @@ impl Reconstruction {
             "warnings": self.warnings(),
             "notes": self.analysis.traces.iter().map(|t| json!({ "trace": t.source, "notes": t.notes })).collect::<Vec<_>>(),
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::trace::{Screen, Target, TraceStep, UiNode};
+
+    /// A trace that enters `package` from the launcher by tapping `node`.
+    fn entered_by(node: UiNode, package: &str) -> Trace {
+        let mut t = Trace::new("droidbot", Path::new("/nonexistent"));
+        let root =
+            |package: &str| Some(UiNode { package: package.to_owned(), ..UiNode::new("android.widget.FrameLayout", [0, 0, 1080, 2400]) });
+        t.screens.insert("home".into(), Screen::from_root("home", "com.android.launcher3", "", 1080, 2400, root("com.android.launcher3")));
+        t.screens.insert("main".into(), Screen::from_root("main", package, "", 1080, 2400, root(package)));
+        let target = Some(Target { path: None, node });
+        t.steps.push(TraceStep {
+            screen: "home".into(),
+            action: TraceAction::Tap { x: 500.0, y: 1500.0 },
+            target,
+            next: Some("main".into()),
+        });
+        t
+    }
+
+    #[test]
+    fn the_label_is_the_launcher_icons_not_a_launcher_dialogs_button_nor_a_word_like_pro() {
+        let package = "com.simplemobiletools.notes.pro";
+        let icon = UiNode { text: "Notebook".into(), ..UiNode::new("android.widget.TextView", [400, 1400, 600, 1600]) };
+        assert_eq!(app_label(&[entered_by(icon, package)], package), "Notebook");
+        let cancel = UiNode { text: "Cancel".into(), ..UiNode::new("android.widget.Button", [400, 1400, 600, 1600]) };
+        assert_eq!(app_label(&[entered_by(cancel, package)], package), "Notes");
     }
 }

@@ -727,7 +727,7 @@ fn a_buttons_color_is_its_labels_colour() {
         Button(id: "plain", text: "WWWW", variant: "text", background: "#0000FF", width: 200, height: 60),
     ]))"##;
     std::fs::write(dir.join("screens/main.ron"), screen).unwrap();
-    let catalog = phoneworld_phone::Catalog::load(&[dir.clone()], &[phoneworld_phone::project_root().join("layouts")]).unwrap();
+    let catalog = phoneworld_phone::Catalog::load(std::slice::from_ref(&dir), &[phoneworld_phone::project_root().join("layouts")]).unwrap();
     assert!(catalog.broken.is_empty(), "{:?}", catalog.broken);
     let device = phoneworld_phone::Device::new(catalog, phoneworld_phone::DeviceConfig::default()).unwrap();
     let mut h = Harness { device, results: Vec::new() };

@@ -172,10 +172,8 @@ pub(crate) fn rollouts(apps_dirs: &[PathBuf], suite_dirs: &[PathBuf], args: &Rol
     if !(0.0..=1.0).contains(&detours) {
         bail!("--detours {detours}: a probability between 0 and 1");
     }
-    let format = match image_format {
-        "jpeg" | "jpg" => phoneworld_phone::ImageFormat::Jpeg(90),
-        "png" => phoneworld_phone::ImageFormat::Png,
-        other => bail!("--image-format {other}: expected jpeg or png"),
+    let Some(format) = phoneworld_phone::ImageFormat::parse(image_format) else {
+        bail!("--image-format {image_format}: expected jpeg or png")
     };
     let size = match image_size {
         None => None,

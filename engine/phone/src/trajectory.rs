@@ -19,6 +19,17 @@ pub enum ImageFormat {
     Jpeg(u8),
 }
 
+impl ImageFormat {
+    /// `jpeg` (quality 90) or `png`, as the command line and Python name them.
+    pub fn parse(text: &str) -> Option<ImageFormat> {
+        match text {
+            "jpeg" | "jpg" => Some(ImageFormat::Jpeg(90)),
+            "png" => Some(ImageFormat::Png),
+            _ => None,
+        }
+    }
+}
+
 /// What a trajectory stores per step besides the JSON line.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ImageOptions {

@@ -66,6 +66,64 @@ pub fn evaluate_appearances(
     evaluate_with(catalog, suite, agent, seeds, out_dir, appearances, &InterruptionSetting::Off)
 }
 
+/// One episode of a run: a template, a seed and the look it is played under.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]
+pub struct EvalJob {
+    pub template: String,
+    pub seed: u64,
+    /// An appearance profile or `random`; None plays the plain phone.
+    #[serde(default)]
+    pub appearance: Option<String>,
+}
+
+/// Every episode of [`evaluate_with`], in the order it plays them: each appearance (or the
+/// plain phone), each template, each seed.
+pub fn eval_jobs(suite: &Suite, seeds: u64, appearances: &[String]) -> Vec<EvalJob> {
+    let looks: Vec<Option<String>> = if appearances.is_empty() { vec![None] } else { appearances.iter().cloned().map(Some).collect() };
+    let mut jobs = Vec::new();
+    for look in looks {
+        for template in &suite.templates {
+            for seed in 0..seeds {
+                jobs.push(EvalJob { template: template.id.clone(), seed, appearance: look.clone() });
+            }
+        }
+    }
+    jobs
+}
+
+/// Plays one episode of a run with a built-in agent; with `out_dir`, writes its trajectory to
+/// `<out_dir>/[<appearance>/]<template>-<seed>/`.
+pub fn eval_episode(
+    catalog: &Arc<Catalog>,
+    suite: &Suite,
+    job: &EvalJob,
+    agent: AgentKind,
+    interruptions: &InterruptionSetting,
+    out_dir: Option<&Path>,
+) -> Result<EpisodeResult, TaskError> {
+    let template = suite.get(&job.template).ok_or_else(|| TaskError::Io(format!("no task `{}` in suite {}", job.template, suite.name)))?;
+    let options = match &job.appearance {
+        Some(name) => EpisodeOptions::with_appearance(name, job.seed).map_err(|e| TaskError::Io(e.to_string()))?,
+        None => EpisodeOptions::default(),
+    }
+    .with_interruptions(interruptions.clone());
+    let instance = Instance::new(Arc::clone(template), job.seed, catalog)?.with_options(options);
+    let dir_name = match &job.appearance {
+        Some(name) => format!("{name}/{}-{}", template.id, job.seed),
+        None => format!("{}-{}", template.id, job.seed),
+    };
+    let mut writer = match out_dir {
+        Some(dir) => Some(TrajectoryWriter::create(&dir.join(dir_name), true).map_err(|e| TaskError::Io(e.to_string()))?),
+        None => None,
+    };
+    let result = run_episode(Arc::clone(catalog), &instance, agent, writer.as_mut())?;
+    if let Some(w) = writer {
+        let episode = episode_record(suite, &catalog.hash, &instance, &result, device_size(&instance));
+        w.finish(&episode).map_err(|e| TaskError::Io(e.to_string()))?;
+    }
+    Ok(result)
+}
+
 /// [`evaluate_appearances`] with every episode interrupted as `interruptions` says (its
 /// options carry both).
 pub fn evaluate_with(
@@ -77,44 +135,32 @@ pub fn evaluate_with(
     appearances: &[String],
     interruptions: &InterruptionSetting,
 ) -> Result<EvalReport, TaskError> {
-    let looks: Vec<Option<&str>> = if appearances.is_empty() { vec![None] } else { appearances.iter().map(|a| Some(a.as_str())).collect() };
-    let mut results = Vec::new();
+    let jobs = eval_jobs(suite, seeds, appearances);
+    let results =
+        jobs.iter().map(|job| eval_episode(&catalog, suite, job, agent, interruptions, out_dir)).collect::<Result<Vec<_>, _>>()?;
+    Ok(merge_report(suite, &catalog.hash, agent.name(), seeds, &jobs, results))
+}
+
+/// The report of a run from its jobs and their results, in the same order, wherever they were
+/// played: the same as [`evaluate_with`]'s for the same jobs.
+pub fn merge_report(suite: &Suite, apps_hash: &str, agent: &str, seeds: u64, jobs: &[EvalJob], results: Vec<EpisodeResult>) -> EvalReport {
     let mut by_appearance = BTreeMap::new();
-    for look in looks {
-        let mut played = Vec::new();
-        for template in &suite.templates {
-            for seed in 0..seeds {
-                let options = match look {
-                    Some(name) => EpisodeOptions::with_appearance(name, seed).map_err(|e| TaskError::Io(e.to_string()))?,
-                    None => EpisodeOptions::default(),
-                }
-                .with_interruptions(interruptions.clone());
-                let instance = Instance::new(Arc::clone(template), seed, &catalog)?.with_options(options);
-                let dir_name = match look {
-                    Some(name) => format!("{name}/{}-{seed}", template.id),
-                    None => format!("{}-{seed}", template.id),
-                };
-                let mut writer = match out_dir {
-                    Some(dir) => Some(TrajectoryWriter::create(&dir.join(dir_name), true).map_err(|e| TaskError::Io(e.to_string()))?),
-                    None => None,
-                };
-                let result = run_episode(Arc::clone(&catalog), &instance, agent, writer.as_mut())?;
-                if let Some(w) = writer {
-                    let episode = episode_record(suite, &catalog.hash, &instance, &result, device_size(&instance));
-                    w.finish(&episode).map_err(|e| TaskError::Io(e.to_string()))?;
-                }
-                played.push(result);
+    let mut looks: Vec<&str> = Vec::new();
+    for job in jobs {
+        if let Some(look) = job.appearance.as_deref() {
+            if !looks.contains(&look) {
+                looks.push(look);
             }
         }
-        if let Some(name) = look {
-            let of: Vec<&EpisodeResult> = played.iter().collect();
-            by_appearance.insert(name.to_owned(), json!({ "episodes": of.len(), "success_rate": rate(&of) }));
-        }
-        results.extend(played);
     }
-    let mut report = report(suite, &catalog.hash, agent.name(), seeds, results);
+    for look in looks {
+        let of: Vec<&EpisodeResult> =
+            jobs.iter().zip(&results).filter(|(job, _)| job.appearance.as_deref() == Some(look)).map(|(_, r)| r).collect();
+        by_appearance.insert(look.to_owned(), json!({ "episodes": of.len(), "success_rate": rate(&of) }));
+    }
+    let mut report = report(suite, apps_hash, agent, seeds, results);
     report.by_appearance = by_appearance;
-    Ok(report)
+    report
 }
 
 /// The screen (width, height, density) an instance's phone has.

@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use phoneworld_data::{Action, Key, Rng};
 use phoneworld_phone::{Catalog, Device, EpisodeOptions, ImageOptions, InterruptionSetting, TrajectoryWriter};
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 use crate::episode::{play, Instance};
@@ -65,67 +66,119 @@ pub struct RolloutSpec {
     pub interruptions: InterruptionSetting,
 }
 
-/// Writes kept episodes under `out_dir/<template>-<seed>/` and `out_dir/manifest.json`.
-pub fn rollouts(catalog: Arc<Catalog>, suite: &Suite, out_dir: &Path, spec: &RolloutSpec) -> Result<Value, TaskError> {
-    let RolloutSpec { seeds, detours, images, .. } = spec.clone();
+/// How one rollout episode ended: kept (its folder written) or dropped (and why).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RolloutOutcome {
+    pub task: String,
+    pub seed: u64,
+    pub category: String,
+    pub kept: bool,
+    pub steps: u64,
+    pub detoured: bool,
+    /// Why a dropped episode failed: `step N: reason`.
+    pub reason: Option<String>,
+}
+
+/// Plays one rollout episode of `template` and `seed`; a kept one is written under
+/// `out_dir/<template>-<seed>/`, a dropped one leaves nothing.
+pub fn rollout_episode(
+    catalog: &Arc<Catalog>,
+    suite: &Suite,
+    template: &str,
+    seed: u64,
+    out_dir: &Path,
+    spec: &RolloutSpec,
+) -> Result<RolloutOutcome, TaskError> {
     let io = |e: std::io::Error| TaskError::Io(e.to_string());
-    std::fs::create_dir_all(out_dir).map_err(io)?;
-    let (mut attempted, mut kept, mut steps_total, mut with_detours) = (0usize, 0usize, 0u64, 0usize);
-    let mut by_category = std::collections::BTreeMap::<String, usize>::new();
-    let mut drops = Vec::new();
-    for template in &suite.templates {
-        for seed in 0..seeds {
-            attempted += 1;
-            let options = match &spec.appearance {
-                Some(name) => EpisodeOptions::with_appearance(name, seed).map_err(|e| TaskError::Io(e.to_string()))?,
-                None => EpisodeOptions::default(),
-            }
-            .with_interruptions(spec.interruptions.clone());
-            let instance = Instance::new(Arc::clone(template), seed, &catalog)?.with_options(options);
-            let dir = out_dir.join(format!("{}-{seed}", template.id));
-            let mut writer = TrajectoryWriter::with_images(&dir, Some(images)).map_err(io)?;
-            let mut oracle = Oracle::new(template.solution.clone(), instance.params.clone());
-            let mut rng = Rng::new(seed.wrapping_mul(0x9E37_79B9) ^ template.id.len() as u64);
-            let mut pending_back = false;
-            let mut detoured = false;
-            let mut next = |device: &mut Device| -> Result<Option<Action>, String> {
-                if pending_back {
-                    pending_back = false;
-                    return Ok(Some(Action::Key { key: Key::Back }));
-                }
-                if detours > 0.0 && rng.next_f64() < detours {
-                    if let Some(wrong) = detour(device, &mut rng) {
-                        pending_back = true;
-                        detoured = true;
-                        return Ok(Some(wrong));
-                    }
-                }
-                oracle.next_action(device)
-            };
-            let result = play(Arc::clone(&catalog), &instance, &mut next, true, Some(&mut writer))?;
-            if result.success {
-                kept += 1;
-                steps_total += u64::from(result.steps);
-                with_detours += usize::from(detoured);
-                *by_category.entry(template.category.name().to_owned()).or_default() += 1;
-                let mut episode = episode_record(suite, &catalog.hash, &instance, &result, device_size(&instance));
-                episode["outcome"]["detour"] = json!(detoured);
-                writer.finish(&episode).map_err(io)?;
-            } else {
-                drop(writer);
-                std::fs::remove_dir_all(&dir).map_err(io)?;
-                drops.push(json!({ "task": template.id, "seed": seed, "reason": result.failure.map(|f| format!("step {}: {}", f.step, f.reason)) }));
+    let template = suite.get(template).ok_or_else(|| TaskError::Io(format!("no task `{template}` in suite {}", suite.name)))?;
+    let options = match &spec.appearance {
+        Some(name) => EpisodeOptions::with_appearance(name, seed).map_err(|e| TaskError::Io(e.to_string()))?,
+        None => EpisodeOptions::default(),
+    }
+    .with_interruptions(spec.interruptions.clone());
+    let instance = Instance::new(Arc::clone(template), seed, catalog)?.with_options(options);
+    let dir = out_dir.join(format!("{}-{seed}", template.id));
+    let mut writer = TrajectoryWriter::with_images(&dir, Some(spec.images)).map_err(io)?;
+    let mut oracle = Oracle::new(template.solution.clone(), instance.params.clone());
+    let mut rng = Rng::new(seed.wrapping_mul(0x9E37_79B9) ^ template.id.len() as u64);
+    let mut pending_back = false;
+    let mut detoured = false;
+    let detours = spec.detours;
+    let mut next = |device: &mut Device| -> Result<Option<Action>, String> {
+        if pending_back {
+            pending_back = false;
+            return Ok(Some(Action::Key { key: Key::Back }));
+        }
+        if detours > 0.0 && rng.next_f64() < detours {
+            if let Some(wrong) = detour(device, &mut rng) {
+                pending_back = true;
+                detoured = true;
+                return Ok(Some(wrong));
             }
         }
+        oracle.next_action(device)
+    };
+    let result = play(Arc::clone(catalog), &instance, &mut next, true, Some(&mut writer))?;
+    let mut outcome = RolloutOutcome {
+        task: template.id.clone(),
+        seed,
+        category: template.category.name().to_owned(),
+        kept: result.success,
+        steps: u64::from(result.steps),
+        detoured,
+        reason: None,
+    };
+    if result.success {
+        let mut episode = episode_record(suite, &catalog.hash, &instance, &result, device_size(&instance));
+        episode["outcome"]["detour"] = json!(detoured);
+        writer.finish(&episode).map_err(io)?;
+    } else {
+        drop(writer);
+        std::fs::remove_dir_all(&dir).map_err(io)?;
+        outcome.reason = result.failure.map(|f| format!("step {}: {}", f.step, f.reason));
     }
+    Ok(outcome)
+}
+
+/// Writes kept episodes under `out_dir/<template>-<seed>/` and `out_dir/manifest.json`.
+pub fn rollouts(catalog: Arc<Catalog>, suite: &Suite, out_dir: &Path, spec: &RolloutSpec) -> Result<Value, TaskError> {
+    std::fs::create_dir_all(out_dir).map_err(|e| TaskError::Io(e.to_string()))?;
+    let mut outcomes = Vec::new();
+    for template in &suite.templates {
+        for seed in 0..spec.seeds {
+            outcomes.push(rollout_episode(&catalog, suite, &template.id, seed, out_dir, spec)?);
+        }
+    }
+    write_manifest(suite, &catalog.hash, out_dir, spec, &outcomes)
+}
+
+/// The manifest of a rollout run from its outcomes in run order (every template, each seed),
+/// wherever they were played; written to `out_dir/manifest.json` and returned.
+pub fn write_manifest(
+    suite: &Suite,
+    apps_hash: &str,
+    out_dir: &Path,
+    spec: &RolloutSpec,
+    outcomes: &[RolloutOutcome],
+) -> Result<Value, TaskError> {
+    let kept: Vec<&RolloutOutcome> = outcomes.iter().filter(|o| o.kept).collect();
+    let mut by_category = std::collections::BTreeMap::<String, usize>::new();
+    for o in &kept {
+        *by_category.entry(o.category.clone()).or_default() += 1;
+    }
+    let drops: Vec<Value> =
+        outcomes.iter().filter(|o| !o.kept).map(|o| json!({ "task": o.task, "seed": o.seed, "reason": o.reason })).collect();
+    let images = spec.images;
     let manifest = json!({
-        "suite": suite.name, "suite_hash": suite.hash, "apps_hash": catalog.hash,
-        "seeds": seeds, "detours": detours,
+        "suite": suite.name, "suite_hash": suite.hash, "apps_hash": apps_hash,
+        "seeds": spec.seeds, "detours": spec.detours,
         "appearance": spec.appearance, "interruptions": spec.interruptions.to_string(),
-        "attempted": attempted, "episodes": kept, "dropped": attempted - kept,
-        "with_detours": with_detours, "steps": steps_total, "by_category": by_category, "drops": drops,
+        "attempted": outcomes.len(), "episodes": kept.len(), "dropped": outcomes.len() - kept.len(),
+        "with_detours": kept.iter().filter(|o| o.detoured).count(), "steps": kept.iter().map(|o| o.steps).sum::<u64>(),
+        "by_category": by_category, "drops": drops,
         "images": { "format": match images.format { phoneworld_phone::ImageFormat::Png => "png".to_owned(), phoneworld_phone::ImageFormat::Jpeg(q) => format!("jpeg q{q}") }, "size": images.size },
     });
-    std::fs::write(out_dir.join("manifest.json"), serde_json::to_vec_pretty(&manifest).unwrap_or_default()).map_err(io)?;
+    std::fs::write(out_dir.join("manifest.json"), serde_json::to_vec_pretty(&manifest).unwrap_or_default())
+        .map_err(|e| TaskError::Io(e.to_string()))?;
     Ok(manifest)
 }

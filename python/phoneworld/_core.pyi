@@ -30,7 +30,12 @@ __all__ = [
     "adb_connect",
     "adb_devices",
     "adb_disconnect",
+    "eval_episodes",
     "eval_report",
+    "eval_report_text",
+    "rollout_episodes",
+    "rollouts_manifest",
+    "run_jobs",
     "serve_http",
     "suite_hashes",
     "suite_tasks",
@@ -213,7 +218,9 @@ _StepBatch = tuple[_Batch, list[float], list[bool], list[bool], list[_Final]]
 
 @final
 class VectorCore:
-    def __new__(cls, settings: dict[str, Any], num_envs: int, num_threads: int, autoreset_mode: str) -> VectorCore: ...
+    def __new__(
+        cls, settings: dict[str, Any], num_envs: int, num_threads: int, autoreset_mode: str, seed_stride: Optional[int] = None
+    ) -> VectorCore: ...
     def reset(
         self,
         seeds: Sequence[int],
@@ -252,3 +259,56 @@ def eval_report(
     suite_dirs: Sequence[_Pathish] = ...,
     apps_dirs: Sequence[_Pathish] = ...,
 ) -> dict[str, Any]: ...
+
+# Runs played in pieces (`phoneworld.ray`): jobs are dicts with `template`, `seed`, `appearance`.
+def run_jobs(
+    seeds: int,
+    appearances: Sequence[str] = ...,
+    suite_name: str = "phoneworld-v0",
+    suite_dirs: Sequence[_Pathish] = ...,
+    apps_dirs: Sequence[_Pathish] = ...,
+) -> list[dict[str, Any]]: ...
+def eval_episodes(
+    jobs: list[dict[str, Any]],
+    agent: str = "oracle",
+    suite_name: str = "phoneworld-v0",
+    suite_dirs: Sequence[_Pathish] = ...,
+    apps_dirs: Sequence[_Pathish] = ...,
+    out_dir: Optional[_Pathish] = None,
+    interruptions: Optional[str] = None,
+) -> list[dict[str, Any]]: ...
+def eval_report_text(
+    jobs: list[dict[str, Any]],
+    results: list[dict[str, Any]],
+    agent: str,
+    seeds: int,
+    suite_name: str = "phoneworld-v0",
+    suite_dirs: Sequence[_Pathish] = ...,
+    apps_dirs: Sequence[_Pathish] = ...,
+) -> str: ...
+def rollout_episodes(
+    jobs: list[dict[str, Any]],
+    out_dir: _Pathish,
+    seeds: int,
+    detours: float = 0.0,
+    image_format: str = "jpeg",
+    image_size: Optional[tuple[int, int]] = None,
+    appearance: Optional[str] = None,
+    interruptions: Optional[str] = None,
+    suite_name: str = "phoneworld-v0",
+    suite_dirs: Sequence[_Pathish] = ...,
+    apps_dirs: Sequence[_Pathish] = ...,
+) -> list[dict[str, Any]]: ...
+def rollouts_manifest(
+    outcomes: list[dict[str, Any]],
+    out_dir: _Pathish,
+    seeds: int,
+    detours: float = 0.0,
+    image_format: str = "jpeg",
+    image_size: Optional[tuple[int, int]] = None,
+    appearance: Optional[str] = None,
+    interruptions: Optional[str] = None,
+    suite_name: str = "phoneworld-v0",
+    suite_dirs: Sequence[_Pathish] = ...,
+    apps_dirs: Sequence[_Pathish] = ...,
+) -> str: ...

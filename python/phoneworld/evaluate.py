@@ -30,6 +30,25 @@ def _takes_info(agent: Agent) -> bool:
     return len(positional) >= 2 or any(p.kind == p.VAR_POSITIONAL for p in params)
 
 
+def play_job(agent: Agent, cfg: PhoneConfig, task: str, seed: int, out_dir: "str | Path | None" = None) -> dict[str, Any]:
+    """Plays one episode of `task` and `seed` with `agent`; returns its result as `eval` reports it."""
+    with_info = _takes_info(agent)
+    env: Any = PhoneEnv(task=task, config=cfg)
+    if out_dir is not None:
+        env = RecordTrajectory(env, out_dir)
+    obs, info = env.reset(seed=seed)
+    while True:
+        action = agent(obs, info) if with_info else agent(obs)
+        if action is None:
+            break
+        obs, _, terminated, truncated, info = env.step(action)
+        if terminated or truncated:
+            break
+    result: dict[str, Any] = env.unwrapped.result()
+    env.close()
+    return result
+
+
 def evaluate(
     agent: Agent,
     suite: str = "phoneworld-v0",
@@ -40,12 +59,19 @@ def evaluate(
     config: "PhoneConfig | dict[str, Any] | None" = None,
     out_dir: "str | Path | None" = None,
     agent_name: str = "python",
+    backend: str = "local",
+    address: Optional[str] = None,
+    chunk_size: int = 8,
 ) -> dict[str, Any]:
     """Plays every task template of `suite` (or `tasks`) for each seed (`seeds=N` means 0..N)
     with `agent`, a callable taking the observation (and the info, if it takes two arguments)
     and returning an action in any accepted format, or None to stop. Episodes run on
     `num_envs` phones at once (the engine releases the GIL while it steps). With `out_dir`,
     every episode's trajectory is written there. Returns the report of `phoneworld eval --json`.
+
+    `backend="ray"` spreads the episodes over a Ray cluster (`address`, or the one this
+    process is connected to) in chunks of `chunk_size`; the agent is shipped to the workers
+    (it must pickle), and the report is the same as the local one.
     """
     cfg = PhoneConfig.from_kwargs(config, suite=suite)
     seed_list = list(range(seeds)) if isinstance(seeds, int) else [int(s) for s in seeds]
@@ -56,30 +82,18 @@ def evaluate(
             raise ConfigError(f"no such tasks in suite {cfg.suite!r}: {', '.join(unknown)}")
         templates = [t for t in templates if t in set(tasks)]
     jobs = [(task, seed) for task in templates for seed in seed_list]
-    with_info = _takes_info(agent)
 
-    def play(job: tuple[str, int]) -> dict[str, Any]:
-        task, seed = job
-        env: Any = PhoneEnv(task=task, config=cfg)
-        if out_dir is not None:
-            env = RecordTrajectory(env, out_dir)
-        obs, info = env.reset(seed=seed)
-        while True:
-            action = agent(obs, info) if with_info else agent(obs)
-            if action is None:
-                break
-            obs, _, terminated, truncated, info = env.step(action)
-            if terminated or truncated:
-                break
-        result: dict[str, Any] = env.unwrapped.result()
-        env.close()
-        return result
+    if backend == "ray":
+        from .ray.runs import play_agent_jobs
 
-    if num_envs <= 1:
-        results = [play(job) for job in jobs]
+        results = play_agent_jobs(agent, cfg, jobs, out_dir=out_dir, address=address, chunk_size=chunk_size)
+    elif backend != "local":
+        raise ConfigError(f"backend must be 'local' or 'ray', not {backend!r}")
+    elif num_envs <= 1:
+        results = [play_job(agent, cfg, task, seed, out_dir) for task, seed in jobs]
     else:
         with ThreadPoolExecutor(max_workers=num_envs) as pool:
-            results = list(pool.map(play, jobs))
+            results = list(pool.map(lambda job: play_job(agent, cfg, job[0], job[1], out_dir), jobs))
     count = len(seed_list)
     report: dict[str, Any] = eval_report(results, agent_name, count, cfg.suite, list(cfg.suite_dirs), list(cfg.apps_dirs))
     return report

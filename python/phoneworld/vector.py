@@ -40,7 +40,8 @@ def _mode(mode: Union[str, AutoresetMode]) -> AutoresetMode:
 
 class VectorEnv(gym.vector.VectorEnv):  # type: ignore[type-arg]
     """`num_envs` phones; env i starts with seed `seed + i` and later episodes with
-    `seed + i + k * num_envs`.
+    `seed + i + k * num_envs` (`k * seed_stride` with `seed_stride`: a shard of a larger pool
+    passes the pool's size, so its envs play the seeds they would in the pool).
 
     `task` (or `options={"task": ...}` at reset, one per env or one for all) fixes the task;
     otherwise each episode draws one from the suite by its seed.
@@ -57,6 +58,7 @@ class VectorEnv(gym.vector.VectorEnv):  # type: ignore[type-arg]
         autoreset_mode: Union[str, AutoresetMode] = AutoresetMode.NEXT_STEP,
         copy: bool = True,
         render_mode: Optional[str] = None,
+        seed_stride: Optional[int] = None,
         **kwargs: Any,
     ) -> None:
         self.config = PhoneConfig.from_kwargs(config, **kwargs)
@@ -70,7 +72,8 @@ class VectorEnv(gym.vector.VectorEnv):  # type: ignore[type-arg]
         self.render_mode = render_mode
         self.copy = copy
         self.task = task
-        self._core = VectorCore(self.config.core_settings(), self.num_envs, self.num_threads, _MODE_NAMES[self.autoreset_mode])
+        self.seed_stride = seed_stride
+        self._core = VectorCore(self.config.core_settings(), self.num_envs, self.num_threads, _MODE_NAMES[self.autoreset_mode], seed_stride)
         self.single_observation_space = observation_space(self.config.screenshot_size, "ui_tree" in self.config.observe)
         self.single_action_space = action_space()
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
@@ -145,6 +148,7 @@ class VectorEnv(gym.vector.VectorEnv):  # type: ignore[type-arg]
             "autoreset_mode": _MODE_NAMES[self.autoreset_mode],
             "copy": self.copy,
             "render_mode": self.render_mode,
+            "seed_stride": self.seed_stride,
         }
         envs = [self._core.suspend(i) for i in range(self.num_envs)]
         return (_unpickle_vector, (args, envs, self._tasks, self._elements))

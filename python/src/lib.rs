@@ -11,6 +11,7 @@ mod frame;
 mod http;
 mod observe;
 mod phone;
+mod runs;
 mod settings;
 mod suite_info;
 mod vector;
@@ -26,6 +27,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<env_core::EnvCore>()?;
     m.add_class::<vector::VectorCore>()?;
     suite_info::register(m)?;
+    runs::register(m)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

@@ -145,6 +145,9 @@ pub(crate) struct VectorCore {
     threads: usize,
     pool: Arc<rayon::ThreadPool>,
     mode: Autoreset,
+    /// The step between one env's episode seeds: `num_envs`, or a whole pool's size when this
+    /// is one shard of it (each env then plays the seeds it would in the pool).
+    seed_stride: u64,
     batch: Option<Py<PyArray4<u8>>>,
     workers: Option<Workers>,
 }
@@ -206,11 +209,12 @@ impl VectorCore {
         let threads = self.threads;
         let obs = self.settings.obs;
         let mode = self.mode;
+        let stride = self.seed_stride;
         self.workers.get_or_insert_with(|| {
             let (jobs, job_rx) = channel::<Job>();
             let (done_tx, done) = channel();
             let job_rx = Arc::new(Mutex::new(job_rx));
-            let num_envs = slots.len() as u64;
+            let num_envs = stride;
             let handles = (0..threads)
                 .map(|_| {
                     let (job_rx, done_tx, slots) = (Arc::clone(&job_rx), done_tx.clone(), Arc::clone(&slots));
@@ -238,9 +242,16 @@ impl VectorCore {
 #[pymethods]
 impl VectorCore {
     #[new]
-    fn new(settings: SettingsArgs, num_envs: usize, num_threads: usize, autoreset_mode: &str) -> PyResult<VectorCore> {
-        if num_envs == 0 || num_threads == 0 {
-            return Err(ConfigError::new_err("num_envs and num_threads must be at least 1"));
+    #[pyo3(signature = (settings, num_envs, num_threads, autoreset_mode, seed_stride=None))]
+    fn new(
+        settings: SettingsArgs,
+        num_envs: usize,
+        num_threads: usize,
+        autoreset_mode: &str,
+        seed_stride: Option<u64>,
+    ) -> PyResult<VectorCore> {
+        if num_envs == 0 || num_threads == 0 || seed_stride == Some(0) {
+            return Err(ConfigError::new_err("num_envs, num_threads and seed_stride must be at least 1"));
         }
         let settings = Settings::load(settings)?;
         let mode = Autoreset::parse(autoreset_mode)?;
@@ -264,7 +275,8 @@ impl VectorCore {
             .thread_name(|i| format!("phoneworld-env-{i}"))
             .build()
             .map_err(|e| PhoneWorldError::new_err(format!("starting {threads} threads: {e}")))?;
-        Ok(VectorCore { settings, slots: Arc::new(slots), threads, pool: Arc::new(pool), mode, batch: None, workers: None })
+        let seed_stride = seed_stride.unwrap_or(num_envs as u64);
+        Ok(VectorCore { settings, slots: Arc::new(slots), threads, pool: Arc::new(pool), mode, seed_stride, batch: None, workers: None })
     }
 
     /// Resets the envs whose `mask` entry is true (all without a mask): env i plays `tasks[i]`
@@ -301,7 +313,7 @@ impl VectorCore {
         let (obs_config, frame_len) = (self.settings.obs, self.settings.frame_len());
         let ids: Vec<usize> = (0..n).collect();
         let (slots, pool) = (&self.slots, &*self.pool);
-        let num_envs = n as u64;
+        let num_envs = self.seed_stride;
         let results: Vec<(EnvObs, Option<String>)> = py.detach(|| {
             parallel(pool, slots, &ids, pixels, frame_len, &|i, slot: &mut Slot, px: &mut [u8]| {
                 let error = if mask.as_ref().is_none_or(|m| m[i]) { slot.start(num_envs).err() } else { None };
@@ -341,7 +353,7 @@ impl VectorCore {
         let actions: Vec<Mutex<Option<Result<Vec<Action>, String>>>> = actions.iter_mut().map(|a| Mutex::new(a.take())).collect();
         let ids: Vec<usize> = (0..n).collect();
         let (slots, pool) = (&self.slots, &*self.pool);
-        let num_envs = n as u64;
+        let num_envs = self.seed_stride;
         let stepped: Vec<Stepped> = py.detach(|| {
             parallel(pool, slots, &ids, pixels, frame_len, &|i, slot: &mut Slot, px: &mut [u8]| {
                 let action = actions[i].lock().unwrap_or_else(|p| p.into_inner()).take().unwrap_or_else(|| Err("no action".into()));

@@ -18,6 +18,7 @@ macro_rules! out {
 mod adb_commands;
 mod commands;
 mod http_commands;
+mod ray_handover;
 mod reconstruct_commands;
 mod task_commands;
 
@@ -142,6 +143,10 @@ enum Command {
         /// Seeded interruptions: off, on (1-2 per episode), a count, or kind@step,...
         #[arg(long, default_value = "off", value_parser = parse_interruptions)]
         interruptions: InterruptionSetting,
+        /// Run on the Ray cluster at this address (`auto`, HOST:PORT, ray://HOST:PORT) through
+        /// the Python package (`pip install 'phoneworld[ray]'`): the same output.
+        #[arg(long)]
+        ray: Option<String>,
     },
     /// Verifier-confirmed trajectories for fine-tuning, played by the oracle (with detours).
     Rollouts {
@@ -166,6 +171,10 @@ enum Command {
         /// Seeded interruptions: off, on (1-2 per episode), a count, or kind@step,...
         #[arg(long, default_value = "off", value_parser = parse_interruptions)]
         interruptions: InterruptionSetting,
+        /// Run on the Ray cluster at this address (`auto`, HOST:PORT, ray://HOST:PORT) through
+        /// the Python package (`pip install 'phoneworld[ray]'`): the same output.
+        #[arg(long)]
+        ray: Option<String>,
     },
     /// Reconstruct a runnable app, its tasks and a fidelity report from real GUI traces.
     Reconstruct {
@@ -296,7 +305,24 @@ fn main() -> ExitCode {
         }
         Command::Check { app_dir } => commands::check(app_dir, cli.json),
         Command::Tasks { suite, markdown } => task_commands::tasks(&cli.apps_dir, &cli.suite_dir, suite, *markdown, cli.json),
-        Command::Eval { suite, agent, seeds, out_dir, appearance, min_success, interruptions } => task_commands::eval(
+        Command::Eval { suite, agent, seeds, out_dir, appearance, min_success, interruptions, ray: Some(address) } => {
+            let mut args = ray_handover::Args::new(&cli, suite, *seeds, interruptions);
+            args.push("--agent", agent);
+            args.push_some("--out-dir", out_dir.as_ref().map(|d| d.display()));
+            args.push_some("--appearance", appearance.as_ref());
+            args.push_some("--min-success", min_success.as_ref());
+            ray_handover::hand_over("eval", address, args)
+        }
+        Command::Rollouts { suite, seeds, out_dir, detours, image_format, image_size, appearance, interruptions, ray: Some(address) } => {
+            let mut args = ray_handover::Args::new(&cli, suite, *seeds, interruptions);
+            args.push("--out-dir", out_dir.display());
+            args.push("--detours", detours);
+            args.push("--image-format", image_format);
+            args.push_some("--image-size", image_size.as_ref());
+            args.push_some("--appearance", appearance.as_ref());
+            ray_handover::hand_over("rollouts", address, args)
+        }
+        Command::Eval { suite, agent, seeds, out_dir, appearance, min_success, interruptions, ray: None } => task_commands::eval(
             &cli.apps_dir,
             &cli.suite_dir,
             &task_commands::EvalArgs {
@@ -310,7 +336,7 @@ fn main() -> ExitCode {
             },
             cli.json,
         ),
-        Command::Rollouts { suite, seeds, out_dir, detours, image_format, image_size, appearance, interruptions } => {
+        Command::Rollouts { suite, seeds, out_dir, detours, image_format, image_size, appearance, interruptions, ray: None } => {
             task_commands::rollouts(
                 &cli.apps_dir,
                 &cli.suite_dir,

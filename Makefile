@@ -4,7 +4,7 @@ SHELL := /bin/bash
 CARGO ?= cargo
 OUT ?= out
 
-PHONY_PY := python test-python bench-python bench-adb bench-http
+PHONY_PY := python test-python bench-python bench-adb bench-http bench-ray
 .PHONY: help setup run test test-rust test-round-trips $(PHONY_PY) lint fmt bench bench-report memory verify verify-appearance test-appearance-layouts pixel-sweep verify-interruptions zoo bench-reconstruct
 
 help: ## Show the targets
@@ -57,6 +57,9 @@ bench-python: python ## Python throughput: Phone.step + screenshot, VectorEnv sc
 
 bench-adb: python ## ADB latency of a served phone: tap + screencap and echo via adbutils, PNG encode/decode
 	$(PY) python/bench/adb_latency.py
+
+bench-ray: python ## Ray: suite eval on a 2-node local cluster vs one process, RayVectorEnv vs VectorEnv steps/s
+	$(PY) python/bench/ray_bench.py
 
 bench-http: python ## serve-http throughput: a step as upstream JSON and as PNG beside Phone.step, 8 devices vs 1
 	$(PY) python/bench/http_bench.py

@@ -167,6 +167,17 @@ def markdown(rows: list[dict], overall: dict) -> str:
     return "\n".join(lines)
 
 
+def progress_bar(total: int):  # type: ignore[no-untyped-def]
+    """The package's progress bar on a terminal, when the package is built; else None (a line
+    per trace)."""
+    try:
+        from phoneworld.progress import Progress
+    except ImportError:
+        return None
+    bar = Progress("zoo", total)
+    return bar if bar.bar is not None else None
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("traces", type=Path)
@@ -178,13 +189,21 @@ def main() -> int:
         print(f"{args.traces}: not a folder of traces", file=sys.stderr)
         return 2
     rows = []
-    for trace in trace_folders(args.traces):
+    folders = trace_folders(args.traces)
+    bar = progress_bar(len(folders))
+    for trace in folders:
         name = str(trace.relative_to(args.traces)) if trace != args.traces else trace.name
         name = name.replace("/", "_") or trace.name
-        print(f"rebuilding {name} ...", file=sys.stderr, flush=True)
+        if bar is None:
+            print(f"rebuilding {name} ...", file=sys.stderr, flush=True)
         row = rebuild(args.bin, trace, args.out / name, args.seeds)
         row["name"] = name
         rows.append(row)
+        if bar is not None:
+            # Per kind of trace (its folder's first word), rebuilt and verified or not.
+            bar.done([{"category": name.split("_")[0].split("-")[0], "success": row.get("verify") == "ok"}])
+    if bar is not None:
+        bar.close()
     built = [r for r in rows if "error" not in r]
     overall = {k: mean(built, k) for k in ("transition_accuracy", "baseline", "element_recall", "visual_similarity")}
     for k in ("tasks", "demonstrations", "demonstrations_in_traces"):

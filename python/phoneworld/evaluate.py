@@ -15,6 +15,7 @@ from typing import Any, Callable, Optional, Sequence, Union
 
 from ._core import ConfigError, eval_report, suite_tasks
 from .config import PhoneConfig
+from .progress import Progress
 from .env import PhoneEnv
 from .wrappers import RecordTrajectory
 
@@ -62,6 +63,7 @@ def evaluate(
     backend: str = "local",
     address: Optional[str] = None,
     chunk_size: int = 8,
+    progress: Optional[bool] = None,
 ) -> dict[str, Any]:
     """Plays every task template of `suite` (or `tasks`) for each seed (`seeds=N` means 0..N)
     with `agent`, a callable taking the observation (and the info, if it takes two arguments)
@@ -72,6 +74,9 @@ def evaluate(
     `backend="ray"` spreads the episodes over a Ray cluster (`address`, or the one this
     process is connected to) in chunks of `chunk_size`; the agent is shipped to the workers
     (it must pickle), and the report is the same as the local one.
+
+    `progress` shows a bar with rate, ETA and per-category successes on stderr (None: when
+    stderr is a terminal; needs tqdm, which the `ray` extra brings).
     """
     cfg = PhoneConfig.from_kwargs(config, suite=suite)
     seed_list = list(range(seeds)) if isinstance(seeds, int) else [int(s) for s in seeds]
@@ -86,14 +91,25 @@ def evaluate(
     if backend == "ray":
         from .ray.runs import play_agent_jobs
 
-        results = play_agent_jobs(agent, cfg, jobs, out_dir=out_dir, address=address, chunk_size=chunk_size)
+        results = play_agent_jobs(agent, cfg, jobs, out_dir=out_dir, address=address, chunk_size=chunk_size, progress=progress)
     elif backend != "local":
         raise ConfigError(f"backend must be 'local' or 'ray', not {backend!r}")
-    elif num_envs <= 1:
-        results = [play_job(agent, cfg, task, seed, out_dir) for task, seed in jobs]
     else:
-        with ThreadPoolExecutor(max_workers=num_envs) as pool:
-            results = list(pool.map(lambda job: play_job(agent, cfg, job[0], job[1], out_dir), jobs))
+        bar = Progress("evaluate", len(jobs), show=progress)
+
+        def play(job: tuple[str, int]) -> dict[str, Any]:
+            result = play_job(agent, cfg, job[0], job[1], out_dir)
+            bar.done([result])
+            return result
+
+        try:
+            if num_envs <= 1:
+                results = [play(job) for job in jobs]
+            else:
+                with ThreadPoolExecutor(max_workers=num_envs) as pool:
+                    results = list(pool.map(play, jobs))
+        finally:
+            bar.close()
     count = len(seed_list)
     report: dict[str, Any] = eval_report(results, agent_name, count, cfg.suite, list(cfg.suite_dirs), list(cfg.apps_dirs))
     return report

@@ -18,6 +18,7 @@ macro_rules! out {
 mod adb_commands;
 mod commands;
 mod http_commands;
+mod progress;
 mod ray_handover;
 mod reconstruct_commands;
 mod task_commands;

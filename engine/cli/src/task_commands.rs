@@ -5,10 +5,11 @@ use std::process::ExitCode;
 
 use anyhow::{bail, Context, Result};
 use phoneworld_phone::{project_root, InterruptionSetting};
-use phoneworld_tasks::{evaluate_with, verify_suite_with, AgentKind, Instance, Suite};
+use phoneworld_tasks::{evaluate_each, rollouts_each, verify_suite_each, AgentKind, Instance, Suite};
 use serde_json::json;
 
 use crate::commands::catalog;
+use crate::progress::Progress;
 
 fn load_suite(apps_dirs: &[PathBuf], suite_dirs: &[PathBuf], name: &str) -> Result<(std::sync::Arc<phoneworld_phone::Catalog>, Suite)> {
     let catalog = catalog(apps_dirs)?;
@@ -93,7 +94,12 @@ pub(crate) fn eval(apps_dirs: &[PathBuf], suite_dirs: &[PathBuf], args: &EvalArg
     let Some(agent) = AgentKind::parse(agent) else { bail!("--agent {agent}: expected oracle, noop, random or tree-only") };
     let appearances = appearance.map(appearance_list).transpose()?.unwrap_or_default();
     let (catalog, suite) = load_suite(apps_dirs, suite_dirs, name)?;
-    let report = evaluate_with(catalog, &suite, agent, seeds, out_dir, &appearances, interruptions)?;
+    let episodes = suite.templates.len() * usize::try_from(seeds).unwrap_or(usize::MAX) * appearances.len().max(1);
+    let mut progress = Progress::new(episodes, "eval", as_json);
+    let report = evaluate_each(catalog, &suite, agent, (seeds, &appearances), out_dir, interruptions, &mut |r| {
+        progress.done(&r.category, r.success)
+    })?;
+    drop(progress);
     if as_json {
         out!("{}", serde_json::to_string(&report)?);
     } else {
@@ -136,7 +142,9 @@ pub(crate) fn verify(
     interruptions: &InterruptionSetting,
 ) -> Result<ExitCode> {
     let (catalog, suite) = load_suite(apps_dirs, suite_dirs, name)?;
-    let problems = verify_suite_with(catalog, &suite, seeds, interruptions)?;
+    let mut progress = Progress::new(suite.templates.len() * usize::try_from(seeds).unwrap_or(usize::MAX), "verify", as_json);
+    let problems = verify_suite_each(catalog, &suite, seeds, interruptions, &mut |category, ok| progress.done(category, ok))?;
+    drop(progress);
     if as_json {
         out!(
             "{}",
@@ -191,7 +199,9 @@ pub(crate) fn rollouts(apps_dirs: &[PathBuf], suite_dirs: &[PathBuf], args: &Rol
         appearance: appearance.map(str::to_owned),
         interruptions: interruptions.clone(),
     };
-    let manifest = phoneworld_tasks::rollouts(catalog, &suite, out_dir, &spec)?;
+    let mut progress = Progress::new(suite.templates.len() * usize::try_from(seeds).unwrap_or(usize::MAX), "rollouts", as_json);
+    let manifest = rollouts_each(catalog, &suite, out_dir, &spec, &mut |o| progress.done(&o.category, o.kept))?;
+    drop(progress);
     if as_json {
         out!("{manifest}");
     } else {

@@ -135,9 +135,27 @@ pub fn evaluate_with(
     appearances: &[String],
     interruptions: &InterruptionSetting,
 ) -> Result<EvalReport, TaskError> {
+    evaluate_each(catalog, suite, agent, (seeds, appearances), out_dir, interruptions, &mut |_| {})
+}
+
+/// [`evaluate_with`] for `(seeds, appearances)`, telling `on_done` of each episode as it ends
+/// (for a progress display).
+pub fn evaluate_each(
+    catalog: Arc<Catalog>,
+    suite: &Suite,
+    agent: AgentKind,
+    (seeds, appearances): (u64, &[String]),
+    out_dir: Option<&Path>,
+    interruptions: &InterruptionSetting,
+    on_done: &mut dyn FnMut(&EpisodeResult),
+) -> Result<EvalReport, TaskError> {
     let jobs = eval_jobs(suite, seeds, appearances);
-    let results =
-        jobs.iter().map(|job| eval_episode(&catalog, suite, job, agent, interruptions, out_dir)).collect::<Result<Vec<_>, _>>()?;
+    let mut results = Vec::with_capacity(jobs.len());
+    for job in &jobs {
+        let result = eval_episode(&catalog, suite, job, agent, interruptions, out_dir)?;
+        on_done(&result);
+        results.push(result);
+    }
     Ok(merge_report(suite, &catalog.hash, agent.name(), seeds, &jobs, results))
 }
 
@@ -256,62 +274,89 @@ pub fn verify_suite_with(
     seeds: u64,
     interruptions: &InterruptionSetting,
 ) -> Result<Vec<VerifyProblem>, TaskError> {
+    verify_suite_each(catalog, suite, seeds, interruptions, &mut |_, _| {})
+}
+
+/// [`verify_suite_with`], telling `on_done` after each template and seed its category and
+/// whether it proved itself (for a progress display).
+pub fn verify_suite_each(
+    catalog: Arc<Catalog>,
+    suite: &Suite,
+    seeds: u64,
+    interruptions: &InterruptionSetting,
+    on_done: &mut dyn FnMut(&str, bool),
+) -> Result<Vec<VerifyProblem>, TaskError> {
     let mut problems = Vec::new();
     for template in &suite.templates {
         for seed in 0..seeds {
-            let mut report = |problem: String| problems.push(VerifyProblem { template: template.id.clone(), seed, problem });
-            let instance = Instance::new(Arc::clone(template), seed, &catalog)?.with_interruptions(interruptions.clone());
-            let oracle = run_episode(Arc::clone(&catalog), &instance, AgentKind::Oracle, None)?;
-            if !oracle.success {
-                report(format!(
-                    "the reference solution fails: {}",
-                    oracle.failure.map(|f| format!("step {}: {}", f.step, f.reason)).unwrap_or_default()
-                ));
-                continue;
-            }
-            let noop = run_episode(Arc::clone(&catalog), &instance, AgentKind::Noop, None)?;
-            if noop.success {
-                report("doing nothing passes: the initial state satisfies the verifier".into());
-            }
-            // Another instance's solution, played on this instance's phone. Only a solution that
-            // differs proves anything: a red and a yellow tram are the same photo, tapped the same way.
-            let own = solution_text(template, &instance.params);
-            let other = (1..=30).map(|k| Instance::new(Arc::clone(template), seed + 1000 * k, &catalog)).find_map(|i| match i {
-                Ok(i) if i.params != instance.params && solution_text(template, &i.params) != own => Some(i),
-                _ => None,
-            });
-            if let Some(other) = other {
-                let mut device = instance.device(Arc::clone(&catalog))?;
-                let baseline = app_data(&device);
-                let mut wrong = Oracle::new(template.solution.clone(), other.params.clone());
-                for _ in 0..instance.max_steps() {
-                    match wrong.next_action(&mut device) {
-                        Ok(Some(action)) => {
-                            device.step(&action);
-                        }
-                        _ => break,
-                    }
-                }
-                if judge(&instance, &device, &baseline).success {
-                    report(format!("the solution for other parameters ({:?}) also passes", other.params));
-                }
-            }
-            // The right solution plus a change the task does not allow.
-            let mut device = instance.device(Arc::clone(&catalog))?;
-            let baseline = app_data(&device);
-            let mut right = Oracle::new(template.solution.clone(), instance.params.clone());
-            while let Ok(Some(action)) = right.next_action(&mut device) {
-                device.step(&action);
-            }
-            let key = if template.allow.iter().any(|a| a == "system:bluetooth") { "airplane_mode" } else { "bluetooth" };
-            if let Value::Object(map) = &mut device.store_mut().system {
-                let on = map.get(key).and_then(Value::as_bool).unwrap_or(false);
-                map.insert(key.to_owned(), Value::Bool(!on));
-            }
-            if judge(&instance, &device, &baseline).success {
-                report(format!("an unrelated change (system.{key}) still passes: the collateral check is too wide"));
-            }
+            let before = problems.len();
+            verify_instance(&catalog, template, seed, interruptions, &mut |problem: String| {
+                problems.push(VerifyProblem { template: template.id.clone(), seed, problem });
+            })?;
+            on_done(template.category.name(), problems.len() == before);
         }
     }
     Ok(problems)
+}
+
+/// The checks of [`verify_suite_with`] on one template and seed; each problem goes to `report`.
+fn verify_instance(
+    catalog: &Arc<Catalog>,
+    template: &Arc<crate::template::TaskTemplate>,
+    seed: u64,
+    interruptions: &InterruptionSetting,
+    report: &mut dyn FnMut(String),
+) -> Result<(), TaskError> {
+    let instance = Instance::new(Arc::clone(template), seed, catalog)?.with_interruptions(interruptions.clone());
+    let oracle = run_episode(Arc::clone(catalog), &instance, AgentKind::Oracle, None)?;
+    if !oracle.success {
+        report(format!(
+            "the reference solution fails: {}",
+            oracle.failure.map(|f| format!("step {}: {}", f.step, f.reason)).unwrap_or_default()
+        ));
+        return Ok(());
+    }
+    let noop = run_episode(Arc::clone(catalog), &instance, AgentKind::Noop, None)?;
+    if noop.success {
+        report("doing nothing passes: the initial state satisfies the verifier".into());
+    }
+    // Another instance's solution, played on this instance's phone. Only a solution that
+    // differs proves anything: a red and a yellow tram are the same photo, tapped the same way.
+    let own = solution_text(template, &instance.params);
+    let other = (1..=30).map(|k| Instance::new(Arc::clone(template), seed + 1000 * k, catalog)).find_map(|i| match i {
+        Ok(i) if i.params != instance.params && solution_text(template, &i.params) != own => Some(i),
+        _ => None,
+    });
+    if let Some(other) = other {
+        let mut device = instance.device(Arc::clone(catalog))?;
+        let baseline = app_data(&device);
+        let mut wrong = Oracle::new(template.solution.clone(), other.params.clone());
+        for _ in 0..instance.max_steps() {
+            match wrong.next_action(&mut device) {
+                Ok(Some(action)) => {
+                    device.step(&action);
+                }
+                _ => break,
+            }
+        }
+        if judge(&instance, &device, &baseline).success {
+            report(format!("the solution for other parameters ({:?}) also passes", other.params));
+        }
+    }
+    // The right solution plus a change the task does not allow.
+    let mut device = instance.device(Arc::clone(catalog))?;
+    let baseline = app_data(&device);
+    let mut right = Oracle::new(template.solution.clone(), instance.params.clone());
+    while let Ok(Some(action)) = right.next_action(&mut device) {
+        device.step(&action);
+    }
+    let key = if template.allow.iter().any(|a| a == "system:bluetooth") { "airplane_mode" } else { "bluetooth" };
+    if let Value::Object(map) = &mut device.store_mut().system {
+        let on = map.get(key).and_then(Value::as_bool).unwrap_or(false);
+        map.insert(key.to_owned(), Value::Bool(!on));
+    }
+    if judge(&instance, &device, &baseline).success {
+        report(format!("an unrelated change (system.{key}) still passes: the collateral check is too wide"));
+    }
+    Ok(())
 }

@@ -142,11 +142,24 @@ pub fn rollout_episode(
 
 /// Writes kept episodes under `out_dir/<template>-<seed>/` and `out_dir/manifest.json`.
 pub fn rollouts(catalog: Arc<Catalog>, suite: &Suite, out_dir: &Path, spec: &RolloutSpec) -> Result<Value, TaskError> {
-    std::fs::create_dir_all(out_dir).map_err(|e| TaskError::Io(e.to_string()))?;
+    rollouts_each(catalog, suite, out_dir, spec, &mut |_| {})
+}
+
+/// [`rollouts`], telling `on_done` of each episode as it ends (for a progress display).
+pub fn rollouts_each(
+    catalog: Arc<Catalog>,
+    suite: &Suite,
+    out_dir: &Path,
+    spec: &RolloutSpec,
+    on_done: &mut dyn FnMut(&RolloutOutcome),
+) -> Result<Value, TaskError> {
+    std::fs::create_dir_all(out_dir).map_err(|e| TaskError::Io(format!("{}: {e}", out_dir.display())))?;
     let mut outcomes = Vec::new();
     for template in &suite.templates {
         for seed in 0..spec.seeds {
-            outcomes.push(rollout_episode(&catalog, suite, &template.id, seed, out_dir, spec)?);
+            let outcome = rollout_episode(&catalog, suite, &template.id, seed, out_dir, spec)?;
+            on_done(&outcome);
+            outcomes.push(outcome);
         }
     }
     write_manifest(suite, &catalog.hash, out_dir, spec, &outcomes)

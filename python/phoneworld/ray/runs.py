@@ -19,7 +19,6 @@ import hashlib
 import json
 import logging
 import os
-import sys
 import tempfile
 from collections import Counter
 from pathlib import Path
@@ -31,6 +30,7 @@ from .. import _core
 from .._core import PhoneWorldError
 from ..config import PhoneConfig
 from ..evaluate import Agent, play_job
+from ..progress import Progress
 
 #: How often Ray re-runs a chunk whose worker died.
 CHUNK_RETRIES = 3
@@ -148,18 +148,6 @@ def _default_checkpoint(run: str, out_dir: Optional[Path]) -> Path:
     return Path(tempfile.gettempdir()) / "phoneworld-runs" / f"{run}.jsonl"
 
 
-def _tally(kind: str) -> Callable[[Counter[str], list[dict[str, Any]]], None]:
-    """Per-category counts for the progress bar: successes (eval) or kept episodes (rollouts)."""
-    ok_key = "kept" if kind == "rollouts" else "success"
-
-    def count(counts: Counter[str], results: list[dict[str, Any]]) -> None:
-        for r in results:
-            counts[f"{r['category']} ok"] += bool(r.get(ok_key))
-            counts[f"{r['category']} all"] += 1
-
-    return count
-
-
 def _drive(
     kind: str,
     submit: Callable[[list[dict[str, Any]]], Any],
@@ -188,12 +176,11 @@ def _drive(
         else:
             pending[submit(jobs[start : start + chunk_size])] = start
     finished = sum(len(r) for r in done.values())
-    counts: Counter[str] = Counter()
-    tally = _tally(kind)
+    ok_key = "kept" if kind == "rollouts" else "success"
+    bar = Progress(kind, len(jobs), finished, progress)
     for chunk in done.values():
-        tally(counts, chunk)
+        bar.done(chunk, ok_key, shown=False)
     by_node: Counter[str] = Counter()
-    bar = _progress_bar(kind, len(jobs), finished, progress)
     try:
         while pending:
             ready, _ = ray.wait(list(pending), num_returns=1)
@@ -209,10 +196,7 @@ def _drive(
                 store.add(start, chunk_results)
                 results[start : start + len(chunk_results)] = chunk_results
                 finished += len(chunk_results)
-                tally(counts, chunk_results)
-                if bar is not None:
-                    bar.update(len(chunk_results))
-                    bar.set_postfix_str(_counts_text(counts), refresh=False)
+                bar.done(chunk_results, ok_key)
     except KeyboardInterrupt:
         # Queued chunks are dropped and running ones told to stop (not killed: their workers
         # go on serving other runs).
@@ -220,28 +204,11 @@ def _drive(
             ray.cancel(ref)
         raise RunInterrupted(finished, len(jobs), store.path) from None
     finally:
-        if bar is not None:
-            bar.close()
+        bar.close()
         if stats is not None:
             stats["chunks_by_node"] = dict(by_node)
     store.finish()
     return [r for r in results if r is not None]
-
-
-def _counts_text(counts: Counter[str]) -> str:
-    categories = sorted({key.rsplit(" ", 1)[0] for key in counts})
-    return " ".join(f"{c} {counts[c + ' ok']}/{counts[c + ' all']}" for c in categories)
-
-
-def _progress_bar(kind: str, total: int, initial: int, progress: Optional[bool]) -> Any:
-    """A tqdm bar on stderr (rate and ETA) when `progress`, or when None and stderr is a terminal."""
-    if progress is False or (progress is None and not sys.stderr.isatty()):
-        return None
-    try:
-        from tqdm import tqdm
-    except ImportError:
-        return None
-    return tqdm(total=total, initial=initial, unit="episode", desc=kind, file=sys.stderr, dynamic_ncols=True)
 
 
 def run_eval(

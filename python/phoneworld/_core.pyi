@@ -23,6 +23,7 @@ __all__ = [
     "NotSupportedOnRealDevice",
     "Phone",
     "PhoneWorldError",
+    "RolloutRun",
     "ScriptError",
     "SnapshotError",
     "VectorCore",
@@ -33,8 +34,6 @@ __all__ = [
     "eval_episodes",
     "eval_report",
     "eval_report_text",
-    "rollout_episodes",
-    "rollouts_manifest",
     "run_jobs",
     "serve_http",
     "suite_hashes",
@@ -286,29 +285,19 @@ def eval_report_text(
     suite_dirs: Sequence[_Pathish] = ...,
     apps_dirs: Sequence[_Pathish] = ...,
 ) -> str: ...
-def rollout_episodes(
-    jobs: list[dict[str, Any]],
-    out_dir: _Pathish,
-    seeds: int,
-    detours: float = 0.0,
-    image_format: str = "jpeg",
-    image_size: Optional[tuple[int, int]] = None,
-    appearance: Optional[str] = None,
-    interruptions: Optional[str] = None,
-    suite_name: str = "phoneworld-v0",
-    suite_dirs: Sequence[_Pathish] = ...,
-    apps_dirs: Sequence[_Pathish] = ...,
-) -> list[dict[str, Any]]: ...
-def rollouts_manifest(
-    outcomes: list[dict[str, Any]],
-    out_dir: _Pathish,
-    seeds: int,
-    detours: float = 0.0,
-    image_format: str = "jpeg",
-    image_size: Optional[tuple[int, int]] = None,
-    appearance: Optional[str] = None,
-    interruptions: Optional[str] = None,
-    suite_name: str = "phoneworld-v0",
-    suite_dirs: Sequence[_Pathish] = ...,
-    apps_dirs: Sequence[_Pathish] = ...,
-) -> str: ...
+@final
+class RolloutRun:
+    def __new__(
+        cls,
+        seeds: int,
+        detours: float = 0.0,
+        image_format: str = "jpeg",
+        image_size: Optional[tuple[int, int]] = None,
+        appearance: Optional[str] = None,
+        interruptions: Optional[str] = None,
+        suite_name: str = "phoneworld-v0",
+        suite_dirs: Sequence[_Pathish] = ...,
+        apps_dirs: Sequence[_Pathish] = ...,
+    ) -> RolloutRun: ...
+    def play(self, jobs: list[dict[str, Any]], out_dir: _Pathish) -> list[dict[str, Any]]: ...
+    def manifest(self, outcomes: list[dict[str, Any]], out_dir: _Pathish) -> str: ...

@@ -85,15 +85,7 @@ class VectorEnv(gym.vector.VectorEnv):  # type: ignore[type-arg]
     # --- Gymnasium VectorEnv API ---------------------------------------------------------------
 
     def reset(self, *, seed: "int | Sequence[int] | None" = None, options: Optional[dict[str, Any]] = None) -> tuple[dict[str, Any], dict[str, Any]]:
-        if seed is None or isinstance(seed, (int, np.integer)):
-            super().reset(seed=None if seed is None else int(seed))
-            base = int(seed) if seed is not None else int(self.np_random.integers(0, 2**31 - 1))
-            seeds = [base + i for i in range(self.num_envs)]
-        else:
-            seeds = [int(s) for s in seed]
-            if len(seeds) != self.num_envs:
-                raise ConfigError(f"reset got {len(seeds)} seeds for {self.num_envs} envs")
-            super().reset(seed=seeds[0])
+        seeds = env_seeds(self, seed)
         options = dict(options or {})
         mask = options.pop("reset_mask", None)
         tasks = self._per_env(options.pop("task", options.pop("tasks", None)), self._tasks)
@@ -221,6 +213,20 @@ class VectorEnv(gym.vector.VectorEnv):  # type: ignore[type-arg]
             out["final_obs"], out["_final_obs"] = final_obs, mask
             out["final_info"], out["_final_info"] = final_info, mask
         return out
+
+
+def env_seeds(envs: gym.vector.VectorEnv, seed: "int | Sequence[int] | None") -> list[int]:  # type: ignore[type-arg]
+    """The seed of each env at a reset: `seed + i` for env i (drawn when None), or one per env;
+    the vector env's own generator is seeded as Gymnasium's contract says."""
+    if seed is None or isinstance(seed, (int, np.integer)):
+        gym.vector.VectorEnv.reset(envs, seed=None if seed is None else int(seed))
+        base = int(seed) if seed is not None else int(envs.np_random.integers(0, 2**31 - 1))
+        return [base + i for i in range(envs.num_envs)]
+    seeds = [int(s) for s in seed]
+    if len(seeds) != envs.num_envs:
+        raise ConfigError(f"reset got {len(seeds)} seeds for {envs.num_envs} envs")
+    gym.vector.VectorEnv.reset(envs, seed=seeds[0])
+    return seeds
 
 
 def _merge_infos(infos: list[dict[str, Any]]) -> dict[str, Any]:

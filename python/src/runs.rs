@@ -105,95 +105,81 @@ fn eval_report_text(
     serde_json::to_string(&report).map_err(|e| ConfigError::new_err(e.to_string()))
 }
 
-/// The options of `phoneworld rollouts`, checked.
-fn rollout_spec(
-    seeds: u64,
-    detours: f64,
-    image_format: &str,
-    image_size: Option<(u32, u32)>,
-    appearance: Option<String>,
-    interruptions: Option<&str>,
-) -> PyResult<RolloutSpec> {
-    if !(0.0..=1.0).contains(&detours) {
-        return Err(ConfigError::new_err(format!("detours {detours}: a probability between 0 and 1")));
-    }
-    let format = ImageFormat::parse(image_format)
-        .ok_or_else(|| ConfigError::new_err(format!("image_format {image_format}: expected jpeg or png")))?;
-    if let Some(look) = &appearance {
-        phoneworld_phone::Appearance::resolve(look, 0).map_err(|e| ConfigError::new_err(format!("appearance {look}: {e}")))?;
-    }
-    Ok(RolloutSpec {
-        seeds,
-        detours,
-        images: ImageOptions { format, size: image_size, xml: true },
-        appearance,
-        interruptions: interruption_setting(interruptions)?,
-    })
-}
-
-/// Plays rollout `jobs` (dicts with `template` and `seed`) as `phoneworld rollouts` does,
-/// writing each kept episode under `out_dir`; returns one outcome per job.
-#[pyfunction]
-#[pyo3(signature = (jobs, out_dir, seeds, detours=0.0, image_format="jpeg", image_size=None, appearance=None, interruptions=None, suite_name="phoneworld-v0", suite_dirs=Vec::new(), apps_dirs=Vec::new()))]
-#[allow(clippy::too_many_arguments, reason = "one argument per option of `phoneworld rollouts`")]
-fn rollout_episodes<'py>(
-    py: Python<'py>,
-    jobs: &Bound<'py, PyList>,
-    out_dir: PathBuf,
-    seeds: u64,
-    detours: f64,
-    image_format: &str,
-    image_size: Option<(u32, u32)>,
-    appearance: Option<String>,
-    interruptions: Option<&str>,
-    suite_name: &str,
+/// A rollout run's options, checked once: `play` plays pieces of it (anywhere) and `manifest`
+/// writes the manifest of the whole run from their outcomes.
+#[pyclass(module = "phoneworld._core", frozen)]
+pub(crate) struct RolloutRun {
+    spec: RolloutSpec,
+    suite_name: String,
     suite_dirs: Vec<PathBuf>,
     apps_dirs: Vec<PathBuf>,
-) -> PyResult<Bound<'py, PyAny>> {
-    let jobs: Vec<EvalJob> = parse_list("jobs", jobs)?;
-    let spec = rollout_spec(seeds, detours, image_format, image_size, appearance, interruptions)?;
-    let (catalog, suite) = catalog_and_suite(suite_name, &suite_dirs, &apps_dirs)?;
-    let outcomes = py
-        .detach(|| {
-            std::fs::create_dir_all(&out_dir).map_err(|e| phoneworld_tasks::TaskError::Io(format!("{}: {e}", out_dir.display())))?;
-            jobs.iter()
-                .map(|job| rollout_episode(&catalog, &suite, &job.template, job.seed, &out_dir, &spec))
-                .collect::<Result<Vec<_>, _>>()
-        })
-        .map_err(task_error)?;
-    to_py_list(py, &outcomes)
 }
 
-/// Writes `out_dir/manifest.json` of a whole rollout run from its outcomes (in run order) and
-/// returns it as the JSON text `phoneworld rollouts --json` prints.
-#[pyfunction]
-#[pyo3(signature = (outcomes, out_dir, seeds, detours=0.0, image_format="jpeg", image_size=None, appearance=None, interruptions=None, suite_name="phoneworld-v0", suite_dirs=Vec::new(), apps_dirs=Vec::new()))]
-#[allow(clippy::too_many_arguments, reason = "one argument per option of `phoneworld rollouts`")]
-fn rollouts_manifest(
-    outcomes: &Bound<'_, PyList>,
-    out_dir: PathBuf,
-    seeds: u64,
-    detours: f64,
-    image_format: &str,
-    image_size: Option<(u32, u32)>,
-    appearance: Option<String>,
-    interruptions: Option<&str>,
-    suite_name: &str,
-    suite_dirs: Vec<PathBuf>,
-    apps_dirs: Vec<PathBuf>,
-) -> PyResult<String> {
-    let outcomes: Vec<RolloutOutcome> = parse_list("outcomes", outcomes)?;
-    let spec = rollout_spec(seeds, detours, image_format, image_size, appearance, interruptions)?;
-    let (catalog, suite) = catalog_and_suite(suite_name, &suite_dirs, &apps_dirs)?;
-    let manifest = write_manifest(&suite, &catalog.hash, &out_dir, &spec, &outcomes).map_err(task_error)?;
-    Ok(manifest.to_string())
+#[pymethods]
+impl RolloutRun {
+    #[new]
+    #[pyo3(signature = (seeds, detours=0.0, image_format="jpeg", image_size=None, appearance=None, interruptions=None, suite_name="phoneworld-v0", suite_dirs=Vec::new(), apps_dirs=Vec::new()))]
+    #[allow(clippy::too_many_arguments, reason = "one argument per option of `phoneworld rollouts`")]
+    fn new(
+        seeds: u64,
+        detours: f64,
+        image_format: &str,
+        image_size: Option<(u32, u32)>,
+        appearance: Option<String>,
+        interruptions: Option<&str>,
+        suite_name: &str,
+        suite_dirs: Vec<PathBuf>,
+        apps_dirs: Vec<PathBuf>,
+    ) -> PyResult<RolloutRun> {
+        if !(0.0..=1.0).contains(&detours) {
+            return Err(ConfigError::new_err(format!("detours {detours}: a probability between 0 and 1")));
+        }
+        let format = ImageFormat::parse(image_format)
+            .ok_or_else(|| ConfigError::new_err(format!("image_format {image_format}: expected jpeg or png")))?;
+        if let Some(look) = &appearance {
+            phoneworld_phone::Appearance::resolve(look, 0).map_err(|e| ConfigError::new_err(format!("appearance {look}: {e}")))?;
+        }
+        catalog_and_suite(suite_name, &suite_dirs, &apps_dirs)?;
+        let spec = RolloutSpec {
+            seeds,
+            detours,
+            images: ImageOptions { format, size: image_size, xml: true },
+            appearance,
+            interruptions: interruption_setting(interruptions)?,
+        };
+        Ok(RolloutRun { spec, suite_name: suite_name.to_owned(), suite_dirs, apps_dirs })
+    }
+
+    /// Plays `jobs` (dicts with `template` and `seed`) as `phoneworld rollouts` does, the GIL
+    /// released, writing each kept episode under `out_dir`; returns one outcome per job.
+    fn play<'py>(&self, py: Python<'py>, jobs: &Bound<'py, PyList>, out_dir: PathBuf) -> PyResult<Bound<'py, PyAny>> {
+        let jobs: Vec<EvalJob> = parse_list("jobs", jobs)?;
+        let (catalog, suite) = catalog_and_suite(&self.suite_name, &self.suite_dirs, &self.apps_dirs)?;
+        let outcomes = py
+            .detach(|| {
+                std::fs::create_dir_all(&out_dir).map_err(|e| phoneworld_tasks::TaskError::Io(format!("{}: {e}", out_dir.display())))?;
+                jobs.iter()
+                    .map(|job| rollout_episode(&catalog, &suite, &job.template, job.seed, &out_dir, &self.spec))
+                    .collect::<Result<Vec<_>, _>>()
+            })
+            .map_err(task_error)?;
+        to_py_list(py, &outcomes)
+    }
+
+    /// Writes `out_dir/manifest.json` of the whole run from its outcomes (in run order) and
+    /// returns it as the JSON text `phoneworld rollouts --json` prints.
+    fn manifest(&self, outcomes: &Bound<'_, PyList>, out_dir: PathBuf) -> PyResult<String> {
+        let outcomes: Vec<RolloutOutcome> = parse_list("outcomes", outcomes)?;
+        let (catalog, suite) = catalog_and_suite(&self.suite_name, &self.suite_dirs, &self.apps_dirs)?;
+        let manifest = write_manifest(&suite, &catalog.hash, &out_dir, &self.spec, &outcomes).map_err(task_error)?;
+        Ok(manifest.to_string())
+    }
 }
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(run_jobs, m)?)?;
     m.add_function(wrap_pyfunction!(eval_episodes, m)?)?;
     m.add_function(wrap_pyfunction!(eval_report_text, m)?)?;
-    m.add_function(wrap_pyfunction!(rollout_episodes, m)?)?;
-    m.add_function(wrap_pyfunction!(rollouts_manifest, m)?)?;
+    m.add_class::<RolloutRun>()?;
     Ok(())
 }

@@ -159,7 +159,7 @@ def test_ctrl_c_stops_the_run_and_the_same_command_resumes_it(cluster: Cluster, 
         time.sleep(0.05)
     first.send_signal(signal.SIGINT)
     out, err = first.communicate(timeout=60)
-    assert first.returncode == 130, err[-2000:]
+    assert first.returncode == 130, (err[-2000:], out[-300:])
     assert "run the same command again to resume" in err
     finished = len(checkpoint.read_text().splitlines()) - 1
     assert 3 <= finished < 199, finished

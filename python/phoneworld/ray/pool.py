@@ -21,7 +21,7 @@ from gymnasium.vector.utils import batch_space
 from .._core import ConfigError
 from ..config import PhoneConfig
 from ..spaces import action_space, observation_space
-from ..vector import VectorEnv, _merge_infos, _mode
+from ..vector import VectorEnv, _merge_infos, _mode, env_seeds
 from .runs import connect
 
 
@@ -117,14 +117,7 @@ class RayVectorEnv(gym.vector.VectorEnv):  # type: ignore[type-arg]
     # --- Gymnasium VectorEnv API ---------------------------------------------------------------
 
     def reset(self, *, seed: "int | Sequence[int] | None" = None, options: Optional[dict[str, Any]] = None) -> tuple[dict[str, Any], dict[str, Any]]:
-        if seed is None or isinstance(seed, (int, np.integer)):
-            super().reset(seed=None if seed is None else int(seed))
-            base = int(seed) if seed is not None else int(self.np_random.integers(0, 2**31 - 1))
-            seeds = [base + i for i in range(self.num_envs)]
-        else:
-            seeds = [int(s) for s in seed]
-            if len(seeds) != self.num_envs:
-                raise ConfigError(f"reset got {len(seeds)} seeds for {self.num_envs} envs")
+        seeds = env_seeds(self, seed)
         refs = [
             actor.reset.remote(seeds[start : start + size], self._actor_options(options, start, size))
             for actor, start, size in zip(self._actors, self._starts, self._sizes)

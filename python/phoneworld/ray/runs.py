@@ -4,9 +4,10 @@ same bytes as the same run on one machine.
 
 - A worker that dies mid-chunk (the process killed, its node gone) has the chunk re-run by Ray
   on another worker (`max_retries`); episodes are deterministic, so the result is unchanged.
-- Chunks wait in Ray's queue, so a node that joins mid-run takes the next ones.
+- A few chunks per CPU of the cluster are in flight at a time; a node that joins mid-run
+  raises that and takes the next ones.
 - Each finished chunk is appended to a checkpoint file (after its files are written); a run
-  stopped with Ctrl-C cancels what is in flight and raises `RunInterrupted`, and the same run
+  stopped with Ctrl-C submits nothing more and raises `RunInterrupted`, and the same run
   started again resumes from the checkpoint. The checkpoint is removed when the run finishes.
 - Trajectories are written on the worker into a scratch folder and travel back through Ray's
   object store: the workers need no shared filesystem for output (app and suite folders given
@@ -19,8 +20,10 @@ import hashlib
 import json
 import logging
 import os
+import signal
+import threading
 import tempfile
-from collections import Counter
+from collections import Counter, deque
 from pathlib import Path
 from typing import Any, Callable, Optional, Sequence
 
@@ -34,6 +37,8 @@ from ..progress import Progress
 
 #: How often Ray re-runs a chunk whose worker died.
 CHUNK_RETRIES = 3
+#: Chunks submitted at once per CPU of the cluster.
+IN_FLIGHT_PER_CPU = 2
 
 
 class RunInterrupted(PhoneWorldError):
@@ -85,7 +90,7 @@ def _eval_chunk(spec: dict[str, Any], jobs: list[dict[str, Any]]) -> Chunk:
 @ray.remote(max_retries=CHUNK_RETRIES)
 def _rollout_chunk(spec: dict[str, Any], jobs: list[dict[str, Any]]) -> Chunk:
     with tempfile.TemporaryDirectory(prefix="phoneworld-chunk-") as scratch:
-        outcomes = _core.rollout_episodes(jobs, scratch, **_rollout_options(spec))
+        outcomes = _core.RolloutRun(**_rollout_options(spec)).play(jobs, scratch)
         return outcomes, _files_below(Path(scratch)), _node()
 
 
@@ -169,21 +174,35 @@ def _drive(
     done = store.load()
     store.begin(resumed=bool(done))
     results: list[Optional[dict[str, Any]]] = [None] * len(jobs)
-    pending: dict[Any, int] = {}
+    waiting: deque[int] = deque()
     for start in range(0, len(jobs), chunk_size):
         if start in done:
             results[start : start + len(done[start])] = done[start]
         else:
-            pending[submit(jobs[start : start + chunk_size])] = start
+            waiting.append(start)
+    pending: dict[Any, int] = {}
     finished = sum(len(r) for r in done.values())
     ok_key = "kept" if kind == "rollouts" else "success"
     bar = Progress(kind, len(jobs), finished, progress)
     for chunk in done.values():
         bar.done(chunk, ok_key, shown=False)
     by_node: Counter[str] = Counter()
+    stop = _StopOnInterrupt()
     try:
-        while pending:
-            ready, _ = ray.wait(list(pending), num_returns=1)
+        while pending or waiting:
+            # A few chunks per CPU of the cluster as it is now (a node that joins raises it):
+            # enough to keep every worker busy, few enough that a stopped run leaves little
+            # behind (in-flight chunks are not cancelled: Ray 2.60 can abort the driver when a
+            # cancelled task's reply comes late).
+            limit = IN_FLIGHT_PER_CPU * max(1, int(ray.cluster_resources().get("CPU", 1)))  # type: ignore[no-untyped-call]
+            while waiting and len(pending) < limit:
+                start = waiting.popleft()
+                pending[submit(jobs[start : start + chunk_size])] = start
+            # Woken now and then: Ctrl-C during a blocking wait is seen by the flag, whatever
+            # Ray's own code does with the signal.
+            ready, _ = ray.wait(list(pending), num_returns=1, timeout=0.25)
+            if stop.asked:
+                raise KeyboardInterrupt
             for ref in ready:
                 start = pending.pop(ref)
                 chunk_results, files, node = ray.get(ref)
@@ -198,17 +217,63 @@ def _drive(
                 finished += len(chunk_results)
                 bar.done(chunk_results, ok_key)
     except KeyboardInterrupt:
-        # Queued chunks are dropped and running ones told to stop (not killed: their workers
-        # go on serving other runs).
-        for ref in pending:
-            ray.cancel(ref)
         raise RunInterrupted(finished, len(jobs), store.path) from None
     finally:
+        stop.restore()
         bar.close()
         if stats is not None:
             stats["chunks_by_node"] = dict(by_node)
     store.finish()
     return [r for r in results if r is not None]
+
+
+class _StopOnInterrupt:
+    """While a run waits on the cluster, SIGINT (Ctrl-C) sets `asked` instead of raising
+    wherever it lands; the previous handler comes back with `restore`. Only the main thread
+    can take signals: elsewhere (a run started from a thread) nothing is installed."""
+
+    def __init__(self) -> None:
+        self.asked = False
+        self._previous: Any = None
+        if threading.current_thread() is threading.main_thread():
+            self._previous = signal.signal(signal.SIGINT, self._ask)
+
+    def _ask(self, signum: int, frame: Any) -> None:
+        self.asked = True
+
+    def restore(self) -> None:
+        if self._previous is not None:
+            signal.signal(signal.SIGINT, self._previous)
+            self._previous = None
+
+
+def _play_spec(
+    kind: str,
+    chunk: Any,
+    spec: dict[str, Any],
+    jobs: list[dict[str, Any]],
+    out: Optional[Path],
+    *,
+    chunk_size: int,
+    checkpoint: "str | Path | None",
+    progress: Optional[bool],
+    stats: Optional[dict[str, Any]],
+) -> list[dict[str, Any]]:
+    """`_drive` with the remote function `chunk(spec, jobs)`: the spec put in the object store
+    once, the checkpoint where the run's options say."""
+    run = _run_id(kind, spec, jobs)
+    spec_ref = ray.put(spec)
+    return _drive(
+        kind,
+        lambda part: chunk.remote(spec_ref, part),
+        jobs,
+        run,
+        chunk_size=chunk_size,
+        out_dir=out,
+        checkpoint=Path(checkpoint) if checkpoint else _default_checkpoint(run, out),
+        progress=progress,
+        stats=stats,
+    )
 
 
 def run_eval(
@@ -238,19 +303,7 @@ def run_eval(
         "record": out_dir is not None, "suite_hash": suite_hash, "apps_hash": apps_hash,
     }  # fmt: skip
     out = Path(out_dir) if out_dir is not None else None
-    run = _run_id("eval", spec, jobs)
-    spec_ref = ray.put(spec)
-    results = _drive(
-        "eval",
-        lambda chunk: _eval_chunk.remote(spec_ref, chunk),
-        jobs,
-        run,
-        chunk_size=chunk_size,
-        out_dir=out,
-        checkpoint=Path(checkpoint) if checkpoint else _default_checkpoint(run, out),
-        progress=progress,
-        stats=stats,
-    )
+    results = _play_spec("eval", _eval_chunk, spec, jobs, out, chunk_size=chunk_size, checkpoint=checkpoint, progress=progress, stats=stats)
     return _core.eval_report_text(jobs, results, agent, seeds, suite, suites, apps)
 
 
@@ -283,24 +336,13 @@ def run_rollouts(
         "image_format": image_format, "image_size": tuple(image_size) if image_size else None, "appearance": appearance,
         "interruptions": interruptions, "suite_hash": suite_hash, "apps_hash": apps_hash,
     }  # fmt: skip
-    # Options are checked here, before any worker starts.
-    _core.rollout_episodes([], tempfile.gettempdir(), **_rollout_options(spec))
+    merged = _core.RolloutRun(**_rollout_options(spec))  # the options checked before any worker starts
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    run = _run_id("rollouts", spec, jobs)
-    spec_ref = ray.put(spec)
-    outcomes = _drive(
-        "rollouts",
-        lambda chunk: _rollout_chunk.remote(spec_ref, chunk),
-        jobs,
-        run,
-        chunk_size=chunk_size,
-        out_dir=out,
-        checkpoint=Path(checkpoint) if checkpoint else _default_checkpoint(run, out),
-        progress=progress,
-        stats=stats,
+    outcomes = _play_spec(
+        "rollouts", _rollout_chunk, spec, jobs, out, chunk_size=chunk_size, checkpoint=checkpoint, progress=progress, stats=stats
     )
-    return _core.rollouts_manifest(outcomes, out, **_rollout_options(spec))
+    return merged.manifest(outcomes, out)
 
 
 def play_agent_jobs(

@@ -153,7 +153,11 @@ def test_ctrl_c_stops_the_run_and_the_same_command_resumes_it(cluster: Cluster, 
     checkpoint = tmp_path / "progress.jsonl"
     command = [sys.executable, "-m", "phoneworld.ray", "eval", "--address", cluster.address, "--json", "--seeds", "2", "--chunk-size", "2"]
     command += ["--checkpoint", str(checkpoint)]
-    first = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    # As a terminal's foreground job: SIGINT not ignored, even when these tests run in the
+    # background of a shell (which starts them with SIGINT ignored).
+    first = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL)
+    )
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and (not checkpoint.exists() or len(checkpoint.read_text().splitlines()) < 4):
         time.sleep(0.05)

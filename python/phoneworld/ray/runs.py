@@ -235,7 +235,8 @@ class _StopOnInterrupt:
     def __init__(self) -> None:
         self.asked = False
         self._previous: Any = None
-        if threading.current_thread() is threading.main_thread():
+        # A process told to ignore SIGINT (a shell's `&` job) keeps ignoring it.
+        if threading.current_thread() is threading.main_thread() and signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
             self._previous = signal.signal(signal.SIGINT, self._ask)
 
     def _ask(self, signum: int, frame: Any) -> None:

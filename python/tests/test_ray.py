@@ -222,27 +222,38 @@ def test_envs_are_made_on_workers_from_plain_config(cluster: Cluster) -> None:
     assert plain == by_id and "alarm" in plain.lower()
 
 
-def test_a_real_phone_actor_runs_on_its_host_and_the_mixed_pool_keeps_its_draw(cluster: Cluster) -> None:
+def test_a_phone_behind_adb_is_driven_from_its_host_and_the_mixed_pool_keeps_its_draw(cluster: Cluster, adb: Any) -> None:
+    """A mock served over ADB stands in for the phone plugged into the host with its resource:
+    its `AdbEnv` actor is placed there, and a mixed pool draws the same sources as locally."""
     config = {"observe": ("ui_tree",)}
-    phone = RemoteEnv(lambda: phoneworld.PhoneEnv(config=config), actor_options={"resources": {phone_resource("mock0"): 1}})
+    served = phoneworld.Phone.for_task("clock_add_alarm", seed=0).serve_adb()
+    serial, port = adb.connect(served.address), adb.port
+
+    def plugged_in() -> Any:
+        return phoneworld.AdbEnv(serial, port=port, config=config)
+
+    phone = RemoteEnv(plugged_in, actor_options={"resources": {phone_resource("mock0"): 1}})
     try:
         assert phone.node() == cluster.phone_host_id  # type: ignore[attr-defined]
-        obs, _ = phone.reset(seed=0, options={"task": "clock_add_alarm"})
-        assert "alarm" in obs["instruction"].lower()
+        obs, _ = phone.reset(seed=0)
+        assert "Clock" in obs["ui_tree"] or "Alarm" in obs["ui_tree"], obs["ui_tree"][:300]
+        obs, *_ = phone.step({"type": "key", "key": "home"})
+        assert obs["ui_tree"]
     finally:
         phone.close()
 
     def agent(obs: dict[str, Any], info: dict[str, Any]) -> Any:
         return {"type": "finish", "status": "success"}
 
-    real = {"mock0": lambda: phoneworld.PhoneEnv(config=config)}
+    real = {"mock0": plugged_in}
     on_ray = mixed_pool("phoneworld/ClockAddAlarm-v0", real, ratio=0.5, seed=3, mock_kwargs=config)
     local = phoneworld.MixedPool(lambda: phoneworld.PhoneEnv(task="clock_add_alarm", config=config), real, ratio=0.5, seed=3)
     try:
-        ours = [(r.source, r.success, r.steps) for r in on_ray.episodes(agent, 6, tasks=["clock_add_alarm"])]
-        theirs = [(r.source, r.success, r.steps) for r in local.episodes(agent, 6, tasks=["clock_add_alarm"])]
-        assert ours == theirs and {s for s, *_ in ours} == {"mock", "mock0"}
+        ours = [(r.source, r.success, r.steps, r.infra_failure) for r in on_ray.episodes(agent, 6, tasks=["clock_add_alarm"])]
+        theirs = [(r.source, r.success, r.steps, r.infra_failure) for r in local.episodes(agent, 6, tasks=["clock_add_alarm"])]
+        assert ours == theirs and {s for s, *_ in ours} == {"mock", "mock0"}, ours
         assert {k: v["episodes"] for k, v in on_ray.stats().items()} == {k: v["episodes"] for k, v in local.stats().items()}
     finally:
         on_ray.close()
         local.close()
+        served.close()

@@ -1737,4 +1737,58 @@ mod tests {
         assert_eq!(targets, ["edit", "edit", "edit", "page"]);
         assert_eq!(handlers[2].alternatives, [("edit_8".to_owned(), 1)]);
     }
+
+    #[test]
+    fn a_tap_on_a_row_may_change_what_the_title_drawn_at_its_centre_saves() {
+        // A row without a handler of its own around a title that saves a search when tapped:
+        // a tap aimed at the row lands on the title.
+        let mut row = widget(0.0, None);
+        row.id = "row".to_owned();
+        let mut title = widget(0.0, Some("list__title"));
+        title.id = "title".to_owned();
+        row.children = vec![title];
+        let save = remember::Save { key: "list_search".to_owned(), clears: false, blanks: Vec::new() };
+        let saves = Handler {
+            name: "list__title".to_owned(),
+            widget: "title".to_owned(),
+            target: "track".to_owned(),
+            saves: vec![save],
+            ..Handler::default()
+        };
+        let list = ScreenModel {
+            id: "list".to_owned(),
+            title: String::new(),
+            role: Role::App,
+            kind: ScreenKind::Full,
+            visits: 1,
+            full: true,
+            activity: "app/main".to_owned(),
+            widgets: vec![row],
+            handlers: vec![saves],
+            moves_on: None,
+            background: None,
+            surfaces: Vec::new(),
+            system_bars: None,
+            example: String::new(),
+            shown: None,
+            radio_groups: Vec::new(),
+            choice_by_opener: BTreeMap::new(),
+        };
+        let model = AppModel {
+            package: "app".to_owned(),
+            label: "App".to_owned(),
+            entry: "list".to_owned(),
+            entry_guard: false,
+            fresh_start: false,
+            reopens_tab: Vec::new(),
+            screens: vec![list],
+            abstraction: Abstraction::new("app", 0.5),
+            sources: Vec::new(),
+            unreproduced_edges: Vec::new(),
+            warnings: Vec::new(),
+            images: BTreeMap::new(),
+        };
+        assert_eq!(model.keys_a_tap_may_change("list", "row"), ["list_search__saved"]);
+        assert_eq!(model.keys_a_tap_may_change("list", "title"), ["list_search__saved"]);
+    }
 }

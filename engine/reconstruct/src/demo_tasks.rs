@@ -12,7 +12,7 @@ use serde_json::{json, Value};
 
 use crate::abstraction::{snake, Role};
 use crate::error::ReconError;
-use crate::generate::{AppModel, Handler, Mapper, ScreenModel, Widget, WidgetKind};
+use crate::generate::{AppModel, Mapper, ScreenModel, Widget, WidgetKind};
 use crate::tasks::{difficulty, lit, path_to, solution_steps, tlit, TaskSummary};
 use crate::trace::{Trace, TraceAction, UiNode};
 
@@ -48,19 +48,6 @@ fn toggles_of(screen: &ScreenModel, tapped: &Widget, stayed: bool) -> Option<((S
         });
     }
     first.map(|f| (f, keys))
-}
-
-/// The handler a tap aimed at `w` runs: its own, or that of what is drawn at its centre (a
-/// row's title with a handler of its own).
-fn lands_on<'m>(screen: &'m ScreenModel, w: &Widget) -> Option<&'m Handler> {
-    let mut name = None;
-    w.walk(&mut |inner| {
-        if name.is_none() {
-            name = inner.on_tap.clone();
-        }
-    });
-    let name = name?;
-    screen.handlers.iter().find(|h| h.name == name)
 }
 
 /// Whether the demonstration's hierarchy shows the toggle checked: the checkable node that
@@ -100,19 +87,10 @@ fn task_text(model: &AppModel, trace_index: usize, trace: &Trace, id: &str) -> R
     let mut typed: BTreeMap<String, String> = BTreeMap::new();
     let mut may_change: BTreeSet<String> = BTreeSet::new();
     let mut scrolled = false;
-    // The screen the rebuilt app shows after the solution so far, where its handlers say so.
-    let mut expected: Option<&ScreenModel> = Some(start);
     for (k, step) in trace.steps.iter().enumerate().skip(skip) {
-        let seen = screen_of(&step.screen, true).ok_or_else(|| format!("step {}: its screen {} is not in the app", k + 1, step.screen))?;
+        let here = screen_of(&step.screen, true).ok_or_else(|| format!("step {}: its screen {} is not in the app", k + 1, step.screen))?;
         let size = trace.screens.get(&step.screen).map(|s| (s.width, s.height)).unwrap_or((1080, 2400));
         let node = step.target.as_ref().map(|t| &t.node);
-        // Two screens alike (one list under two tabs) may be told apart differently from how
-        // the app's own transitions go: the widget is looked for where the app will be.
-        let here = match (expected, node) {
-            (Some(e), Some(node)) if e.id != seen.id && widget_for(e, node, size, &|_| true).is_some() => e,
-            _ => seen,
-        };
-        expected = None;
         let missing = || format!("step {}: the element acted on is not a widget of `{}`", k + 1, here.id);
         match (&step.action, node) {
             (TraceAction::Key { key }, _) if key == "back" => steps.push("Back".into()),
@@ -131,19 +109,10 @@ fn task_text(model: &AppModel, trace_index: usize, trace: &Trace, id: &str) -> R
                 // Typing into a search field carries the text into the results screen's field.
                 let typed_handler = field.on_change.as_deref().and_then(|name| here.handlers.iter().find(|h| h.name == name));
                 may_change.extend(typed_handler.and_then(|h| h.carry.as_deref()).map(|key| lit(&format!("{}:{key}", model.package))));
-                expected = match typed_handler {
-                    Some(h) => model.screen(&h.target),
-                    None => Some(here),
-                };
             }
             (TraceAction::Tap { .. } | TraceAction::LongPress { .. }, Some(node)) => {
                 let w = widget_for(here, node, size, &|_| true).ok_or_else(missing)?;
                 let stayed = step.next.as_deref().and_then(|next| screen_of(next, true)).is_some_and(|next| next.id == here.id);
-                expected = match lands_on(here, w) {
-                    Some(h) if !h.home && !h.pops && h.selects_first.is_none() => model.screen(&h.target),
-                    Some(_) => None,
-                    None => Some(here),
-                };
                 // A tap on a plain container that left the person on the same screen (it
                 // opened a tooltip, or nothing): the rebuilt app has nothing there to tap, and
                 // the step changes nothing a verifier sees.

@@ -60,6 +60,11 @@ pub(crate) fn tasks(apps_dirs: &[PathBuf], suite_dirs: &[PathBuf], name: &str, m
     Ok(ExitCode::SUCCESS)
 }
 
+/// Episodes of a run over every template for `seeds` seeds (for a progress bar's length).
+fn episodes(suite: &Suite, seeds: u64) -> usize {
+    suite.templates.len().saturating_mul(usize::try_from(seeds).unwrap_or(usize::MAX))
+}
+
 /// The options of `phoneworld eval`.
 pub(crate) struct EvalArgs<'a> {
     pub name: &'a str,
@@ -94,8 +99,7 @@ pub(crate) fn eval(apps_dirs: &[PathBuf], suite_dirs: &[PathBuf], args: &EvalArg
     let Some(agent) = AgentKind::parse(agent) else { bail!("--agent {agent}: expected oracle, noop, random or tree-only") };
     let appearances = appearance.map(appearance_list).transpose()?.unwrap_or_default();
     let (catalog, suite) = load_suite(apps_dirs, suite_dirs, name)?;
-    let episodes = suite.templates.len() * usize::try_from(seeds).unwrap_or(usize::MAX) * appearances.len().max(1);
-    let mut progress = Progress::new(episodes, "eval", as_json);
+    let mut progress = Progress::new(episodes(&suite, seeds) * appearances.len().max(1), "eval", as_json);
     let report = evaluate_each(catalog, &suite, agent, (seeds, &appearances), out_dir, interruptions, &mut |r| {
         progress.done(&r.category, r.success)
     })?;
@@ -142,7 +146,7 @@ pub(crate) fn verify(
     interruptions: &InterruptionSetting,
 ) -> Result<ExitCode> {
     let (catalog, suite) = load_suite(apps_dirs, suite_dirs, name)?;
-    let mut progress = Progress::new(suite.templates.len() * usize::try_from(seeds).unwrap_or(usize::MAX), "verify", as_json);
+    let mut progress = Progress::new(episodes(&suite, seeds), "verify", as_json);
     let problems = verify_suite_each(catalog, &suite, seeds, interruptions, &mut |category, ok| progress.done(category, ok))?;
     drop(progress);
     if as_json {
@@ -199,7 +203,7 @@ pub(crate) fn rollouts(apps_dirs: &[PathBuf], suite_dirs: &[PathBuf], args: &Rol
         appearance: appearance.map(str::to_owned),
         interruptions: interruptions.clone(),
     };
-    let mut progress = Progress::new(suite.templates.len() * usize::try_from(seeds).unwrap_or(usize::MAX), "rollouts", as_json);
+    let mut progress = Progress::new(episodes(&suite, seeds), "rollouts", as_json);
     let manifest = rollouts_each(catalog, &suite, out_dir, &spec, &mut |o| progress.done(&o.category, o.kept))?;
     drop(progress);
     if as_json {

@@ -91,6 +91,25 @@ pub fn eval_jobs(suite: &Suite, seeds: u64, appearances: &[String]) -> Vec<EvalJ
     jobs
 }
 
+/// The instance a run plays for one template and seed: under `appearance` (None: the plain
+/// phone), interrupted as `interruptions` says.
+pub(crate) fn run_instance(
+    catalog: &Arc<Catalog>,
+    suite: &Suite,
+    template: &str,
+    seed: u64,
+    appearance: Option<&str>,
+    interruptions: &InterruptionSetting,
+) -> Result<Instance, TaskError> {
+    let template = suite.get(template).ok_or_else(|| TaskError::Io(format!("no task `{template}` in suite {}", suite.name)))?;
+    let options = match appearance {
+        Some(name) => EpisodeOptions::with_appearance(name, seed).map_err(|e| TaskError::Io(e.to_string()))?,
+        None => EpisodeOptions::default(),
+    }
+    .with_interruptions(interruptions.clone());
+    Ok(Instance::new(Arc::clone(template), seed, catalog)?.with_options(options))
+}
+
 /// Plays one episode of a run with a built-in agent; with `out_dir`, writes its trajectory to
 /// `<out_dir>/[<appearance>/]<template>-<seed>/`.
 pub fn eval_episode(
@@ -101,16 +120,10 @@ pub fn eval_episode(
     interruptions: &InterruptionSetting,
     out_dir: Option<&Path>,
 ) -> Result<EpisodeResult, TaskError> {
-    let template = suite.get(&job.template).ok_or_else(|| TaskError::Io(format!("no task `{}` in suite {}", job.template, suite.name)))?;
-    let options = match &job.appearance {
-        Some(name) => EpisodeOptions::with_appearance(name, job.seed).map_err(|e| TaskError::Io(e.to_string()))?,
-        None => EpisodeOptions::default(),
-    }
-    .with_interruptions(interruptions.clone());
-    let instance = Instance::new(Arc::clone(template), job.seed, catalog)?.with_options(options);
+    let instance = run_instance(catalog, suite, &job.template, job.seed, job.appearance.as_deref(), interruptions)?;
     let dir_name = match &job.appearance {
-        Some(name) => format!("{name}/{}-{}", template.id, job.seed),
-        None => format!("{}-{}", template.id, job.seed),
+        Some(name) => format!("{name}/{}-{}", job.template, job.seed),
+        None => format!("{}-{}", job.template, job.seed),
     };
     let mut writer = match out_dir {
         Some(dir) => Some(TrajectoryWriter::create(&dir.join(dir_name), true).map_err(|e| TaskError::Io(e.to_string()))?),

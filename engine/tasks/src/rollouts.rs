@@ -6,12 +6,12 @@ use std::path::Path;
 use std::sync::Arc;
 
 use phoneworld_data::{Action, Key, Rng};
-use phoneworld_phone::{Catalog, Device, EpisodeOptions, ImageOptions, InterruptionSetting, TrajectoryWriter};
+use phoneworld_phone::{Catalog, Device, ImageOptions, InterruptionSetting, TrajectoryWriter};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
-use crate::episode::{play, Instance};
-use crate::eval::{device_size, episode_record};
+use crate::episode::play;
+use crate::eval::{device_size, episode_record, run_instance};
 use crate::solve::Oracle;
 use crate::suite::Suite;
 use crate::TaskError;
@@ -90,13 +90,8 @@ pub fn rollout_episode(
     spec: &RolloutSpec,
 ) -> Result<RolloutOutcome, TaskError> {
     let io = |e: std::io::Error| TaskError::Io(e.to_string());
-    let template = suite.get(template).ok_or_else(|| TaskError::Io(format!("no task `{template}` in suite {}", suite.name)))?;
-    let options = match &spec.appearance {
-        Some(name) => EpisodeOptions::with_appearance(name, seed).map_err(|e| TaskError::Io(e.to_string()))?,
-        None => EpisodeOptions::default(),
-    }
-    .with_interruptions(spec.interruptions.clone());
-    let instance = Instance::new(Arc::clone(template), seed, catalog)?.with_options(options);
+    let instance = run_instance(catalog, suite, template, seed, spec.appearance.as_deref(), &spec.interruptions)?;
+    let template = &instance.template;
     let dir = out_dir.join(format!("{}-{seed}", template.id));
     let mut writer = TrajectoryWriter::with_images(&dir, Some(spec.images)).map_err(io)?;
     let mut oracle = Oracle::new(template.solution.clone(), instance.params.clone());

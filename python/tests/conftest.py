@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -32,6 +33,27 @@ def cli_binary() -> Path:
 @pytest.fixture(scope="session")
 def cli() -> Path:
     return cli_binary()
+
+
+def suite_of(root: Path, name: str, templates: list[str]) -> Path:
+    """A suite `name` under `root` holding copies of some bundled templates; returns `root`
+    (what `--suite-dir` / `suite_dirs` take)."""
+    (root / name).mkdir(parents=True)
+    for template in templates:
+        shutil.copy(ROOT / "verifiers" / "phoneworld-v0" / f"{template}.ron", root / name / f"{template}.ron")
+    return root
+
+
+@pytest.fixture(scope="session")
+def make_suite() -> Any:
+    """`suite_of`, for tests that build their own small suite."""
+    return suite_of
+
+
+@pytest.fixture(scope="session")
+def two_tasks(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Suite `two`: clock_add_alarm and contacts_add_contact, for runs that should be short."""
+    return suite_of(tmp_path_factory.mktemp("suites"), "two", ["clock_add_alarm", "contacts_add_contact"])
 
 
 @pytest.fixture()

@@ -5,7 +5,6 @@ report must not be."""
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -17,15 +16,6 @@ import phoneworld
 
 ROOT = Path(__file__).resolve().parents[2]
 SCHEMA = json.loads((ROOT / "docs" / "eval-report.schema.json").read_text())
-
-
-@pytest.fixture(scope="module")
-def two_tasks(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = tmp_path_factory.mktemp("suites")
-    (root / "two").mkdir()
-    for name in ("clock_add_alarm", "contacts_add_contact"):
-        shutil.copy(ROOT / "verifiers" / "phoneworld-v0" / f"{name}.ron", root / "two" / f"{name}.ron")
-    return root
 
 
 @pytest.mark.parametrize("options", [["--agent", "oracle"], ["--agent", "noop", "--appearance", "default,dark"]])

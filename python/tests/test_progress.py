@@ -12,18 +12,6 @@ import pytest
 
 import phoneworld
 
-ROOT = Path(__file__).resolve().parents[2]
-
-
-@pytest.fixture(scope="module")
-def two_tasks(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = tmp_path_factory.mktemp("suites")
-    (root / "two").mkdir()
-    for name in ("clock_add_alarm", "contacts_add_contact"):
-        shutil.copy(ROOT / "verifiers" / "phoneworld-v0" / f"{name}.ron", root / "two" / f"{name}.ron")
-    return root
-
-
 def on_a_terminal(command: list[str]) -> str:
     """What `command` prints when its output is a terminal (`script` gives it one)."""
     if shutil.which("script") is None:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import signal
 import subprocess
 import sys
@@ -46,16 +45,9 @@ def cluster() -> Iterator[Cluster]:
 
 
 @pytest.fixture(scope="module")
-def small_suite(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def small_suite(tmp_path_factory: pytest.TempPathFactory, make_suite: Any) -> Path:
     """A suite of a few templates of the bundled one (`small`), for runs that write files."""
-    root = tmp_path_factory.mktemp("suites")
-    (root / "small").mkdir()
-    bundled = ROOT / "verifiers" / "phoneworld-v0"
-    names = [n for n in SMALL_SUITE if (bundled / f"{n}.ron").exists()]
-    assert names == SMALL_SUITE
-    for name in names:
-        shutil.copy(bundled / f"{name}.ron", root / "small" / f"{name}.ron")
-    return root
+    return make_suite(tmp_path_factory.mktemp("suites"), "small", SMALL_SUITE)
 
 
 def local_eval(cli: Path, *args: str) -> str:

@@ -41,3 +41,29 @@ def test_the_schema_rejects_a_report_with_a_rate_out_of_range_or_a_field_it_does
     for broken in ({**report, "success_rate": 1.5}, {**report, "seconds": 3.2}, {k: v for k, v in report.items() if k != "failures"}):
         with pytest.raises(jsonschema.ValidationError):
             jsonschema.validate(broken, SCHEMA)
+
+
+def test_the_http_servers_report_of_scored_tasks_follows_the_schema() -> None:
+    import requests
+
+    with phoneworld.serve_http(width=540, height=1200) as server:
+        url = server.url
+        names = requests.get(f"{url}/suite/task_list", params={"max_index": 2}).json()["task_list"]
+        solved, untouched = names
+        # One phone: each initialize builds the task's phone, so the tasks are played in turn.
+        assert requests.post(f"{url}/task/initialize", params={"task_type": solved, "task_idx": 0}).status_code == 200
+        actions = 0
+        while (action := requests.post(f"{url}/task/expert_action", params={"task_type": solved, "task_idx": 0}).json()["action"]) is not None:
+            assert requests.post(f"{url}/execute_action", json=action).status_code == 200
+            actions += 1
+        assert requests.get(f"{url}/task/score", params={"task_type": solved, "task_idx": 0}).json() == {"score": 1.0}
+        assert requests.post(f"{url}/task/initialize", params={"task_type": untouched, "task_idx": 0}).status_code == 200
+        assert requests.get(f"{url}/task/score", params={"task_type": untouched, "task_idx": 0}).json() == {"score": 0.0}
+        report = requests.get(f"{url}/eval_report").json()
+    jsonschema.validate(report, SCHEMA)
+    assert (report["agent"], report["episodes"], report["success_rate"]) == ("http", 2, 0.5)
+    # In task order (the names the server lists are the templates' ids).
+    by_task = {r["template"]: r for r in report["results"]}
+    assert [r["template"] for r in report["results"]] == sorted(names)
+    assert by_task[solved]["success"] and by_task[solved]["steps"] == actions
+    assert not by_task[untouched]["success"] and by_task[untouched]["failure"]["reason"]

@@ -10,7 +10,7 @@ use phoneworld_adb::SharedPhone;
 use phoneworld_data::{Action, Key};
 use phoneworld_phone::{Catalog, DeviceConfig};
 use phoneworld_render::Frame;
-use phoneworld_tasks::{app_data, judge, Instance};
+use phoneworld_tasks::{app_data, judge, report, EpisodeResult, Failure, Instance};
 use serde_json::{json, Value};
 
 use crate::expert::Expert;
@@ -60,6 +60,7 @@ pub enum Endpoint {
     UiElements,
     StateHash,
     ExpertAction,
+    EvalReport,
 }
 
 /// A phone of `width` × `height` pixels with the density that keeps a 1080-pixel-wide phone's
@@ -79,6 +80,8 @@ struct Played {
     instance: Instance,
     baseline: Value,
     expert: Expert,
+    /// The device's executed actions when the task was initialized: its steps are the rest.
+    actions_at_start: u32,
 }
 
 /// One device behind the API.
@@ -87,6 +90,10 @@ pub struct HttpDevice {
     families: Arc<Families>,
     draw: Draw,
     initialized: BTreeMap<(String, u64), Played>,
+    /// The last score of each task instance since the suite was drawn, as an eval reports it.
+    scored: BTreeMap<(String, u64), EpisodeResult>,
+    /// Actions executed on this device (each `execute_action` that stepped the phone).
+    actions: u32,
     closed: bool,
     /// The last `status` action's `goal_status`.
     goal_status: Option<String>,
@@ -107,7 +114,17 @@ impl std::fmt::Debug for HttpDevice {
 impl HttpDevice {
     pub fn new(phone: SharedPhone, families: Arc<Families>) -> HttpDevice {
         let draw = Draw::new(families.templates(ANDROID_WORLD).unwrap_or_default(), START_COMBINATIONS, START_SEED);
-        HttpDevice { phone, families, draw, initialized: BTreeMap::new(), closed: false, goal_status: None, pixels_cache: None }
+        HttpDevice {
+            phone,
+            families,
+            draw,
+            initialized: BTreeMap::new(),
+            scored: BTreeMap::new(),
+            actions: 0,
+            closed: false,
+            goal_status: None,
+            pixels_cache: None,
+        }
     }
 
     /// Answers one request.
@@ -177,8 +194,10 @@ impl HttpDevice {
                     return Reply::Json(400, json!({ "detail": format!("Invalid task family: {family}") }));
                 };
                 self.draw = Draw::new(templates, n, seed);
-                // Upstream makes new task objects: none of them is initialized.
+                // Upstream makes new task objects: none of them is initialized, and a new draw is
+                // a new run.
                 self.initialized.clear();
+                self.scored.clear();
                 Reply::success(format!("Task suite re-initialized with n_task_combinations={n}, seed={seed}."))
             }
             Endpoint::Initialize | Endpoint::TearDown | Endpoint::Score | Endpoint::Goal | Endpoint::Template | Endpoint::ExpertAction => {
@@ -204,6 +223,25 @@ impl HttpDevice {
                 Reply::Json(200, json!({ "ui_elements": elements }))
             }
             Endpoint::StateHash => Reply::Json(200, json!({ "state_hash": self.phone.lock().device().state_hash() })),
+            Endpoint::EvalReport => self.eval_report(),
+        }
+    }
+
+    /// The eval report (the schema `phoneworld eval --json` prints) of every task instance
+    /// scored since the suite was drawn, in task then instance order; `seeds` is the most
+    /// instances scored of one task.
+    fn eval_report(&self) -> Reply {
+        let apps_hash = self.phone.lock().device().catalog().hash.clone();
+        let mut per_task: BTreeMap<&str, u64> = BTreeMap::new();
+        for (task, _) in self.scored.keys() {
+            *per_task.entry(task).or_default() += 1;
+        }
+        let seeds = per_task.values().copied().max().unwrap_or(0);
+        let results = self.scored.values().cloned().collect();
+        let report = report(self.families.main(), &apps_hash, "http", seeds, results);
+        match serde_json::to_string(&report) {
+            Ok(text) => Reply::JsonText(200, text),
+            Err(e) => Reply::Internal(format!("eval report: {e}")),
         }
     }
 
@@ -266,6 +304,7 @@ impl HttpDevice {
                 for a in &actions {
                     session.step(a);
                 }
+                self.actions = self.actions.saturating_add(1);
             }
         }
         Reply::success(format!("Action {} executed.", action.repr()))
@@ -297,7 +336,7 @@ impl HttpDevice {
                 drop(session);
                 self.goal_status = None;
                 let expert = Expert::new(&instance);
-                self.initialized.insert(key, Played { instance, baseline, expert });
+                self.initialized.insert(key, Played { instance, baseline, expert, actions_at_start: self.actions });
                 Reply::success(format!("Task {task_type} {task_idx} initialized."))
             }
             Endpoint::TearDown => {
@@ -313,6 +352,22 @@ impl HttpDevice {
                 Some(played) => {
                     let session = self.phone.lock();
                     let verdict = judge(&played.instance, session.device(), &played.baseline);
+                    let steps = self.actions - played.actions_at_start;
+                    let instance = &played.instance;
+                    let result = EpisodeResult {
+                        template: instance.template.id.clone(),
+                        category: instance.template.category.name().to_owned(),
+                        seed: instance.seed,
+                        instruction: instance.instruction.clone(),
+                        success: verdict.success,
+                        steps,
+                        failure: verdict.reason.map(|reason| Failure { step: steps, reason }),
+                        subgoals: verdict.subgoals,
+                        collateral: verdict.collateral,
+                        state_hash: session.device().state_hash(),
+                    };
+                    drop(session);
+                    self.scored.insert(key, result);
                     Reply::Json(200, json!({ "score": if verdict.success { 1.0 } else { 0.0 } }))
                 }
                 None => Reply::Internal(format!("{task_type} {task_idx}: score before initialize")),

@@ -78,7 +78,7 @@ pub enum HttpError {
 }
 
 /// The routes: path, method, endpoint. Upstream's 13, then the extensions.
-const ROUTES: [(&str, Method, Endpoint); 16] = [
+const ROUTES: [(&str, Method, Endpoint); 17] = [
     ("/health", Method::GET, Endpoint::Health),
     ("/reset", Method::POST, Endpoint::Reset),
     ("/screenshot", Method::GET, Endpoint::Screenshot),
@@ -95,6 +95,7 @@ const ROUTES: [(&str, Method, Endpoint); 16] = [
     ("/ui_elements", Method::GET, Endpoint::UiElements),
     ("/state_hash", Method::GET, Endpoint::StateHash),
     ("/task/expert_action", Method::POST, Endpoint::ExpertAction),
+    ("/eval_report", Method::GET, Endpoint::EvalReport),
 ];
 
 /// Where a request goes: a device and an endpoint, or why not.

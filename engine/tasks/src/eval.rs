@@ -30,8 +30,29 @@ pub struct EvalReport {
     /// Episodes and success rate per appearance, when the run named any.
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub by_appearance: BTreeMap<String, Value>,
+    /// Every episode in run order, with what the report page groups it by.
+    #[serde(rename = "results")]
+    pub episode_list: Vec<EpisodeSummary>,
     #[serde(skip)]
     pub results: Vec<EpisodeResult>,
+}
+
+/// One episode as the report lists it: the template's app, difficulty and skills travel with it
+/// so a reader of the JSON (or the HTML report) can group without the suite at hand.
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
+pub struct EpisodeSummary {
+    pub template: String,
+    pub seed: u64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub appearance: Option<String>,
+    pub category: String,
+    pub apps: Vec<String>,
+    pub difficulty: String,
+    pub skills: Vec<String>,
+    pub instruction: String,
+    pub success: bool,
+    pub steps: u32,
+    pub failure: Option<crate::episode::Failure>,
 }
 
 fn rate(results: &[&EpisodeResult]) -> f64 {
@@ -110,6 +131,14 @@ pub(crate) fn run_instance(
     Ok(Instance::new(Arc::clone(template), seed, catalog)?.with_options(options))
 }
 
+/// Where a run folder keeps an episode's trajectory: `[<appearance>/]<template>-<seed>`.
+pub fn episode_dir(template: &str, seed: u64, appearance: Option<&str>) -> String {
+    match appearance {
+        Some(look) => format!("{look}/{template}-{seed}"),
+        None => format!("{template}-{seed}"),
+    }
+}
+
 /// Plays one episode of a run with a built-in agent; with `out_dir`, writes its trajectory to
 /// `<out_dir>/[<appearance>/]<template>-<seed>/`.
 pub fn eval_episode(
@@ -121,12 +150,11 @@ pub fn eval_episode(
     out_dir: Option<&Path>,
 ) -> Result<EpisodeResult, TaskError> {
     let instance = run_instance(catalog, suite, &job.template, job.seed, job.appearance.as_deref(), interruptions)?;
-    let dir_name = match &job.appearance {
-        Some(name) => format!("{name}/{}-{}", job.template, job.seed),
-        None => format!("{}-{}", job.template, job.seed),
-    };
     let mut writer = match out_dir {
-        Some(dir) => Some(TrajectoryWriter::create(&dir.join(dir_name), true).map_err(|e| TaskError::Io(e.to_string()))?),
+        Some(dir) => Some(
+            TrajectoryWriter::create(&dir.join(episode_dir(&job.template, job.seed, job.appearance.as_deref())), true)
+                .map_err(|e| TaskError::Io(e.to_string()))?,
+        ),
         None => None,
     };
     let result = run_episode(Arc::clone(catalog), &instance, agent, writer.as_mut())?;
@@ -191,6 +219,9 @@ pub fn merge_report(suite: &Suite, apps_hash: &str, agent: &str, seeds: u64, job
     }
     let mut report = report(suite, apps_hash, agent, seeds, results);
     report.by_appearance = by_appearance;
+    for (summary, job) in report.episode_list.iter_mut().zip(jobs) {
+        summary.appearance.clone_from(&job.appearance);
+    }
     report
 }
 
@@ -240,6 +271,7 @@ pub fn report(suite: &Suite, apps_hash: &str, agent: &str, seeds: u64, results: 
             })
         })
         .collect();
+    let episode_list = results.iter().map(|r| summarize(suite, r)).collect();
     EvalReport {
         suite: suite.name.clone(),
         suite_hash: suite.hash.clone(),
@@ -251,9 +283,38 @@ pub fn report(suite: &Suite, apps_hash: &str, agent: &str, seeds: u64, results: 
         by_category,
         failures,
         by_appearance: BTreeMap::new(),
+        episode_list,
         results,
     }
 }
+
+fn summarize(suite: &Suite, result: &EpisodeResult) -> EpisodeSummary {
+    let template = suite.get(&result.template);
+    EpisodeSummary {
+        template: result.template.clone(),
+        seed: result.seed,
+        appearance: None,
+        category: result.category.clone(),
+        apps: template.map(|t| t.apps.clone()).unwrap_or_default(),
+        difficulty: template.map(|t| t.difficulty.clone()).unwrap_or_default(),
+        skills: template.map(|t| t.skills.clone()).unwrap_or_default(),
+        instruction: result.instruction.clone(),
+        success: result.success,
+        steps: result.steps,
+        failure: result.failure.clone(),
+    }
+}
+
+/// Writes a run's report beside its trajectories as `<out_dir>/report.json` (the text
+/// `phoneworld eval --json` prints), which `phoneworld report` reads.
+pub fn write_run_report(out_dir: &Path, report_json: &str) -> Result<(), TaskError> {
+    std::fs::create_dir_all(out_dir).map_err(|e| TaskError::Io(format!("{}: {e}", out_dir.display())))?;
+    let path = out_dir.join(RUN_REPORT_FILE);
+    std::fs::write(&path, format!("{report_json}\n")).map_err(|e| TaskError::Io(format!("{}: {e}", path.display())))
+}
+
+/// The report's file name in a run folder.
+pub const RUN_REPORT_FILE: &str = "report.json";
 
 /// A template's reference solution with an instance's parameters filled in.
 fn solution_text(template: &crate::template::TaskTemplate, params: &crate::params::Params) -> String {

@@ -18,8 +18,9 @@ use std::path::PathBuf;
 pub use catalog::catalog_markdown;
 pub use episode::{judge, play, run_episode, AgentKind, EpisodeResult, Failure, Instance, Verdict};
 pub use eval::{
-    device_size, episode_record, eval_episode, eval_jobs, evaluate, evaluate_appearances, evaluate_each, evaluate_with, merge_report,
-    report, verify_suite, verify_suite_each, verify_suite_with, EvalJob, EvalReport, VerifyProblem,
+    device_size, episode_dir, episode_record, eval_episode, eval_jobs, evaluate, evaluate_appearances, evaluate_each, evaluate_with,
+    merge_report, report, verify_suite, verify_suite_each, verify_suite_with, write_run_report, EpisodeSummary, EvalJob, EvalReport,
+    VerifyProblem, RUN_REPORT_FILE,
 };
 pub use params::{distinct_instances, fill, fill_clock, fill_json, instantiate, Params};
 pub use rollouts::{rollout_episode, rollouts, rollouts_each, write_manifest, RolloutOutcome, RolloutSpec};

@@ -148,6 +148,20 @@ enum Command {
         /// the Python package (`pip install 'phoneworld[ray]'`): the same output.
         #[arg(long)]
         ray: Option<String>,
+        /// Also write the run's HTML report here (charts and a step viewer; see `report`).
+        #[arg(long)]
+        report: Option<PathBuf>,
+    },
+    /// One self-contained HTML page of an eval run folder (`eval --out-dir RUN_DIR`): success
+    /// by category, app, difficulty and skill, steps per episode, failure reasons, and a step
+    /// viewer with each action drawn over its frame.
+    Report {
+        run_dir: PathBuf,
+        #[arg(long)]
+        out: PathBuf,
+        /// Width in pixels of the frames the page embeds.
+        #[arg(long = "frame-width", default_value_t = 240)]
+        frame_width: u32,
     },
     /// Verifier-confirmed trajectories for fine-tuning, played by the oracle (with detours).
     Rollouts {
@@ -306,10 +320,11 @@ fn main() -> ExitCode {
         }
         Command::Check { app_dir } => commands::check(app_dir, cli.json),
         Command::Tasks { suite, markdown } => task_commands::tasks(&cli.apps_dir, &cli.suite_dir, suite, *markdown, cli.json),
-        Command::Eval { suite, agent, seeds, out_dir, appearance, min_success, interruptions, ray: Some(address) } => {
+        Command::Eval { suite, agent, seeds, out_dir, appearance, min_success, interruptions, ray: Some(address), report } => {
             let mut args = ray_handover::Args::new(&cli, suite, *seeds, interruptions);
             args.push("--agent", agent);
             args.push_some("--out-dir", out_dir.as_ref().map(|d| d.display()));
+            args.push_some("--report", report.as_ref().map(|d| d.display()));
             args.push_some("--appearance", appearance.as_ref());
             args.push_some("--min-success", min_success.as_ref());
             ray_handover::hand_over("eval", address, args)
@@ -323,7 +338,7 @@ fn main() -> ExitCode {
             args.push_some("--appearance", appearance.as_ref());
             ray_handover::hand_over("rollouts", address, args)
         }
-        Command::Eval { suite, agent, seeds, out_dir, appearance, min_success, interruptions, ray: None } => task_commands::eval(
+        Command::Eval { suite, agent, seeds, out_dir, appearance, min_success, interruptions, ray: None, report } => task_commands::eval(
             &cli.apps_dir,
             &cli.suite_dir,
             &task_commands::EvalArgs {
@@ -334,9 +349,11 @@ fn main() -> ExitCode {
                 appearance: appearance.as_deref(),
                 min_success: *min_success,
                 interruptions,
+                report: report.as_deref(),
             },
             cli.json,
         ),
+        Command::Report { run_dir, out, frame_width } => task_commands::report(run_dir, out, *frame_width, cli.json),
         Command::Rollouts { suite, seeds, out_dir, detours, image_format, image_size, appearance, interruptions, ray: None } => {
             task_commands::rollouts(
                 &cli.apps_dir,

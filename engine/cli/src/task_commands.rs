@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use anyhow::{bail, Context, Result};
 use phoneworld_phone::{project_root, InterruptionSetting};
-use phoneworld_tasks::{evaluate_each, rollouts_each, verify_suite_each, AgentKind, Instance, Suite};
+use phoneworld_tasks::{evaluate_each, rollouts_each, verify_suite_each, write_run_report, AgentKind, Instance, Suite};
 use serde_json::json;
 
 use crate::commands::catalog;
@@ -74,6 +74,62 @@ pub(crate) struct EvalArgs<'a> {
     pub appearance: Option<&'a str>,
     pub min_success: Option<f64>,
     pub interruptions: &'a InterruptionSetting,
+    pub report: Option<&'a Path>,
+}
+
+/// A folder for one run's trajectories that is gone when the run ends (`eval --report`
+/// without `--out-dir`: the page needs the frames, the user did not ask to keep them).
+struct ScratchDir(PathBuf);
+
+impl ScratchDir {
+    fn new() -> Result<ScratchDir> {
+        let dir = std::env::temp_dir().join(format!("phoneworld-eval-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
+        Ok(ScratchDir(dir))
+    }
+}
+
+impl Drop for ScratchDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// Writes the HTML page of the run in `run_dir` to `out`, and says so (on stderr under
+/// `--json`, so stdout stays one JSON object).
+fn write_page(run_dir: &Path, out: &Path, frame_width: u32, as_json: bool) -> Result<phoneworld_report::ReportSummary> {
+    let options = phoneworld_report::ReportOptions { frame_width };
+    let summary = phoneworld_report::write_report(run_dir, out, &options)?;
+    let line = format!(
+        "report: {} ({} episodes, {} with frames, {} steps, {} distinct frames, {:.1} MB)",
+        out.display(),
+        summary.episodes,
+        summary.recorded,
+        summary.steps,
+        summary.distinct_frames,
+        summary.bytes as f64 / 1e6
+    );
+    if as_json {
+        eprintln!("{line}");
+    } else {
+        out!("{line}");
+    }
+    Ok(summary)
+}
+
+/// `phoneworld report RUN_DIR --out PAGE`.
+pub(crate) fn report(run_dir: &Path, out: &Path, frame_width: u32, as_json: bool) -> Result<ExitCode> {
+    if frame_width == 0 {
+        bail!("--frame-width 0: frames need at least one pixel");
+    }
+    let summary = write_page(run_dir, out, frame_width, true)?;
+    if as_json {
+        out!(
+            "{}",
+            json!({ "out": out.display().to_string(), "episodes": summary.episodes, "recorded": summary.recorded, "steps": summary.steps, "distinct_frames": summary.distinct_frames, "bytes": summary.bytes })
+        );
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 /// `--appearance`: a comma-separated list of profiles, `random` and `all` (every profile),
@@ -95,17 +151,26 @@ fn appearance_list(text: &str) -> Result<Vec<String>> {
 }
 
 pub(crate) fn eval(apps_dirs: &[PathBuf], suite_dirs: &[PathBuf], args: &EvalArgs<'_>, as_json: bool) -> Result<ExitCode> {
-    let &EvalArgs { name, agent, seeds, out_dir, appearance, min_success, interruptions } = args;
+    let &EvalArgs { name, agent, seeds, out_dir, appearance, min_success, interruptions, report: page } = args;
     let Some(agent) = AgentKind::parse(agent) else { bail!("--agent {agent}: expected oracle, noop, random or tree-only") };
     let appearances = appearance.map(appearance_list).transpose()?.unwrap_or_default();
     let (catalog, suite) = load_suite(apps_dirs, suite_dirs, name)?;
+    let scratch = match (out_dir, page) {
+        (None, Some(_)) => Some(ScratchDir::new()?),
+        _ => None,
+    };
+    let out_dir = out_dir.or(scratch.as_ref().map(|s| s.0.as_path()));
     let mut progress = Progress::new(episodes(&suite, seeds) * appearances.len().max(1), "eval", as_json);
     let report = evaluate_each(catalog, &suite, agent, (seeds, &appearances), out_dir, interruptions, &mut |r| {
         progress.done(&r.category, r.success)
     })?;
     drop(progress);
+    let report_json = serde_json::to_string(&report)?;
+    if let Some(dir) = out_dir {
+        write_run_report(dir, &report_json)?;
+    }
     if as_json {
-        out!("{}", serde_json::to_string(&report)?);
+        out!("{report_json}");
     } else {
         out!("suite {} ({} templates x {} seeds), agent {}", report.suite, suite.templates.len(), seeds, report.agent);
         if !interruptions.is_off() {
@@ -113,11 +178,16 @@ pub(crate) fn eval(apps_dirs: &[PathBuf], suite_dirs: &[PathBuf], args: &EvalArg
         }
         out!("{:<12} {:>9} {:>9}", "category", "episodes", "success");
         for (category, v) in &report.by_category {
-            out!("{:<12} {:>9} {:>8.1}%", category, v["episodes"], v["success_rate"].as_f64().unwrap_or(0.0) * 100.0);
+            out!("{:<12} {:>9} {:>8.1}%", category, v["episodes"].as_u64().unwrap_or(0), v["success_rate"].as_f64().unwrap_or(0.0) * 100.0);
         }
         out!("{:<12} {:>9} {:>8.1}%", "all", report.episodes, report.success_rate * 100.0);
         for (look, v) in &report.by_appearance {
-            out!("{:<18} {:>9} {:>8.1}%", format!("appearance {look}"), v["episodes"], v["success_rate"].as_f64().unwrap_or(0.0) * 100.0);
+            out!(
+                "{:<18} {:>9} {:>8.1}%",
+                format!("appearance {look}"),
+                v["episodes"].as_u64().unwrap_or(0),
+                v["success_rate"].as_f64().unwrap_or(0.0) * 100.0
+            );
         }
         for f in report.failures.iter().take(20) {
             out!(
@@ -128,6 +198,9 @@ pub(crate) fn eval(apps_dirs: &[PathBuf], suite_dirs: &[PathBuf], args: &EvalArg
                 f["reason"].as_str().unwrap_or("")
             );
         }
+    }
+    if let (Some(page), Some(dir)) = (page, out_dir) {
+        write_page(dir, page, phoneworld_report::ReportOptions::default().frame_width, as_json)?;
     }
     let rates = std::iter::once(report.success_rate).chain(report.by_appearance.values().filter_map(|v| v["success_rate"].as_f64()));
     let lowest = rates.fold(f64::INFINITY, f64::min);

@@ -14,7 +14,7 @@ VENV ?= .venv
 PYTHON ?= python3
 PY := $(VENV)/bin/python
 
-setup: ## Check the toolchain (Rust via cargo), install Debian's adb and Tesseract if missing, make the Python virtualenv
+setup: ## Check the toolchain (Rust via cargo), install Debian's adb, Tesseract and Chromium if missing, make the Python virtualenv
 	@command -v $(CARGO) >/dev/null || { echo "cargo not found: install Rust from your distribution or rustup"; exit 1; }
 	@command -v adb >/dev/null || { echo "installing Debian's adb (the ADB tests drive the mock phone with it)"; \
 		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
@@ -22,6 +22,9 @@ setup: ## Check the toolchain (Rust via cargo), install Debian's adb and Tessera
 	@test -e /usr/share/tesseract-ocr/5/tessdata/eng.traineddata || { echo "installing Debian's Tesseract (reconstruction reads screenshots whose hierarchy says too little)"; \
 		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq tesseract-ocr tesseract-ocr-eng >/dev/null; }
+	@{ command -v chromium && command -v chromedriver; } >/dev/null || { echo "installing Debian's chromium and its driver (the eval report page is tested in a real browser)"; \
+		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium chromium-driver >/dev/null; }
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	@$(PY) -m pip install --quiet --disable-pip-version-check -r python/requirements-dev.txt
 

@@ -35,6 +35,7 @@ from .env import PhoneEnv
 from .evaluate import evaluate
 from .mixed import EpisodeRecord, MixedPool
 from .recording import AdbRecorder
+from .report import write_report
 from .registration import register_envs, task_ids
 from .vector import VectorEnv
 from .wrappers import RecordTrajectory
@@ -75,4 +76,5 @@ __all__ = [
     "export",
     "register_envs",
     "task_ids",
+    "write_report",
 ]

@@ -40,6 +40,7 @@ __all__ = [
     "suite_tasks",
     "task_checks",
     "task_instance",
+    "write_report",
 ]
 
 class PhoneWorldError(Exception): ...
@@ -285,6 +286,7 @@ def eval_report_text(
     suite_dirs: Sequence[_Pathish] = ...,
     apps_dirs: Sequence[_Pathish] = ...,
 ) -> str: ...
+def write_report(run_dir: _Pathish, out: _Pathish, frame_width: int = 240) -> dict[str, int]: ...
 @final
 class RolloutRun:
     def __new__(

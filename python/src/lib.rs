@@ -11,6 +11,7 @@ mod frame;
 mod http;
 mod observe;
 mod phone;
+mod report;
 mod runs;
 mod settings;
 mod suite_info;
@@ -28,6 +29,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<vector::VectorCore>()?;
     suite_info::register(m)?;
     runs::register(m)?;
+    report::register(m)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

@@ -18,6 +18,8 @@ SMALL: dict[str, Any] = {"obs_size": (108, 240)}
 collect_ignore = ["fixtures"]
 # The vendored AndroidWorld package, importable as upstream's clients import it.
 sys.path.insert(0, str(Path(__file__).parent / "fixtures" / "android_world"))
+# Helpers shared by test modules (`browser`), importable by name.
+sys.path.insert(0, str(Path(__file__).parent))
 
 
 def cli_binary() -> Path:
@@ -54,6 +56,18 @@ def make_suite() -> Any:
 def two_tasks(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Suite `two`: clock_add_alarm and contacts_add_contact, for runs that should be short."""
     return suite_of(tmp_path_factory.mktemp("suites"), "two", ["clock_add_alarm", "contacts_add_contact"])
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    """One headless Chromium for every browser test (see `browser.py`), closed at the end."""
+    from browser import Browser
+
+    window = Browser()
+    try:
+        yield window
+    finally:
+        window.close()
 
 
 @pytest.fixture()

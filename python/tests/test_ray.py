@@ -90,6 +90,18 @@ def test_rollouts_on_the_cluster_write_the_same_files_as_one_process(cluster: Cl
     assert all(ours[name] == theirs[name] for name in theirs), [n for n in theirs if ours[n] != theirs[n]][:5]
 
 
+def test_eval_on_the_cluster_writes_the_same_run_folder_and_page_as_one_process(cluster: Cluster, cli: Path, small_suite: Path, tmp_path: Path) -> None:
+    options = ["eval", "--json", "--suite", "small", "--suite-dir", str(small_suite), "--agent", "random"]
+    for where, extra in (("local", []), ("ray", ["--ray", cluster.address])):
+        run = [*options, "--out-dir", str(tmp_path / where), "--report", str(tmp_path / f"{where}.html"), *extra]
+        done = subprocess.run([str(cli), *run], capture_output=True, text=True, env={**os.environ, "PHONEWORLD_PYTHON": sys.executable}, timeout=300)
+        assert done.returncode == 0, done.stderr[-2000:]
+    ours, theirs = files_of(tmp_path / "ray"), files_of(tmp_path / "local")
+    assert sorted(ours) == sorted(theirs) and "report.json" in theirs
+    assert all(ours[name] == theirs[name] for name in theirs), [n for n in theirs if ours[n] != theirs[n]][:5]
+    assert (tmp_path / "ray.html").read_bytes() == (tmp_path / "local.html").read_bytes()
+
+
 def _worker_pids(function: str) -> list[int]:
     done = subprocess.run(["pgrep", "-f", f"ray::{function}"], capture_output=True, text=True)
     return [int(p) for p in done.stdout.split()]

@@ -14,6 +14,7 @@ import sys
 from typing import Any, Optional, Sequence
 
 from .._core import PhoneWorldError
+from ..report import run_folder, summary_line, write_report
 from .runs import RunInterrupted, run_eval, run_rollouts
 
 
@@ -36,6 +37,7 @@ def _parser() -> argparse.ArgumentParser:
     ev.add_argument("--agent", default="oracle", help="oracle, noop, random or tree-only")
     ev.add_argument("--out-dir", default=None, help="write each episode's trajectory here")
     ev.add_argument("--min-success", type=float, default=None)
+    ev.add_argument("--report", default=None, help="also write the run's HTML page here")
     ro = commands.add_parser("rollouts", parents=[common], help="verifier-confirmed trajectories played by the oracle")
     ro.add_argument("--out-dir", required=True)
     ro.add_argument("--detours", type=float, default=0.0)
@@ -80,11 +82,15 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     }  # fmt: skip
     try:
         if args.command == "eval":
-            text = run_eval(agent=args.agent, appearances=_appearances(args.appearance), out_dir=args.out_dir, **common)
-            report = json.loads(text)
-            if args.json:
-                print(text)
-            _print_eval(report, args.json)
+            with run_folder(args.out_dir, args.report) as out:
+                text = run_eval(agent=args.agent, appearances=_appearances(args.appearance), out_dir=out, **common)
+                report = json.loads(text)
+                if args.json:
+                    print(text)
+                _print_eval(report, args.json)
+                if args.report is not None and out is not None:
+                    line = summary_line(args.report, write_report(out, args.report))
+                    print(line, file=sys.stderr if args.json else sys.stdout)
             rates = [report["success_rate"], *(v["success_rate"] for v in report.get("by_appearance", {}).values())]
             return 1 if args.min_success is not None and min(rates) < args.min_success else 0
         text = run_rollouts(

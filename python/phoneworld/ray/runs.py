@@ -34,6 +34,7 @@ from .._core import PhoneWorldError
 from ..config import PhoneConfig
 from ..evaluate import Agent, play_job
 from ..progress import Progress
+from ..report import save_run_report
 
 #: How often Ray re-runs a chunk whose worker died.
 CHUNK_RETRIES = 3
@@ -305,7 +306,10 @@ def run_eval(
     }  # fmt: skip
     out = Path(out_dir) if out_dir is not None else None
     results = _play_spec("eval", _eval_chunk, spec, jobs, out, chunk_size=chunk_size, checkpoint=checkpoint, progress=progress, stats=stats)
-    return _core.eval_report_text(jobs, results, agent, seeds, suite, suites, apps)
+    text = _core.eval_report_text(jobs, results, agent, seeds, suite, suites, apps)
+    if out is not None:
+        save_run_report(out, text)
+    return text
 
 
 def run_rollouts(

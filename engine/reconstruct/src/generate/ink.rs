@@ -46,6 +46,50 @@ pub struct Ink {
     /// Its lines of strokes (runs of rows with strokes, a fifth as tall as the tallest or more).
     #[serde(default)]
     pub lines: usize,
+    /// How tall a line's strokes are (the median line), in screenshot pixels.
+    #[serde(default)]
+    pub stroke_px: u32,
+    /// From one line's top to the next one's (the median), in screenshot pixels; 0 for one line.
+    #[serde(default)]
+    pub pitch_px: u32,
+    /// The box's height in screenshot pixels, what the two above are measured against.
+    #[serde(default)]
+    pub box_px: u32,
+    /// From the first inked column to the last, and the box's width, in screenshot pixels.
+    #[serde(default)]
+    pub span_px: u32,
+    #[serde(default)]
+    pub box_w_px: u32,
+}
+
+impl Ink {
+    /// The size (in the box's units: `box_height` is the box's height in them) the text was
+    /// drawn at: from its line pitch when it has several lines (so lines land where the app put
+    /// them, at the engine's line height of 1.25 sizes), else from its strokes' height and the
+    /// share of an em the text's letters span (capitals and ascenders reach 0.73 em above the
+    /// baseline, lowercase 0.53, descenders 0.21 below).
+    /// The width its strokes span, in the box's units (`box_width`: the box's width in them).
+    pub(crate) fn span(&self, box_width: f64) -> Option<f64> {
+        (self.box_w_px > 0 && self.span_px > 0).then(|| f64::from(self.span_px) * box_width / f64::from(self.box_w_px))
+    }
+
+    pub(crate) fn drawn_size(&self, text: &str, box_height: f64) -> Option<f64> {
+        if self.box_px == 0 {
+            return None;
+        }
+        let unit = box_height / f64::from(self.box_px);
+        if self.lines >= 2 && self.pitch_px > 0 {
+            return Some(f64::from(self.pitch_px) * unit / 1.25);
+        }
+        let letters: Vec<char> = text.chars().filter(|c| c.is_alphanumeric()).collect();
+        if letters.is_empty() || self.stroke_px == 0 {
+            return None;
+        }
+        let tall = letters.iter().any(|c| c.is_uppercase() || c.is_ascii_digit() || "bdfhiklt".contains(*c) || !c.is_ascii());
+        let deep = letters.iter().any(|c| "gjpqy".contains(*c) || !c.is_ascii());
+        let em = if tall { 0.73 } else { 0.53 } + if deep { 0.21 } else { 0.0 };
+        Some(f64::from(self.stroke_px) * unit / em)
+    }
 }
 
 fn distance(a: [u8; 3], b: [u8; 3]) -> u32 {
@@ -69,8 +113,8 @@ pub(crate) fn ink_of(shot: &Rgb, b: [f64; 4]) -> Option<Ink> {
     let mut strokes: Vec<(u32, [u8; 3])> = Vec::new();
     let (mut first_column, mut last_column) = (u32::MAX, 0);
     let mut looked = 0u64;
-    // Runs of rows with strokes: the lines of the text.
-    let (mut runs, mut run) = (Vec::new(), 0);
+    // Runs of rows with strokes: the lines of the text, as (first row, rows).
+    let (mut runs, mut run, mut run_start) = (Vec::new(), 0, y1);
     for y in (y1..y2).step_by(stride as usize) {
         let mut inked = false;
         for x in (x1..x2).step_by(stride as usize) {
@@ -85,13 +129,16 @@ pub(crate) fn ink_of(shot: &Rgb, b: [f64; 4]) -> Option<Ink> {
             }
         }
         if inked {
+            if run == 0 {
+                run_start = y;
+            }
             run += stride;
         } else if run > 0 {
-            runs.push(run);
+            runs.push((run_start, run));
             run = 0;
         }
     }
-    runs.push(run);
+    runs.push((run_start, run));
     if strokes.is_empty() || (strokes.len() as f64) < MIN_INK_SHARE * looked as f64 {
         return None;
     }
@@ -110,9 +157,16 @@ pub(crate) fn ink_of(shot: &Rgb, b: [f64; 4]) -> Option<Ink> {
     } else {
         None
     };
-    let tallest = runs.iter().copied().max().unwrap_or(0);
-    let lines = runs.iter().filter(|r| **r > 0 && 5 * **r >= tallest).count();
-    Some(Ink { colour, align, lines })
+    let tallest = runs.iter().map(|r| r.1).max().unwrap_or(0);
+    let lines: Vec<(u32, u32)> = runs.into_iter().filter(|r| r.1 > 0 && 5 * r.1 >= tallest).collect();
+    let median = |mut v: Vec<u32>| {
+        v.sort_unstable();
+        v.get(v.len() / 2).copied().unwrap_or(0)
+    };
+    let stroke_px = median(lines.iter().map(|r| r.1).collect());
+    let pitch_px = median(lines.windows(2).map(|w| w[1].0 - w[0].0).collect());
+    let span_px = last_column - first_column + 1;
+    Some(Ink { colour, align, lines: lines.len(), stroke_px, pitch_px, box_px: y2 - y1, span_px, box_w_px: x2 - x1 })
 }
 
 #[cfg(test)]
@@ -142,6 +196,29 @@ mod tests {
         assert_eq!(word.lines, 1, "one line of strokes");
         assert_eq!(ink_of(&word_at(140, 196, [0, 0, 0]), whole).and_then(|i| i.align), Some(TextAlign::End));
         assert_eq!(ink_of(&word_at(2, 196, [0, 0, 0]), whole).and_then(|i| i.align), None, "a text that fills its box");
+    }
+
+    #[test]
+    fn the_size_a_text_was_drawn_at_comes_from_its_line_pitch_or_its_strokes() {
+        // Two lines of strokes 16 px tall, 30 px apart, in a box 100 px tall.
+        let mut img = Rgb { width: 200, height: 100, pixels: vec![[250, 250, 250]; 200 * 100] };
+        for top in [10, 40] {
+            for y in top..top + 16 {
+                for x in (10..180).filter(|x| x % 3 != 0) {
+                    img.pixels[(y * 200 + x) as usize] = [20, 20, 20];
+                }
+            }
+        }
+        let two = ink_of(&img, [0.0, 0.0, 1.0, 1.0]).unwrap();
+        assert_eq!((two.lines, two.stroke_px, two.pitch_px, two.box_px), (2, 16, 30, 100));
+        // A box 50 dp tall: 30 px of pitch is 15 dp, at the engine's line height of 1.25 sizes.
+        assert_eq!(two.drawn_size("two lines of words", 50.0), Some(12.0));
+        // One line: capitals span 0.73 em, descenders add 0.21.
+        let one = Ink { lines: 1, pitch_px: 0, ..two };
+        let size = |text: &str| one.drawn_size(text, 100.0).map(|s| (s * 10.0).round() / 10.0);
+        assert_eq!(size("HELLO"), Some(21.9));
+        assert_eq!(size("Happy"), Some(17.0));
+        assert_eq!(size("..."), None, "no letters to measure");
     }
 
     #[test]

@@ -119,6 +119,14 @@ fn fitted_text(text: &str, natural: f64, width_dp: f64, height_dp: f64, ink_line
     (size, Some(ink_lines.map_or(lines, |shown| shown.min(lines))))
 }
 
+/// The width of `text` laid out at `size` (dp) in a box `wrap` dp wide, in dp.
+fn text_width(text: &str, size: f64, wrap: f64) -> f64 {
+    use phoneworld_text::{layout_text, TextStyle, Weight};
+    let px = super::widgets::PX_PER_DP;
+    let style = TextStyle { size_px: (size * px) as f32, weight: Weight::Regular };
+    f64::from(layout_text(text, style, Some((wrap * px) as f32), None).width) / px
+}
+
 fn first_text(w: &Widget) -> Option<String> {
     let mut found = None;
     w.walk(&mut |c| {
@@ -177,6 +185,14 @@ fn widget(w: &Widget, parent: [f64; 4], bg: Option<[u8; 3]>, on: On<'_>, depth: 
         WidgetKind::Text => {
             props.push(format!("text: {}", on.text(&w.id, &w.text)));
             let ink_lines = w.ink.map(|i| i.lines).filter(|l| *l > 0);
+            // As drawn where the screenshot shows it, else as tall as its box suggests. A size at
+            // which the text is wider than its strokes measured something else too (an icon
+            // beside or above the label) and is not used.
+            let natural = w
+                .ink
+                .and_then(|i| Some((i.drawn_size(&w.text, rect[3])?.clamp(8.0, 48.0).round(), i.span(rect[2])?)))
+                .filter(|&(size, span)| text_width(&w.text, size, rect[2]) <= span * 1.15)
+                .map_or(natural, |(size, _)| size);
             let (size, max_lines) = fitted_text(&w.text, natural, rect[2], rect[3], ink_lines);
             props.push(format!("size: {}", num(size)));
             if let Some(lines) = max_lines {

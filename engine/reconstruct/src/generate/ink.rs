@@ -46,16 +46,19 @@ pub struct Ink {
     /// Its lines of strokes (runs of rows with strokes, a fifth as tall as the tallest or more).
     #[serde(default)]
     pub lines: usize,
-    /// How tall a line's strokes are (the median line), in screenshot pixels.
+    /// How tall a line's strokes are (the median line, and the last), in screenshot pixels.
     #[serde(default)]
     pub stroke_px: u32,
+    #[serde(default)]
+    pub last_stroke_px: u32,
     /// From one line's top to the next one's (the median), in screenshot pixels; 0 for one line.
     #[serde(default)]
     pub pitch_px: u32,
     /// The box's height in screenshot pixels, what the two above are measured against.
     #[serde(default)]
     pub box_px: u32,
-    /// From the first inked column to the last, and the box's width, in screenshot pixels.
+    /// The width of the text's strokes (without an icon beside them), and the box's width, in
+    /// screenshot pixels.
     #[serde(default)]
     pub span_px: u32,
     #[serde(default)]
@@ -73,22 +76,33 @@ impl Ink {
         (self.box_w_px > 0 && self.span_px > 0).then(|| f64::from(self.span_px) * box_width / f64::from(self.box_w_px))
     }
 
-    pub(crate) fn drawn_size(&self, text: &str, box_height: f64) -> Option<f64> {
+    /// The sizes (in the box's units: `box_height` is the box's height in them) the text may
+    /// have been drawn at, likeliest first: from its line pitch when it has several lines (so
+    /// lines land where the app drew them, at the engine's line height of 1.25 sizes); from its
+    /// strokes' height and the share of an em its letters span (capitals and ascenders reach
+    /// 0.73 em above the baseline, lowercase 0.53, descenders 0.21 below); from its last line's
+    /// strokes (an icon above a tab's label is a line of strokes too).
+    pub(crate) fn drawn_sizes(&self, text: &str, box_height: f64) -> Vec<f64> {
         if self.box_px == 0 {
-            return None;
+            return Vec::new();
         }
         let unit = box_height / f64::from(self.box_px);
+        let mut sizes = Vec::new();
         if self.lines >= 2 && self.pitch_px > 0 {
-            return Some(f64::from(self.pitch_px) * unit / 1.25);
+            sizes.push(f64::from(self.pitch_px) * unit / 1.25);
         }
         let letters: Vec<char> = text.chars().filter(|c| c.is_alphanumeric()).collect();
-        if letters.is_empty() || self.stroke_px == 0 {
-            return None;
+        if !letters.is_empty() {
+            let tall = letters.iter().any(|c| c.is_uppercase() || c.is_ascii_digit() || "bdfhiklt".contains(*c) || !c.is_ascii());
+            let deep = letters.iter().any(|c| "gjpqy".contains(*c) || !c.is_ascii());
+            let em = if tall { 0.73 } else { 0.53 } + if deep { 0.21 } else { 0.0 };
+            for stroke in [self.stroke_px, self.last_stroke_px] {
+                if stroke > 0 {
+                    sizes.push(f64::from(stroke) * unit / em);
+                }
+            }
         }
-        let tall = letters.iter().any(|c| c.is_uppercase() || c.is_ascii_digit() || "bdfhiklt".contains(*c) || !c.is_ascii());
-        let deep = letters.iter().any(|c| "gjpqy".contains(*c) || !c.is_ascii());
-        let em = if tall { 0.73 } else { 0.53 } + if deep { 0.21 } else { 0.0 };
-        Some(f64::from(self.stroke_px) * unit / em)
+        sizes
     }
 }
 
@@ -110,44 +124,32 @@ pub(crate) fn ink_of(shot: &Rgb, b: [f64; 4]) -> Option<Ink> {
     }
     let pixels = u64::from(x2 - x1) * u64::from(y2 - y1);
     let stride = ((pixels as f64 / MAX_SAMPLES as f64).sqrt().ceil() as u32).max(1);
+    let (cols, rows) = ((x2 - x1).div_ceil(stride) as usize, (y2 - y1).div_ceil(stride) as usize);
+    // The sampled grid: which samples are strokes.
+    let mut inked = vec![false; cols * rows];
     let mut strokes: Vec<(u32, [u8; 3])> = Vec::new();
-    let (mut first_column, mut last_column) = (u32::MAX, 0);
-    let mut looked = 0u64;
-    // Runs of rows with strokes: the lines of the text, as (first row, rows).
-    let (mut runs, mut run, mut run_start) = (Vec::new(), 0, y1);
-    for y in (y1..y2).step_by(stride as usize) {
-        let mut inked = false;
-        for x in (x1..x2).step_by(stride as usize) {
-            looked += 1;
+    for (r, y) in (y1..y2).step_by(stride as usize).enumerate() {
+        for (c, x) in (x1..x2).step_by(stride as usize).enumerate() {
             let p = shot.at(x, y);
             let d = distance(p, background);
             if d > INK_DISTANCE {
                 strokes.push((d, p));
-                first_column = first_column.min(x);
-                last_column = last_column.max(x);
-                inked = true;
+                inked[r * cols + c] = true;
             }
-        }
-        if inked {
-            if run == 0 {
-                run_start = y;
-            }
-            run += stride;
-        } else if run > 0 {
-            runs.push((run_start, run));
-            run = 0;
         }
     }
-    runs.push((run_start, run));
-    if strokes.is_empty() || (strokes.len() as f64) < MIN_INK_SHARE * looked as f64 {
+    if strokes.is_empty() || (strokes.len() as f64) < MIN_INK_SHARE * (cols * rows) as f64 {
         return None;
     }
     // The strongest half of the strokes: anti-aliased edges blend into the background.
     strokes.sort_by_key(|s| std::cmp::Reverse(s.0));
     strokes.truncate(strokes.len().div_ceil(2));
     let colour = channel_medians(&strokes.iter().map(|(_, p)| *p).collect::<Vec<_>>())?;
-    let width = f64::from(x2 - x1);
-    let (before, after) = (f64::from(first_column - x1), f64::from(x2 - 1 - last_column));
+    let all_columns = 0..cols;
+    let column_inked = |c: usize| (0..rows).any(|r| inked[r * cols + c]);
+    let (first, last) = (all_columns.clone().find(|&c| column_inked(c))?, all_columns.rev().find(|&c| column_inked(c))?);
+    let width = cols as f64;
+    let (before, after) = (first as f64, (cols - 1 - last) as f64);
     let align = if width - before - after > FILLS_BOX * width || before < 0.05 * width {
         None
     } else if (before - after).abs() <= 0.3 * (before + after) {
@@ -157,16 +159,75 @@ pub(crate) fn ink_of(shot: &Rgb, b: [f64; 4]) -> Option<Ink> {
     } else {
         None
     };
-    let tallest = runs.iter().map(|r| r.1).max().unwrap_or(0);
-    let lines: Vec<(u32, u32)> = runs.into_iter().filter(|r| r.1 > 0 && 5 * r.1 >= tallest).collect();
-    let median = |mut v: Vec<u32>| {
+    // The text's columns: of the runs of inked columns (gaps of three fifths of the tallest
+    // line split them: an icon beside the label, not a space between words), the widest.
+    // Only rows of lines count: a border or a speck across the box would join every column.
+    let all_lines = row_runs(&inked, cols, rows, 0..cols);
+    let mut in_lines = vec![false; rows];
+    for &(start, len) in &all_lines {
+        in_lines[start..start + len].fill(true);
+    }
+    // A space between words is a third of a line's strokes; an icon sits a padding (two
+    // thirds of its height or more) away from its label.
+    let gap = (all_lines.iter().map(|r| r.1).max().unwrap_or(1) * 3 / 5).max(2);
+    let text_columns = column_runs(&inked, cols, &in_lines, gap).into_iter().max_by_key(|r| r.len()).unwrap_or(first..last + 1);
+    let lines = row_runs(&inked, cols, rows, text_columns.clone());
+    let median = |mut v: Vec<usize>| {
         v.sort_unstable();
         v.get(v.len() / 2).copied().unwrap_or(0)
     };
-    let stroke_px = median(lines.iter().map(|r| r.1).collect());
-    let pitch_px = median(lines.windows(2).map(|w| w[1].0 - w[0].0).collect());
-    let span_px = last_column - first_column + 1;
-    Some(Ink { colour, align, lines: lines.len(), stroke_px, pitch_px, box_px: y2 - y1, span_px, box_w_px: x2 - x1 })
+    let px = |samples: usize| samples as u32 * stride;
+    Some(Ink {
+        colour,
+        align,
+        lines: lines.len(),
+        stroke_px: px(median(lines.iter().map(|r| r.1).collect())),
+        last_stroke_px: px(lines.last().map_or(0, |r| r.1)),
+        pitch_px: px(median(lines.windows(2).map(|w| w[1].0 - w[0].0).collect())),
+        box_px: y2 - y1,
+        span_px: px(text_columns.len()),
+        box_w_px: x2 - x1,
+    })
+}
+
+/// Runs of sampled rows with strokes in `columns`, as (first row, rows): the lines of a text
+/// (a run a fifth as tall as the tallest or more; lower ones are specks).
+fn row_runs(inked: &[bool], cols: usize, rows: usize, columns: std::ops::Range<usize>) -> Vec<(usize, usize)> {
+    let mut runs = Vec::new();
+    let mut start = None;
+    for r in 0..=rows {
+        let any = r < rows && columns.clone().any(|c| inked[r * cols + c]);
+        match (any, start) {
+            (true, None) => start = Some(r),
+            (false, Some(s)) => {
+                runs.push((s, r - s));
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    let tallest = runs.iter().map(|r| r.1).max().unwrap_or(0);
+    runs.retain(|r| 5 * r.1 >= tallest);
+    runs
+}
+
+/// Runs of sampled columns with strokes in the `rows` marked, split where `gap` or more
+/// columns in a row have none.
+fn column_runs(inked: &[bool], cols: usize, rows: &[bool], gap: usize) -> Vec<std::ops::Range<usize>> {
+    let mut runs: Vec<std::ops::Range<usize>> = Vec::new();
+    let mut empty = 0;
+    for c in 0..cols {
+        if rows.iter().enumerate().any(|(r, &counted)| counted && inked[r * cols + c]) {
+            match runs.last_mut() {
+                Some(run) if empty < gap => run.end = c + 1,
+                _ => runs.push(c..c + 1),
+            }
+            empty = 0;
+        } else {
+            empty += 1;
+        }
+    }
+    runs
 }
 
 #[cfg(test)]
@@ -198,27 +259,44 @@ mod tests {
         assert_eq!(ink_of(&word_at(2, 196, [0, 0, 0]), whole).and_then(|i| i.align), None, "a text that fills its box");
     }
 
-    #[test]
-    fn the_size_a_text_was_drawn_at_comes_from_its_line_pitch_or_its_strokes() {
-        // Two lines of strokes 16 px tall, 30 px apart, in a box 100 px tall.
+    /// A 200 x 100 light box with bars of strokes: `(top, height, from column, to column)`.
+    fn bars(bars: &[(u32, u32, u32, u32)]) -> Rgb {
         let mut img = Rgb { width: 200, height: 100, pixels: vec![[250, 250, 250]; 200 * 100] };
-        for top in [10, 40] {
-            for y in top..top + 16 {
-                for x in (10..180).filter(|x| x % 3 != 0) {
+        for &(top, height, from, to) in bars {
+            for y in top..top + height {
+                for x in (from..to).filter(|x| x % 3 != 0) {
                     img.pixels[(y * 200 + x) as usize] = [20, 20, 20];
                 }
             }
         }
-        let two = ink_of(&img, [0.0, 0.0, 1.0, 1.0]).unwrap();
+        img
+    }
+
+    #[test]
+    fn the_size_a_text_was_drawn_at_comes_from_its_line_pitch_or_its_strokes() {
+        // Two lines of strokes 16 px tall, 30 px apart, in a box 100 px tall.
+        let two = ink_of(&bars(&[(10, 16, 10, 180), (40, 16, 10, 180)]), [0.0, 0.0, 1.0, 1.0]).unwrap();
         assert_eq!((two.lines, two.stroke_px, two.pitch_px, two.box_px), (2, 16, 30, 100));
-        // A box 50 dp tall: 30 px of pitch is 15 dp, at the engine's line height of 1.25 sizes.
-        assert_eq!(two.drawn_size("two lines of words", 50.0), Some(12.0));
-        // One line: capitals span 0.73 em, descenders add 0.21.
+        // A box 50 dp tall: 30 px of pitch is 15 dp, at the engine's line height of 1.25 sizes;
+        // then the strokes' height over the em its letters span.
+        assert_eq!(two.drawn_sizes("two lines of words", 50.0), vec![12.0, 8.0 / 0.73, 8.0 / 0.73]);
         let one = Ink { lines: 1, pitch_px: 0, ..two };
-        let size = |text: &str| one.drawn_size(text, 100.0).map(|s| (s * 10.0).round() / 10.0);
+        let size = |text: &str| one.drawn_sizes(text, 100.0).first().map(|s| (s * 10.0).round() / 10.0);
+        // Capitals span 0.73 em, lowercase 0.53, descenders add 0.21.
         assert_eq!(size("HELLO"), Some(21.9));
         assert_eq!(size("Happy"), Some(17.0));
+        assert_eq!(size("ace"), Some(30.2));
         assert_eq!(size("..."), None, "no letters to measure");
+    }
+
+    #[test]
+    fn an_icon_beside_or_above_a_label_is_not_the_labels_strokes() {
+        // An icon 40 px tall at the left, a word 12 px tall 30 px right of it, a border along the top.
+        let beside = ink_of(&bars(&[(0, 1, 0, 200), (20, 40, 4, 40), (34, 12, 70, 160)]), [0.0, 0.0, 1.0, 1.0]).unwrap();
+        assert_eq!((beside.lines, beside.stroke_px, beside.span_px), (1, 12, 89));
+        // An icon above the label: two lines, the last one the label's.
+        let above = ink_of(&bars(&[(10, 40, 80, 120), (70, 12, 60, 140)]), [0.0, 0.0, 1.0, 1.0]).unwrap();
+        assert_eq!((above.lines, above.last_stroke_px, above.span_px), (2, 12, 79));
     }
 
     #[test]

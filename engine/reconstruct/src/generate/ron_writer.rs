@@ -187,12 +187,15 @@ fn widget(w: &Widget, parent: [f64; 4], bg: Option<[u8; 3]>, on: On<'_>, depth: 
             let ink_lines = w.ink.map(|i| i.lines).filter(|l| *l > 0);
             // As drawn where the screenshot shows it, else as tall as its box suggests. A size at
             // which the text is wider than its strokes measured something else too (an icon
-            // beside or above the label) and is not used.
+            // above the label) and is not used.
             let natural = w
                 .ink
-                .and_then(|i| Some((i.drawn_size(&w.text, rect[3])?.clamp(8.0, 48.0).round(), i.span(rect[2])?)))
-                .filter(|&(size, span)| text_width(&w.text, size, rect[2]) <= span * 1.15)
-                .map_or(natural, |(size, _)| size);
+                .and_then(|i| {
+                    let span = i.span(rect[2])?;
+                    let fits = |size: &f64| text_width(&w.text, *size, rect[2]) <= span * 1.15;
+                    i.drawn_sizes(&w.text, rect[3]).into_iter().map(|s| s.clamp(8.0, 48.0).round()).find(fits)
+                })
+                .unwrap_or(natural);
             let (size, max_lines) = fitted_text(&w.text, natural, rect[2], rect[3], ink_lines);
             props.push(format!("size: {}", num(size)));
             if let Some(lines) = max_lines {

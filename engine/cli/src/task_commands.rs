@@ -122,7 +122,7 @@ pub(crate) fn report(run_dir: &Path, out: &Path, frame_width: u32, as_json: bool
     if frame_width == 0 {
         bail!("--frame-width 0: frames need at least one pixel");
     }
-    let summary = write_page(run_dir, out, frame_width, true)?;
+    let summary = write_page(run_dir, out, frame_width, as_json)?;
     if as_json {
         out!(
             "{}",

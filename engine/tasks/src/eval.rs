@@ -10,8 +10,10 @@ use serde::Serialize;
 use serde_json::{json, Value};
 
 use crate::episode::{judge, run_episode, AgentKind, EpisodeResult, Instance};
+use crate::parallel::play_all;
 use crate::solve::Oracle;
 use crate::suite::Suite;
+use crate::template::TaskTemplate;
 use crate::verify::app_data;
 use crate::TaskError;
 
@@ -191,12 +193,8 @@ pub fn evaluate_each(
     on_done: &mut dyn FnMut(&EpisodeResult),
 ) -> Result<EvalReport, TaskError> {
     let jobs = eval_jobs(suite, seeds, appearances);
-    let mut results = Vec::with_capacity(jobs.len());
-    for job in &jobs {
-        let result = eval_episode(&catalog, suite, job, agent, interruptions, out_dir)?;
-        on_done(&result);
-        results.push(result);
-    }
+    let play = |job: &EvalJob| eval_episode(&catalog, suite, job, agent, interruptions, out_dir);
+    let results = play_all(&jobs, play, &mut |_, result| on_done(result))?;
     Ok(merge_report(suite, &catalog.hash, agent.name(), seeds, &jobs, results))
 }
 
@@ -317,7 +315,7 @@ pub fn write_run_report(out_dir: &Path, report_json: &str) -> Result<(), TaskErr
 pub const RUN_REPORT_FILE: &str = "report.json";
 
 /// A template's reference solution with an instance's parameters filled in.
-fn solution_text(template: &crate::template::TaskTemplate, params: &crate::params::Params) -> String {
+fn solution_text(template: &TaskTemplate, params: &crate::params::Params) -> String {
     template
         .solution
         .iter()
@@ -360,23 +358,22 @@ pub fn verify_suite_each(
     interruptions: &InterruptionSetting,
     on_done: &mut dyn FnMut(&str, bool),
 ) -> Result<Vec<VerifyProblem>, TaskError> {
-    let mut problems = Vec::new();
-    for template in &suite.templates {
-        for seed in 0..seeds {
-            let before = problems.len();
-            verify_instance(&catalog, template, seed, interruptions, &mut |problem: String| {
-                problems.push(VerifyProblem { template: template.id.clone(), seed, problem });
-            })?;
-            on_done(template.category.name(), problems.len() == before);
-        }
-    }
-    Ok(problems)
+    let instances: Vec<_> = suite.templates.iter().flat_map(|t| (0..seeds).map(move |seed| (t, seed))).collect();
+    let play = |&(template, seed): &(&Arc<TaskTemplate>, u64)| {
+        let mut problems = Vec::new();
+        verify_instance(&catalog, template, seed, interruptions, &mut |problem| {
+            problems.push(VerifyProblem { template: template.id.clone(), seed, problem });
+        })
+        .map(|()| problems)
+    };
+    let found = play_all(&instances, play, &mut |(template, _), problems| on_done(template.category.name(), problems.is_empty()))?;
+    Ok(found.into_iter().flatten().collect())
 }
 
 /// The checks of [`verify_suite_with`] on one template and seed; each problem goes to `report`.
 fn verify_instance(
     catalog: &Arc<Catalog>,
-    template: &Arc<crate::template::TaskTemplate>,
+    template: &Arc<TaskTemplate>,
     seed: u64,
     interruptions: &InterruptionSetting,
     report: &mut dyn FnMut(String),

@@ -6,6 +6,7 @@ mod catalog;
 mod episode;
 mod eval;
 mod interrupted;
+mod parallel;
 mod params;
 mod rollouts;
 mod solve;

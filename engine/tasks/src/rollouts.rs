@@ -12,6 +12,7 @@ use serde_json::{json, Value};
 
 use crate::episode::play;
 use crate::eval::{device_size, episode_record, run_instance};
+use crate::parallel::play_all;
 use crate::solve::Oracle;
 use crate::suite::Suite;
 use crate::TaskError;
@@ -149,14 +150,9 @@ pub fn rollouts_each(
     on_done: &mut dyn FnMut(&RolloutOutcome),
 ) -> Result<Value, TaskError> {
     std::fs::create_dir_all(out_dir).map_err(|e| TaskError::Io(format!("{}: {e}", out_dir.display())))?;
-    let mut outcomes = Vec::new();
-    for template in &suite.templates {
-        for seed in 0..spec.seeds {
-            let outcome = rollout_episode(&catalog, suite, &template.id, seed, out_dir, spec)?;
-            on_done(&outcome);
-            outcomes.push(outcome);
-        }
-    }
+    let episodes: Vec<(&str, u64)> = suite.templates.iter().flat_map(|t| (0..spec.seeds).map(move |seed| (t.id.as_str(), seed))).collect();
+    let play = |&(template, seed): &(&str, u64)| rollout_episode(&catalog, suite, template, seed, out_dir, spec);
+    let outcomes = play_all(&episodes, play, &mut |_, outcome| on_done(outcome))?;
     write_manifest(suite, &catalog.hash, out_dir, spec, &outcomes)
 }
 

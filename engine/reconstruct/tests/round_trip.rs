@@ -57,20 +57,31 @@ fn round_trip(package: &str, prefix: &str) -> RoundTrip {
     };
     let mut sources = record(&train, "train");
     let tests = record(&test, "test");
-    let walks = (1..=WALKS).map(|seed| (seed, false)).chain((1..=EXPLORER_WALKS).map(|seed| (seed, true)));
-    for (seed, systematic) in walks {
-        let mut walker = Walker::new(seed, Some(package.to_owned()), systematic);
-        let out = dir.join(format!("{}{seed}", walker.kind()));
-        let options = ImageOptions { format: ImageFormat::Jpeg(80), size: Some((270, 600)), xml: true };
-        let mut writer = TrajectoryWriter::with_images(&out, Some(options)).unwrap();
-        let mut device = Device::new(Arc::clone(&catalog), DeviceConfig { seed, ..DeviceConfig::default() }).unwrap();
-        for _ in 0..WALK_STEPS {
-            let action = walker.next_action(&mut device);
-            step_recorded(&mut device, &action, Some(&mut writer)).unwrap();
-        }
-        writer.finish(&serde_json::json!({ "kind": walker.kind(), "seed": seed })).unwrap();
-        sources.push(out);
-    }
+    // Each walk on its own thread: they are independent, and most of a round trip's time.
+    let walks: Vec<(u64, bool)> = (1..=WALKS).map(|seed| (seed, false)).chain((1..=EXPLORER_WALKS).map(|seed| (seed, true))).collect();
+    let walked = std::thread::scope(|scope| {
+        let handles: Vec<_> = walks
+            .into_iter()
+            .map(|(seed, systematic)| {
+                let (catalog, dir) = (Arc::clone(&catalog), &dir);
+                scope.spawn(move || {
+                    let mut walker = Walker::new(seed, Some(package.to_owned()), systematic);
+                    let out = dir.join(format!("{}{seed}", walker.kind()));
+                    let options = ImageOptions { format: ImageFormat::Jpeg(80), size: Some((270, 600)), xml: true };
+                    let mut writer = TrajectoryWriter::with_images(&out, Some(options)).unwrap();
+                    let mut device = Device::new(catalog, DeviceConfig { seed, ..DeviceConfig::default() }).unwrap();
+                    for _ in 0..WALK_STEPS {
+                        let action = walker.next_action(&mut device);
+                        step_recorded(&mut device, &action, Some(&mut writer)).unwrap();
+                    }
+                    writer.finish(&serde_json::json!({ "kind": walker.kind(), "seed": seed })).unwrap();
+                    out
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect::<Vec<_>>()
+    });
+    sources.extend(walked);
     // PhoneWorld draws dialogs and sheets into the screen's own hierarchy, so a looser
     // tolerance keeps a screen with an overlay one screen.
     let options = ReconOptions { tolerance: 0.4, visual: false, ..ReconOptions::default() };

@@ -139,12 +139,25 @@ fn tokens(screen: &Screen, lists_free: bool) -> Vec<String> {
     // Words read off a screenshot tell a screen apart only where its hierarchy says too little;
     // in a WebView of a screen that speaks, they are the page's content.
     let words = crate::see::is_opaque(screen);
-    tokens_of(root, screen.width, screen.height, lists_free.then_some(false), words, &mut tokens);
+    let reading = Reading { width: screen.width, height: screen.height, words, dialog: screen.kind == ScreenKind::Dialog };
+    tokens_of(root, &reading, lists_free.then_some(false), &mut tokens);
     tokens.into_iter().collect()
 }
 
+/// How a screen's nodes become tokens.
+struct Reading {
+    width: u32,
+    height: u32,
+    /// Words read off the screenshot count (the hierarchy says too little).
+    words: bool,
+    /// A dialog: its buttons' words tell it apart (Delete and Cancel ask something else than
+    /// OK alone, though both are `button1` under a message).
+    dialog: bool,
+}
+
 /// `in_list`: `None` keeps list rows' places; `Some(inside a list)` leaves them out.
-fn tokens_of(n: &UiNode, w: u32, h: u32, in_list: Option<bool>, words: bool, tokens: &mut BTreeSet<String>) {
+fn tokens_of(n: &UiNode, reading: &Reading, in_list: Option<bool>, tokens: &mut BTreeSet<String>) {
+    let (w, h, words) = (reading.width, reading.height, reading.words);
     if in_screen(n, w, h) && !is_system_chrome(n) {
         let seen = n.package == crate::see::SEEN_PACKAGE;
         if seen && !words {
@@ -154,6 +167,9 @@ fn tokens_of(n: &UiNode, w: u32, h: u32, in_list: Option<bool>, words: bool, tok
             // numbers are content).
             let words: String = n.text.chars().filter(|c| !c.is_ascii_digit()).collect::<String>().to_lowercase();
             tokens.insert(format!("seen:{}", words.split_whitespace().collect::<Vec<_>>().join(" ")));
+        } else if !n.resource_id.is_empty() && reading.dialog && n.short_class().contains("Button") && !n.text.trim().is_empty() {
+            let label: String = n.text.chars().filter(|c| !c.is_ascii_digit()).collect::<String>().trim().to_lowercase();
+            tokens.insert(format!("{}#{}={label}", n.short_class(), n.short_id()));
         } else if !n.resource_id.is_empty() {
             tokens.insert(format!("{}#{}", n.short_class(), n.short_id()));
         } else if n.clickable || n.editable || n.checkable || (n.children.is_empty() && (!n.text.is_empty() || !n.content_desc.is_empty()))
@@ -169,7 +185,7 @@ fn tokens_of(n: &UiNode, w: u32, h: u32, in_list: Option<bool>, words: bool, tok
     }
     let inner = in_list.map(|inside| inside || n.scrollable);
     for c in &n.children {
-        tokens_of(c, w, h, inner, words, tokens);
+        tokens_of(c, reading, inner, tokens);
     }
 }
 

@@ -24,34 +24,50 @@ pub struct TaskSummary {
 }
 
 /// The handler path from the entry screen to every reachable screen (breadth first, so
-/// the shortest; ties go to the handler seen most often).
+/// the shortest; ties go to the handler seen most often). A control whose target follows the
+/// control that opened its screen (`routes`) is followed where it leads after the path's last
+/// step, so the search goes over screens and, for such screens, their openers.
 fn paths(model: &AppModel) -> BTreeMap<String, Vec<Handler>> {
     // A splash that moves on by itself is a step too: waiting.
     let waits = |screen: &crate::generate::ScreenModel| {
         screen.moves_on.as_ref().map(|(target, count)| Handler { target: target.clone(), count: *count, ..Handler::default() })
     };
+    // The opener worth telling apart on `screen`: one some control of it routes by.
+    let opener_on = |screen: &str, h: &Handler| {
+        model.screen(screen).is_some_and(|s| s.handlers.iter().flat_map(|o| &o.routes).any(|r| r.opener == h.name)).then(|| h.name.clone())
+    };
+    type State = (String, Option<String>);
     let mut out: BTreeMap<String, Vec<Handler>> = BTreeMap::new();
     out.insert(model.entry.clone(), Vec::new());
-    let mut queue = VecDeque::from([model.entry.clone()]);
-    while let Some(id) = queue.pop_front() {
-        let Some(screen) = model.screen(&id) else { continue };
+    let start: State = (model.entry.clone(), None);
+    let mut reached: BTreeMap<State, Vec<Handler>> = BTreeMap::from([(start.clone(), Vec::new())]);
+    let mut queue = VecDeque::from([start]);
+    while let Some(state) = queue.pop_front() {
+        let (id, opener) = &state;
+        let Some(screen) = model.screen(id) else { continue };
         // A typed handler needs text, which a navigation step does not type.
         // A row showing saved text is there only once something was saved.
         let mut handlers: Vec<Handler> = screen
             .handlers
             .iter()
-            .filter(|h| !h.home && !h.typed && !screen.shows_saved_text(&h.widget))
+            .filter(|h| !h.home && !h.typed && !screen.shows_saved_text(&h.widget) && screen.runs_own_handler(h))
             .cloned()
             .chain(waits(screen))
             .collect();
         handlers.sort_by(|a, b| b.count.cmp(&a.count).then(a.name.cmp(&b.name)));
-        for h in handlers {
-            if !out.contains_key(&h.target) {
-                let mut path = out[&id].clone();
-                path.push(h.clone());
-                out.insert(h.target.clone(), path);
-                queue.push_back(h.target.clone());
+        for mut h in handlers {
+            if let Some(route) = h.routes.iter().find(|r| Some(&r.opener) == opener.as_ref()) {
+                h.target.clone_from(&route.target);
             }
+            let next: State = (h.target.clone(), opener_on(&h.target, &h));
+            if reached.contains_key(&next) {
+                continue;
+            }
+            let mut path = reached[&state].clone();
+            path.push(h.clone());
+            out.entry(h.target.clone()).or_insert_with(|| path.clone());
+            reached.insert(next.clone(), path);
+            queue.push_back(next);
         }
     }
     out

@@ -202,3 +202,103 @@ fn texts_with_quotes_braces_and_newlines_stay_text() {
     let texts: Vec<String> = d.ui_elements().into_iter().filter_map(|e| e.text).collect();
     assert!(texts.iter().any(|t| t == "Say \"hi\" {now}\n-- ]] \\ end"), "{texts:?}");
 }
+
+/// A uiautomator window of `com.example.files` at `window` holding `nodes` (id, class, text,
+/// bounds); the window of a dialog covers part of the screen.
+fn files_screen(window: [u32; 4], nodes: &[(&str, &str, &str, [u32; 4])]) -> String {
+    let mut xml = format!(
+        "<?xml version='1.0' encoding='UTF-8' standalone='yes' ?><hierarchy rotation=\"0\"><node index=\"0\" text=\"\" resource-id=\"\" \
+         class=\"android.widget.FrameLayout\" package=\"com.example.files\" content-desc=\"\" clickable=\"false\" bounds=\"[{},{}][{},{}]\">",
+        window[0], window[1], window[2], window[3]
+    );
+    for (i, (id, class, text, b)) in nodes.iter().enumerate() {
+        let clickable = class.ends_with("Button");
+        xml.push_str(&format!(
+            "<node index=\"{i}\" text=\"{text}\" resource-id=\"com.example.files:id/{id}\" class=\"android.widget.{class}\" package=\"com.example.files\" \
+             content-desc=\"\" clickable=\"{clickable}\" bounds=\"[{},{}][{},{}]\" />",
+            b[0], b[1], b[2], b[3]
+        ));
+    }
+    xml + "</node></hierarchy>"
+}
+
+/// One confirmation screen opened by two buttons: its OK leads where the opener's flow goes
+/// (to the bin after Delete, to the sign-in after Sign out), as the traces showed each time.
+#[test]
+fn a_control_leads_where_it_led_after_the_control_that_opened_its_screen() {
+    const FULL: [u32; 4] = [0, 0, 1080, 2400];
+    let dir = scratch("routes");
+    let trace = dir.join("trace");
+    std::fs::create_dir_all(&trace).unwrap();
+    let screens = [
+        (
+            "home.xml",
+            files_screen(
+                FULL,
+                &[
+                    ("title", "TextView", "Files", [48, 100, 600, 180]),
+                    ("delete", "Button", "Delete", [60, 600, 500, 720]),
+                    ("sign_out", "Button", "Sign out", [580, 600, 1020, 720]),
+                ],
+            ),
+        ),
+        (
+            "confirm.xml",
+            files_screen(
+                [40, 900, 1040, 1400],
+                &[("message", "TextView", "Are you sure?", [60, 1000, 1020, 1100]), ("ok", "Button", "OK", [780, 1200, 1020, 1320])],
+            ),
+        ),
+        (
+            "bin.xml",
+            files_screen(
+                FULL,
+                &[("bin_title", "TextView", "Bin", [48, 100, 600, 180]), ("restore", "Button", "Restore", [60, 600, 500, 720])],
+            ),
+        ),
+        (
+            "sign_in.xml",
+            files_screen(
+                FULL,
+                &[("sign_in_title", "TextView", "Sign in", [48, 100, 600, 180]), ("email", "EditText", "", [60, 600, 1020, 720])],
+            ),
+        ),
+    ];
+    for (name, xml) in &screens {
+        std::fs::write(trace.join(name), xml).unwrap();
+    }
+    let (delete, sign_out, ok) = (
+        "{\"type\": \"tap\", \"x\": 280.0, \"y\": 660.0}",
+        "{\"type\": \"tap\", \"x\": 800.0, \"y\": 660.0}",
+        "{\"type\": \"tap\", \"x\": 900.0, \"y\": 1260.0}",
+    );
+    let back = "{\"type\": \"key\", \"key\": \"back\"}";
+    let mut lines = Vec::new();
+    for _ in 0..2 {
+        for (opener, end) in [(delete, "bin.xml"), (sign_out, "sign_in.xml")] {
+            lines.push(format!("{{\"screen\": \"home.xml\", \"action\": {opener}}}"));
+            lines.push(format!("{{\"screen\": \"confirm.xml\", \"action\": {ok}}}"));
+            lines.push(format!("{{\"screen\": \"{end}\", \"action\": {back}}}"));
+        }
+    }
+    lines.push("{\"screen\": \"home.xml\", \"action\": {\"type\": \"wait\", \"ms\": 500}}".into());
+    std::fs::write(trace.join("actions.jsonl"), lines.join("\n") + "\n").unwrap();
+
+    let out = dir.join("app");
+    let r = reconstruct(&[trace], &out, &ReconOptions::default()).unwrap();
+    let main_lua = std::fs::read_to_string(out.join("main.lua")).unwrap();
+    assert!(main_lua.contains("local opener = ev.params.opener"), "{main_lua}");
+    // Every step of the trace replays: OK is right after both openers.
+    let f = &r.fidelity[0];
+    assert_eq!((f.succeeded, f.judged), (f.judged, 12), "{f:?}");
+    let mut d = device(&out);
+    d.step(&Action::OpenApp { app: "com.example.files".into() });
+    let home = d.foreground().1;
+    for (opener, end) in [("sign_out", "Sign in"), ("delete", "Bin"), ("sign_out", "Sign in")] {
+        tap_id(&mut d, opener);
+        tap_id(&mut d, "ok");
+        assert!(d.ui_elements().iter().any(|e| e.text.as_deref() == Some(end)), "after `{opener}`: {:?}", d.foreground());
+        d.step(&Action::Key { key: phoneworld_data::Key::Back });
+        assert_eq!(d.foreground().1, home);
+    }
+}

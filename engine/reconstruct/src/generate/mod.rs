@@ -6,6 +6,7 @@ mod ink;
 mod remember;
 mod requires;
 mod ron_writer;
+mod routes;
 pub(crate) mod selection;
 pub(crate) mod shown;
 mod surfaces;
@@ -87,6 +88,16 @@ pub struct Handler {
     /// key showing the item there (`remember::picks`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub picks: Vec<(String, String)>,
+    /// Where it leads instead after the controls that opened its screen (`routes::learn`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub routes: Vec<routes::Route>,
+}
+
+impl Handler {
+    /// How it reaches its usual target.
+    fn way(&self) -> Way {
+        Way { home: self.home, pops: self.pops, dismisses: self.dismisses }
+    }
 }
 
 /// One generated screen.
@@ -128,6 +139,35 @@ pub struct ScreenModel {
 }
 
 impl ScreenModel {
+    /// The handler a tap (or long press) at the centre of `aimed` runs: that of the innermost
+    /// widget inside it drawn there (a menu row's title takes the taps aimed at the row).
+    pub(crate) fn handler_at_centre(aimed: &Widget, long_press: bool) -> Option<String> {
+        let handler_of = |w: &Widget| if long_press { w.on_long_press.clone() } else { w.on_tap.clone() };
+        let b = aimed.source_box;
+        let centre = ((b[0] + b[2]) / 2.0, (b[1] + b[3]) / 2.0);
+        let mut name = None;
+        aimed.walk(&mut |w| {
+            let c = w.source_box;
+            if c[0] <= centre.0 && centre.0 <= c[2] && c[1] <= centre.1 && centre.1 <= c[3] {
+                name = handler_of(w).or(name.take());
+            }
+        });
+        name
+    }
+
+    /// Whether a tap on the widget of `h` runs `h` (not a handler of a widget drawn over it).
+    pub(crate) fn runs_own_handler(&self, h: &Handler) -> bool {
+        let mut runs = true;
+        for w in &self.widgets {
+            w.walk(&mut |w| {
+                if w.id == h.widget {
+                    runs = ScreenModel::handler_at_centre(w, h.long_press).is_none_or(|name| name == h.name);
+                }
+            });
+        }
+        runs
+    }
+
     /// Whether the widget shows saved text (`remember::echoes`): it shows only once saved.
     pub(crate) fn shows_saved_text(&self, widget: &str) -> bool {
         let mut echo = false;
@@ -515,7 +555,6 @@ pub fn model(abstraction: &Abstraction, graph: &UsageGraph, traces: &[Trace], op
             // Typing goes into a field, not the box around it.
             let eligible = |w: &Widget| gesture != Gesture::Type || w.kind == WidgetKind::TextField;
             let Some(widget_id) = best_match(&widgets, &node, &m, &eligible).map(|w| w.id.clone()) else { continue };
-            let home = abstraction.screens[to].role == Role::Launcher;
             let target = abstraction.screens[to].id.clone();
             let name = format!("{}__{}{}", abs.id, widget_id, gesture.suffix());
             if handlers.iter().any(|h: &Handler| h.name == name) {
@@ -541,32 +580,8 @@ pub fn model(abstraction: &Abstraction, graph: &UsageGraph, traces: &[Trace], op
                     }
                 });
             }
-            // Goes back when Back from here most often went to the same screen (an Up arrow);
-            // a control leading where Back went only now and then goes forward.
-            let back_counts = |t: usize| {
-                graph.out_edges(index).iter().filter(|(u, e)| *u == t && e.action == "key:back").map(|(_, e)| e.count).sum::<usize>()
-            };
-            let back_to = graph.out_edges(index).iter().filter(|(_, e)| e.action == "key:back").map(|(t, _)| (back_counts(*t), *t)).max();
             let (long_press, typed) = (gesture == Gesture::LongPress, gesture == Gesture::Type);
-            // A dialog's control leading to a screen that opened the dialog (as often as the
-            // control led there) closes it (OK, Cancel); leading to another screen of the app,
-            // the dialog closes and the target takes its place. A dialog opening a dialog that
-            // led back to it stacks (a picker over a form); another app's screen (a browser tab)
-            // opens over the dialog.
-            let from_dialog = abs.kind == ScreenKind::Dialog && !typed;
-            let to_dialog = abstraction.screens[to].kind == ScreenKind::Dialog;
-            let back_edges = graph.out_edges(to);
-            let opened: usize = back_edges
-                .iter()
-                .filter(|(u, e)| *u == index && e.action != "key:back" && Gesture::of(&e.action).is_some())
-                .map(|(_, e)| e.count)
-                .sum();
-            let opened_it = opened > 0 && opened >= count;
-            let led_back = back_edges.iter().any(|(u, _)| *u == index);
-            let pops = back_to.is_some_and(|(n, t)| t == to && n > 0) || (from_dialog && !to_dialog && opened_it);
-            let stacks = to_dialog && led_back;
-            let own_app = abstraction.screens[to].role == Role::App;
-            let dismisses = from_dialog && !pops && own_app && !stacks;
+            let way = navigation(abstraction, graph, index, to, count, typed);
             let ((requires, requires_number), stayed) = match requirement {
                 Some(r) => (required_keys(&widgets, &abs.id, &r), r.stayed_empty),
                 None => Default::default(),
@@ -575,11 +590,11 @@ pub fn model(abstraction: &Abstraction, graph: &UsageGraph, traces: &[Trace], op
                 name,
                 widget: widget_id,
                 target,
-                home,
+                home: way.home,
                 count,
                 long_press,
-                pops: pops && !typed,
-                dismisses,
+                pops: way.pops,
+                dismisses: way.dismisses,
                 alternatives,
                 typed,
                 requires,
@@ -649,6 +664,7 @@ pub fn model(abstraction: &Abstraction, graph: &UsageGraph, traces: &[Trace], op
     carry_typed_text(&mut screens);
     tabs::link_tabs(&mut screens, abstraction);
     remember_state(&mut screens, &seen_as, traces);
+    routes::learn(&mut screens, &seen_as, abstraction, graph, traces);
     let fresh_start = remember::forgets_on_restart(&screens, &seen_as, traces);
     let entry = entry_screen(&seen_as, abstraction, traces).unwrap_or_else(|| screens.first().map(|s| s.id.clone()).unwrap_or_default());
     let entry_guard = abstraction.index_of(&entry).is_some_and(|i| {
@@ -688,6 +704,56 @@ pub fn model(abstraction: &Abstraction, graph: &UsageGraph, traces: &[Trace], op
         warnings,
         images,
     }
+}
+
+/// How a control of abstract screen `from` reaches `to` (where it led `count` times).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Way {
+    /// To the launcher: the phone's home screen.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub home: bool,
+    /// Back, to the screen it came from.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub pops: bool,
+    /// A dialog closes and the target takes its place.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub dismisses: bool,
+}
+
+pub(crate) fn navigation(abstraction: &Abstraction, graph: &UsageGraph, from: usize, to: usize, count: usize, typed: bool) -> Way {
+    // Goes back when Back from here most often went to the same screen (an Up arrow);
+    // a control leading where Back went only now and then goes forward.
+    let back_counts =
+        |t: usize| graph.out_edges(from).iter().filter(|(u, e)| *u == t && e.action == "key:back").map(|(_, e)| e.count).sum::<usize>();
+    let back_to = graph.out_edges(from).iter().filter(|(_, e)| e.action == "key:back").map(|(t, _)| (back_counts(*t), *t)).max();
+    // A dialog's control leading to a screen that opened the dialog (as often as the
+    // control led there) closes it (OK, Cancel); leading to another screen of the app,
+    // the dialog closes and the target takes its place. A dialog opening a dialog that
+    // led back to it stacks (a picker over a form); another app's screen (a browser tab)
+    // opens over the dialog.
+    let from_dialog = abstraction.screens[from].kind == ScreenKind::Dialog && !typed;
+    let to_dialog = abstraction.screens[to].kind == ScreenKind::Dialog;
+    let opened: usize = graph
+        .out_edges(to)
+        .iter()
+        .filter(|(u, e)| *u == from && e.action != "key:back" && Gesture::of(&e.action).is_some())
+        .map(|(_, e)| e.count)
+        .sum();
+    let opened_it = opened > 0 && opened >= count;
+    let pops = back_to.is_some_and(|(n, t)| t == to && n > 0) || (from_dialog && !to_dialog && opened_it);
+    Way {
+        home: abstraction.screens[to].role == Role::Launcher,
+        pops: pops && !typed,
+        dismisses: from_dialog && !pops && closes_into(abstraction, graph, from, to),
+    }
+}
+
+/// Whether a dialog's control leading forward to `to` closes the dialog (`to` takes its place):
+/// unless `to` is another app's screen (a browser tab opens over the dialog) or a dialog that
+/// led back to this one (a picker stacks over a form).
+pub(crate) fn closes_into(abstraction: &Abstraction, graph: &UsageGraph, from: usize, to: usize) -> bool {
+    let stacks = abstraction.screens[to].kind == ScreenKind::Dialog && graph.out_edges(to).iter().any(|(u, _)| *u == from);
+    abstraction.screens[to].role == Role::App && !stacks
 }
 
 /// Alike rows of a list that led to variants of one screen (the same activity, told apart by
@@ -1557,7 +1623,7 @@ fn lua(model: &AppModel, sources: &[String]) -> String {
             } else if let Some(first) = &h.selects_first {
                 // The first tap selects; the selected one leads on.
                 let _ = writeln!(body, "  if (locals.get(\"selected\") or \"{first}\") == ev.id then");
-                let _ = writeln!(body, "    nav.push(\"{}\")", h.target);
+                let _ = writeln!(body, "    {}", go(model, screen, h, &h.target, Way::default()));
                 body.push_str("  else\n    locals.set(\"selected\", ev.id)\n  end\n");
             } else if h.typed {
                 // Typing here showed another screen (results): it takes this one's place.
@@ -1565,26 +1631,16 @@ fn lua(model: &AppModel, sources: &[String]) -> String {
                     let _ = writeln!(body, "  state.set(\"{key}\", ev.value)");
                 }
                 let _ = writeln!(body, "  nav.replace(\"{}\")", h.target);
-            } else if h.home {
-                body.push_str("  nav.home()\n");
-            } else if h.pops {
-                let _ = writeln!(body, "  nav.pop() -- back to `{}`", h.target);
+            } else if h.routes.is_empty() {
+                let _ = writeln!(body, "  {}", go(model, screen, h, &h.target, h.way()));
             } else {
-                // Leaving a dialog for another screen closes the dialog.
-                let verb = if h.dismisses { "replace" } else { "push" };
-                if model.screen(&h.target).is_some_and(ScreenModel::follows_items) {
-                    // The next screen shows the item the tapped row names now (content/shown.ron).
-                    let _ = writeln!(body, "  nav.{verb}(\"{0}\", {{ shown = shown_after(\"{0}\", \"{1}\", ev) }})", h.target, screen.id);
-                } else if model.screen(&h.target).is_some_and(|t| t.shown.as_ref().is_some_and(|s| !s.variants.is_empty())) {
-                    // The next screen shows what the tapped row led to (content/shown.ron).
-                    let _ = writeln!(
-                        body,
-                        "  nav.{verb}(\"{0}\", {{ shown = content.get(\"shown.{0}.{1}__\" .. ev.id) }})",
-                        h.target, screen.id
-                    );
-                } else {
-                    let _ = writeln!(body, "  nav.{verb}(\"{}\")", h.target);
+                body.push_str("  -- where it leads follows the control that opened this screen\n  local opener = ev.params.opener\n");
+                for (k, (openers, route)) in route_groups(h).iter().enumerate() {
+                    let test: Vec<String> = openers.iter().map(|o| format!("opener == \"{o}\"")).collect();
+                    let _ = writeln!(body, "  {}if {} then", if k == 0 { "" } else { "else" }, test.join(" or "));
+                    let _ = writeln!(body, "    {} -- {} time(s)", go(model, screen, h, &route.target, route.way), route.count);
                 }
+                let _ = writeln!(body, "  else\n    {}\n  end", go(model, screen, h, &h.target, h.way()));
             }
             if h.requires.is_empty() {
                 out.push_str(&body);
@@ -1609,6 +1665,49 @@ fn lua(model: &AppModel, sources: &[String]) -> String {
         }
     }
     out
+}
+
+/// A handler's routes by where they lead: the openers of each target and one route to it.
+fn route_groups(h: &Handler) -> Vec<(Vec<&str>, &routes::Route)> {
+    let mut groups: Vec<(Vec<&str>, &routes::Route)> = Vec::new();
+    for route in &h.routes {
+        match groups.iter_mut().find(|(_, r)| r.target == route.target && r.way == route.way) {
+            Some((openers, _)) => openers.push(&route.opener),
+            None => groups.push((vec![&route.opener], route)),
+        }
+    }
+    groups
+}
+
+/// The Lua statement taking handler `h` of `screen` to `target`, the way `way` says. The next
+/// screen gets what it shows from the tapped row, and the handler's name when one of its own
+/// controls leads by the way it was opened.
+fn go(model: &AppModel, screen: &ScreenModel, h: &Handler, target: &str, way: Way) -> String {
+    if way.home {
+        return "nav.home()".into();
+    }
+    if way.pops {
+        return format!("nav.pop() -- back to `{target}`");
+    }
+    // Leaving a dialog for another screen closes the dialog.
+    let verb = if way.dismisses { "replace" } else { "push" };
+    let next = model.screen(target);
+    let mut params = Vec::new();
+    if next.is_some_and(ScreenModel::follows_items) {
+        // The next screen shows the item the tapped row names now (content/shown.ron).
+        params.push(format!("shown = shown_after(\"{target}\", \"{}\", ev)", screen.id));
+    } else if next.is_some_and(|t| t.shown.as_ref().is_some_and(|s| !s.variants.is_empty())) {
+        // The next screen shows what the tapped row led to (content/shown.ron).
+        params.push(format!("shown = content.get(\"shown.{target}.{}__\" .. ev.id)", screen.id));
+    }
+    if next.is_some_and(|t| t.handlers.iter().flat_map(|o| &o.routes).any(|r| r.opener == h.name)) {
+        params.push(format!("opener = \"{}\"", h.name));
+    }
+    if params.is_empty() {
+        format!("nav.{verb}(\"{target}\")")
+    } else {
+        format!("nav.{verb}(\"{target}\", {{ {} }})", params.join(", "))
+    }
 }
 
 impl AppModel {

@@ -1,0 +1,122 @@
+//! Controls whose target follows the way their screen was opened. One confirmation dialog may
+//! ask before deleting a note (opened by the menu's "Delete note") and before leaving a setting
+//! (opened by a settings row): its first button then closes onto the notes in one case and
+//! opens the settings in the other. A menu whose rows follow the screen that opened it (a
+//! checklist's menu has two rows more) has another item at the same place. For every control
+//! that led to more than one screen, the traces tell which control had opened its screen each
+//! time; where that tells its targets apart better than its most frequent target alone, it
+//! leads, after each such opener, where it most often led after it. The opener travels with
+//! the screen it opened (`ev.params.opener`), so Back to the screen keeps it.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use super::remember::Sightings;
+use super::widgets::{best_match, Mapper, Widget};
+use super::{closes_into, ScreenModel, Way};
+use crate::abstraction::{Abstraction, Role};
+use crate::graph::UsageGraph;
+use crate::trace::{ScreenKind, Trace, TraceAction};
+
+/// Where a control leads when its screen was opened by the handler `opener`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Route {
+    pub opener: String,
+    pub target: String,
+    /// Times it led there after that opener.
+    pub count: usize,
+    pub way: Way,
+}
+
+/// A handler that opened a screen, and the abstract screen it is on.
+type Opener = (String, usize);
+
+/// Per (screen, handler): each time it led away, the handler that had opened its screen (if
+/// the trace showed one) and the abstract screen it led to.
+type Runs = BTreeMap<(String, String), Vec<(Option<Opener>, usize)>>;
+
+/// The handler of `screen` that a tap or long press on `step`'s target runs on the rebuilt
+/// screen, if any (`ScreenModel::handler_at_centre`).
+fn handler_run(screen: &ScreenModel, step: &crate::trace::TraceStep, size: (u32, u32)) -> Option<String> {
+    let long = matches!(step.action, TraceAction::LongPress { .. });
+    if !long && !matches!(step.action, TraceAction::Tap { .. }) {
+        return None;
+    }
+    let m = Mapper { width: f64::from(size.0.max(1)), height: f64::from(size.1.max(1)) };
+    let handler_of = |w: &Widget| if long { w.on_long_press.is_some() } else { w.on_tap.is_some() };
+    let aimed = best_match(&screen.widgets, &step.target.as_ref()?.node, &m, &handler_of)?;
+    ScreenModel::handler_at_centre(aimed, long).filter(|name| screen.handlers.iter().any(|h| h.name == *name))
+}
+
+fn runs(screens: &[ScreenModel], seen_as: &Sightings<'_>, abstraction: &Abstraction, traces: &[Trace]) -> Runs {
+    let model_of: BTreeMap<&str, &ScreenModel> = screens.iter().map(|s| (s.id.as_str(), s)).collect();
+    let mut runs = Runs::new();
+    for (t, trace) in traces.iter().enumerate() {
+        // Each abstract screen's opener, as of the trace's latest step.
+        let mut opener_of: BTreeMap<usize, Opener> = BTreeMap::new();
+        for step in &trace.steps {
+            let (Some(here), Some(next)) = (trace.screens.get(&step.screen), step.next.as_ref().and_then(|n| trace.screens.get(n))) else {
+                continue;
+            };
+            let (Some(from), Some(to)) = (seen_as.index(t, here), seen_as.index(t, next)) else { continue };
+            if from == to {
+                continue;
+            }
+            let screen = model_of.get(abstraction.screens[from].id.as_str());
+            match screen.and_then(|s| handler_run(s, step, (here.width, here.height))) {
+                Some(name) => {
+                    runs.entry((abstraction.screens[from].id.clone(), name.clone())).or_default().push((opener_of.get(&from).cloned(), to));
+                    opener_of.insert(to, (name, from));
+                }
+                // Back returns to a screen as it was opened; anything else opens it anew.
+                None if matches!(&step.action, TraceAction::Key { key } if key == "back") => {}
+                None => {
+                    opener_of.remove(&to);
+                }
+            }
+        }
+    }
+    runs
+}
+
+/// Gives each control whose target the opener of its screen tells better its routes.
+pub(super) fn learn(screens: &mut [ScreenModel], seen_as: &Sightings<'_>, abstraction: &Abstraction, graph: &UsageGraph, traces: &[Trace]) {
+    let runs = runs(screens, seen_as, abstraction, traces);
+    for screen in screens.iter_mut() {
+        let Some(from) = abstraction.index_of(&screen.id) else { continue };
+        for h in screen.handlers.iter_mut() {
+            if h.alternatives.is_empty() || h.typed || h.stays || h.selects_first.is_some() || !h.requires.is_empty() {
+                continue;
+            }
+            let (Some(seen), Some(usual)) = (runs.get(&(screen.id.clone(), h.name.clone())), abstraction.index_of(&h.target)) else {
+                continue;
+            };
+            let mut by_opener: BTreeMap<&Opener, BTreeMap<usize, usize>> = BTreeMap::new();
+            for (opener, to) in seen {
+                if let Some(opener) = opener {
+                    *by_opener.entry(opener).or_default().entry(*to).or_default() += 1;
+                }
+            }
+            let mut routes = Vec::new();
+            for ((opener, opener_screen), targets) in by_opener {
+                let usual_count = targets.get(&usual).copied().unwrap_or(0);
+                // The most frequent target, the first screen of equals.
+                let Some((&to, &count)) = targets.iter().max_by(|a, b| a.1.cmp(b.1).then(b.0.cmp(a.0))) else { continue };
+                if count > usual_count {
+                    // Back to the screen that opened this one; else forward, closing a dialog
+                    // as the usual way would (the stack under it is not the usual one).
+                    let pops = to == *opener_screen;
+                    let dialog = abstraction.screens[from].kind == ScreenKind::Dialog;
+                    let way = Way {
+                        home: abstraction.screens[to].role == Role::Launcher,
+                        pops,
+                        dismisses: dialog && !pops && closes_into(abstraction, graph, from, to),
+                    };
+                    routes.push(Route { opener: opener.clone(), target: abstraction.screens[to].id.clone(), count, way });
+                }
+            }
+            h.routes = routes;
+        }
+    }
+}

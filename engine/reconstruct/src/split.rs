@@ -129,6 +129,11 @@ pub(crate) fn measure(traces: &[Trace], package: &str, options: &ReconOptions) -
             "transition_accuracy": report.transition_accuracy,
             "baseline": report.baseline.transition_accuracy,
             "verified": passed,
+            // Each step that went elsewhere on the app rebuilt without it: where it was, what it
+            // did, where the person went and where the app did.
+            "missed": report.per_step.iter().filter(|d| d.ok == Some(false)).map(|d| json!({
+                "step": d.step, "action": d.action, "from": d.from, "expected": d.expected, "landed": d.landed,
+            })).collect::<Vec<_>>(),
         }));
     }
     Ok(Some(json!({

@@ -36,6 +36,9 @@ fn paths(model: &AppModel) -> BTreeMap<String, Vec<Handler>> {
     let opener_on = |screen: &str, h: &Handler| {
         model.screen(screen).is_some_and(|s| s.handlers.iter().flat_map(|o| &o.routes).any(|r| r.opener == h.name)).then(|| h.name.clone())
     };
+    // Back goes where the path came from: a handler going back elsewhere is not followed.
+    let screen_of: BTreeMap<&str, &str> =
+        model.screens.iter().flat_map(|s| s.handlers.iter().map(move |h| (h.name.as_str(), s.id.as_str()))).collect();
     type State = (String, Option<String>);
     let mut out: BTreeMap<String, Vec<Handler>> = BTreeMap::new();
     out.insert(model.entry.clone(), Vec::new());
@@ -58,6 +61,10 @@ fn paths(model: &AppModel) -> BTreeMap<String, Vec<Handler>> {
         for mut h in handlers {
             if let Some(route) = h.routes.iter().find(|r| Some(&r.opener) == opener.as_ref()) {
                 h.target.clone_from(&route.target);
+            }
+            let came_from = reached[&state].last().and_then(|last| screen_of.get(last.name.as_str()));
+            if h.pops && came_from.is_some_and(|from| *from != h.target) {
+                continue;
             }
             let next: State = (h.target.clone(), opener_on(&h.target, &h));
             if reached.contains_key(&next) {

@@ -222,12 +222,11 @@ fn files_screen(window: [u32; 4], nodes: &[(&str, &str, &str, [u32; 4])]) -> Str
     xml + "</node></hierarchy>"
 }
 
-/// One confirmation screen opened by two buttons: its OK leads where the opener's flow goes
-/// (to the bin after Delete, to the sign-in after Sign out), as the traces showed each time.
-#[test]
-fn a_control_leads_where_it_led_after_the_control_that_opened_its_screen() {
+/// A trace of a confirmation dialog (Cancel, OK) opened by two buttons, Delete and Sign out:
+/// each time its OK was used, leading to the bin after Delete and to the sign-in after Sign out;
+/// Cancel never. Returns the rebuilt app's folder and its reconstruction.
+fn confirmation_app(dir: &Path) -> (std::path::PathBuf, Reconstruction) {
     const FULL: [u32; 4] = [0, 0, 1080, 2400];
-    let dir = scratch("routes");
     let trace = dir.join("trace");
     std::fs::create_dir_all(&trace).unwrap();
     let screens = [
@@ -246,7 +245,11 @@ fn a_control_leads_where_it_led_after_the_control_that_opened_its_screen() {
             "confirm.xml",
             files_screen(
                 [40, 900, 1040, 1400],
-                &[("message", "TextView", "Are you sure?", [60, 1000, 1020, 1100]), ("ok", "Button", "OK", [780, 1200, 1020, 1320])],
+                &[
+                    ("message", "TextView", "Are you sure?", [60, 1000, 1020, 1100]),
+                    ("cancel", "Button", "Cancel", [500, 1200, 760, 1320]),
+                    ("ok", "Button", "OK", [780, 1200, 1020, 1320]),
+                ],
             ),
         ),
         (
@@ -286,6 +289,14 @@ fn a_control_leads_where_it_led_after_the_control_that_opened_its_screen() {
 
     let out = dir.join("app");
     let r = reconstruct(&[trace], &out, &ReconOptions::default()).unwrap();
+    (out, r)
+}
+
+/// The confirmation's OK leads where the opener's flow goes (to the bin after Delete, to the
+/// sign-in after Sign out), as the traces showed each time.
+#[test]
+fn a_control_leads_where_it_led_after_the_control_that_opened_its_screen() {
+    let (out, r) = confirmation_app(&scratch("routes"));
     let main_lua = std::fs::read_to_string(out.join("main.lua")).unwrap();
     assert!(main_lua.contains("local opener = ev.params.opener"), "{main_lua}");
     // Every step of the trace replays: OK is right after both openers.
@@ -301,4 +312,20 @@ fn a_control_leads_where_it_led_after_the_control_that_opened_its_screen() {
         d.step(&Action::Key { key: phoneworld_data::Key::Back });
         assert_eq!(d.foreground().1, home);
     }
+}
+
+/// Cancel, never used in the trace, closes the dialog onto the screen that opened it, as a
+/// dialog's buttons do; nothing else changes.
+#[test]
+fn a_dialogs_unused_button_closes_it() {
+    let (out, _) = confirmation_app(&scratch("closes"));
+    let mut d = device(&out);
+    d.step(&Action::OpenApp { app: "com.example.files".into() });
+    let home = d.foreground().1;
+    let data = phoneworld_tasks::app_data(&d);
+    tap_id(&mut d, "delete");
+    assert_ne!(d.foreground().1, home);
+    tap_id(&mut d, "cancel");
+    assert_eq!(d.foreground().1, home);
+    assert_eq!(phoneworld_tasks::app_data(&d), data);
 }

@@ -1,6 +1,7 @@
 //! The generated app: a screen layout per abstract screen, Lua with the navigation edges,
 //! a manifest with the inputs' state, and the observed texts as read-only content.
 
+mod closes;
 mod crops;
 mod ink;
 mod remember;
@@ -88,6 +89,10 @@ pub struct Handler {
     /// key showing the item there (`remember::picks`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub picks: Vec<(String, String)>,
+    /// Not used in the traces: a dialog's button (or a choice in a dialog without buttons)
+    /// closes the dialog, as dialogs do (`closes`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub closes_dialog: bool,
     /// Where it leads instead after the controls that opened its screen (`routes::learn`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub routes: Vec<routes::Route>,
@@ -604,6 +609,7 @@ pub fn model(abstraction: &Abstraction, graph: &UsageGraph, traces: &[Trace], op
             });
         }
         rows_agree(&widgets, &mut handlers, abstraction);
+        closes::untried_controls(abstraction, graph, index, &mut widgets, &mut handlers);
         widgets::spread_over_rows(&mut widgets);
         // Inputs write app state under a key unique in the app.
         for w in widgets.iter_mut() {
@@ -1560,8 +1566,12 @@ fn lua(model: &AppModel, sources: &[String]) -> String {
                 "tap on"
             };
             match &h.like {
+                None if h.closes_dialog => {
+                    let _ =
+                        write!(out, "\n-- {gesture} `{}`, not seen: it closes the dialog, as a dialog's buttons and choices do", h.widget);
+                }
                 Some(other) => {
-                    let _ = write!(out, "\n-- {gesture} `{}`, as the same field on `{other}` did {} time(s)", h.widget, h.count);
+                    let _ = write!(out, "\n-- {gesture} `{}`, as the same control on `{other}` did {} time(s)", h.widget, h.count);
                 }
                 None => {
                     let _ = write!(out, "\n-- {gesture} `{}`, seen {} time(s)", h.widget, h.count);

@@ -65,7 +65,7 @@ pub(super) struct OpensEmpty {
     pub hint: String,
 }
 
-fn is_radio(w: &Widget) -> bool {
+pub(super) fn is_radio(w: &Widget) -> bool {
     matches!(w.kind, WidgetKind::Checkbox | WidgetKind::Switch) && w.class.rsplit('.').next().unwrap_or("").contains("RadioButton")
 }
 

@@ -206,15 +206,20 @@ fn texts_with_quotes_braces_and_newlines_stay_text() {
 /// A uiautomator window of `com.example.files` at `window` holding `nodes` (id, class, text,
 /// bounds); the window of a dialog covers part of the screen.
 fn files_screen(window: [u32; 4], nodes: &[(&str, &str, &str, [u32; 4])]) -> String {
+    window_xml("com.example.files", window, nodes)
+}
+
+/// A uiautomator window of `package` (see `files_screen`).
+fn window_xml(package: &str, window: [u32; 4], nodes: &[(&str, &str, &str, [u32; 4])]) -> String {
     let mut xml = format!(
         "<?xml version='1.0' encoding='UTF-8' standalone='yes' ?><hierarchy rotation=\"0\"><node index=\"0\" text=\"\" resource-id=\"\" \
-         class=\"android.widget.FrameLayout\" package=\"com.example.files\" content-desc=\"\" clickable=\"false\" bounds=\"[{},{}][{},{}]\">",
+         class=\"android.widget.FrameLayout\" package=\"{package}\" content-desc=\"\" clickable=\"false\" bounds=\"[{},{}][{},{}]\">",
         window[0], window[1], window[2], window[3]
     );
     for (i, (id, class, text, b)) in nodes.iter().enumerate() {
         let clickable = class.ends_with("Button");
         xml.push_str(&format!(
-            "<node index=\"{i}\" text=\"{text}\" resource-id=\"com.example.files:id/{id}\" class=\"android.widget.{class}\" package=\"com.example.files\" \
+            "<node index=\"{i}\" text=\"{text}\" resource-id=\"{package}:id/{id}\" class=\"android.widget.{class}\" package=\"{package}\" \
              content-desc=\"\" clickable=\"{clickable}\" bounds=\"[{},{}][{},{}]\" />",
             b[0], b[1], b[2], b[3]
         ));
@@ -222,13 +227,28 @@ fn files_screen(window: [u32; 4], nodes: &[(&str, &str, &str, [u32; 4])]) -> Str
     xml + "</node></hierarchy>"
 }
 
+/// A uiautomator trace in `dir/trace`: its screens' files, then each step's screen file and
+/// action (JSON); ends with a look at `last`.
+fn uiautomator_trace(dir: &Path, screens: &[(&str, String)], steps: &[(&str, &str)], last: &str) -> std::path::PathBuf {
+    let trace = dir.join("trace");
+    std::fs::create_dir_all(&trace).unwrap();
+    for (name, xml) in screens {
+        std::fs::write(trace.join(name), xml).unwrap();
+    }
+    let mut lines: Vec<String> =
+        steps.iter().map(|(screen, action)| format!("{{\"screen\": \"{screen}\", \"action\": {action}}}")).collect();
+    lines.push(format!("{{\"screen\": \"{last}\", \"action\": {{\"type\": \"wait\", \"ms\": 500}}}}"));
+    std::fs::write(trace.join("actions.jsonl"), lines.join("\n") + "\n").unwrap();
+    trace
+}
+
+const BACK: &str = "{\"type\": \"key\", \"key\": \"back\"}";
+
 /// A trace of a confirmation dialog (Cancel, OK) opened by two buttons, Delete and Sign out:
 /// each time its OK was used, leading to the bin after Delete and to the sign-in after Sign out;
 /// Cancel never. Returns the rebuilt app's folder and its reconstruction.
 fn confirmation_app(dir: &Path) -> (std::path::PathBuf, Reconstruction) {
     const FULL: [u32; 4] = [0, 0, 1080, 2400];
-    let trace = dir.join("trace");
-    std::fs::create_dir_all(&trace).unwrap();
     let screens = [
         (
             "home.xml",
@@ -267,26 +287,18 @@ fn confirmation_app(dir: &Path) -> (std::path::PathBuf, Reconstruction) {
             ),
         ),
     ];
-    for (name, xml) in &screens {
-        std::fs::write(trace.join(name), xml).unwrap();
-    }
     let (delete, sign_out, ok) = (
         "{\"type\": \"tap\", \"x\": 280.0, \"y\": 660.0}",
         "{\"type\": \"tap\", \"x\": 800.0, \"y\": 660.0}",
         "{\"type\": \"tap\", \"x\": 900.0, \"y\": 1260.0}",
     );
-    let back = "{\"type\": \"key\", \"key\": \"back\"}";
-    let mut lines = Vec::new();
+    let mut steps = Vec::new();
     for _ in 0..2 {
         for (opener, end) in [(delete, "bin.xml"), (sign_out, "sign_in.xml")] {
-            lines.push(format!("{{\"screen\": \"home.xml\", \"action\": {opener}}}"));
-            lines.push(format!("{{\"screen\": \"confirm.xml\", \"action\": {ok}}}"));
-            lines.push(format!("{{\"screen\": \"{end}\", \"action\": {back}}}"));
+            steps.extend([("home.xml", opener), ("confirm.xml", ok), (end, BACK)]);
         }
     }
-    lines.push("{\"screen\": \"home.xml\", \"action\": {\"type\": \"wait\", \"ms\": 500}}".into());
-    std::fs::write(trace.join("actions.jsonl"), lines.join("\n") + "\n").unwrap();
-
+    let trace = uiautomator_trace(dir, &screens, &steps, "home.xml");
     let out = dir.join("app");
     let r = reconstruct(&[trace], &out, &ReconOptions::default()).unwrap();
     (out, r)
@@ -328,4 +340,65 @@ fn a_dialogs_unused_button_closes_it() {
     tap_id(&mut d, "cancel");
     assert_eq!(d.foreground().1, home);
     assert_eq!(phoneworld_tasks::app_data(&d), data);
+}
+
+/// An export through another app's file picker: the menu's Export opens the picker, its Save
+/// hands the file back and the app asks how to export it. Back from there, and from the picker,
+/// went to the notes every time, never to the picker or the menu: both are gone once they led on.
+#[test]
+fn another_apps_picker_and_the_menu_that_opened_it_are_gone_once_they_led_on() {
+    const FULL: [u32; 4] = [0, 0, 1080, 2400];
+    let dir = scratch("handed-back");
+    let screens = [
+        (
+            "home.xml",
+            files_screen(FULL, &[("title", "TextView", "Files", [48, 100, 600, 180]), ("more", "ImageButton", "", [940, 90, 1040, 190])]),
+        ),
+        (
+            "menu.xml",
+            files_screen(
+                [600, 90, 1060, 400],
+                &[("title", "TextView", "Export", [620, 110, 1040, 200]), ("title", "TextView", "About", [620, 220, 1040, 310])],
+            ),
+        ),
+        (
+            "picker.xml",
+            window_xml(
+                "com.android.documentsui",
+                FULL,
+                &[("save", "Button", "Save", [780, 2200, 1020, 2320]), ("name", "EditText", "notes.txt", [60, 300, 1020, 420])],
+            ),
+        ),
+        (
+            "how.xml",
+            files_screen(
+                [40, 900, 1040, 1400],
+                &[("message", "TextView", "Export as", [60, 1000, 1020, 1100]), ("ok", "Button", "OK", [780, 1200, 1020, 1320])],
+            ),
+        ),
+    ];
+    let (more, export, save) = (
+        "{\"type\": \"tap\", \"x\": 990.0, \"y\": 140.0}",
+        "{\"type\": \"tap\", \"x\": 830.0, \"y\": 155.0}",
+        "{\"type\": \"tap\", \"x\": 900.0, \"y\": 2260.0}",
+    );
+    // Once the person backs out of the picker: to the notes, not to the menu.
+    let mut steps = vec![("home.xml", more), ("menu.xml", export), ("picker.xml", BACK)];
+    for _ in 0..2 {
+        steps.extend([("home.xml", more), ("menu.xml", export), ("picker.xml", save), ("how.xml", BACK)]);
+    }
+    let trace = uiautomator_trace(&dir, &screens, &steps, "home.xml");
+    let out = dir.join("app");
+    let r = reconstruct(&[trace], &out, &ReconOptions::default()).unwrap();
+    let f = &r.fidelity[0];
+    assert_eq!((f.succeeded, f.judged), (f.judged, 11), "{f:?}");
+    let mut d = device(&out);
+    d.step(&Action::OpenApp { app: "com.example.files".into() });
+    let home = d.foreground().1;
+    tap_id(&mut d, "more");
+    tap_id(&mut d, "title");
+    tap_id(&mut d, "save");
+    assert!(d.ui_elements().iter().any(|e| e.text.as_deref() == Some("Export as")), "{:?}", d.foreground());
+    d.step(&Action::Key { key: phoneworld_data::Key::Back });
+    assert_eq!(d.foreground().1, home);
 }

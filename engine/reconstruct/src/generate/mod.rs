@@ -747,10 +747,18 @@ pub(crate) fn navigation(abstraction: &Abstraction, graph: &UsageGraph, from: us
         .sum();
     let opened_it = opened > 0 && opened >= count;
     let pops = back_to.is_some_and(|(n, t)| t == to && n > 0) || (from_dialog && !to_dialog && opened_it);
+    // Another app's screen that handed the app what it asked for (a file picker's Save), or a
+    // menu whose item opened another app's screen, is gone once it led on: Back from where it
+    // led never returned to it.
+    let back_from_target: Vec<usize> =
+        graph.out_edges(to).iter().filter(|(t, e)| e.action == "key:back" && *t != to).map(|(t, _)| *t).collect();
+    let handed_back = (abstraction.screens[from].role == Role::Foreign || from_dialog)
+        && !back_from_target.is_empty()
+        && !back_from_target.contains(&from);
     Way {
         home: abstraction.screens[to].role == Role::Launcher,
         pops: pops && !typed,
-        dismisses: from_dialog && !pops && closes_into(abstraction, graph, from, to),
+        dismisses: !pops && ((from_dialog && closes_into(abstraction, graph, from, to)) || handed_back),
     }
 }
 

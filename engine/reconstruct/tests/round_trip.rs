@@ -2,9 +2,8 @@
 //! task templates, monkey walks and an explorer walk), reconstruct the app from them, and
 //! replay the trajectories of its other templates on the reconstruction.
 //!
-//! Each app's round trip takes a minute and a half, so `make test` runs three that cover
-//! timers (Clock), a list under a floating button with search (Messages) and filters that
-//! keep a screen (Shop); `make test-round-trips` runs every app's gate.
+//! Each app's round trip takes most of a minute on two cores, so `make test` runs Clock's
+//! (timers, dialogs, a list of alarms); `make test-round-trips` runs every app's gate.
 
 mod common;
 

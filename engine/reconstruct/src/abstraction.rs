@@ -140,7 +140,7 @@ fn tokens(screen: &Screen, lists_free: bool) -> Vec<String> {
     // in a WebView of a screen that speaks, they are the page's content.
     let words = crate::see::is_opaque(screen);
     let reading = Reading { width: screen.width, height: screen.height, words, dialog: screen.kind == ScreenKind::Dialog };
-    tokens_of(root, &reading, lists_free.then_some(false), &mut tokens);
+    tokens_of(root, &reading, lists_free.then_some(false), false, &mut tokens);
     tokens.into_iter().collect()
 }
 
@@ -155,8 +155,22 @@ struct Reading {
     dialog: bool,
 }
 
+/// A view of rows (a list, a recycler, a grid).
+fn is_list_view(n: &UiNode) -> bool {
+    let class = n.short_class();
+    n.scrollable && ["List", "Recycler", "Grid"].iter().any(|kind| class.contains(kind))
+}
+
+/// A push button (OK, Delete), not a checkable one (a radio button, a toggle) nor an image.
+fn is_dialog_button(n: &UiNode) -> bool {
+    let class = n.short_class();
+    class.ends_with("Button") && !n.checkable && !["Radio", "Toggle", "Compound", "Image"].iter().any(|kind| class.contains(kind))
+}
+
 /// `in_list`: `None` keeps list rows' places; `Some(inside a list)` leaves them out.
-fn tokens_of(n: &UiNode, reading: &Reading, in_list: Option<bool>, tokens: &mut BTreeSet<String>) {
+/// `in_rows`: inside a list view (its rows' words are content, not what the dialog asks; a
+/// dialog's own buttons sit in a plain scroll view).
+fn tokens_of(n: &UiNode, reading: &Reading, in_list: Option<bool>, in_rows: bool, tokens: &mut BTreeSet<String>) {
     let (w, h, words) = (reading.width, reading.height, reading.words);
     if in_screen(n, w, h) && !is_system_chrome(n) {
         let seen = n.package == crate::see::SEEN_PACKAGE;
@@ -167,7 +181,7 @@ fn tokens_of(n: &UiNode, reading: &Reading, in_list: Option<bool>, tokens: &mut 
             // numbers are content).
             let words: String = n.text.chars().filter(|c| !c.is_ascii_digit()).collect::<String>().to_lowercase();
             tokens.insert(format!("seen:{}", words.split_whitespace().collect::<Vec<_>>().join(" ")));
-        } else if !n.resource_id.is_empty() && reading.dialog && n.short_class().contains("Button") && !n.text.trim().is_empty() {
+        } else if !n.resource_id.is_empty() && reading.dialog && is_dialog_button(n) && !in_rows && !n.text.trim().is_empty() {
             let label: String = n.text.chars().filter(|c| !c.is_ascii_digit()).collect::<String>().trim().to_lowercase();
             tokens.insert(format!("{}#{}={label}", n.short_class(), n.short_id()));
         } else if !n.resource_id.is_empty() {
@@ -185,7 +199,7 @@ fn tokens_of(n: &UiNode, reading: &Reading, in_list: Option<bool>, tokens: &mut 
     }
     let inner = in_list.map(|inside| inside || n.scrollable);
     for c in &n.children {
-        tokens_of(c, reading, inner, tokens);
+        tokens_of(c, reading, inner, in_rows || is_list_view(n), tokens);
     }
 }
 

@@ -36,9 +36,6 @@ fn paths(model: &AppModel) -> BTreeMap<String, Vec<Handler>> {
     let opener_on = |screen: &str, h: &Handler| {
         model.screen(screen).is_some_and(|s| s.handlers.iter().flat_map(|o| &o.routes).any(|r| r.opener == h.name)).then(|| h.name.clone())
     };
-    // Back goes where the path came from: a handler going back elsewhere is not followed.
-    let screen_of: BTreeMap<&str, &str> =
-        model.screens.iter().flat_map(|s| s.handlers.iter().map(move |h| (h.name.as_str(), s.id.as_str()))).collect();
     type State = (String, Option<String>);
     let mut out: BTreeMap<String, Vec<Handler>> = BTreeMap::new();
     out.insert(model.entry.clone(), Vec::new());
@@ -53,7 +50,7 @@ fn paths(model: &AppModel) -> BTreeMap<String, Vec<Handler>> {
         let mut handlers: Vec<Handler> = screen
             .handlers
             .iter()
-            .filter(|h| !h.home && !h.typed && !screen.shows_saved_text(&h.widget) && screen.runs_own_handler(h))
+            .filter(|h| !h.typed && !screen.shows_saved_text(&h.widget) && screen.runs_own_handler(h))
             .cloned()
             .chain(waits(screen))
             .collect();
@@ -61,9 +58,10 @@ fn paths(model: &AppModel) -> BTreeMap<String, Vec<Handler>> {
         for mut h in handlers {
             if let Some(route) = h.routes.iter().find(|r| Some(&r.opener) == opener.as_ref()) {
                 h.target.clone_from(&route.target);
+                (h.home, h.pops, h.dismisses) = (route.way.home, route.way.pops, route.way.dismisses);
             }
-            let came_from = reached[&state].last().and_then(|last| screen_of.get(last.name.as_str()));
-            if h.pops && came_from.is_some_and(|from| *from != h.target) {
+            // Going back returns to a screen the path already reached, as it was opened then.
+            if h.home || (h.pops && !reached[&state].is_empty()) {
                 continue;
             }
             let next: State = (h.target.clone(), opener_on(&h.target, &h));
@@ -263,8 +261,11 @@ pub fn write_tasks(model: &AppModel, traces: &[Trace], dir: &Path, max_tasks: us
                 // Back hides the keyboard so the submit control is not under it.
                 steps.push("Back".into());
                 steps.push(format!("Tap({})", lit(&h.widget)));
-                if h.target != s.id {
-                    success.push(format!("Screen(app: {}, screen: {})", lit(&model.package), lit(&h.target)));
+                // Where it leads after the control that opened the form, if that tells.
+                let opener = path.last().map(|o| o.name.as_str());
+                let target = h.routes.iter().find(|r| Some(r.opener.as_str()) == opener).map_or(&h.target, |r| &r.target);
+                if *target != s.id {
+                    success.push(format!("Screen(app: {}, screen: {})", lit(&model.package), lit(target)));
                 }
             }
             let id = format!("{prefix}_enter_{}", key);

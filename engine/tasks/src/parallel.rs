@@ -40,6 +40,7 @@ pub(crate) fn play_all<T: Sync, R: Send, E: Send>(
                 if index >= items.len() {
                     break;
                 }
+                let _stop = StopOnPanic(failed);
                 let result = play(&items[index]);
                 failed.fetch_or(result.is_err(), Ordering::Relaxed);
                 if sender.send((index, result)).is_err() {
@@ -66,6 +67,18 @@ pub(crate) fn play_all<T: Sync, R: Send, E: Send>(
         Some((_, e)) => Err(e),
         // Without an error every item was played and sent its result.
         None => Ok(slots.into_iter().flatten().collect()),
+    }
+}
+
+/// Stops the other workers taking new items when a player panics (the panic reaches the
+/// caller once they finish the items they hold).
+struct StopOnPanic<'a>(&'a AtomicBool);
+
+impl Drop for StopOnPanic<'_> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            self.0.store(true, Ordering::Relaxed);
+        }
     }
 }
 

@@ -64,10 +64,14 @@ fn runs(screens: &[ScreenModel], seen_as: &Sightings<'_>, abstraction: &Abstract
                 continue;
             }
             let screen = model_of.get(abstraction.screens[from].id.as_str());
-            match screen.and_then(|s| handler_run(s, step, (here.width, here.height))) {
-                Some(name) => {
+            match screen.and_then(|s| handler_run(s, step, (here.width, here.height)).map(|name| (s, name))) {
+                Some((screen, name)) => {
                     runs.entry((abstraction.screens[from].id.clone(), name.clone())).or_default().push((opener_of.get(&from).cloned(), to));
-                    opener_of.insert(to, (name, from));
+                    // A control going back (Cancel, Up) returns to a screen as it was opened.
+                    let back = screen.handlers.iter().any(|h| h.name == name && h.pops) || opener_of.get(&from).is_some_and(|o| o.1 == to);
+                    if !back {
+                        opener_of.insert(to, (name, from));
+                    }
                 }
                 // Back returns to a screen as it was opened; anything else opens it anew.
                 None if matches!(&step.action, TraceAction::Key { key } if key == "back") => {}

@@ -32,10 +32,6 @@ fn paths(model: &AppModel) -> BTreeMap<String, Vec<Handler>> {
     let waits = |screen: &crate::generate::ScreenModel| {
         screen.moves_on.as_ref().map(|(target, count)| Handler { target: target.clone(), count: *count, ..Handler::default() })
     };
-    // The opener worth telling apart on `screen`: one some control of it routes by.
-    let opener_on = |screen: &str, h: &Handler| {
-        model.screen(screen).is_some_and(|s| s.handlers.iter().flat_map(|o| &o.routes).any(|r| r.opener == h.name)).then(|| h.name.clone())
-    };
     type State = (String, Option<String>);
     let mut out: BTreeMap<String, Vec<Handler>> = BTreeMap::new();
     out.insert(model.entry.clone(), Vec::new());
@@ -64,7 +60,8 @@ fn paths(model: &AppModel) -> BTreeMap<String, Vec<Handler>> {
             if h.home || (h.pops && !reached[&state].is_empty()) {
                 continue;
             }
-            let next: State = (h.target.clone(), opener_on(&h.target, &h));
+            // The opener is worth telling apart only where some control routes by it.
+            let next: State = (h.target.clone(), model.routes_by(&h.target, &h.name).then(|| h.name.clone()));
             if reached.contains_key(&next) {
                 continue;
             }

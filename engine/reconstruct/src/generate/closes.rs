@@ -4,6 +4,8 @@
 //! to most, else the screen that opened it most. A control the traces used keeps what they
 //! showed; a choice in a dialog with buttons only chooses.
 
+use std::collections::BTreeMap;
+
 use super::remember::is_radio;
 use super::{Handler, Widget, WidgetKind, WidgetRole};
 use crate::abstraction::{Abstraction, Role};
@@ -13,24 +15,20 @@ use crate::trace::ScreenKind;
 /// The screen a dialog closes onto: where Back from it led most, else where it was opened
 /// from most (the first screen of equals).
 fn beneath(abstraction: &Abstraction, graph: &UsageGraph, dialog: usize) -> Option<usize> {
-    let mut back: Vec<(usize, usize)> = graph
-        .out_edges(dialog)
-        .into_iter()
-        .filter(|(to, e)| *to != dialog && e.action == "key:back")
-        .map(|(to, e)| (to, e.count))
-        .collect();
-    if back.is_empty() {
-        for from in (0..abstraction.screens.len()).filter(|&i| i != dialog && abstraction.screens[i].role == Role::App) {
-            let opened: usize =
-                graph.out_edges(from).iter().filter(|(to, e)| *to == dialog && e.action != "key:back").map(|(_, e)| e.count).sum();
-            if opened > 0 {
-                back.push((from, opened));
-            }
+    let mut tally: BTreeMap<usize, usize> = BTreeMap::new();
+    for (to, e) in graph.out_edges(dialog) {
+        if to != dialog && e.action == "key:back" {
+            *tally.entry(to).or_default() += e.count;
         }
     }
-    let mut tally: std::collections::BTreeMap<usize, usize> = std::collections::BTreeMap::new();
-    for (to, count) in back {
-        *tally.entry(to).or_default() += count;
+    if tally.is_empty() {
+        for from in (0..abstraction.screens.len()).filter(|&i| i != dialog && abstraction.screens[i].role == Role::App) {
+            for (to, e) in graph.out_edges(from) {
+                if to == dialog && e.action != "key:back" {
+                    *tally.entry(from).or_default() += e.count;
+                }
+            }
+        }
     }
     tally.into_iter().max_by(|a, b| a.1.cmp(&b.1).then(b.0.cmp(&a.0))).map(|(to, _)| to)
 }

@@ -1718,7 +1718,7 @@ fn go(model: &AppModel, screen: &ScreenModel, h: &Handler, target: &str, way: Wa
         // The next screen shows what the tapped row led to (content/shown.ron).
         params.push(format!("shown = content.get(\"shown.{target}.{}__\" .. ev.id)", screen.id));
     }
-    if next.is_some_and(|t| t.handlers.iter().flat_map(|o| &o.routes).any(|r| r.opener == h.name)) {
+    if model.routes_by(target, &h.name) {
         params.push(format!("opener = \"{}\"", h.name));
     }
     if params.is_empty() {
@@ -1729,6 +1729,12 @@ fn go(model: &AppModel, screen: &ScreenModel, h: &Handler, target: &str, way: Wa
 }
 
 impl AppModel {
+    /// Whether a control of `screen` leads by the way it was opened, when `opener` opened it
+    /// (`routes`): then `opener` passes its name along.
+    pub(crate) fn routes_by(&self, screen: &str, opener: &str) -> bool {
+        self.screen(screen).is_some_and(|s| s.handlers.iter().flat_map(|h| &h.routes).any(|r| r.opener == opener))
+    }
+
     /// Reads `reconstruction.json` from a generated app folder.
     pub fn load(app_dir: &Path) -> Result<AppModel, ReconError> {
         let path = app_dir.join("reconstruction.json");

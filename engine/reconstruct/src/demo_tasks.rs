@@ -102,6 +102,9 @@ fn task_text(model: &AppModel, trace_index: usize, trace: &Trace, id: &str) -> R
             (TraceAction::Swipe { .. }, _) => scrolled = true,
             (TraceAction::TypeText { text }, Some(node)) => {
                 let field = widget_for(here, node, size, &|w| w.kind == WidgetKind::TextField).ok_or_else(missing)?;
+                if std::mem::take(&mut scrolled) || field.below_the_fold() {
+                    steps.push(format!("ScrollTo({})", lit(&field.id)));
+                }
                 steps.push(format!("Fill({}, {})", lit(&field.id), tlit(text)));
                 if let Some(key) = &field.state_key {
                     typed.insert(key.clone(), text.replace(['{', '}'], ""));
@@ -122,7 +125,7 @@ fn task_text(model: &AppModel, trace_index: usize, trace: &Trace, id: &str) -> R
                 }
                 let verb = match step.action {
                     TraceAction::LongPress { .. } => "LongPress",
-                    _ if std::mem::take(&mut scrolled) => "ScrollTap",
+                    _ if std::mem::take(&mut scrolled) || w.below_the_fold() => "ScrollTap",
                     _ => "Tap",
                 };
                 steps.push(format!("{verb}({})", lit(&w.id)));

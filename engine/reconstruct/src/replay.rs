@@ -136,7 +136,15 @@ struct Replayer<'a> {
     comparisons: BTreeMap<(String, u64), Comparison>,
     /// The generated widget matching a step's target, by abstract screen and target
     /// (`widget_point`): a trace taps the same few controls again and again.
-    matched: BTreeMap<(usize, TargetKey), Option<String>>,
+    matched: BTreeMap<(usize, TargetKey), Option<Matched>>,
+}
+
+/// The generated widget a step's target stands for.
+#[derive(Clone)]
+struct Matched {
+    id: String,
+    /// Only scrolling shows it.
+    below_the_fold: bool,
 }
 
 /// What `best_match` reads of a target node, and the size of the screen it is on.
@@ -236,13 +244,14 @@ impl Replayer<'_> {
                 (screen.width, screen.height),
             ),
         );
-        let id = match self.matched.get(&key) {
-            Some(id) => id.clone(),
+        let Matched { id, below_the_fold } = match self.matched.get(&key) {
+            Some(found) => found.clone(),
             None => {
                 let m = Mapper { width: f64::from(screen.width.max(1)), height: f64::from(screen.height.max(1)) };
-                let id = best_match(&model_screen.widgets, target, &m, &|_| true).map(|w| w.id.clone());
-                remember_up_to(TARGET_CACHE, &mut self.matched, key, id.clone());
-                id
+                let found = best_match(&model_screen.widgets, target, &m, &|_| true)
+                    .map(|w| Matched { id: w.id.clone(), below_the_fold: w.below_the_fold() });
+                remember_up_to(TARGET_CACHE, &mut self.matched, key, found.clone());
+                found
             }
         }?;
         // The whole tree, not the element list: a button's own node is not a leaf.
@@ -261,6 +270,17 @@ impl Replayer<'_> {
         // Not on screen: perhaps under the keyboard.
         if b.is_none() && self.keyboard_out_of_the_way(None) {
             b = self.phone_tree().as_deref().and_then(find);
+        }
+        // Below the fold: the real screen showed it (behind its navigation bar, or on a
+        // taller screen); the rebuilt one scrolls to it.
+        let mut swipes = 0;
+        while b.is_none() && below_the_fold && swipes < MAX_SCROLLS_TO_TARGET {
+            let Some(area) = self.phone_tree().as_deref().and_then(largest_scrollable) else { break };
+            let (x, h) = (f64::from(area[0] + area[2]) / 2.0, f64::from(area[3] - area[1]));
+            let (from, to) = (f64::from(area[1]) + 0.7 * h, f64::from(area[1]) + 0.3 * h);
+            self.device.step(&Action::Swipe { x1: x, y1: from, x2: x, y2: to, ms: 300 });
+            b = self.phone_tree().as_deref().and_then(find);
+            swipes += 1;
         }
         let b = b?;
         Some((f64::from(b[0] + b[2]) / 2.0, f64::from(b[1] + b[3]) / 2.0))
@@ -375,6 +395,21 @@ impl Replayer<'_> {
             TraceAction::Wait => (vec![Action::Wait { ms: 1000 }], "key"),
         }
     }
+}
+
+/// The most swipes the replay takes to bring a target below the fold into view.
+const MAX_SCROLLS_TO_TARGET: usize = 4;
+
+/// The box of the largest scrollable node of a tree.
+fn largest_scrollable(tree: &UiNode) -> Option<[i32; 4]> {
+    let mut best: Option<[i32; 4]> = None;
+    let area = |b: [i32; 4]| i64::from(b[2] - b[0]) * i64::from(b[3] - b[1]);
+    tree.walk(&mut Vec::new(), &mut |_, n| {
+        if n.scrollable && n.height() > 0 && best.is_none_or(|b| area(n.bounds) > area(b)) {
+            best = Some(n.bounds);
+        }
+    });
+    best
 }
 
 /// Coarse widget families, so `AppCompatTextView` and `TextView` agree.

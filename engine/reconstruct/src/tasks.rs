@@ -252,6 +252,9 @@ pub fn write_tasks(model: &AppModel, traces: &[Trace], dir: &Path, max_tasks: us
                 _ => vec!["Alex Morgan".into(), "hello world".into(), "PhoneWorld 42".into()],
             };
             let mut steps = solution_steps(model, path);
+            if field.below_the_fold() {
+                steps.push(format!("ScrollTo({})", lit(&field.id)));
+            }
             steps.push(format!("Fill({}, \"{{value}}\")", lit(&field.id)));
             let mut success = vec![format!("Equals(app: {}, path: {}, value: \"{{value}}\")", lit(&model.package), lit(&key))];
             if let Some(h) = submit {

@@ -576,3 +576,62 @@ fn a_demonstration_that_goes_on_in_an_app_this_one_opened_is_a_task_there() {
     assert!(task.contains("screen: \"dialer_in_call\")"), "{task}");
     assert!(task.contains("Tap(\"call_bob\"), Tap(\"dial\")"), "{task}");
 }
+
+/// A settings page edge to edge: its last row is drawn behind the phone's navigation bar, and
+/// Android reports that row's checkbox as not visible. DroidBot's state hash leaves out what
+/// is checked, so the state saved under the hash of the page after the tap shows the box
+/// unchecked; the demonstration's rendering shows it checked. The rebuilt page scrolls to the
+/// row, the task taps it there, and checks the box as the person saw it.
+#[test]
+fn a_row_behind_the_navigation_bar_is_scrolled_to_and_its_box_checked_as_the_person_saw_it() {
+    let dir = recording("under_the_bar");
+    let mut views = vec![
+        view(0, -1, "android.widget.FrameLayout", "", "", [0, 0, 1080, 2280], false, None),
+        view(1, 0, "android.widget.ScrollView", "settings_scroll", "", [0, 300, 1080, 2280], false, None),
+        view(2, 1, "android.widget.LinearLayout", "settings_holder", "", [0, 300, 1080, 2280], false, None),
+        view(3, 2, "android.widget.RelativeLayout", "counter_holder", "", [0, 1900, 1080, 2060], true, None),
+        view(4, 3, "android.widget.CheckBox", "counter", "Show a character counter", [60, 1915, 1020, 2045], false, Some(false)),
+        view(5, 2, "android.widget.RelativeLayout", "accents_holder", "", [0, 2133, 1080, 2280], true, None),
+        view(6, 5, "android.widget.CheckBox", "accents", "Remove accents when sending", [60, 2155, 1020, 2280], false, Some(false)),
+    ];
+    views[1]["scrollable"] = json!(true);
+    views[6]["visible"] = json!(false);
+    write_state(&dir, "01", "settings", ".SettingsActivity", views);
+    write_event(
+        &dir,
+        "10",
+        "launcher",
+        "settings",
+        json!({ "event_type": "intent", "intent": format!("am start {PKG}/.SettingsActivity") }),
+    );
+    let html = |on: bool| {
+        let on = if on { "True" } else { "False" };
+        format!("<checkbox id=0 checked=False>Show a character counter</checkbox>\n<checkbox id=1 checked={on}>Remove accents when sending</checkbox>\n<button id=2>go back</button>")
+    };
+    let record = |html: String, choice: i64| json!({ "State": html, "Choice": choice, "Input": "null", "state_str": ["settings"], "new_state_str": "elsewhere" });
+    let yaml = serde_json::to_string(
+        &json!({ "task_name": "remove accents when sending", "step_num": 2, "records": [record(html(false), 1), record(html(true), -1)] }),
+    )
+    .unwrap();
+    std::fs::write(dir.join("task1.yaml"), yaml).unwrap();
+
+    let traces = import_all(&dir, None).unwrap();
+    let tap = &traces[1].steps[0];
+    let after = &traces[1].screens[tap.next.as_deref().unwrap()];
+    let mut shown = None;
+    after.root.as_ref().unwrap().walk(&mut Vec::new(), &mut |_, n| {
+        if n.short_id() == "accents" {
+            shown = Some(n.checked);
+        }
+    });
+    assert_eq!(shown, Some(true), "the screen after the tap is the one the rendering shows");
+
+    let out = scratch("under_the_bar-out");
+    let r = reconstruct(&[dir], &out, &ReconOptions { overwrite: true, ..ReconOptions::default() }).unwrap();
+    let demos: Vec<_> = r.tasks.iter().filter(|t| t.kind == "demonstration").collect();
+    assert_eq!(demos.len(), 1, "left out: {:?}", r.tasks_left_out);
+    let task = std::fs::read_to_string(&demos[0].file).unwrap();
+    assert!(task.contains("ScrollTap(\"accents\")"), "{task}");
+    assert!(task.contains("_accents\", value: true)"), "{task}");
+    assert_eq!(r.fidelity[1].transition_accuracy, 1.0, "{:#?}", r.fidelity[1].per_step);
+}

@@ -315,8 +315,10 @@ fn widget(w: &Widget, parent: [f64; 4], bg: Option<[u8; 3]>, on: On<'_>, depth: 
         return;
     }
     let inner_bg = own_bg.or(bg);
-    // A list with rows below its box (from visits scrolled further down) scrolls over them.
-    if w.scrolls_over_rows() {
+    // A list with rows below its box (from visits scrolled further down) scrolls over them;
+    // not one the traces tapped as a whole (its rows drew no nodes): a scroll view takes no
+    // taps of its own.
+    if w.scrolls_over_rows() && w.on_tap.is_none() && w.on_long_press.is_none() {
         let content_bottom = w.children.iter().map(|c| c.rect[1] + c.rect[3]).fold(0.0, f64::max);
         let _ = writeln!(out, "{pad}Scroll({}, children: [", props.join(", "));
         let _ = writeln!(out, "{pad}    Stack(width: {}, height: {}, children: [", num(w.rect[2]), num(content_bottom - w.rect[1]));

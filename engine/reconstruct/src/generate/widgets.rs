@@ -117,6 +117,11 @@ impl Widget {
         self.list && content_bottom > self.rect[1] + self.rect[3] + 1.0
     }
 
+    /// Part of it is below the app area, where only scrolling shows it.
+    pub(crate) fn below_the_fold(&self) -> bool {
+        self.rect[1] + self.rect[3] > app_area().1 + 1.0
+    }
+
     pub fn walk<'w>(&'w self, f: &mut dyn FnMut(&'w Widget)) {
         f(self);
         for c in &self.children {
@@ -202,19 +207,28 @@ impl Mapper {
 
     /// `[x, y, w, h]` in app-area dp, clipped to the app area.
     pub(crate) fn rect(&self, b: [i32; 4]) -> [f64; 4] {
+        self.rect_clipped(b, false)
+    }
+
+    /// `[x, y, w, h]` in app-area dp, clipped to the app area except below it when
+    /// `below` (what a list holds there is scrolled to, not cut off).
+    fn rect_clipped(&self, b: [i32; 4], below: bool) -> [f64; 4] {
         let n = self.normalized(b);
         let (aw, ah) = app_area();
+        let bottom = if below { f64::INFINITY } else { ah };
         let x1 = (n[0] * DEVICE_W / PX_PER_DP).clamp(0.0, aw);
         let x2 = (n[2] * DEVICE_W / PX_PER_DP).clamp(0.0, aw);
-        let y1 = (n[1] * DEVICE_H / PX_PER_DP - STATUS_DP).clamp(0.0, ah);
-        let y2 = (n[3] * DEVICE_H / PX_PER_DP - STATUS_DP).clamp(0.0, ah);
+        let y1 = (n[1] * DEVICE_H / PX_PER_DP - STATUS_DP).clamp(0.0, bottom);
+        let y2 = (n[3] * DEVICE_H / PX_PER_DP - STATUS_DP).clamp(0.0, bottom);
         [x1.round(), y1.round(), (x2 - x1).round(), (y2 - y1).round()]
     }
 }
 
-fn visible(n: &UiNode, m: &Mapper) -> bool {
-    let r = m.rect(n.bounds);
-    n.visible && n.width() > 0 && n.height() > 0 && r[2] >= 1.0 && r[3] >= 1.0
+/// Shown, or scrolled to: Android reports a list's row under its navigation bar as not
+/// visible to the user, which in the rebuilt app is below the fold (`in_list`).
+fn visible(n: &UiNode, r: [f64; 4], in_list: bool) -> bool {
+    let under_the_bar = in_list && r[1] + r[3] > app_area().1 + 1.0;
+    (n.visible || under_the_bar) && n.width() > 0 && n.height() > 0 && r[2] >= 1.0 && r[3] >= 1.0
 }
 
 /// At most 72 dp either way on a 1080-wide screen (about a fifth of its width).
@@ -289,10 +303,26 @@ fn kind_of(n: &UiNode, kept_children: usize) -> Option<WidgetKind> {
 /// Builds the widgets of a hierarchy; wrappers with one child and nothing of their own
 /// are left out, so the layout keeps the hierarchy without Android's nesting noise.
 pub(crate) fn build(n: &UiNode, m: &Mapper, shot: Option<&Rgb>) -> Vec<Widget> {
-    if !visible(n, m) {
+    build_within(n, m, shot, false)
+}
+
+/// `build` of a node inside a list when `in_list`: the real screen may draw a list's rows
+/// behind its navigation bar (edge to edge), where the rebuilt phone has its own bar; there
+/// they go below the list's box, where scrolling reveals them, instead of being cut to
+/// nothing.
+fn build_within(n: &UiNode, m: &Mapper, shot: Option<&Rgb>, in_list: bool) -> Vec<Widget> {
+    let rect = m.rect_clipped(n.bounds, in_list);
+    if !visible(n, rect, in_list) {
         return Vec::new();
     }
-    let children: Vec<Widget> = n.children.iter().flat_map(|c| build(c, m, shot)).collect();
+    let mut children: Vec<Widget> = n.children.iter().flat_map(|c| build_within(c, m, shot, in_list || n.scrollable)).collect();
+    // A scroll view holds one container of content: its children are the list's rows.
+    if n.scrollable && children.len() == 1 && children[0].kind == WidgetKind::Container && !children[0].children.is_empty() {
+        let content = n.children.iter().find(|c| c.visible && c.width() > 0);
+        if content.is_some_and(|c| !c.clickable && !c.long_clickable) {
+            children = std::mem::take(&mut children[0].children);
+        }
+    }
     // The system's own nodes are not the screen's, but a dialog the app opened may sit in a
     // system window: what the app drew there is kept.
     if is_system_chrome(n) {
@@ -304,7 +334,7 @@ pub(crate) fn build(n: &UiNode, m: &Mapper, shot: Option<&Rgb>) -> Vec<Widget> {
     }
     // A wrapper exactly the size of its only child adds nesting, not structure.
     let passive = !n.clickable && !n.long_clickable && n.content_desc.is_empty() && !n.editable;
-    if passive && children.len() == 1 && children[0].kind == WidgetKind::Container && children[0].rect == m.rect(n.bounds) {
+    if passive && children.len() == 1 && children[0].kind == WidgetKind::Container && children[0].rect == rect {
         return children;
     }
     let Some(kind) = kind_of(n, children.len()) else { return children };
@@ -325,7 +355,7 @@ pub(crate) fn build(n: &UiNode, m: &Mapper, shot: Option<&Rgb>) -> Vec<Widget> {
         } else {
             WidgetRole::Static
         },
-        rect: m.rect(n.bounds),
+        rect,
         class: n.class.clone(),
         resource_id: n.resource_id.clone(),
         text: n.text.clone(),
@@ -761,14 +791,16 @@ fn free_of(taken: &[[f64; 4]], own: &[[f64; 4]]) -> bool {
 type RowModel = (String, [f64; 2], Option<String>, Option<String>);
 
 /// Rows of a list alike in class and size to a row with a handler get the same handler:
-/// the traces tapped one contact, any contact opens the detail screen.
+/// the traces tapped one contact, any contact opens the detail screen. A checkbox or switch
+/// is a setting of its own (a settings page's boxes): what one did is not lent to the others.
 pub(crate) fn spread_over_rows(widgets: &mut [Widget]) {
+    let toggle = |d: &Widget| matches!(d.kind, WidgetKind::Checkbox | WidgetKind::Switch);
     for w in widgets.iter_mut() {
         if w.list {
             let mut models: Vec<RowModel> = Vec::new();
             for c in &w.children {
                 c.walk(&mut |d| {
-                    if d.on_tap.is_some() || d.on_long_press.is_some() {
+                    if (d.on_tap.is_some() || d.on_long_press.is_some()) && !toggle(d) {
                         models.push((d.class.clone(), [d.rect[2], d.rect[3]], d.on_tap.clone(), d.on_long_press.clone()));
                     }
                 });
@@ -783,7 +815,7 @@ pub(crate) fn spread_over_rows(widgets: &mut [Widget]) {
                 // The list's first and last rows may be cut by its edge: shorter, not different.
                 let at_edge = k == 0 || k == last;
                 c.walk_mut(&mut |d| {
-                    if merged && [d.rect[2], d.rect[3]] != row && d.kind != WidgetKind::Container {
+                    if (merged && [d.rect[2], d.rect[3]] != row && d.kind != WidgetKind::Container) || toggle(d) {
                         return;
                     }
                     let tall_enough = |m: &RowModel| (m.1[1] - d.rect[3]).abs() <= 8.0 || at_edge && d.rect[3] < m.1[1];
@@ -983,6 +1015,66 @@ mod tests {
         merge_visit(&mut widgets, vec![list(vec![section("N", &["7:30 note", "Nadia"], 60.0), section("O", &["Olga"], 210.0)])]);
         let placed: Vec<(String, f64)> = widgets[0].children.iter().map(|s| (s.children[0].text.clone(), s.rect[1])).collect();
         assert_eq!(placed, [("M".to_owned(), 60.0), ("N".to_owned(), 150.0), ("O".to_owned(), 240.0)]);
+    }
+
+    #[test]
+    fn a_scroll_views_content_rows_are_its_rows_and_one_behind_the_navigation_bar_is_below_the_fold() {
+        let app = "com.example.settings";
+        let checkbox = |y1: i32, y2: i32, text: &str, visible: bool| {
+            let mut b = node("android.widget.CheckBox", app, [60, y1, 1020, y2], Vec::new());
+            (b.text, b.checkable, b.visible) = (text.to_owned(), true, visible);
+            b
+        };
+        // Android cuts the last row at the screen's edge and calls it not visible to the user.
+        let content = node(
+            "android.widget.LinearLayout",
+            app,
+            [0, 300, 1080, 2280],
+            vec![checkbox(1900, 2040, "Counter", true), checkbox(2155, 2280, "Accents", false)],
+        );
+        let mut scroll = node("android.widget.ScrollView", app, [0, 300, 1080, 2280], vec![content]);
+        (scroll.scrollable, scroll.resource_id) = (true, format!("{app}:id/scroll"));
+        let root = node("android.widget.FrameLayout", app, [0, 0, 1080, 2280], vec![scroll]);
+        let widgets = build(&root, &Mapper { width: 1080.0, height: 2280.0 }, None);
+        let list = &widgets[0];
+        assert!(list.list);
+        let rows: Vec<&str> = list.children.iter().map(|w| w.text.as_str()).collect();
+        assert_eq!(rows, ["Counter", "Accents"], "the content's rows are the list's");
+        assert!(!list.children[0].below_the_fold());
+        assert!(
+            list.children[1].below_the_fold() && list.children[1].rect[3] >= 45.0,
+            "whole, below the fold: {:?}",
+            list.children[1].rect
+        );
+        assert!(list.scrolls_over_rows());
+        // Outside a list, what is under the bar is not the app's to show.
+        let bare = node(
+            "android.widget.FrameLayout",
+            app,
+            [0, 0, 1080, 2280],
+            vec![checkbox(1900, 2040, "Counter", true), checkbox(2155, 2280, "Accents", false)],
+        );
+        let mut shown = Vec::new();
+        for w in build(&bare, &Mapper { width: 1080.0, height: 2280.0 }, None) {
+            w.walk(&mut |w| shown.extend((!w.text.is_empty()).then(|| w.text.clone())));
+        }
+        assert_eq!(shown, ["Counter"]);
+    }
+
+    #[test]
+    fn a_rows_handler_spreads_to_rows_alike_but_not_from_one_checkbox_to_another() {
+        let boxes = |kind: WidgetKind| {
+            let rows = ["Vibrate", "Snooze"].iter().enumerate().map(|(i, t)| {
+                let mut w = text(t, 60.0 * i as f64);
+                (w.kind, w.class) = (kind, "android.widget.CheckBox".to_owned());
+                w
+            });
+            let mut widgets = vec![list(rows.collect())];
+            spread_over_rows(&mut widgets);
+            widgets[0].children[1].on_tap.clone()
+        };
+        assert_eq!(boxes(WidgetKind::Text), Some("open".to_owned()));
+        assert_eq!(boxes(WidgetKind::Checkbox), None, "each box is a setting of its own");
     }
 
     #[test]

@@ -80,6 +80,8 @@ pub(crate) struct Element {
     pub(crate) desc: String,
     /// The inner text, split where the rendering joined views with `<br>`.
     pub(crate) texts: Vec<String>,
+    /// `checked=True` or `checked=False`, for a checkable element.
+    pub(crate) checked: Option<bool>,
 }
 
 impl Element {
@@ -118,9 +120,14 @@ pub(crate) fn elements(state: &str) -> Vec<Element> {
             // The value ends at the last quote of the head: a description may hold quotes.
             value.rfind('\'').map_or(value, |end| &value[..end]).to_owned()
         });
+        let checked = head.split_whitespace().find_map(|a| match a.strip_prefix("checked=")? {
+            "True" => Some(true),
+            "False" => Some(false),
+            _ => None,
+        });
         if let Some(id) = id {
             let texts = body[..body_end].split("<br>").map(tidy).filter(|t| !t.is_empty()).collect();
-            out.push(Element { tag: tag.clone(), id, desc: tidy(&desc.unwrap_or_default()), texts });
+            out.push(Element { tag: tag.clone(), id, desc: tidy(&desc.unwrap_or_default()), texts, checked });
         }
         rest = &body[body_end + close.len()..];
     }
@@ -204,6 +211,46 @@ fn copy_screen(trace: &mut Trace, log: &Trace, id: &str) {
     trace.screens.insert(id.to_owned(), screen);
 }
 
+/// The screen `id` as a record's `State` shows it. DroidBot's state hash leaves out what is
+/// checked, so the recording's state of that hash may show a box the other way than the
+/// person saw it; then the record's boxes are applied to a copy, `<id>~<record>`.
+fn as_shown(trace: &mut Trace, log: &Trace, id: &str, record: &Record, step: usize) -> String {
+    let Some(root) = log.screens.get(id).and_then(|s| s.root.as_ref()) else { return id.to_owned() };
+    let mut root = root.clone();
+    let mut changed = false;
+    for element in elements(&record.state) {
+        let Some(checked) = element.checked else { continue };
+        let Some(node) = find_node(&root, &element) else { continue };
+        let mut path = None;
+        // The box itself, or the one inside the row that holds the element's texts.
+        let b = node.bounds;
+        root.walk(&mut Vec::new(), &mut |p, n| {
+            let inside = n.bounds[0] >= b[0] && n.bounds[1] >= b[1] && n.bounds[2] <= b[2] && n.bounds[3] <= b[3];
+            if path.is_none() && inside && n.checkable && n.checked != checked {
+                path = Some(p.to_vec());
+            }
+        });
+        let Some(path) = path else { continue };
+        let mut at = &mut root;
+        for i in path {
+            at = &mut at.children[i];
+        }
+        at.checked = checked;
+        changed = true;
+    }
+    if !changed {
+        return id.to_owned();
+    }
+    let shown = format!("{id}~{step}");
+    if let Some(screen) = log.screens.get(id) {
+        let mut screen = screen.clone();
+        screen.id.clone_from(&shown);
+        screen.root = Some(root);
+        trace.screens.insert(shown.clone(), screen);
+    }
+    shown
+}
+
 /// One demonstration as a trace over the recording's screens; `Err` says why it cannot be.
 fn demonstration(file: &Path, task: &TaskFile, log: &Trace) -> Result<Trace, String> {
     let mut trace = Trace::new("droidtask", file);
@@ -223,13 +270,17 @@ fn demonstration(file: &Path, task: &TaskFile, log: &Trace) -> Result<Trace, Str
             Some(next) => next.state_str.list().to_vec(),
             None => record.new_state_str.iter().cloned().collect(),
         };
-        let next = screen_of(log, &next_hashes);
+        // As the next record shows it (the last record's next screen has no rendering).
+        let next = screen_of(log, &next_hashes).map(|id| match records.get(k + 1) {
+            Some(after) => as_shown(&mut trace, log, &id, after, step + 1),
+            None => id,
+        });
         let elements = elements(&record.state);
         let Some(element) = elements.iter().find(|e| e.id == record.choice) else {
             return Err(format!("record {step}: `Choice` {} is not an element of its `State`", record.choice));
         };
         let (action, target, screen) = if element.is_back() {
-            (TraceAction::Key { key: "back".into() }, None, screen)
+            (TraceAction::Key { key: "back".into() }, None, as_shown(&mut trace, log, &screen, record, step))
         } else {
             // A record's states may be one screen scrolled: its rendering lists the elements of
             // all of them, and the element is on the one the person had scrolled to. A state
@@ -248,11 +299,13 @@ fn demonstration(file: &Path, task: &TaskFile, log: &Trace) -> Result<Trace, Str
                     element.words().collect::<Vec<_>>().join(" / ")
                 ));
             };
+            let at_shown = as_shown(&mut trace, log, &at, record, step);
             if at != screen {
                 let (w, h) = log.screens.get(&screen).map(|s| (f64::from(s.width), f64::from(s.height))).unwrap_or((1080.0, 2400.0));
                 let swipe = TraceAction::Swipe { x1: w / 2.0, y1: h * 0.7, x2: w / 2.0, y2: h * 0.3 };
-                copy_screen(&mut trace, log, &screen);
-                trace.steps.push(TraceStep { screen: screen.clone(), action: swipe, target: None, next: Some(at.clone()) });
+                let shown = as_shown(&mut trace, log, &screen, record, step);
+                copy_screen(&mut trace, log, &shown);
+                trace.steps.push(TraceStep { screen: shown, action: swipe, target: None, next: Some(at_shown.clone()) });
             }
             let action = match typed(record) {
                 Some(text) => TraceAction::TypeText { text },
@@ -261,7 +314,7 @@ fn demonstration(file: &Path, task: &TaskFile, log: &Trace) -> Result<Trace, Str
                     TraceAction::Tap { x, y }
                 }
             };
-            (action, Some(Target { path: None, node }), at)
+            (action, Some(Target { path: None, node }), at_shown)
         };
         for id in std::iter::once(&screen).chain(next.as_ref()) {
             copy_screen(&mut trace, log, id);

@@ -252,6 +252,11 @@ pub fn write_tasks(model: &AppModel, traces: &[Trace], dir: &Path, max_tasks: us
                 _ => vec!["Alex Morgan".into(), "hello world".into(), "PhoneWorld 42".into()],
             };
             let mut steps = solution_steps(model, path);
+            // A field opened in place is opened first (a search icon before its field).
+            let opener = field.shown_if.as_ref().and_then(|key| s.handlers.iter().find(|h| h.opens.contains(key)));
+            if let Some(opener) = opener {
+                steps.push(format!("Tap({})", lit(&opener.widget)));
+            }
             if field.below_the_fold() {
                 steps.push(format!("ScrollTo({})", lit(&field.id)));
             }
@@ -305,7 +310,12 @@ pub fn write_tasks(model: &AppModel, traces: &[Trace], dir: &Path, max_tasks: us
             let _ = writeln!(text, "    success: [{}],", success.join(", "));
             // The field, and what the taps on the way and the submit change besides.
             let mut allow: Vec<String> = std::iter::once(key.clone())
-                .chain(path.iter().chain(submit).flat_map(|h| state_key_of(model, h).into_iter().chain(keys_a_tap_may_change(model, h))))
+                .chain(
+                    path.iter()
+                        .chain(submit)
+                        .chain(opener)
+                        .flat_map(|h| state_key_of(model, h).into_iter().chain(keys_a_tap_may_change(model, h))),
+                )
                 .map(|k| lit(&format!("{}:{k}", model.package)))
                 .collect();
             allow.sort();

@@ -402,3 +402,45 @@ fn another_apps_picker_and_the_menu_that_opened_it_are_gone_once_they_led_on() {
     d.step(&Action::Key { key: phoneworld_data::Key::Back });
     assert_eq!(d.foreground().1, home);
 }
+
+/// A search icon that, tapped, shows a search field on the same screen (the notes list stays):
+/// the rebuilt screen hides the field until the icon is tapped, and its tasks tap the icon
+/// before typing.
+#[test]
+fn a_field_a_tap_opened_in_place_shows_after_that_tap() {
+    const FULL: [u32; 4] = [0, 0, 1080, 2400];
+    let notes: Vec<(&str, &str, &str, [u32; 4])> = (0..5)
+        .map(|i| {
+            (
+                "note",
+                "TextView",
+                ["Groceries", "Ideas", "Trips", "Books", "Films"][i],
+                [48, 400 + 200 * i as u32, 1020, 560 + 200 * i as u32],
+            )
+        })
+        .collect();
+    let screen = |searching: bool| {
+        let mut nodes = vec![("title", "TextView", "Notes", [48, 100, 600, 180]), ("open_search", "ImageButton", "", [900, 90, 1020, 190])];
+        if searching {
+            nodes.push(("search_query", "EditText", "", [48, 200, 860, 300]));
+        }
+        nodes.extend(notes.iter().copied());
+        files_screen(FULL, &nodes)
+    };
+    let search = "{\"type\": \"tap\", \"x\": 960.0, \"y\": 140.0}";
+    let steps = [("list.xml", search), ("searching.xml", BACK), ("list.xml", search)];
+    let dir = scratch("in_place");
+    let trace = uiautomator_trace(&dir, &[("list.xml", screen(false)), ("searching.xml", screen(true))], &steps, "searching.xml");
+    let out = dir.join("app");
+    let r = reconstruct(&[trace], &out, &ReconOptions::default()).unwrap();
+    assert_eq!(r.model.screens.iter().filter(|s| s.id != "launcher").count(), 1, "one screen, searching or not");
+    let mut d = device(&out);
+    d.step(&Action::OpenApp { app: "com.example.files".into() });
+    assert!(!d.ui_xml().contains(":id/search_query\""), "hidden until the icon is tapped");
+    tap_id(&mut d, "open_search");
+    assert!(d.ui_xml().contains(":id/search_query\""), "shown once it is");
+    let typing =
+        r.tasks.iter().find(|t| t.id.ends_with("search_query")).unwrap_or_else(|| panic!("{:?} left out: {:?}", r.tasks, r.tasks_left_out));
+    let task = std::fs::read_to_string(&typing.file).unwrap();
+    assert!(task.contains("Tap(\"open_search\"), Fill(\"search_query\""), "{task}");
+}

@@ -3,6 +3,7 @@
 
 mod closes;
 mod crops;
+mod in_place;
 mod ink;
 mod remember;
 mod requires;
@@ -96,6 +97,9 @@ pub struct Handler {
     /// Where it leads instead after the controls that opened its screen (`routes::learn`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub routes: Vec<routes::Route>,
+    /// State keys of the fields it shows in place (`in_place`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub opens: Vec<String>,
 }
 
 impl Handler {
@@ -537,6 +541,17 @@ pub fn model(abstraction: &Abstraction, graph: &UsageGraph, traces: &[Trace], op
                 options_list[1..].iter().map(|(t, c, ..)| (abstraction.screens[*t].id.clone(), *c)).collect();
             pending.push((sig, gesture, to, count, node, size, alternatives, requirement));
         }
+        // Fields a tap opened in place (a search field in the toolbar): hidden until it does.
+        let mut opened: Vec<(usize, in_place::OpenedInPlace)> = Vec::new();
+        for o in in_place::opened_in_place(abstraction, traces, index) {
+            let m = Mapper { width: f64::from(o.size.0.max(1)), height: f64::from(o.size.1.max(1)) };
+            if best_match(&widgets, &o.field, &m, &|w| w.kind == WidgetKind::TextField).is_none() {
+                let mut field = from_target(&o.field, &m);
+                (field.kind, field.role) = (WidgetKind::TextField, WidgetRole::Input);
+                widgets.push(field);
+                opened.push((widgets.len() - 1, o));
+            }
+        }
         // Targets that the example does not show become widgets of their own, on top, except
         // where a list row of their kind now is.
         for (_, _, _, _, node, size, ..) in &pending {
@@ -608,6 +623,7 @@ pub fn model(abstraction: &Abstraction, graph: &UsageGraph, traces: &[Trace], op
                 ..Handler::default()
             });
         }
+        open_in_place(&abs.id, opened, &mut widgets, &mut handlers);
         rows_agree(&widgets, &mut handlers, abstraction);
         closes::untried_controls(abstraction, graph, index, &mut widgets, &mut handlers);
         widgets::spread_over_rows(&mut widgets);
@@ -768,6 +784,49 @@ pub(crate) fn navigation(abstraction: &Abstraction, graph: &UsageGraph, from: us
 pub(crate) fn closes_into(abstraction: &Abstraction, graph: &UsageGraph, from: usize, to: usize) -> bool {
     let stacks = abstraction.screens[to].kind == ScreenKind::Dialog && graph.out_edges(to).iter().any(|(u, _)| *u == from);
     abstraction.screens[to].role == Role::App && !stacks
+}
+
+/// Gives each field opened in place (at its index in `widgets`) the tap that opens it: the
+/// tapped control's handler shows it (`opens`), a new handler that stays when the control had
+/// none. A field whose control leads elsewhere, or is not found, is left out: nothing would
+/// show it.
+fn open_in_place(screen: &str, opened: Vec<(usize, in_place::OpenedInPlace)>, widgets: &mut Vec<Widget>, handlers: &mut Vec<Handler>) {
+    for (at, o) in opened.into_iter().rev() {
+        let field_id = widgets[at].id.clone();
+        let key = in_place::opened_key(screen, &field_id);
+        let m = Mapper { width: f64::from(o.size.0.max(1)), height: f64::from(o.size.1.max(1)) };
+        let tap = best_match(widgets, &o.tap, &m, &|w| w.kind != WidgetKind::TextField).map(|w| (w.id.clone(), w.on_tap.clone()));
+        let name = match tap {
+            Some((_, Some(name))) if handlers.iter().any(|h| h.name == name && h.stays) => name,
+            Some((id, None)) => {
+                let name = format!("{screen}__{id}");
+                widgets.iter_mut().for_each(|w| {
+                    w.walk_mut(&mut |w| {
+                        if w.id == id {
+                            w.on_tap = Some(name.clone());
+                        }
+                    });
+                });
+                handlers.push(Handler {
+                    name: name.clone(),
+                    widget: id,
+                    target: screen.to_owned(),
+                    count: 1,
+                    stays: true,
+                    ..Handler::default()
+                });
+                name
+            }
+            _ => {
+                widgets.remove(at);
+                continue;
+            }
+        };
+        widgets[at].shown_if = Some(key.clone());
+        if let Some(h) = handlers.iter_mut().find(|h| h.name == name) {
+            h.opens.push(key);
+        }
+    }
 }
 
 /// Alike rows of a list that led to variants of one screen (the same activity, told apart by
@@ -1630,6 +1689,9 @@ fn lua(model: &AppModel, sources: &[String]) -> String {
                     h.target
                 );
             }
+            for key in &h.opens {
+                let _ = writeln!(body, "  state.set(\"{key}\", true) -- shows its field in place");
+            }
             if !h.sets.is_empty() {
                 let _ = writeln!(body, "  -- `{}` showed these after this, every time or most times", h.target);
                 for (key, value) in &h.sets {
@@ -1775,6 +1837,7 @@ impl AppModel {
         }
         for opens in handlers.iter().filter_map(|name| s.handlers.iter().find(|h| h.name == *name)) {
             keys.extend(opens.sets.iter().chain(&opens.picks).map(|(key, _)| key.clone()));
+            keys.extend(opens.opens.iter().cloned());
             keys.extend(opens.picks.iter().map(|(_, picked)| picked.clone()));
             for save in &opens.saves {
                 keys.push(remember::saved_key(&save.key));

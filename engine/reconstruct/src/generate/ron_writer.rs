@@ -205,9 +205,6 @@ fn widget(w: &Widget, parent: [f64; 4], bg: Option<[u8; 3]>, on: On<'_>, depth: 
             if let Some(align) = w.ink.and_then(|i| i.align) {
                 props.push(format!("text_align: {}", lit(align.name())));
             }
-            if let Some(key) = &w.shown_if {
-                props.push(format!("visible: {}", lit(&format!("state.{key}"))));
-            }
         }
         WidgetKind::Button => {
             let (label, slot) = if w.text.is_empty() { (&w.content_desc, &desc_slot) } else { (&w.text, &w.id) };
@@ -276,6 +273,9 @@ fn widget(w: &Widget, parent: [f64; 4], bg: Option<[u8; 3]>, on: On<'_>, depth: 
                 props.push(format!("content_desc: {}", tlit(&first_text(w).unwrap_or_else(|| w.id.replace('_', " ")))));
             }
         }
+    }
+    if let Some(key) = &w.shown_if {
+        props.push(format!("visible: {}", lit(&format!("state.{key}"))));
     }
     if let Some(c) = own_bg {
         props.push(format!("background: {}", lit(&hex(c))));
@@ -464,6 +464,10 @@ pub(super) fn initial_state(model: &AppModel) -> Vec<(String, String)> {
         for save in s.handlers.iter().flat_map(|h| &h.saves) {
             state.push((super::remember::saved_key(&save.key), "\"\"".to_owned()));
         }
+    }
+    // Fields a tap opens in place (`in_place`): closed.
+    for key in model.screens.iter().flat_map(|s| &s.handlers).flat_map(|h| &h.opens) {
+        state.push((key.clone(), "false".to_owned()));
     }
     // Items picked into a screen (`remember::picks`): none yet.
     for (_, picked) in model.screens.iter().flat_map(|s| &s.handlers).flat_map(|h| &h.picks) {

@@ -141,8 +141,8 @@ fn same_text(view: &str, word: &str) -> bool {
 }
 
 /// The node of `root` an element stands for: the smallest node whose own and descendants'
-/// texts hold every word of the element, preferring one that takes touches, then one on
-/// screen (a pager holds its neighbouring pages beside the screen, with rows of the same
+/// texts hold every word of the element, preferring a field for an `input` (and not for
+/// anything else), then one that takes touches, then one on screen (a pager holds its neighbouring pages beside the screen, with rows of the same
 /// texts).
 pub(crate) fn find_node(root: &UiNode, element: &Element) -> Option<UiNode> {
     let words: Vec<&str> = element.words().collect();
@@ -154,7 +154,7 @@ pub(crate) fn find_node(root: &UiNode, element: &Element) -> Option<UiNode> {
         let (x, y) = center(node);
         (f64::from(screen[0])..f64::from(screen[2])).contains(&x) && (f64::from(screen[1])..f64::from(screen[3])).contains(&y)
     };
-    let mut best: Option<((bool, bool), i64, UiNode)> = None;
+    let mut best: Option<((bool, bool, bool), i64, UiNode)> = None;
     let mut consider = |node: &UiNode| {
         let mut texts = Vec::new();
         node.walk(&mut Vec::new(), &mut |_, n| {
@@ -164,7 +164,9 @@ pub(crate) fn find_node(root: &UiNode, element: &Element) -> Option<UiNode> {
         if !words.iter().all(|w| texts.iter().any(|t| same_text(t, w))) {
             return;
         }
-        let rank = (node.clickable || node.long_clickable || node.checkable || node.editable, on_screen(node));
+        // An `input` is a field: not the search icon labelled like it.
+        let kind = (element.tag == "input") == node.editable;
+        let rank = (kind, node.clickable || node.long_clickable || node.checkable || node.editable, on_screen(node));
         let area = i64::from(node.width().max(0)) * i64::from(node.height().max(0));
         let better = match &best {
             None => true,
@@ -409,5 +411,18 @@ mod tests {
         root.children = vec![row([1080, 300, 2100, 500]), row([0, 300, 1080, 520])];
         let element = &elements("<button id=4>Recordings</button>")[0];
         assert_eq!(find_node(&root, element).unwrap().bounds, [0, 300, 1080, 520]);
+    }
+
+    #[test]
+    fn an_input_is_the_field_not_the_smaller_icon_labelled_like_it() {
+        let mut icon = UiNode::new("android.widget.ImageView", [900, 90, 1020, 190]);
+        (icon.content_desc, icon.clickable) = ("Search".into(), true);
+        let mut field = UiNode::new("android.widget.EditText", [48, 200, 860, 300]);
+        (field.text, field.editable) = ("Search".into(), true);
+        let mut root = UiNode::new("android.widget.FrameLayout", [0, 0, 1080, 2280]);
+        root.children = vec![icon, field];
+        let found = |html: &str| find_node(&root, &elements(html)[0]).unwrap().class;
+        assert_eq!(found("<input id=5>Search</input>"), "android.widget.EditText");
+        assert_eq!(found("<button id=0 text='Search'></button>"), "android.widget.ImageView");
     }
 }

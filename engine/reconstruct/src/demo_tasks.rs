@@ -18,7 +18,7 @@ use crate::trace::{Trace, TraceAction, UiNode};
 
 /// A widget a demonstration step acted on, found on the rebuilt screen.
 fn widget_for<'m>(screen: &'m ScreenModel, node: &UiNode, size: (u32, u32), eligible: &dyn Fn(&Widget) -> bool) -> Option<&'m Widget> {
-    let m = Mapper { width: f64::from(size.0.max(1)), height: f64::from(size.1.max(1)) };
+    let m = Mapper::for_size(size);
     crate::generate::best_match(&screen.widgets, node, &m, eligible)
 }
 

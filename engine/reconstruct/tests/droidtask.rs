@@ -61,6 +61,16 @@ fn recording(name: &str) -> std::path::PathBuf {
     dir
 }
 
+/// Rebuilds `dir` into `<name>-out`; the text of its one demonstration task.
+fn only_demonstration(dir: std::path::PathBuf, name: &str) -> (phoneworld_reconstruct::Reconstruction, String) {
+    let out = scratch(&format!("{name}-out"));
+    let r = reconstruct(&[dir], &out, &ReconOptions { overwrite: true, ..ReconOptions::default() }).unwrap();
+    let demos: Vec<_> = r.tasks.iter().filter(|t| t.kind == "demonstration").collect();
+    assert_eq!(demos.len(), 1, "left out: {:?}", r.tasks_left_out);
+    let task = std::fs::read_to_string(&demos[0].file).unwrap();
+    (r, task)
+}
+
 fn write_event(dir: &Path, tag: &str, start: &str, stop: &str, event: Value) {
     let e = json!({ "tag": tag, "start_state": start, "stop_state": stop, "event": event });
     std::fs::write(dir.join(format!("events/event_{tag}.json")), e.to_string()).unwrap();
@@ -567,11 +577,7 @@ fn a_demonstration_that_goes_on_in_an_app_this_one_opened_is_a_task_there() {
     ];
     let yaml = serde_json::to_string(&json!({ "task_name": "call Bob", "step_num": 3, "records": records })).unwrap();
     std::fs::write(dir.join("task1.yaml"), yaml).unwrap();
-    let out = scratch("through_dialer-out");
-    let r = reconstruct(&[dir], &out, &ReconOptions { overwrite: true, ..ReconOptions::default() }).unwrap();
-    let demos: Vec<_> = r.tasks.iter().filter(|t| t.kind == "demonstration").collect();
-    assert_eq!(demos.len(), 1, "left out: {:?}", r.tasks_left_out);
-    let task = std::fs::read_to_string(&demos[0].file).unwrap();
+    let (_, task) = only_demonstration(dir, "through_dialer");
     // It ends on the dialer's in-call screen, rebuilt inside the app, through its Call button.
     assert!(task.contains("screen: \"dialer_in_call\")"), "{task}");
     assert!(task.contains("Tap(\"call_bob\"), Tap(\"dial\")"), "{task}");
@@ -626,11 +632,7 @@ fn a_row_behind_the_navigation_bar_is_scrolled_to_and_its_box_checked_as_the_per
     });
     assert_eq!(shown, Some(true), "the screen after the tap is the one the rendering shows");
 
-    let out = scratch("under_the_bar-out");
-    let r = reconstruct(&[dir], &out, &ReconOptions { overwrite: true, ..ReconOptions::default() }).unwrap();
-    let demos: Vec<_> = r.tasks.iter().filter(|t| t.kind == "demonstration").collect();
-    assert_eq!(demos.len(), 1, "left out: {:?}", r.tasks_left_out);
-    let task = std::fs::read_to_string(&demos[0].file).unwrap();
+    let (r, task) = only_demonstration(dir, "under_the_bar");
     assert!(task.contains("ScrollTap(\"accents\")"), "{task}");
     assert!(task.contains("_accents\", value: true)"), "{task}");
     assert_eq!(r.fidelity[1].transition_accuracy, 1.0, "{:#?}", r.fidelity[1].per_step);

@@ -18,7 +18,7 @@ pub(crate) struct OpenedInPlace {
     pub field: UiNode,
 }
 
-/// The editable nodes of a tree that are on screen, by class and resource id.
+/// The editable nodes of a tree that are on screen.
 fn fields(root: &UiNode) -> Vec<&UiNode> {
     let mut out = Vec::new();
     root.walk(&mut Vec::new(), &mut |_, n| {

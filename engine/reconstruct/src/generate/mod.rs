@@ -544,7 +544,7 @@ pub fn model(abstraction: &Abstraction, graph: &UsageGraph, traces: &[Trace], op
         // Fields a tap opened in place (a search field in the toolbar): hidden until it does.
         let mut opened: Vec<(usize, in_place::OpenedInPlace)> = Vec::new();
         for o in in_place::opened_in_place(abstraction, traces, index) {
-            let m = Mapper { width: f64::from(o.size.0.max(1)), height: f64::from(o.size.1.max(1)) };
+            let m = Mapper::for_size(o.size);
             if best_match(&widgets, &o.field, &m, &|w| w.kind == WidgetKind::TextField).is_none() {
                 let mut field = from_target(&o.field, &m);
                 (field.kind, field.role) = (WidgetKind::TextField, WidgetRole::Input);
@@ -555,7 +555,7 @@ pub fn model(abstraction: &Abstraction, graph: &UsageGraph, traces: &[Trace], op
         // Targets that the example does not show become widgets of their own, on top, except
         // where a list row of their kind now is.
         for (_, _, _, _, node, size, ..) in &pending {
-            let m = Mapper { width: f64::from(size.0.max(1)), height: f64::from(size.1.max(1)) };
+            let m = Mapper::for_size(*size);
             let mut best = 0.0;
             for w in &widgets {
                 w.walk(&mut |w| best = f64::max(best, match_score(w, node, &m)));
@@ -571,7 +571,7 @@ pub fn model(abstraction: &Abstraction, graph: &UsageGraph, traces: &[Trace], op
         assign_ids(&mut widgets, &mut used);
         let mut handlers = Vec::new();
         for (_sig, gesture, to, count, node, size, alternatives, requirement) in pending {
-            let m = Mapper { width: f64::from(size.0.max(1)), height: f64::from(size.1.max(1)) };
+            let m = Mapper::for_size(size);
             // Typing goes into a field, not the box around it.
             let eligible = |w: &Widget| gesture != Gesture::Type || w.kind == WidgetKind::TextField;
             let Some(widget_id) = best_match(&widgets, &node, &m, &eligible).map(|w| w.id.clone()) else { continue };
@@ -786,46 +786,35 @@ pub(crate) fn closes_into(abstraction: &Abstraction, graph: &UsageGraph, from: u
     abstraction.screens[to].role == Role::App && !stacks
 }
 
-/// Gives each field opened in place (at its index in `widgets`) the tap that opens it: the
-/// tapped control's handler shows it (`opens`), a new handler that stays when the control had
-/// none. A field whose control leads elsewhere, or is not found, is left out: nothing would
-/// show it.
+/// Gives each field opened in place (at its index in `widgets`) the tap that opens it: a
+/// handler on the tapped control that stays and shows the field (`opens`). A field whose
+/// control already leads elsewhere, or is not found, is left out: nothing would show it.
 fn open_in_place(screen: &str, opened: Vec<(usize, in_place::OpenedInPlace)>, widgets: &mut Vec<Widget>, handlers: &mut Vec<Handler>) {
     for (at, o) in opened.into_iter().rev() {
-        let field_id = widgets[at].id.clone();
-        let key = in_place::opened_key(screen, &field_id);
-        let m = Mapper { width: f64::from(o.size.0.max(1)), height: f64::from(o.size.1.max(1)) };
-        let tap = best_match(widgets, &o.tap, &m, &|w| w.kind != WidgetKind::TextField).map(|w| (w.id.clone(), w.on_tap.clone()));
-        let name = match tap {
-            Some((_, Some(name))) if handlers.iter().any(|h| h.name == name && h.stays) => name,
-            Some((id, None)) => {
-                let name = format!("{screen}__{id}");
-                widgets.iter_mut().for_each(|w| {
-                    w.walk_mut(&mut |w| {
-                        if w.id == id {
-                            w.on_tap = Some(name.clone());
-                        }
-                    });
-                });
-                handlers.push(Handler {
-                    name: name.clone(),
-                    widget: id,
-                    target: screen.to_owned(),
-                    count: 1,
-                    stays: true,
-                    ..Handler::default()
-                });
-                name
-            }
-            _ => {
-                widgets.remove(at);
-                continue;
-            }
+        let tap = best_match(widgets, &o.tap, &Mapper::for_size(o.size), &|w| w.kind != WidgetKind::TextField);
+        let Some(control) = tap.filter(|w| w.on_tap.is_none()).map(|w| w.id.clone()) else {
+            widgets.remove(at);
+            continue;
         };
-        widgets[at].shown_if = Some(key.clone());
-        if let Some(h) = handlers.iter_mut().find(|h| h.name == name) {
-            h.opens.push(key);
+        let name = format!("{screen}__{control}");
+        for w in widgets.iter_mut() {
+            w.walk_mut(&mut |w| {
+                if w.id == control {
+                    w.on_tap = Some(name.clone());
+                }
+            });
         }
+        let key = in_place::opened_key(screen, &widgets[at].id);
+        widgets[at].shown_if = Some(key.clone());
+        handlers.push(Handler {
+            name,
+            widget: control,
+            target: screen.to_owned(),
+            count: 1,
+            stays: true,
+            opens: vec![key],
+            ..Handler::default()
+        });
     }
 }
 
@@ -985,7 +974,7 @@ fn show_saved_text(screens: &mut [ScreenModel], seen_as: &remember::Sightings<'_
                 });
             }
         }
-        let m = Mapper { width: f64::from(echo.size.0.max(1)), height: f64::from(echo.size.1.max(1)) };
+        let m = Mapper::for_size(echo.size);
         let mut text = from_target(&echo.node, &m);
         text.kind = WidgetKind::Text;
         text.id = format!("{}_saved", echo.key);
@@ -1016,7 +1005,7 @@ fn show_picked(screens: &mut [ScreenModel], seen_as: &remember::Sightings<'_>, t
         let Some(h) = screens.iter_mut().flat_map(|s| s.handlers.iter_mut()).find(|h| h.name == pick.handler) else { continue };
         h.picks.push((pick.key.clone(), picked.clone()));
         let Some(shown_on) = screens.iter_mut().find(|s| s.id == pick.shown_on) else { continue };
-        let m = Mapper { width: f64::from(pick.size.0.max(1)), height: f64::from(pick.size.1.max(1)) };
+        let m = Mapper::for_size(pick.size);
         let mut item = from_target(&pick.node, &m);
         item.kind = WidgetKind::Text;
         item.id = format!("{}_picked", pick.key);
@@ -1082,7 +1071,7 @@ fn state_key(screen: &str, widget: &str) -> String {
 fn required_keys(widgets: &[Widget], screen: &str, requirement: &requires::Requirement) -> (Vec<Vec<String>>, Vec<String>) {
     let (mut groups, mut numbers) = (Vec::new(), Vec::new());
     for ((node, size), number) in &requirement.fields {
-        let m = Mapper { width: f64::from(size.0.max(1)), height: f64::from(size.1.max(1)) };
+        let m = Mapper::for_size(*size);
         let Some(w) = best_match(widgets, node, &m, &|w| w.kind == WidgetKind::TextField) else { continue };
         let mut group = Vec::new();
         for f in widgets {

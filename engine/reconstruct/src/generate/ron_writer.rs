@@ -652,4 +652,27 @@ mod tests {
             assert!(out.contains(part), "{part} in {out}");
         }
     }
+
+    #[test]
+    fn a_list_with_rows_below_the_fold_scrolls_unless_it_was_tapped_as_a_whole() {
+        let row = |y: i32, text: &str| UiNode { text: text.into(), ..UiNode::new("android.widget.TextView", [0, y, 400, y + 100]) };
+        let list = UiNode {
+            scrollable: true,
+            resource_id: "com.example:id/shop".into(),
+            children: vec![row(600, "Hoodie"), row(760, "Boots")],
+            ..UiNode::new("android.widget.GridView", [0, 100, 400, 800])
+        };
+        let mut widgets = build(&list, &Mapper { width: 400.0, height: 800.0 }, None);
+        assert!(widgets[0].scrolls_over_rows(), "{:?}", widgets[0]);
+        let write = |w: &Widget| {
+            let (surfaces, mut out) = (BTreeMap::new(), String::new());
+            widget(w, [0.0; 4], None, On { screen: "shop", shown: None, surfaces: &surfaces }, 0, &mut out);
+            out
+        };
+        assert!(write(&widgets[0]).starts_with("// GridView com.example:id/shop\nScroll("), "{}", write(&widgets[0]));
+        // A scroll view takes no taps of its own: the handler would be lost.
+        widgets[0].on_tap = Some("shop__shop".into());
+        let tapped = write(&widgets[0]);
+        assert!(!tapped.contains("Scroll(") && tapped.contains("on_tap: \"shop__shop\""), "{tapped}");
+    }
 }

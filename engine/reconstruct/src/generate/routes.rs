@@ -43,7 +43,7 @@ fn handler_run(screen: &ScreenModel, step: &crate::trace::TraceStep, size: (u32,
     if !long && !matches!(step.action, TraceAction::Tap { .. }) {
         return None;
     }
-    let m = Mapper { width: f64::from(size.0.max(1)), height: f64::from(size.1.max(1)) };
+    let m = Mapper::for_size(size);
     let handler_of = |w: &Widget| if long { w.on_long_press.is_some() } else { w.on_tap.is_some() };
     let aimed = best_match(&screen.widgets, &step.target.as_ref()?.node, &m, &handler_of)?;
     ScreenModel::handler_at_centre(aimed, long).filter(|name| screen.handlers.iter().any(|h| h.name == *name))

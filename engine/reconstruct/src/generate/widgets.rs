@@ -119,7 +119,7 @@ impl Widget {
 
     /// Part of it is below the app area, where only scrolling shows it.
     pub(crate) fn below_the_fold(&self) -> bool {
-        self.rect[1] + self.rect[3] > app_area().1 + 1.0
+        past_the_fold(self.rect)
     }
 
     pub fn walk<'w>(&'w self, f: &mut dyn FnMut(&'w Widget)) {
@@ -201,6 +201,11 @@ pub(crate) struct Mapper {
 }
 
 impl Mapper {
+    /// The mapper of a screen of `size` pixels (a zero side counts as one).
+    pub(crate) fn for_size(size: (u32, u32)) -> Mapper {
+        Mapper { width: f64::from(size.0.max(1)), height: f64::from(size.1.max(1)) }
+    }
+
     pub(crate) fn normalized(&self, b: [i32; 4]) -> [f64; 4] {
         [f64::from(b[0]) / self.width, f64::from(b[1]) / self.height, f64::from(b[2]) / self.width, f64::from(b[3]) / self.height]
     }
@@ -224,10 +229,15 @@ impl Mapper {
     }
 }
 
+/// An `[x, y, w, h]` box (app-area dp) reaches below the app area.
+fn past_the_fold(r: [f64; 4]) -> bool {
+    r[1] + r[3] > app_area().1 + 1.0
+}
+
 /// Shown, or scrolled to: Android reports a list's row under its navigation bar as not
 /// visible to the user, which in the rebuilt app is below the fold (`in_list`).
 fn visible(n: &UiNode, r: [f64; 4], in_list: bool) -> bool {
-    let under_the_bar = in_list && r[1] + r[3] > app_area().1 + 1.0;
+    let under_the_bar = in_list && past_the_fold(r);
     (n.visible || under_the_bar) && n.width() > 0 && n.height() > 0 && r[2] >= 1.0 && r[3] >= 1.0
 }
 

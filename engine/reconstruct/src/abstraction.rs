@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::ReconError;
 use crate::limits::MAX_ABSTRACT_SCREENS;
-use crate::trace::{Screen, ScreenKind, Trace, UiNode};
+use crate::trace::{Screen, ScreenKind, Trace, TraceAction, UiNode};
 
 /// What part an abstract screen plays in the reconstruction.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
@@ -47,6 +47,32 @@ pub struct AbstractScreen {
     /// The tab its members show selected (see [`selected_tab`]); empty without tabs.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub tab: String,
+    /// The signatures of the screen scrolled elsewhere (see [`Abstraction::merge_scrolled`]):
+    /// a visit is this screen when it is like any of them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub scrolled: Vec<ScrolledView>,
+}
+
+impl AbstractScreen {
+    /// Its first member's signature (list-free when `lists_free`) and those of its views
+    /// scrolled elsewhere.
+    fn signatures(&self, lists_free: bool) -> impl Iterator<Item = &[String]> {
+        let first = if lists_free { &self.list_free_signature } else { &self.signature };
+        std::iter::once(first.as_slice()).chain(self.scrolled.iter().map(move |v| {
+            if lists_free {
+                v.list_free_signature.as_slice()
+            } else {
+                v.signature.as_slice()
+            }
+        }))
+    }
+}
+
+/// The signatures of one view of a screen scrolled elsewhere.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ScrolledView {
+    pub signature: Vec<String>,
+    pub list_free_signature: Vec<String>,
 }
 
 /// The label of the tab a screen shows selected: the texts of its selected tab nodes (a
@@ -133,14 +159,24 @@ pub fn list_free_signature(screen: &Screen) -> Vec<String> {
     tokens(screen, true)
 }
 
+/// The signature of what a screen shows outside its scroll views (`Class#id` of the scroll
+/// view itself, nothing it holds): what stays when the screen is scrolled.
+fn fixed_signature(screen: &Screen) -> Vec<String> {
+    tokens_read(screen, None, true)
+}
+
 fn tokens(screen: &Screen, lists_free: bool) -> Vec<String> {
+    tokens_read(screen, lists_free.then_some(false), false)
+}
+
+fn tokens_read(screen: &Screen, in_list: Option<bool>, fixed: bool) -> Vec<String> {
     let mut tokens = BTreeSet::new();
     let Some(root) = &screen.root else { return Vec::new() };
     // Words read off a screenshot tell a screen apart only where its hierarchy says too little;
     // in a WebView of a screen that speaks, they are the page's content.
     let words = crate::see::is_opaque(screen);
-    let reading = Reading { width: screen.width, height: screen.height, words, dialog: screen.kind == ScreenKind::Dialog };
-    tokens_of(root, &reading, lists_free.then_some(false), false, &mut tokens);
+    let reading = Reading { width: screen.width, height: screen.height, words, dialog: screen.kind == ScreenKind::Dialog, fixed };
+    tokens_of(root, &reading, in_list, false, &mut tokens);
     tokens.into_iter().collect()
 }
 
@@ -153,6 +189,8 @@ struct Reading {
     /// A dialog: its buttons' words tell it apart (Delete and Cancel ask something else than
     /// OK alone, though both are `button1` under a message).
     dialog: bool,
+    /// Only what lies outside scroll views (see `fixed_signature`).
+    fixed: bool,
 }
 
 /// A view of rows (a list, a recycler, a grid).
@@ -197,10 +235,22 @@ fn tokens_of(n: &UiNode, reading: &Reading, in_list: Option<bool>, in_rows: bool
             }
         }
     }
+    if reading.fixed && n.scrollable {
+        return;
+    }
     let inner = in_list.map(|inside| inside || n.scrollable);
     for c in &n.children {
         tokens_of(c, reading, inner, in_rows || is_list_view(n), tokens);
     }
+}
+
+/// Whether a screen has a scroll view on it.
+fn scrolls(screen: &Screen) -> bool {
+    let mut found = false;
+    if let Some(root) = &screen.root {
+        root.walk(&mut Vec::new(), &mut |_, n| found |= n.scrollable && in_screen(n, screen.width, screen.height) && !is_system_chrome(n));
+    }
+    found
 }
 
 /// Jaccard similarity of two sorted token lists (1.0 for two empty ones).
@@ -313,7 +363,7 @@ impl Abstraction {
             // Only the same hash in the same trace is known to be the same screen.
             return self.screens.iter().position(|s| s.members.iter().any(|(t, id)| *t == trace_index && *id == screen.id));
         }
-        self.most_alike(screen, &self.unframed(screen, signature(screen)), |s| &s.signature)
+        self.most_alike(screen, &self.unframed(screen, signature(screen)), false)
     }
 
     /// Like `classify`; when no screen matches, the one whose structure apart from list rows
@@ -324,20 +374,20 @@ impl Abstraction {
             if screen.kind == ScreenKind::HashOnly || self.role_of(screen) == Role::Launcher {
                 return None;
             }
-            self.most_alike(screen, &self.unframed(screen, list_free_signature(screen)), |s| &s.list_free_signature)
+            self.most_alike(screen, &self.unframed(screen, list_free_signature(screen)), true)
         })
     }
 
-    /// The comparable abstract screen whose signature (`of`) is most like `sig`, if at least
-    /// `tolerance` alike.
-    fn most_alike(&self, screen: &Screen, sig: &[String], of: impl Fn(&AbstractScreen) -> &Vec<String>) -> Option<usize> {
+    /// The comparable abstract screen one of whose signatures (the list-free ones when
+    /// `lists_free`) is most like `sig`, if at least `tolerance` alike.
+    fn most_alike(&self, screen: &Screen, sig: &[String], lists_free: bool) -> Option<usize> {
         let mut best: Option<(f64, usize)> = None;
         let tab = selected_tab(screen);
         for (i, s) in self.screens.iter().enumerate() {
             if !self.comparable(s, screen, &tab) {
                 continue;
             }
-            let sim = similarity(of(s), sig);
+            let sim = s.signatures(lists_free).map(|of| similarity(of, sig)).fold(0.0, f64::max);
             if sim >= self.tolerance && best.is_none_or(|(b, _)| sim > b) {
                 best = Some((sim, i));
             }
@@ -379,6 +429,7 @@ impl Abstraction {
                         visits: 0,
                         title: title_of(screen),
                         tab: selected_tab(screen),
+                        scrolled: Vec::new(),
                     });
                     self.screens.len() - 1
                 }
@@ -413,7 +464,12 @@ impl Abstraction {
                 *index = best;
             }
         }
-        // Members in the order they were first seen (the first makes the screen's example).
+        self.order_members_and_count_visits(traces, maps);
+    }
+
+    /// Puts each screen's members in the order they were first seen (the first makes the
+    /// screen's example) and counts its visits.
+    fn order_members_and_count_visits(&mut self, traces: &[Trace], maps: &[ScreenMap]) {
         let seen_at: Vec<BTreeMap<&str, usize>> =
             traces.iter().map(|trace| first_seen(trace).into_iter().enumerate().map(|(i, id)| (id, i)).collect()).collect();
         for s in &mut self.screens {
@@ -431,6 +487,67 @@ impl Abstraction {
                 }
             }
         }
+    }
+
+    /// Merges screens a vertical swipe went between that differ only in what their scroll
+    /// view shows: one settings page scrolled, whose rows (each with its own id) made the
+    /// scrolled view look like another screen. The screen first made keeps the other's members
+    /// (their rows join its page, below the fold) and its signatures as views scrolled
+    /// elsewhere; the rebuilt screen scrolls where the person swiped.
+    pub fn merge_scrolled(&mut self, traces: &[Trace], maps: &mut [ScreenMap]) {
+        let mut merged = false;
+        while let Some((keep, gone)) = self.scrolled_pair(traces, maps) {
+            let other = self.screens.remove(gone);
+            let keep = if keep > gone { keep - 1 } else { keep };
+            let s = &mut self.screens[keep];
+            s.members.extend(other.members);
+            s.scrolled.push(ScrolledView { signature: other.signature, list_free_signature: other.list_free_signature });
+            s.scrolled.extend(other.scrolled);
+            for index in maps.iter_mut().flat_map(|m| m.values_mut()) {
+                if *index == gone {
+                    *index = keep;
+                } else if *index > gone {
+                    *index -= 1;
+                }
+            }
+            merged = true;
+        }
+        if merged {
+            self.order_members_and_count_visits(traces, maps);
+        }
+    }
+
+    /// Two screens of the app (the first made, the other) a vertical swipe went between, of one
+    /// activity, tab and kind, that show the same outside their scroll views.
+    fn scrolled_pair(&self, traces: &[Trace], maps: &[ScreenMap]) -> Option<(usize, usize)> {
+        for (trace, map) in traces.iter().zip(maps) {
+            for step in &trace.steps {
+                let TraceAction::Swipe { x1, y1, x2, y2 } = step.action else { continue };
+                if (y2 - y1).abs() <= (x2 - x1).abs() {
+                    continue;
+                }
+                let Some(next) = step.next.as_ref() else { continue };
+                let (Some(&a), Some(&b)) = (map.get(&step.screen), map.get(next)) else { continue };
+                let (Some(sa), Some(sb)) = (trace.screens.get(&step.screen), trace.screens.get(next)) else { continue };
+                let (x, y) = (&self.screens[a], &self.screens[b]);
+                let alike = a != b
+                    && x.role == Role::App
+                    && y.role == Role::App
+                    && x.kind == ScreenKind::Full
+                    && y.kind == ScreenKind::Full
+                    && !x.activity.is_empty()
+                    && x.activity == y.activity
+                    && x.tab == y.tab;
+                if !alike || !scrolls(sa) || !scrolls(sb) {
+                    continue;
+                }
+                let (fa, fb) = (self.unframed(sa, fixed_signature(sa)), self.unframed(sb, fixed_signature(sb)));
+                if !fa.is_empty() && similarity(&fa, &fb) >= self.tolerance {
+                    return Some((a.min(b), a.max(b)));
+                }
+            }
+        }
+        None
     }
 
     /// Gives every abstract screen a readable, unique id (from its activity).
@@ -616,5 +733,52 @@ mod tests {
         assert_eq!(last.members, [(0, "both".to_owned()), (0, "last".to_owned())], "in the order they were seen");
         assert_eq!((abstraction.screens[maps[0]["first"]].visits, last.visits), (1, 2));
         assert_eq!(abstraction.classify(0, &trace.screens["both"]), Some(maps[0]["both"]), "where replaying finds it");
+    }
+
+    /// A settings page: a title bar and a scroll view whose rows each have their own id.
+    fn settings_page(id: &str, rows: &[&str]) -> Screen {
+        let node = |class: &str, rid: &str, b: [i32; 4]| UiNode {
+            resource_id: format!("app:id/{rid}"),
+            package: "app".into(),
+            ..UiNode::new(class, b)
+        };
+        let mut root = node("android.widget.FrameLayout", "content", [0, 0, 1080, 2400]);
+        root.children.push(node("android.widget.TextView", "settings_title", [0, 0, 1080, 200]));
+        let mut scroll = node("android.widget.ScrollView", "settings_scroll", [0, 200, 1080, 2400]);
+        scroll.scrollable = true;
+        for (i, rid) in rows.iter().enumerate() {
+            let top = 200 + i as i32 * 300;
+            scroll.children.push(node("android.widget.CheckBox", rid, [0, top, 1080, top + 300]));
+        }
+        root.children.push(scroll);
+        Screen::from_root(id, "app", "app/.Settings", 1080, 2400, Some(root))
+    }
+
+    #[test]
+    fn a_page_a_vertical_swipe_scrolled_is_one_screen_and_a_sideways_one_is_not() {
+        let rows = ["colors", "font", "dialpad", "thumbnails", "sort", "merge"];
+        let abstraction_after = |swipe: TraceAction| {
+            let mut trace = Trace::new("droidbot", std::path::Path::new("t"));
+            let (top, scrolled) = (settings_page("top", &rows[..4]), settings_page("scrolled", &rows[2..]));
+            trace.steps.push(crate::trace::TraceStep { screen: "top".into(), action: swipe, target: None, next: Some("scrolled".into()) });
+            trace.steps.push(crate::trace::TraceStep { screen: "scrolled".into(), action: TraceAction::Wait, target: None, next: None });
+            trace.screens.insert("top".into(), top);
+            trace.screens.insert("scrolled".into(), scrolled);
+            let mut abstraction = Abstraction::new("app", 0.7);
+            let mut maps = vec![abstraction.add_trace(0, &trace).unwrap()];
+            assert_ne!(maps[0]["top"], maps[0]["scrolled"], "the rows' ids make them look apart");
+            abstraction.settle(std::slice::from_ref(&trace), &mut maps);
+            abstraction.merge_scrolled(std::slice::from_ref(&trace), &mut maps);
+            (abstraction, maps, trace)
+        };
+        let (abstraction, maps, trace) = abstraction_after(TraceAction::Swipe { x1: 540.0, y1: 1800.0, x2: 540.0, y2: 600.0 });
+        assert_eq!(abstraction.screens.len(), 1);
+        assert_eq!(maps[0]["top"], maps[0]["scrolled"]);
+        assert_eq!(abstraction.screens[0].members, [(0, "top".to_owned()), (0, "scrolled".to_owned())]);
+        assert_eq!(abstraction.screens[0].visits, 3);
+        // A trace scrolled there again is that screen too.
+        assert_eq!(abstraction.classify(1, &trace.screens["scrolled"]), Some(0));
+        let (sideways, _, _) = abstraction_after(TraceAction::Swipe { x1: 900.0, y1: 1200.0, x2: 100.0, y2: 1200.0 });
+        assert_eq!(sideways.screens.len(), 2, "pages swiped sideways are pages of their own");
     }
 }

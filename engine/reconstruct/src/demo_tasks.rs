@@ -12,7 +12,7 @@ use serde_json::{json, Value};
 
 use crate::abstraction::{snake, Role};
 use crate::error::ReconError;
-use crate::generate::{AppModel, Mapper, ScreenModel, Widget, WidgetKind};
+use crate::generate::{match_score, AppModel, Mapper, ScreenModel, Widget, WidgetKind};
 use crate::tasks::{difficulty, lit, path_to, solution_steps, tlit, TaskSummary};
 use crate::trace::{Trace, TraceAction, UiNode};
 
@@ -51,15 +51,19 @@ fn toggles_of(screen: &ScreenModel, tapped: &Widget, stayed: bool) -> Option<((S
 }
 
 /// Whether the demonstration's hierarchy shows the toggle checked: the checkable node that
-/// best matches it on a screen of the demonstration.
+/// best matches it on a screen of the demonstration (on a page scrolled elsewhere, another
+/// box sits where the toggle was first seen; its own id tells them apart).
 fn shown_checked(screen: &ScreenModel, toggle_id: &str, root: &UiNode, size: (u32, u32)) -> Option<bool> {
-    let mut checked = None;
+    let toggle = screen.widget(toggle_id)?;
+    let m = Mapper::for_size(size);
+    let mut best: Option<(f64, bool)> = None;
     root.walk(&mut Vec::new(), &mut |_, n| {
-        if checked.is_none() && n.checkable && widget_for(screen, n, size, &|w| w.id == toggle_id).is_some() {
-            checked = Some(n.checked);
+        let score = if n.checkable { match_score(toggle, n, &m) } else { 0.0 };
+        if score > 0.0 && best.is_none_or(|(b, _)| score > b) {
+            best = Some((score, n.checked));
         }
     });
-    checked
+    best.map(|(_, checked)| checked)
 }
 
 /// One demonstration's task text, or why it cannot be a task.

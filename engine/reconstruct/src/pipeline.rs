@@ -154,6 +154,7 @@ pub fn analyze_traces(traces: Vec<Trace>, options: &ReconOptions) -> Result<Anal
     abstraction.find_frame(&traces);
     let mut maps: Vec<ScreenMap> = traces.iter().enumerate().map(|(i, t)| abstraction.add_trace(i, t)).collect::<Result<_, _>>()?;
     abstraction.settle(&traces, &mut maps);
+    abstraction.merge_scrolled(&traces, &mut maps);
     abstraction.name_screens();
     let graph = UsageGraph::build(&abstraction, &traces, &maps);
     Ok(Analysis { traces, abstraction, maps, graph })

@@ -257,15 +257,8 @@ impl Replayer<'_> {
         // The whole tree, not the element list: a button's own node is not a leaf.
         let suffix = format!(":id/{id}");
         let package = self.model.package.clone();
-        let find = |tree: &UiNode| {
-            let mut found = None;
-            tree.walk(&mut Vec::new(), &mut |_, n| {
-                if found.is_none() && n.resource_id.ends_with(&suffix) && n.resource_id.starts_with(&package) {
-                    found = Some(n.bounds);
-                }
-            });
-            found
-        };
+        let is_it = |n: &UiNode| n.resource_id.ends_with(&suffix) && n.resource_id.starts_with(&package);
+        let find = |tree: &UiNode| tap_box(tree, &is_it);
         let mut b = self.phone_tree().as_deref().and_then(find);
         // Not on screen: perhaps under the keyboard.
         if b.is_none() && self.keyboard_out_of_the_way(None) {
@@ -395,6 +388,23 @@ impl Replayer<'_> {
             TraceAction::Wait => (vec![Action::Wait { ms: 1000 }], "key"),
         }
     }
+}
+
+/// The box to tap for the first node `is_it` finds: the innermost node it finds inside that
+/// one, as a widget's wrapper carries its id too (a field's box is a column around the
+/// input, and a tap at the column's centre may miss the input).
+fn tap_box(tree: &UiNode, is_it: &dyn Fn(&UiNode) -> bool) -> Option<[i32; 4]> {
+    let mut found: Option<&UiNode> = None;
+    tree.walk(&mut Vec::new(), &mut |_, n| {
+        if found.is_none() && is_it(n) {
+            found = Some(n);
+        }
+    });
+    let mut node = found?;
+    while let Some(inner) = node.children.iter().find(|c| is_it(c)) {
+        node = inner;
+    }
+    Some(node.bounds)
 }
 
 /// The most swipes the replay takes to bring a target below the fold into view.
@@ -825,4 +835,24 @@ fn visual_scores(
         }
     }
     Ok((out, warnings))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_tap_on_a_field_goes_to_the_input_not_the_column_around_it() {
+        let node = |class: &str, bounds: [i32; 4], children: Vec<UiNode>| UiNode {
+            resource_id: "app:id/note_text".into(),
+            children,
+            ..UiNode::new(class, bounds)
+        };
+        let input = node("android.widget.EditText", [0, 458, 1079, 605], Vec::new());
+        let column = node("android.widget.LinearLayout", [0, 458, 1079, 2261], vec![input]);
+        let tree = UiNode { children: vec![column], ..UiNode::new("android.widget.FrameLayout", [0, 0, 1080, 2400]) };
+        let is_it = |n: &UiNode| n.resource_id == "app:id/note_text";
+        assert_eq!(tap_box(&tree, &is_it), Some([0, 458, 1079, 605]));
+        assert_eq!(tap_box(&tree, &|n: &UiNode| n.resource_id == "app:id/other"), None);
+    }
 }

@@ -10,7 +10,7 @@ use serde::Serialize;
 
 use crate::abstraction::{snake, Role};
 use crate::error::ReconError;
-use crate::generate::{AppModel, Handler, WidgetKind, WidgetRole};
+use crate::generate::{AppModel, Handler, Widget, WidgetKind, WidgetRole};
 use crate::trace::{Trace, TraceAction};
 
 /// One generated task, as the report lists it.
@@ -120,7 +120,19 @@ pub(crate) fn solution_steps(model: &AppModel, path: &[Handler]) -> Vec<String> 
         if h.widget.is_empty() {
             steps.push(format!("Wait({})", 2 * crate::generate::MOVE_ON_MS));
         } else {
-            steps.push(format!("{}({})", if h.long_press { "LongPress" } else { "Tap" }, lit(&h.widget)));
+            // A control below the fold of a page (a settings row) is scrolled to first.
+            let below = model
+                .screens
+                .iter()
+                .find(|s| s.handlers.iter().any(|x| x.name == h.name))
+                .and_then(|s| s.widget(&h.widget))
+                .is_some_and(Widget::below_the_fold);
+            let verb = match (h.long_press, below) {
+                (true, _) => "LongPress",
+                (false, true) => "ScrollTap",
+                (false, false) => "Tap",
+            };
+            steps.push(format!("{verb}({})", lit(&h.widget)));
             // A widget not selected at first takes one tap to select and one to lead on.
             if h.selects_first.as_ref().is_some_and(|first| *first != h.widget) {
                 steps.push(format!("Tap({})", lit(&h.widget)));

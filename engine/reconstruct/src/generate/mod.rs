@@ -28,8 +28,8 @@ use crate::limits::{MAX_MODEL_FILE_BYTES, MAX_SCREEN_WIDGETS, MAX_WIDGET_DEPTH};
 use crate::memory::norm;
 use crate::trace::{ScreenKind, Trace, TraceAction};
 use crate::visual::Rgb;
-pub(crate) use widgets::{best_match, Mapper};
-use widgets::{build, from_target, match_score};
+pub(crate) use widgets::{best_match, match_score, Mapper};
+use widgets::{build, from_target};
 pub use widgets::{iou, Widget, WidgetKind, WidgetRole};
 
 /// A navigation handler: a widget that led to another screen.
@@ -148,6 +148,19 @@ pub struct ScreenModel {
 }
 
 impl ScreenModel {
+    /// The widget with id `id`, wherever it is in the screen's tree.
+    pub(crate) fn widget(&self, id: &str) -> Option<&Widget> {
+        let mut found = None;
+        for w in &self.widgets {
+            w.walk(&mut |w| {
+                if found.is_none() && w.id == id {
+                    found = Some(w);
+                }
+            });
+        }
+        found
+    }
+
     /// The handler a tap (or long press) at the centre of `aimed` runs: that of the innermost
     /// widget inside it drawn there (a menu row's title takes the taps aimed at the row).
     pub(crate) fn handler_at_centre(aimed: &Widget, long_press: bool) -> Option<String> {
@@ -1860,6 +1873,7 @@ mod tests {
             visits: 1,
             title: String::new(),
             tab: String::new(),
+            scrolled: Vec::new(),
         }
     }
 

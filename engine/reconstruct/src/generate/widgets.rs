@@ -801,10 +801,16 @@ fn free_of(taken: &[[f64; 4]], own: &[[f64; 4]]) -> bool {
 type RowModel = (String, [f64; 2], Option<String>, Option<String>);
 
 /// Rows of a list alike in class and size to a row with a handler get the same handler:
-/// the traces tapped one contact, any contact opens the detail screen. A checkbox or switch
-/// is a setting of its own (a settings page's boxes): what one did is not lent to the others.
+/// the traces tapped one contact, any contact opens the detail screen. A checkbox or switch,
+/// or a row holding one, is a setting of its own (a settings page's boxes): what one did is
+/// not lent to the others, and a tap on it toggles its box rather than doing what a row
+/// beside it did.
 pub(crate) fn spread_over_rows(widgets: &mut [Widget]) {
-    let toggle = |d: &Widget| matches!(d.kind, WidgetKind::Checkbox | WidgetKind::Switch);
+    let toggle = |d: &Widget| {
+        let mut found = false;
+        d.walk(&mut |w| found |= matches!(w.kind, WidgetKind::Checkbox | WidgetKind::Switch));
+        found
+    };
     for w in widgets.iter_mut() {
         if w.list {
             let mut models: Vec<RowModel> = Vec::new();
@@ -1085,6 +1091,15 @@ mod tests {
         };
         assert_eq!(boxes(WidgetKind::Text), Some("open".to_owned()));
         assert_eq!(boxes(WidgetKind::Checkbox), None, "each box is a setting of its own");
+        // A settings page: a row opening a dialog, and a row alike holding a box.
+        let mut holder = text("", 60.0);
+        holder.kind = WidgetKind::Container;
+        let mut check = text("Show a dialpad button", 60.0);
+        check.kind = WidgetKind::Checkbox;
+        holder.children.push(check);
+        let mut widgets = vec![list(vec![text("Font size", 0.0), holder])];
+        spread_over_rows(&mut widgets);
+        assert_eq!(widgets[0].children[1].on_tap, None, "a tap on the row toggles its box, it opens no dialog");
     }
 
     #[test]

@@ -12,7 +12,7 @@ use serde_json::{json, Value};
 
 use crate::abstraction::{snake, Role};
 use crate::error::ReconError;
-use crate::generate::{match_score, AppModel, Mapper, ScreenModel, Widget, WidgetKind};
+use crate::generate::{checked_in, AppModel, Mapper, ScreenModel, Widget, WidgetKind};
 use crate::tasks::{difficulty, lit, path_to, solution_steps, tlit, TaskSummary};
 use crate::trace::{Trace, TraceAction, UiNode};
 
@@ -50,20 +50,9 @@ fn toggles_of(screen: &ScreenModel, tapped: &Widget, stayed: bool) -> Option<((S
     first.map(|f| (f, keys))
 }
 
-/// Whether the demonstration's hierarchy shows the toggle checked: the checkable node that
-/// best matches it on a screen of the demonstration (on a page scrolled elsewhere, another
-/// box sits where the toggle was first seen; its own id tells them apart).
+/// Whether the demonstration's hierarchy shows the toggle checked.
 fn shown_checked(screen: &ScreenModel, toggle_id: &str, root: &UiNode, size: (u32, u32)) -> Option<bool> {
-    let toggle = screen.widget(toggle_id)?;
-    let m = Mapper::for_size(size);
-    let mut best: Option<(f64, bool)> = None;
-    root.walk(&mut Vec::new(), &mut |_, n| {
-        let score = if n.checkable { match_score(toggle, n, &m) } else { 0.0 };
-        if score > 0.0 && best.is_none_or(|(b, _)| score > b) {
-            best = Some((score, n.checked));
-        }
-    });
-    best.map(|(_, checked)| checked)
+    checked_in(screen.widget(toggle_id)?, root, &Mapper::for_size(size))
 }
 
 /// One demonstration's task text, or why it cannot be a task.

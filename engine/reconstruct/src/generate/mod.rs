@@ -28,8 +28,8 @@ use crate::limits::{MAX_MODEL_FILE_BYTES, MAX_SCREEN_WIDGETS, MAX_WIDGET_DEPTH};
 use crate::memory::norm;
 use crate::trace::{ScreenKind, Trace, TraceAction};
 use crate::visual::Rgb;
-pub(crate) use widgets::{best_match, match_score, Mapper};
-use widgets::{build, from_target};
+pub(crate) use widgets::{best_match, checked_in, Mapper};
+use widgets::{build, from_target, match_score};
 pub use widgets::{iou, Widget, WidgetKind, WidgetRole};
 
 /// A navigation handler: a widget that led to another screen.
@@ -97,6 +97,9 @@ pub struct Handler {
     /// Where it leads instead after the controls that opened its screen (`routes::learn`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub routes: Vec<routes::Route>,
+    /// Where it leads instead when a box of its screen is checked (`routes::learn`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub when_checked: Option<routes::CheckedRoute>,
     /// State keys of the fields it shows in place (`in_place`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub opens: Vec<String>,
@@ -1713,6 +1716,10 @@ fn lua(model: &AppModel, sources: &[String]) -> String {
                     let _ = writeln!(body, "  state.set(\"{key}\", ev.value)");
                 }
                 let _ = writeln!(body, "  nav.replace(\"{}\")", h.target);
+            } else if let Some(route) = &h.when_checked {
+                let _ = writeln!(body, "  -- where it leads follows a box checked on this screen\n  if state.get(\"{}\") then", route.key);
+                let _ = writeln!(body, "    {} -- {} time(s)", go(model, screen, h, &route.target, route.way), route.count);
+                let _ = writeln!(body, "  else\n    {}\n  end", go(model, screen, h, &h.target, h.way()));
             } else if h.routes.is_empty() {
                 let _ = writeln!(body, "  {}", go(model, screen, h, &h.target, h.way()));
             } else {

@@ -434,6 +434,20 @@ pub(crate) fn best_match<'w>(widgets: &'w [Widget], node: &UiNode, m: &Mapper, e
     best.map(|(_, w)| w)
 }
 
+/// Whether a hierarchy shows `toggle` checked: its checkable node that best matches it (on a
+/// page scrolled elsewhere, another box sits where the toggle was first seen; its own id tells
+/// them apart).
+pub(crate) fn checked_in(toggle: &Widget, root: &UiNode, m: &Mapper) -> Option<bool> {
+    let mut best: Option<(f64, bool)> = None;
+    root.walk(&mut Vec::new(), &mut |_, n| {
+        let score = if n.checkable { match_score(toggle, n, m) } else { 0.0 };
+        if score > 0.0 && best.is_none_or(|(b, _)| score > b) {
+            best = Some((score, n.checked));
+        }
+    });
+    best.map(|(_, checked)| checked)
+}
+
 /// Intersection over union of two `[x1, y1, x2, y2]` boxes.
 pub fn iou(a: [f64; 4], b: [f64; 4]) -> f64 {
     let ix = (a[2].min(b[2]) - a[0].max(b[0])).max(0.0);

@@ -12,7 +12,7 @@ use serde_json::{json, Value};
 
 use crate::abstraction::{snake, Role};
 use crate::error::ReconError;
-use crate::generate::{checked_in, AppModel, Mapper, ScreenModel, Widget, WidgetKind};
+use crate::generate::{checked_in, saved_key, AppModel, Handler, Mapper, ScreenModel, Widget, WidgetKind};
 use crate::tasks::{difficulty, lit, path_to, solution_steps, tlit, TaskSummary};
 use crate::trace::{Trace, TraceAction, UiNode};
 
@@ -50,6 +50,18 @@ fn toggles_of(screen: &ScreenModel, tapped: &Widget, stayed: bool) -> Option<((S
     first.map(|f| (f, keys))
 }
 
+/// Whether a handler of `screen` always leaves it, whatever was done there before.
+fn leads_away_plainly(h: &Handler, screen: &str) -> bool {
+    h.target != screen
+        && !h.stays
+        && h.opens.is_empty()
+        && h.selects_first.is_none()
+        && h.requires.is_empty()
+        && h.requires_number.is_empty()
+        && h.routes.is_empty()
+        && h.when_checked.is_none()
+}
+
 /// Whether the demonstration's hierarchy shows the toggle checked.
 fn shown_checked(screen: &ScreenModel, toggle_id: &str, root: &UiNode, size: (u32, u32)) -> Option<bool> {
     checked_in(screen.widget(toggle_id)?, root, &Mapper::for_size(size))
@@ -80,16 +92,20 @@ fn task_text(model: &AppModel, trace_index: usize, trace: &Trace, id: &str) -> R
     let mut typed: BTreeMap<String, String> = BTreeMap::new();
     let mut may_change: BTreeSet<String> = BTreeSet::new();
     let mut scrolled = false;
+    let mut keyboard_on: Option<String> = None;
     for (k, step) in trace.steps.iter().enumerate().skip(skip) {
         let here = screen_of(&step.screen, true).ok_or_else(|| format!("step {}: its screen {} is not in the app", k + 1, step.screen))?;
         let size = trace.screens.get(&step.screen).map(|s| (s.width, s.height)).unwrap_or((1080, 2400));
         let node = step.target.as_ref().map(|t| &t.node);
         let missing = || format!("step {}: the element acted on is not a widget of `{}`", k + 1, here.id);
+        let stayed = step.next.as_deref().and_then(|next| screen_of(next, true)).is_some_and(|next| next.id == here.id);
+        // The screen the keyboard is up on since the last step typed there.
+        let keyboard = keyboard_on.take();
         match (&step.action, node) {
             (TraceAction::Key { key }, _) if key == "back" => steps.push("Back".into()),
             (TraceAction::Key { key }, _) if key == "enter" => steps.push("Enter".into()),
             // Time passing (a recording's last look at the screen) is no step of a solution.
-            (TraceAction::Wait, _) => {}
+            (TraceAction::Wait, _) => keyboard_on = keyboard,
             (TraceAction::TypeText { text }, None) => steps.push(format!("Type({})", tlit(text))),
             // The person scrolled to what they tap next: the next tap scrolls to it too.
             (TraceAction::Swipe { .. }, _) => scrolled = true,
@@ -99,8 +115,10 @@ fn task_text(model: &AppModel, trace_index: usize, trace: &Trace, id: &str) -> R
                     steps.push(format!("ScrollTo({})", lit(&field.id)));
                 }
                 steps.push(format!("Fill({}, {})", lit(&field.id), tlit(text)));
+                keyboard_on = stayed.then(|| here.id.clone());
                 if let Some(key) = &field.state_key {
                     typed.insert(key.clone(), text.replace(['{', '}'], ""));
+                    may_change.insert(lit(&format!("{}:{key}", model.package)));
                 }
                 // Typing into a search field carries the text into the results screen's field.
                 let typed_handler = field.on_change.as_deref().and_then(|name| here.handlers.iter().find(|h| h.name == name));
@@ -108,13 +126,32 @@ fn task_text(model: &AppModel, trace_index: usize, trace: &Trace, id: &str) -> R
             }
             (TraceAction::Tap { .. } | TraceAction::LongPress { .. }, Some(node)) => {
                 let w = widget_for(here, node, size, &|_| true).ok_or_else(missing)?;
-                let stayed = step.next.as_deref().and_then(|next| screen_of(next, true)).is_some_and(|next| next.id == here.id);
                 // A tap on a plain container that left the person on the same screen (it
                 // opened a tooltip, or nothing): the rebuilt app has nothing there to tap, and
                 // the step changes nothing a verifier sees.
                 let inert = w.kind == WidgetKind::Container && w.on_tap.is_none() && w.on_long_press.is_none();
-                if stayed && inert && toggles_of(here, w, stayed).is_none() {
+                let toggles = toggles_of(here, w, stayed);
+                if stayed && inert && toggles.is_none() {
                     continue;
+                }
+                // The person stayed on the screen (one of a row of alike confirmations, a
+                // wizard's pages), where the rebuilt control plainly leads away: only the tap
+                // that left the screen is the rebuilt app's step.
+                let ran = if matches!(step.action, TraceAction::LongPress { .. }) { &w.on_long_press } else { &w.on_tap };
+                let handler = ran.as_deref().and_then(|name| here.handlers.iter().find(|h| h.name == name));
+                if stayed && toggles.is_none() && handler.is_some_and(|h| leads_away_plainly(h, &here.id)) {
+                    continue;
+                }
+                // A plain row holding the box the tap toggled (a contact picker's row): the
+                // rebuilt row takes no taps, its box does.
+                let w = match &toggles {
+                    Some(((toggle, _), _)) if inert => here.widget(toggle).unwrap_or(w),
+                    _ => w,
+                };
+                // The real app made room above the keyboard; the rebuilt one's keyboard covers
+                // the screen's bottom (a message's send button), so it goes first.
+                if keyboard.as_deref() == Some(here.id.as_str()) && w.kind != WidgetKind::TextField {
+                    steps.push("Back".into());
                 }
                 let verb = match step.action {
                     TraceAction::LongPress { .. } => "LongPress",
@@ -122,8 +159,17 @@ fn task_text(model: &AppModel, trace_index: usize, trace: &Trace, id: &str) -> R
                     _ => "Tap",
                 };
                 steps.push(format!("{verb}({})", lit(&w.id)));
+                // A form's submit control saves what was typed (and may clear the field): the
+                // text is then where it was saved.
+                if let Some(h) = handler {
+                    for save in &h.saves {
+                        if let Some(text) = typed.remove(&save.key) {
+                            typed.insert(saved_key(&save.key), text);
+                        }
+                    }
+                }
                 may_change.extend(model.keys_a_tap_may_change(&here.id, &w.id).iter().map(|key| lit(&format!("{}:{key}", model.package))));
-                if let Some(((toggle, key), keys)) = toggles_of(here, w, stayed) {
+                if let Some(((toggle, key), keys)) = toggles {
                     may_change.extend(keys.iter().map(|key| lit(&format!("{}:{key}", model.package))));
                     toggled.insert(key, (toggle, here.id.clone(), k));
                 }

@@ -637,3 +637,58 @@ fn a_row_behind_the_navigation_bar_is_scrolled_to_and_its_box_checked_as_the_per
     assert!(task.contains("_accents\", value: true)"), "{task}");
     assert_eq!(r.fidelity[1].transition_accuracy, 1.0, "{:#?}", r.fidelity[1].per_step);
 }
+
+#[test]
+fn a_message_typed_and_sent_is_checked_where_it_was_saved_with_the_keyboard_out_of_the_way() {
+    let dir = recording("typed_and_sent");
+    let thread = |tag: &str, hash: &str, field: &str, sent: bool| {
+        let mut views = vec![
+            view(0, -1, "android.widget.FrameLayout", "", "", [0, 0, 1080, 2280], false, None),
+            view(1, 0, "android.widget.TextView", "thread_title", "Bob", [40, 80, 600, 200], false, None),
+            view(2, 0, "android.widget.EditText", "message", field, [40, 2100, 820, 2220], true, None),
+            view(3, 0, "android.widget.Button", "send", "SMS", [840, 2100, 1040, 2220], true, None),
+        ];
+        if sent {
+            views.push(view(4, 0, "android.widget.TextView", "bubble", "Hi Bob", [300, 300, 1040, 400], false, None));
+        }
+        write_state(&dir, tag, hash, ".ThreadActivity", views);
+    };
+    thread("01", "thread_empty", "Type a message", false);
+    thread("02", "thread_typed", "Hi Bob", false);
+    thread("03", "thread_sent", "Type a message", true);
+    write_event(
+        &dir,
+        "10",
+        "launcher",
+        "thread_empty",
+        json!({ "event_type": "intent", "intent": format!("am start {PKG}/.ThreadActivity") }),
+    );
+    let field = view(0, -1, "android.widget.EditText", "message", "Type a message", [40, 2100, 820, 2220], true, None);
+    write_event(&dir, "11", "thread_empty", "thread_typed", json!({ "event_type": "set_text", "text": "Hi Bob", "view": field }));
+    let send = view(0, -1, "android.widget.Button", "send", "SMS", [840, 2100, 1040, 2220], true, None);
+    write_event(&dir, "12", "thread_typed", "thread_sent", json!({ "event_type": "click", "view": send, "x": null, "y": null }));
+    let html = |field: &str, sent: bool| {
+        let bubble = if sent { "<p id=1>Hi Bob</p>\n" } else { "" };
+        let n = usize::from(sent);
+        format!(
+            "<p id=0>Bob</p>\n{bubble}<input id={}>{field}</input>\n<button id={}>SMS</button>\n<button id={}>go back</button>",
+            n + 1,
+            n + 2,
+            n + 3
+        )
+    };
+    let record = |html: String, choice: i64, input: &str, hash: &str| json!({ "State": html, "Choice": choice, "Input": input, "state_str": [hash], "new_state_str": "elsewhere" });
+    let records = [
+        record(html("Type a message", false), 1, "Hi Bob", "thread_empty"),
+        record(html("Hi Bob", false), 2, "null", "thread_typed"),
+        record(html("Type a message", true), -1, "null", "thread_sent"),
+    ];
+    let yaml = serde_json::to_string(&json!({ "task_name": "send Bob 'Hi Bob'", "step_num": 3, "records": records })).unwrap();
+    std::fs::write(dir.join("task1.yaml"), yaml).unwrap();
+
+    // Proven: the send button under the rebuilt keyboard is tapped once the keyboard is down,
+    // and the text it cleared from the field is checked where sending kept it.
+    let (_, task) = only_demonstration(dir, "typed_and_sent");
+    assert!(task.contains("Fill(\"message\", \"Hi Bob\"), Back, Tap(\"send\")"), "{task}");
+    assert!(task.contains("message__saved\", value: \"Hi Bob\")"), "{task}");
+}

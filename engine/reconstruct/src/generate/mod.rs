@@ -28,6 +28,7 @@ use crate::limits::{MAX_MODEL_FILE_BYTES, MAX_SCREEN_WIDGETS, MAX_WIDGET_DEPTH};
 use crate::memory::norm;
 use crate::trace::{ScreenKind, Trace, TraceAction};
 use crate::visual::Rgb;
+pub(crate) use remember::saved_key;
 pub(crate) use widgets::{best_match, checked_in, Mapper};
 use widgets::{build, from_target, match_score};
 pub use widgets::{iou, Widget, WidgetKind, WidgetRole};

@@ -148,6 +148,25 @@ impl Rgb {
         self.box_background(0.0, 0.0, 1.0, f64::from(rows) / f64::from(self.height.max(1)))
     }
 
+    /// What a dialog is drawn over (the screen beneath, dimmed): the colour most flat cells of
+    /// the band above its panel have, or below it when the band above is thin. `panel` is the
+    /// panel's top and bottom as fractions of the screen; `rows` the rows showing the screen.
+    pub fn backdrop_colour(&self, panel: (f64, f64), rows: u32) -> Option<[u8; 3]> {
+        // Below the status bar and above the navigation bar (a few percent of a phone).
+        const BARS: f64 = 0.04;
+        let bottom = f64::from(rows) / f64::from(self.height.max(1));
+        let above = panel.0 - BARS;
+        let below = bottom - BARS - panel.1;
+        if above.max(below) < BARS {
+            return None;
+        }
+        if above >= below {
+            self.box_background(0.0, BARS, 1.0, panel.0)
+        } else {
+            self.box_background(0.0, panel.1, 1.0, bottom - BARS)
+        }
+    }
+
     /// The colour most of the flat cells inside a box (fractions of the image, 0..1) have:
     /// what the box is painted in under its content (a white card under a large blue logo);
     /// its median colour when it holds too few flat cells to tell.

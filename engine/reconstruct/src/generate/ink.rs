@@ -76,29 +76,42 @@ impl Ink {
         (self.box_w_px > 0 && self.span_px > 0).then(|| f64::from(self.span_px) * box_width / f64::from(self.box_w_px))
     }
 
-    /// The sizes (in the box's units: `box_height` is the box's height in them) the text may
-    /// have been drawn at, likeliest first: from its line pitch when it has several lines (so
-    /// lines land where the app drew them, at the engine's line height of 1.25 sizes); from its
-    /// strokes' height and the share of an em its letters span (capitals and ascenders reach
+    /// The sizes (in the box's units: `box` is the box's width and height in them) the text
+    /// may have been drawn at, likeliest first: from its line pitch when it has several lines
+    /// (so lines land where the app drew them, at the engine's line height of 1.25 sizes); from
+    /// its strokes' height and the share of an em its letters span (capitals and ascenders reach
     /// 0.73 em above the baseline, lowercase 0.53, descenders 0.21 below); from its last line's
-    /// strokes (an icon above a tab's label is a line of strokes too).
-    pub(crate) fn drawn_sizes(&self, text: &str, box_height: f64) -> Vec<f64> {
+    /// strokes (an icon above a tab's label is a line of strokes too). The box's height sets the
+    /// scale; where its width sets another one (a screen of another shape, stretched to the
+    /// phone's), the same sizes at the width's scale follow: glyphs keep their shape.
+    pub(crate) fn drawn_sizes(&self, text: &str, (box_width, box_height): (f64, f64)) -> Vec<f64> {
         if self.box_px == 0 {
             return Vec::new();
         }
-        let unit = box_height / f64::from(self.box_px);
-        let mut sizes = Vec::new();
-        if self.lines >= 2 && self.pitch_px > 0 {
-            sizes.push(f64::from(self.pitch_px) * unit / 1.25);
+        let tall_unit = box_height / f64::from(self.box_px);
+        let mut units = vec![tall_unit];
+        if self.box_w_px > 0 {
+            let wide_unit = box_width / f64::from(self.box_w_px);
+            if (wide_unit - tall_unit).abs() > 0.05 * tall_unit {
+                units.push(wide_unit);
+            }
         }
         let letters: Vec<char> = text.chars().filter(|c| c.is_alphanumeric()).collect();
-        if !letters.is_empty() {
+        let em = (!letters.is_empty()).then(|| {
             let tall = letters.iter().any(|c| c.is_uppercase() || c.is_ascii_digit() || "bdfhiklt".contains(*c) || !c.is_ascii());
             let deep = letters.iter().any(|c| "gjpqy".contains(*c) || !c.is_ascii());
-            let em = if tall { 0.73 } else { 0.53 } + if deep { 0.21 } else { 0.0 };
-            for stroke in [self.stroke_px, self.last_stroke_px] {
-                if stroke > 0 {
-                    sizes.push(f64::from(stroke) * unit / em);
+            (if tall { 0.73 } else { 0.53 }) + if deep { 0.21 } else { 0.0 }
+        });
+        let mut sizes = Vec::new();
+        for unit in units {
+            if self.lines >= 2 && self.pitch_px > 0 {
+                sizes.push(f64::from(self.pitch_px) * unit / 1.25);
+            }
+            if let Some(em) = em {
+                for stroke in [self.stroke_px, self.last_stroke_px] {
+                    if stroke > 0 {
+                        sizes.push(f64::from(stroke) * unit / em);
+                    }
                 }
             }
         }
@@ -279,9 +292,13 @@ mod tests {
         assert_eq!((two.lines, two.stroke_px, two.pitch_px, two.box_px), (2, 16, 30, 100));
         // A box 50 dp tall: 30 px of pitch is 15 dp, at the engine's line height of 1.25 sizes;
         // then the strokes' height over the em its letters span.
-        assert_eq!(two.drawn_sizes("two lines of words", 50.0), vec![12.0, 8.0 / 0.73, 8.0 / 0.73]);
+        let square = |side: f64| (side * f64::from(two.box_w_px) / f64::from(two.box_px), side);
+        assert_eq!(two.drawn_sizes("two lines of words", square(50.0)), vec![12.0, 8.0 / 0.73, 8.0 / 0.73]);
+        // A screen of another shape stretched 1.25 times taller: the same at the width's scale follow.
+        let stretched = two.drawn_sizes("two lines of words", (square(50.0).0, 62.5));
+        assert_eq!(stretched[3..], [12.0, 8.0 / 0.73, 8.0 / 0.73]);
         let one = Ink { lines: 1, pitch_px: 0, ..two };
-        let size = |text: &str| one.drawn_sizes(text, 100.0).first().map(|s| (s * 10.0).round() / 10.0);
+        let size = |text: &str| one.drawn_sizes(text, square(100.0)).first().map(|s| (s * 10.0).round() / 10.0);
         // Capitals span 0.73 em, lowercase 0.53, descenders add 0.21.
         assert_eq!(size("HELLO"), Some(21.9));
         assert_eq!(size("Happy"), Some(17.0));

@@ -464,6 +464,16 @@ pub fn model(abstraction: &Abstraction, graph: &UsageGraph, traces: &[Trace], op
                     build(&root, &m, shot.as_ref())
                 };
                 let rows = shot.as_ref().map(|img| crate::visual::rows_showing(img, s.width, s.height));
+                // A dialog's page is the screen beneath it, dimmed (the rebuilt dialog is drawn
+                // over nothing): the colour the screenshot shows around its panel.
+                let background = match (&shot, rows) {
+                    (Some(img), Some(rows)) if s.kind == ScreenKind::Dialog => {
+                        let top = widgets.iter().map(|w| w.source_box[1]).fold(f64::INFINITY, f64::min);
+                        let bottom = widgets.iter().map(|w| w.source_box[3]).fold(0.0, f64::max);
+                        (top < bottom).then(|| img.backdrop_colour((top, bottom), rows)).flatten()
+                    }
+                    _ => background,
+                };
                 let surfaces = match (&shot, rows) {
                     (Some(img), Some(rows)) => surfaces::surfaces(img, rows, &m),
                     _ => Vec::new(),

@@ -193,7 +193,7 @@ fn widget(w: &Widget, parent: [f64; 4], bg: Option<[u8; 3]>, on: On<'_>, depth: 
                 .and_then(|i| {
                     let span = i.span(rect[2])?;
                     let fits = |size: &f64| text_width(&w.text, *size, rect[2]) <= span * 1.15;
-                    i.drawn_sizes(&w.text, rect[3]).into_iter().map(|s| s.clamp(8.0, 48.0).round()).find(fits)
+                    i.drawn_sizes(&w.text, (rect[2], rect[3])).into_iter().map(|s| s.clamp(8.0, 48.0).round()).find(fits)
                 })
                 .unwrap_or(natural);
             let (size, max_lines) = fitted_text(&w.text, natural, rect[2], rect[3], ink_lines);
@@ -387,7 +387,9 @@ pub(super) fn screen(s: &ScreenModel, starts_the_app: bool) -> String {
     out.push_str("    root: Stack(\n");
     let bg = s.background;
     let root_bg = match (s.kind, bg) {
-        (ScreenKind::Dialog, _) => "#99000000".to_owned(),
+        // Dimmed like the screen beneath it in the screenshot, else a plain scrim.
+        (ScreenKind::Dialog, Some(c)) => hex(c),
+        (ScreenKind::Dialog, None) => "#99000000".to_owned(),
         (_, Some(c)) => hex(c),
         _ => "surface".to_owned(),
     };

@@ -227,7 +227,30 @@ impl Mapper {
         let y2 = (n[3] * DEVICE_H / PX_PER_DP - STATUS_DP).clamp(0.0, bottom);
         [x1.round(), y1.round(), (x2 - x1).round(), (y2 - y1).round()]
     }
+
+    /// The box of a control of the app: like `rect_clipped`, but a bar the app drew where the
+    /// phone's navigation bar is (a full-screen app's tabs), which would be cut to nothing,
+    /// sits right above the navigation bar, whole, so it can be seen and tapped. One cut only
+    /// in part stays cut (moved up, it would cover what the screen shows there), and so does
+    /// what a screenshot shows there (the real phone's own bar).
+    fn control_rect(&self, b: [i32; 4], below: bool) -> [f64; 4] {
+        let r = self.rect_clipped(b, below);
+        let n = self.normalized(b);
+        let (top, end) = (n[1] * DEVICE_H / PX_PER_DP - STATUS_DP, n[3] * DEVICE_H / PX_PER_DP - STATUS_DP);
+        let ah = app_area().1;
+        let tall = (end - top).round();
+        if !below && end > ah && r[3] < SLIVER_DP && tall <= MAX_BOTTOM_BAR_DP {
+            return [r[0], (ah - tall).max(0.0), r[2], tall];
+        }
+        r
+    }
 }
+
+/// The tallest box taken for a bar drawn at the bottom of the screen (a tab bar, a button).
+const MAX_BOTTOM_BAR_DP: f64 = 96.0;
+
+/// What is left of a box cut this thin at the app area's bottom is nothing to see or tap.
+const SLIVER_DP: f64 = 4.0;
 
 /// An `[x, y, w, h]` box (app-area dp) reaches below the app area.
 fn past_the_fold(r: [f64; 4]) -> bool {
@@ -321,7 +344,7 @@ pub(crate) fn build(n: &UiNode, m: &Mapper, shot: Option<&Rgb>) -> Vec<Widget> {
 /// they go below the list's box, where scrolling reveals them, instead of being cut to
 /// nothing.
 fn build_within(n: &UiNode, m: &Mapper, shot: Option<&Rgb>, in_list: bool) -> Vec<Widget> {
-    let rect = m.rect_clipped(n.bounds, in_list);
+    let rect = m.control_rect(n.bounds, in_list);
     if !visible(n, rect, in_list) {
         return Vec::new();
     }
@@ -1127,5 +1150,26 @@ mod tests {
         // A visit scrolled further aligns with the rows the last one added.
         merge_visit(&mut widgets, vec![list(rows(&["Eve", "Fay"], 60.0))]);
         assert_eq!(widgets[0].children.last().map(|w| (w.text.as_str(), w.rect[1])), Some(("Fay", 360.0)));
+    }
+
+    #[test]
+    fn a_tab_drawn_where_the_navigation_bar_is_sits_above_it_whole() {
+        // A full-screen app's tab bar at the very bottom of a 1440x2560 screen.
+        let app = "com.example.tours";
+        let m = Mapper::for_size((1440, 2560));
+        let tab = UiNode { text: "Live".into(), clickable: true, ..node("android.widget.TextView", app, [0, 2480, 480, 2560], vec![]) };
+        let root = node("android.widget.FrameLayout", app, [0, 0, 1440, 2560], vec![tab]);
+        let mut live = None;
+        for w in &build(&root, &m, None) {
+            w.walk(&mut |w| {
+                if w.text == "Live" {
+                    live = Some(w.rect);
+                }
+            });
+        }
+        let r = live.expect("the tab is a widget");
+        assert!(r[3] >= 20.0 && (r[1] + r[3] - app_area().1).abs() <= 1.0, "whole, right above the bar: {r:?}");
+        // What a screenshot shows there (the real phone's own bar) stays cut off.
+        assert_eq!(m.rect([0, 2480, 480, 2560])[3], 0.0);
     }
 }

@@ -503,3 +503,24 @@ fn the_bundle_hash_covers_its_image_files() {
     s.symlink(&s.path("secret/leak.png"), "app/images/leak.png");
     assert_eq!(hash(), first, "a symlink leading out is not followed");
 }
+
+// ---- Option values are closed sets ------------------------------------------------------
+
+#[test]
+fn a_misspelled_option_value_is_refused_where_it_is_written_with_the_value_meant() {
+    let s = Scratch::new("options");
+    s.write(
+        "app/screens/main.ron",
+        "Screen(\n    title: \"Main\",\n    root: Column(\n        align: \"cetner\",\n        children: [Text(text: \"Hello\")],\n    ),\n)\n",
+    );
+    s.write("layouts/badge.ron", "Module(params: [], root: Button(text: \"Ok\", variant: \"outline\"))\n");
+    let problems = s.check();
+    let align = find(&problems, "unknown align `cetner`: did you mean `center`?");
+    assert!(align.file.ends_with("screens/main.ron") && align.line == Some(4), "{align}");
+    let variant = find(&problems, "unknown variant `outline`: did you mean `outlined`?");
+    assert!(variant.file.ends_with("layouts/badge.ron") && variant.line == Some(1), "{variant}");
+    // The phone leaves the app out, naming the file and line, and goes on.
+    let catalog = Catalog::load(&[s.app()], &[s.path("layouts")]).unwrap();
+    let (_, err) = catalog.broken.iter().find(|(_, e)| e.to_string().contains("cetner")).expect("the app is broken");
+    assert!(err.to_string().contains("main.ron:4"), "{err}");
+}

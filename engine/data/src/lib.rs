@@ -11,6 +11,7 @@ mod expr;
 mod files;
 mod manifest;
 mod node;
+mod options;
 mod rng;
 mod ron_util;
 mod ui_element;
@@ -27,6 +28,7 @@ pub use expr::{
 pub use files::{read_bounded, read_text_bounded, MAX_BUNDLE_FILE_BYTES};
 pub use manifest::{Manifest, MapSpec};
 pub use node::{Node, NodeKind, Props, Spacing, TabItem, MAX_DP, MAX_GRID_COLUMNS, MAX_SIZE};
+pub use options::{did_you_mean, Align, Fit, Justify, Keyboard, TextAlign, Variant, Weight};
 pub use rng::Rng;
 pub use ron_util::MAX_RON_DEPTH;
 pub use ui_element::{BBox, UiElement};

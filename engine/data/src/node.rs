@@ -161,8 +161,8 @@ pub struct Props {
     pub margin: Option<Spacing>,
     #[serde(deserialize_with = "dp")]
     pub gap: Option<f32>,
-    pub align: Option<String>,
-    pub justify: Option<String>,
+    pub align: Option<crate::options::Align>,
+    pub justify: Option<crate::options::Justify>,
     pub background: Option<String>,
     pub border: Option<String>,
     /// Corner radius (dp); `radius` is the same property.
@@ -178,16 +178,16 @@ pub struct Props {
     pub icon: Option<Template>,
     #[serde(deserialize_with = "size")]
     pub size: Option<f32>,
-    pub weight: Option<String>,
+    pub weight: Option<crate::options::Weight>,
     pub color: Option<String>,
     pub max_lines: Option<usize>,
-    pub text_align: Option<String>,
-    pub variant: Option<String>,
+    pub text_align: Option<crate::options::TextAlign>,
+    pub variant: Option<crate::options::Variant>,
 
     // Images: a file in the app bundle (`images/cat.jpg` or `{item.photo}`), how it fills its
     // box (`cover|contain|fill`) and whether it is cut to a circle.
     pub src: Option<Template>,
-    pub fit: Option<String>,
+    pub fit: Option<crate::options::Fit>,
     pub circle: bool,
 
     // Maps: the route drawn on a `Map` (`{"from": id, "to": id}`, 0 = the user's location).
@@ -210,7 +210,7 @@ pub struct Props {
     pub progress: Option<Template>,
     pub multiline: bool,
     pub password: bool,
-    pub keyboard: Option<String>,
+    pub keyboard: Option<crate::options::Keyboard>,
     pub back: bool,
 
     // Collections.

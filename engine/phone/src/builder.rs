@@ -295,16 +295,21 @@ impl<'a> Builder<'a> {
         if let Some(gap) = p.gap {
             s.gap = m.dp(gap);
         }
-        if let Some(a) = p.align.as_deref() {
-            s.align_items = Some(parse_align(a));
+        if let Some(a) = p.align {
+            s.align_items = Some(match a {
+                phoneworld_data::Align::Start => Align::Start,
+                phoneworld_data::Align::Center => Align::Center,
+                phoneworld_data::Align::End => Align::End,
+                phoneworld_data::Align::Stretch => Align::Stretch,
+            });
         }
-        if let Some(j) = p.justify.as_deref() {
+        if let Some(j) = p.justify {
             s.justify = match j {
-                "center" => Justify::Center,
-                "end" => Justify::End,
-                "space_between" => Justify::SpaceBetween,
-                "space_around" => Justify::SpaceAround,
-                _ => Justify::Start,
+                phoneworld_data::Justify::Start => Justify::Start,
+                phoneworld_data::Justify::Center => Justify::Center,
+                phoneworld_data::Justify::End => Justify::End,
+                phoneworld_data::Justify::SpaceBetween => Justify::SpaceBetween,
+                phoneworld_data::Justify::SpaceAround => Justify::SpaceAround,
             };
         }
         if let Some(bg) = p.background.as_deref() {
@@ -365,15 +370,6 @@ impl<'a> Builder<'a> {
     /// Children of a container, each at its own key.
     pub(crate) fn children(&mut self, nodes: &[Node], at: &At<'_>) -> Vec<ViewNode> {
         nodes.iter().enumerate().filter_map(|(i, n)| self.node(n, &at.child(i))).collect()
-    }
-}
-
-pub(crate) fn parse_align(a: &str) -> Align {
-    match a {
-        "center" => Align::Center,
-        "end" => Align::End,
-        "stretch" => Align::Stretch,
-        _ => Align::Start,
     }
 }
 

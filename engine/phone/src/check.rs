@@ -195,9 +195,6 @@ impl Checker<'_> {
         if let Some(src) = p.src.as_ref().filter(|t| t.is_constant()) {
             self.check_image(file, source, &src.render(&empty_scope()));
         }
-        if let Some(fit) = p.fit.as_deref().filter(|f| !matches!(*f, "cover" | "contain" | "fill")) {
-            self.report(file, source, &format!("\"{fit}\""), format!("`fit: \"{fit}\"`: use cover, contain or fill"));
-        }
         for tab in &p.tabs {
             if let Some(icon) = &tab.icon {
                 if !phoneworld_text::icon_exists(icon) {

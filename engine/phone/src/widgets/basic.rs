@@ -1,7 +1,7 @@
 //! Containers and static content: Column, Row, Stack, Card, Spacer, Divider, Text, Icon,
 //! Avatar, Image.
 
-use phoneworld_data::{Node, NodeKind};
+use phoneworld_data::{Node, NodeKind, TextAlign};
 use phoneworld_layout::{Align, Content, Direction, ImagePaint, ViewNode};
 use phoneworld_render::Fit;
 use phoneworld_text::Weight;
@@ -72,11 +72,11 @@ pub(super) fn divider(b: &mut Builder<'_>) -> ViewNode {
     v
 }
 
-fn weight(name: Option<&str>) -> Weight {
-    match name {
-        Some("medium") => Weight::Medium,
-        Some("bold") => Weight::Bold,
-        _ => Weight::Regular,
+fn weight(weight: Option<phoneworld_data::Weight>) -> Weight {
+    match weight {
+        Some(phoneworld_data::Weight::Medium) => Weight::Medium,
+        Some(phoneworld_data::Weight::Bold) => Weight::Bold,
+        Some(phoneworld_data::Weight::Regular) | None => Weight::Regular,
     }
 }
 
@@ -84,13 +84,13 @@ pub(super) fn text(b: &mut Builder<'_>, node: &Node, at: &At<'_>) -> ViewNode {
     let p = &node.props;
     let text = p.text.as_ref().map(|t| t.render(&at.scope)).unwrap_or_default();
     let color = b.color(p.color.as_deref(), at, b.theme.on_surface);
-    let mut v = b.text(text.clone(), p.size.unwrap_or(16.0), weight(p.weight.as_deref()), color);
+    let mut v = b.text(text.clone(), p.size.unwrap_or(16.0), weight(p.weight), color);
     if let Content::Text(spec) = &mut v.content {
         spec.max_lines = p.max_lines;
-        spec.align = match p.text_align.as_deref() {
-            Some("center") => 1,
-            Some("end") => 2,
-            _ => 0,
+        spec.align = match p.text_align {
+            Some(TextAlign::Center) => 1,
+            Some(TextAlign::End) => 2,
+            Some(TextAlign::Start) | None => 0,
         };
     }
     let mut a = b.a11y("android.widget.TextView");
@@ -152,17 +152,12 @@ fn avatar_color(name: &str) -> phoneworld_render::Color {
     phoneworld_render::Color::rgb((v >> 16) as u8, (v >> 8) as u8, v as u8)
 }
 
-/// `fit: cover|contain|fill` (cover when absent or unknown; an unknown one is a problem).
-fn fit(b: &mut Builder<'_>, name: Option<&str>) -> Fit {
-    match name {
-        None | Some("cover") => Fit::Cover,
-        Some("contain") => Fit::Contain,
-        Some("fill") => Fit::Fill,
-        Some(other) => {
-            let shown: String = other.chars().take(40).collect();
-            b.problem(format!("unknown fit `{shown}` (cover, contain or fill)"));
-            Fit::Cover
-        }
+/// `fit: cover|contain|fill` (cover when absent).
+fn fit(fit: Option<phoneworld_data::Fit>) -> Fit {
+    match fit {
+        None | Some(phoneworld_data::Fit::Cover) => Fit::Cover,
+        Some(phoneworld_data::Fit::Contain) => Fit::Contain,
+        Some(phoneworld_data::Fit::Fill) => Fit::Fill,
     }
 }
 
@@ -174,7 +169,7 @@ pub(super) fn image(b: &mut Builder<'_>, node: &Node, at: &At<'_>) -> ViewNode {
     let src = p.src.as_ref().map(|t| t.render(&at.scope)).unwrap_or_default();
     // An empty `src` (an item without a photo) is the placeholder without a problem.
     if let Some(image) = (!src.is_empty()).then(|| b.image(&src)).flatten() {
-        let fit = fit(b, p.fit.as_deref());
+        let fit = fit(p.fit);
         let radius = p.corner.map_or(0.0, |r| b.m.dp(r));
         v.content = Content::Image(ImagePaint { image, fit, radius, circle: p.circle });
         return v;

@@ -1,7 +1,7 @@
 //! Buttons: filled / outlined / text / tonal, icon buttons, floating action buttons, chips.
 //! The painted shape may be smaller than 48 dp; the touch target around it never is.
 
-use phoneworld_data::Node;
+use phoneworld_data::{Node, Variant};
 use phoneworld_layout::{Align, Direction, Justify, ViewNode};
 use phoneworld_render::Color;
 use phoneworld_text::Weight;
@@ -36,18 +36,19 @@ pub(super) fn button(b: &mut Builder<'_>, node: &Node, at: &At<'_>, enabled: boo
     let p = &node.props;
     let t = b.theme;
     let label = p.text.as_ref().map(|x| x.render(&at.scope)).unwrap_or_default();
-    let variant = p.variant.as_deref().unwrap_or("filled");
+    let variant = p.variant.unwrap_or(Variant::Filled);
     let (bg, fg, border) = match variant {
-        "outlined" => (None, t.primary, Some(t.outline)),
-        "text" => (None, t.primary, None),
-        "tonal" => (Some(t.secondary_container), t.on_primary_container, None),
-        _ => (Some(t.primary), t.on_primary, None),
+        Variant::Outlined => (None, t.primary, Some(t.outline)),
+        Variant::Text => (None, t.primary, None),
+        Variant::Tonal => (Some(t.secondary_container), t.on_primary_container, None),
+        // A progress indicator's shapes are no button look: filled.
+        Variant::Filled | Variant::Linear | Variant::Circular => (Some(t.primary), t.on_primary, None),
     };
     // `color` is the label's (and icon's) colour, whatever the variant.
     let fg = b.color(p.color.as_deref(), at, fg);
     let (bg, fg) = if enabled { (bg, fg) } else { (bg.map(|_| t.surface_variant), t.outline) };
     let mut inner = pill(b, 40.0, bg, border);
-    if variant == "text" {
+    if variant == Variant::Text {
         inner.style.padding = [b.m.dp(12.0), 0.0, b.m.dp(12.0), 0.0];
     }
     if let Some(icon) = &p.icon {

@@ -344,7 +344,7 @@ pub(super) fn progress(b: &mut Builder<'_>, node: &Node, at: &At<'_>) -> ViewNod
     if let Some(f) = fraction {
         a.text = format!("{}%", (f.clamp(0.0, 1.0) * 100.0).round());
     }
-    let mut v = if p.variant.as_deref() == Some("circular") {
+    let mut v = if p.variant == Some(phoneworld_data::Variant::Circular) {
         let mut ring = container(Direction::Column);
         let size = b.m.dp(p.size.unwrap_or(48.0));
         ring.style.width = Some(size);

@@ -248,18 +248,48 @@ fn nav_table(lua: &Lua) -> mlua::Result<Table> {
 
 type MakeEffect = fn(Value) -> Effect;
 
-/// Functions taking one table (`ui.dialog{...}`) and queueing it as an effect.
-fn table_effects(lua: &Lua, t: &Table, effects: &[(&'static str, MakeEffect)]) -> mlua::Result<()> {
-    for &(name, make) in effects {
+/// An effect taking one table: its name, its fields, the fields holding a list of choices
+/// (buttons, options, actions), and how it is queued.
+type TableEffect = (&'static str, &'static [&'static str], &'static [&'static str], MakeEffect);
+
+/// The fields of each choice of a dialog, sheet or notification.
+const CHOICE_FIELDS: &[&str] = &["text", "icon", "handler", "args"];
+
+/// Functions taking one table (`ui.dialog{...}`) and queueing it as an effect. A field the
+/// effect does not know (`titel`) is refused, with the field meant, rather than dropped.
+fn table_effects(lua: &Lua, t: &Table, prefix: &'static str, effects: &[TableEffect]) -> mlua::Result<()> {
+    for &(name, fields, choice_lists, make) in effects {
         t.set(
             name,
             lua.create_function(move |lua, spec: Table| {
-                let value = effect_value(lua, LuaValue::Table(spec), name)?;
+                let what = format!("{prefix}.{name}");
+                let value = effect_value(lua, LuaValue::Table(spec), &what)?;
+                known_fields(&what, &value, fields)?;
+                for list in choice_lists {
+                    if let Some(Value::Array(choices)) = value.get(*list) {
+                        for choice in choices {
+                            known_fields(&format!("{what}: each of `{list}`"), choice, CHOICE_FIELDS)?;
+                        }
+                    }
+                }
                 push_effect(lua, make(value))
             })?,
         )?;
     }
     Ok(())
+}
+
+/// Refuses a field of `value` (an object) that is not one of `fields`.
+fn known_fields(what: &str, value: &Value, fields: &[&str]) -> mlua::Result<()> {
+    let Value::Object(map) = value else { return Ok(()) };
+    match map.keys().find(|key| !fields.contains(&key.as_str())) {
+        None => Ok(()),
+        Some(key) => {
+            let shown: String = key.chars().take(40).collect();
+            let meant = phoneworld_data::did_you_mean(key, fields).map(|f| format!(": did you mean `{f}`?")).unwrap_or_default();
+            Err(mlua::Error::runtime(format!("{what}: unknown field `{shown}`{meant} (it takes {})", fields.join(", "))))
+        }
+    }
 }
 
 fn ui_table(lua: &Lua) -> mlua::Result<Table> {
@@ -274,12 +304,13 @@ fn ui_table(lua: &Lua) -> mlua::Result<Table> {
     table_effects(
         lua,
         &t,
+        "ui",
         &[
-            ("snackbar", Effect::Snackbar),
-            ("dialog", Effect::Dialog),
-            ("sheet", Effect::Sheet),
-            ("notify", Effect::Notify),
-            ("share", Effect::Share),
+            ("snackbar", &["text", "action", "handler", "args"], &[], Effect::Snackbar),
+            ("dialog", &["title", "text", "buttons"], &["buttons"], Effect::Dialog),
+            ("sheet", &["title", "options"], &["options"], Effect::Sheet),
+            ("notify", &["title", "text", "icon", "screen", "params", "actions"], &["actions"], Effect::Notify),
+            ("share", &["text", "item"], &[], Effect::Share),
         ],
     )?;
     Ok(t)
@@ -468,7 +499,15 @@ fn host_table(lua: &Lua) -> mlua::Result<Table> {
             to_lua(lua, &profile)
         })?,
     )?;
-    table_effects(lua, &t, &[("pay", Effect::Pay), ("share_to_chat", Effect::ShareToChat)])?;
+    table_effects(
+        lua,
+        &t,
+        "host",
+        &[
+            ("pay", &["amount", "merchant", "note", "handler", "args"], &[], Effect::Pay),
+            ("share_to_chat", &["text"], &[], Effect::ShareToChat),
+        ],
+    )?;
     Ok(t)
 }
 

@@ -64,6 +64,14 @@ function time(ev)
   state.set("stamp", os.date("%Y-%m-%d %H:%M", os.time()))
   state.set("roll", math.random(1, 6))
 end
+
+function misspelled(ev)
+  ui.dialog{ titel = "Delete?", buttons = { { text = "Delete", handler = "bump" } } }
+end
+
+function misspelled_choice(ev)
+  ui.dialog{ title = "Delete?", buttons = { { text = "Delete", handlr = "bump" } } }
+end
 "#;
 
 fn program() -> Program {
@@ -113,6 +121,12 @@ fn unbounded_allocation_is_stopped() {
 fn globals_and_io_are_refused() {
     assert_stopped("leak", "keep no state", 25);
     assert_stopped("escape", "io", 29);
+}
+
+#[test]
+fn an_effect_field_the_effect_does_not_know_is_refused_with_its_line_and_the_field_meant() {
+    assert_stopped("misspelled", "ui.dialog: unknown field `titel`: did you mean `title`? (it takes title, text, buttons)", 38);
+    assert_stopped("misspelled_choice", "each of `buttons`: unknown field `handlr`: did you mean `handler`?", 42);
 }
 
 #[test]

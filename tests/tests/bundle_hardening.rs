@@ -524,3 +524,12 @@ fn a_misspelled_option_value_is_refused_where_it_is_written_with_the_value_meant
     let (_, err) = catalog.broken.iter().find(|(_, e)| e.to_string().contains("cetner")).expect("the app is broken");
     assert!(err.to_string().contains("main.ron:4"), "{err}");
 }
+
+#[test]
+fn a_misspelled_state_path_is_named_at_its_line_with_the_key_meant() {
+    let s = Scratch::new("paths");
+    s.manifest(r#"state: {"settings": {"wifi": true}}"#);
+    s.write("app/screens/main.ron", "Screen(\n    title: \"Main\",\n    root: Text(text: \"{state.setings.wifi}\"),\n)\n");
+    let problem = find(&s.check(), "no `setings` in the app's initial state: did you mean `settings`?");
+    assert!(problem.file.ends_with("screens/main.ron") && problem.line == Some(3), "{problem}");
+}

@@ -112,7 +112,13 @@ impl Checker<'_> {
         };
         if !known {
             let what = if path.root == PathRoot::State { "initial state" } else { "content" };
-            self.report(file, source, &path.to_string(), format!("`{path}`: no `{}` in the app's {what}", first.unwrap_or("")));
+            let keys: Vec<&str> = match path.root {
+                PathRoot::State => self.bundle.manifest.state.keys().map(String::as_str).collect(),
+                _ => self.bundle.content.as_object().map(|o| o.keys().map(String::as_str).collect()).unwrap_or_default(),
+            };
+            let first = first.unwrap_or("");
+            let meant = phoneworld_data::did_you_mean(first, &keys).map(|k| format!(": did you mean `{k}`?")).unwrap_or_default();
+            self.report(file, source, &path.to_string(), format!("`{path}`: no `{first}` in the app's {what}{meant}"));
         }
     }
 

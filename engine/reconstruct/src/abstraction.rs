@@ -662,14 +662,14 @@ mod tests {
         assert_eq!(similarity(&t(&["a"]), &[]), 0.0);
     }
 
+    /// A node of the app `app` with the resource id `rid`.
+    fn node(class: &str, rid: &str, b: [i32; 4]) -> UiNode {
+        UiNode { resource_id: format!("app:id/{rid}"), package: "app".into(), ..UiNode::new(class, b) }
+    }
+
     /// A one-activity app: every screen is the same toolbar and fragment container around
     /// what the fragment shows.
     fn fragment_screen(id: &str, content: &[&str]) -> Screen {
-        let node = |class: &str, rid: &str, b: [i32; 4]| UiNode {
-            resource_id: format!("app:id/{rid}"),
-            package: "app".into(),
-            ..UiNode::new(class, b)
-        };
         let mut root = node("android.widget.FrameLayout", "content", [0, 0, 1080, 2400]);
         for (i, rid) in ["toolbar", "drawer_layout", "fragment_container", "menu_button", "title"].iter().enumerate() {
             root.children.push(node("android.widget.FrameLayout", rid, [0, i as i32 * 10, 1080, 200]));
@@ -737,11 +737,6 @@ mod tests {
 
     /// A settings page: a title bar and a scroll view whose rows each have their own id.
     fn settings_page(id: &str, rows: &[&str]) -> Screen {
-        let node = |class: &str, rid: &str, b: [i32; 4]| UiNode {
-            resource_id: format!("app:id/{rid}"),
-            package: "app".into(),
-            ..UiNode::new(class, b)
-        };
         let mut root = node("android.widget.FrameLayout", "content", [0, 0, 1080, 2400]);
         root.children.push(node("android.widget.TextView", "settings_title", [0, 0, 1080, 200]));
         let mut scroll = node("android.widget.ScrollView", "settings_scroll", [0, 200, 1080, 2400]);

@@ -22,10 +22,6 @@ fn widget_for<'m>(screen: &'m ScreenModel, node: &UiNode, size: (u32, u32), elig
     crate::generate::best_match(&screen.widgets, node, &m, eligible)
 }
 
-fn is_toggle(w: &Widget) -> bool {
-    matches!(w.kind, WidgetKind::Checkbox | WidgetKind::Switch)
-}
-
 /// The toggle a tap changed (its id and state key) and the state keys of every toggle the tap
 /// may change: the tapped widget if it is one, else one inside the tapped row (a settings row
 /// takes the tap for the checkbox it holds), but only when the tap stayed on the screen (a row
@@ -38,7 +34,7 @@ fn toggles_of(screen: &ScreenModel, tapped: &Widget, stayed: bool) -> Option<((S
     let mut keys = Vec::new();
     for w in &screen.widgets {
         w.walk(&mut |w| {
-            if let (true, Some(key)) = (is_toggle(w), &w.state_key) {
+            if let (true, Some(key)) = (w.is_toggle(), &w.state_key) {
                 let hit = w.id == tapped.id || (stayed && within(w.source_box));
                 if hit && first.is_none() {
                     first = Some((w.id.clone(), key.clone()));

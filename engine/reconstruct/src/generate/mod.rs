@@ -154,15 +154,7 @@ pub struct ScreenModel {
 impl ScreenModel {
     /// The widget with id `id`, wherever it is in the screen's tree.
     pub(crate) fn widget(&self, id: &str) -> Option<&Widget> {
-        let mut found = None;
-        for w in &self.widgets {
-            w.walk(&mut |w| {
-                if found.is_none() && w.id == id {
-                    found = Some(w);
-                }
-            });
-        }
-        found
+        widgets::find_widget(&self.widgets, id)
     }
 
     /// The handler a tap (or long press) at the centre of `aimed` runs: that of the innermost

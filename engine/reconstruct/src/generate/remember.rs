@@ -225,7 +225,7 @@ fn inputs_shown(screen: &Screen, model: &ScreenModel, f: &mut dyn FnMut(&str, bo
         }
         let kind = |w: &Widget| {
             if n.checkable {
-                matches!(w.kind, WidgetKind::Checkbox | WidgetKind::Switch)
+                w.is_toggle()
             } else {
                 w.kind == WidgetKind::TextField
             }
@@ -533,7 +533,7 @@ pub(super) fn picks(screens: &[ScreenModel], seen_as: &Sightings<'_>, traces: &[
                     let handler = best_match(&dialog.widgets, &target.node, &m, &|w| w.on_tap.is_some()).and_then(|w| w.on_tap.clone());
                     let leads = handler.filter(|name| dialog.handlers.iter().any(|h| h.name == *name && h.target == shown.id));
                     for (checkbox, name) in leads.iter().flat_map(|_| checked_rows(from)) {
-                        let is_box = |w: &Widget| matches!(w.kind, WidgetKind::Checkbox | WidgetKind::Switch);
+                        let is_box = |w: &Widget| w.is_toggle();
                         let Some(key) = best_match(&dialog.widgets, checkbox, &m, &is_box).and_then(|w| w.state_key.clone()) else {
                             continue;
                         };

@@ -17,7 +17,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::{Deserialize, Serialize};
 
 use super::remember::Sightings;
-use super::widgets::{best_match, checked_in, Mapper, Widget, WidgetKind};
+use super::widgets::{best_match, checked_in, Mapper, Widget};
 use super::{closes_into, ScreenModel, Way};
 use crate::abstraction::{Abstraction, Role};
 use crate::graph::UsageGraph;
@@ -64,7 +64,7 @@ fn checked_boxes(screen: &ScreenModel, root: Option<&crate::trace::UiNode>, size
     let m = Mapper::for_size(size);
     for w in &screen.widgets {
         w.walk(&mut |w| {
-            if let (WidgetKind::Checkbox | WidgetKind::Switch, Some(key)) = (w.kind, &w.state_key) {
+            if let (true, Some(key)) = (w.is_toggle(), &w.state_key) {
                 if checked_in(w, root, &m) == Some(true) {
                     keys.insert(key.clone());
                 }

@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::{Deserialize, Serialize};
 
 use super::shown::{example_texts, same_place, shown_in, slots, Shown};
-use super::widgets::{best_match, build, Mapper, Widget, WidgetKind};
+use super::widgets::{best_match, build, Mapper, Widget};
 use super::ScreenModel;
 use crate::abstraction::Abstraction;
 use crate::trace::{Trace, TraceAction};
@@ -38,16 +38,12 @@ impl Selection {
     }
 }
 
-fn is_checkable(w: &Widget) -> bool {
-    matches!(w.kind, WidgetKind::Checkbox | WidgetKind::Switch)
-}
-
 /// The screen's checkable controls outside lists (a control in a list row belongs to that
 /// row's item, an alarm's switch) that lead nowhere else (those keep their own handler).
 fn checkable_controls(widgets: &[Widget]) -> Vec<&Widget> {
     fn collect<'w>(widgets: &'w [Widget], out: &mut Vec<&'w Widget>) {
         for w in widgets {
-            if is_checkable(w) && w.on_tap.is_none() && w.on_change.is_none() {
+            if w.is_toggle() && w.on_tap.is_none() && w.on_change.is_none() {
                 out.push(w);
             }
             if !w.list {

@@ -9,7 +9,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::{Deserialize, Serialize};
 
 use super::remember::Sightings;
-use super::widgets::{best_match, build, shown_texts, Mapper, Widget, WidgetKind};
+use super::widgets::{best_match, build, find_widget, shown_texts, Mapper, Widget, WidgetKind};
 use super::ScreenModel;
 use crate::abstraction::{Abstraction, Role};
 use crate::trace::{Trace, TraceAction};
@@ -193,18 +193,6 @@ fn opening<'w>(widgets: &'w [Widget], handler: &str) -> Vec<&'w Widget> {
     out
 }
 
-fn find<'w>(widgets: &'w [Widget], id: &str) -> Option<&'w Widget> {
-    let mut found = None;
-    for w in widgets {
-        w.walk(&mut |w| {
-            if found.is_none() && w.id == id {
-                found = Some(w);
-            }
-        });
-    }
-    found
-}
-
 /// The widget a tap opened the screen from: `placed` (the model's widget in the tapped place)
 /// when the tapped texts name the same item; otherwise the widget with the same handler that
 /// shows them, or none when no widget does (what it opened belongs to no row of the model).
@@ -312,7 +300,7 @@ pub(super) fn follow_rows(screens: &mut [ScreenModel], seen_as: &Sightings<'_>, 
             .filter_map(|(key, v)| {
                 let (from, id) = key.split_once("__")?;
                 let from = screens.iter().find(|s| s.id == from)?;
-                let candidates = labels(find(&from.widgets, id)?);
+                let candidates = labels(find_widget(&from.widgets, id)?);
                 let (at, label) = candidates
                     .into_iter()
                     .enumerate()

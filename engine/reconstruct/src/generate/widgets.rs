@@ -122,6 +122,11 @@ impl Widget {
         past_the_fold(self.rect)
     }
 
+    /// A checkbox or a switch: a box a tap turns on or off.
+    pub(crate) fn is_toggle(&self) -> bool {
+        matches!(self.kind, WidgetKind::Checkbox | WidgetKind::Switch)
+    }
+
     pub fn walk<'w>(&'w self, f: &mut dyn FnMut(&'w Widget)) {
         f(self);
         for c in &self.children {
@@ -469,6 +474,19 @@ pub(crate) fn checked_in(toggle: &Widget, root: &UiNode, m: &Mapper) -> Option<b
         }
     });
     best.map(|(_, checked)| checked)
+}
+
+/// The widget with id `id`, wherever it is in the tree `widgets`.
+pub(crate) fn find_widget<'w>(widgets: &'w [Widget], id: &str) -> Option<&'w Widget> {
+    let mut found = None;
+    for w in widgets {
+        w.walk(&mut |w| {
+            if found.is_none() && w.id == id {
+                found = Some(w);
+            }
+        });
+    }
+    found
 }
 
 /// Intersection over union of two `[x1, y1, x2, y2]` boxes.
@@ -845,7 +863,7 @@ type RowModel = (String, [f64; 2], Option<String>, Option<String>);
 pub(crate) fn spread_over_rows(widgets: &mut [Widget]) {
     let toggle = |d: &Widget| {
         let mut found = false;
-        d.walk(&mut |w| found |= matches!(w.kind, WidgetKind::Checkbox | WidgetKind::Switch));
+        d.walk(&mut |w| found |= w.is_toggle());
         found
     };
     for w in widgets.iter_mut() {

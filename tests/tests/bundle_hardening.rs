@@ -7,7 +7,7 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use phoneworld_data::{Action, AppBundle, DataError, LayoutModules, Problem};
+use phoneworld_data::{Action, AppBundle, DataError, LayoutModules, LuaLibrary, Problem};
 use phoneworld_phone::{check_app, project_root, Catalog, Device, DeviceConfig};
 
 /// A folder under the system's temporary folder, removed when dropped. It holds `app/` (the
@@ -61,8 +61,9 @@ impl Scratch {
     /// The problems `phoneworld check` lists, with this folder's layouts.
     fn check(&self) -> Vec<Problem> {
         let (modules, errors) = LayoutModules::load(&[self.path("layouts")]);
-        let mut problems: Vec<Problem> = errors.iter().map(Problem::from).collect();
-        problems.extend(check_app(&self.app(), &modules));
+        let (library, library_errors) = LuaLibrary::load(&[self.path("lib")]);
+        let mut problems: Vec<Problem> = errors.iter().chain(&library_errors).map(Problem::from).collect();
+        problems.extend(check_app(&self.app(), &modules, &library));
         problems
     }
 
@@ -532,4 +533,32 @@ fn a_misspelled_state_path_is_named_at_its_line_with_the_key_meant() {
     s.write("app/screens/main.ron", "Screen(\n    title: \"Main\",\n    root: Text(text: \"{state.setings.wifi}\"),\n)\n");
     let problem = find(&s.check(), "no `setings` in the app's initial state: did you mean `settings`?");
     assert!(problem.file.ends_with("screens/main.ron") && problem.line == Some(3), "{problem}");
+}
+
+// ---- The shared Lua library ---------------------------------------------------------------
+
+#[test]
+fn an_app_reads_the_library_beside_its_layouts_and_a_broken_module_is_reported_with_its_line() {
+    let s = Scratch::new("library");
+    s.write("lib/greet.lua", "local M = {}\nfunction M.hello(name) return \"Hello, \" .. lib.greet.trimmed(name) end\nfunction M.trimmed(s) return (s:gsub(\"^%s+\", \"\")) end\nreturn M\n");
+    s.write("app/main.lua", "local hello = lib.greet.hello\nfunction greet(ev) state.set(\"greeting\", hello(\"  Ada\")) end\n");
+    s.write(
+        "app/screens/main.ron",
+        r#"Screen(title: "Main", root: Column(children: [Button(text: "Greet", on_tap: "greet"), Text(text: "{state.greeting}")]))"#,
+    );
+    s.manifest(r#"state: {"greeting": ""}"#);
+    assert!(s.check().is_empty(), "{:#?}", s.check());
+    let mut device = s.open();
+    let greet = device.ui_elements().into_iter().find(|e| e.text.as_deref() == Some("Greet")).expect("the button");
+    let b = greet.bbox_pixels.expect("pixels");
+    assert!(device.step(&Action::Tap { x: (b.x_min + b.x_max) / 2.0, y: (b.y_min + b.y_max) / 2.0 }).ok);
+    assert_eq!(device.state_json()["apps"]["com.phoneworld.test.hostile"]["greeting"], "Hello, Ada");
+
+    // A module that does not compile is reported at its line; the app that uses it cannot load.
+    s.write("lib/greet.lua", "local M = {\nreturn M\n");
+    let problem = find(&s.check(), "expected");
+    assert!(problem.file.ends_with("lib/greet.lua") && problem.line == Some(2), "{problem}");
+    let catalog = Catalog::load(&[s.app()], &[s.path("layouts")]).unwrap();
+    let broken: Vec<String> = catalog.broken.iter().map(|(path, err)| format!("{}: {err}", path.display())).collect();
+    assert!(broken.iter().any(|b| b.contains("lib/greet.lua") && b.contains(":2:")), "{broken:?}");
 }

@@ -65,6 +65,7 @@ const WITH_IMAGES: [&str; 8] = [
 fn every_image_the_content_names_is_in_the_bundle_and_check_is_clean() {
     let catalog = catalog();
     let (modules, _) = phoneworld_data::LayoutModules::load(&[project_root().join("layouts")]);
+    let (library, _) = phoneworld_data::LuaLibrary::load(&[project_root().join("lib")]);
     for package in WITH_IMAGES {
         let app = catalog.get(package).unwrap();
         let mut refs = Vec::new();
@@ -82,7 +83,7 @@ fn every_image_the_content_names_is_in_the_bundle_and_check_is_clean() {
             let image = load_image(&app.bundle, &app.bundle.dir, path).unwrap_or_else(|e| panic!("{package} {at}: {e}"));
             assert!(image.width() >= 200 && image.height() >= 200, "{package} {at}: {path} is {}x{}", image.width(), image.height());
         }
-        let problems = check_app(&app.bundle.dir, &modules);
+        let problems = check_app(&app.bundle.dir, &modules, &library);
         assert!(problems.is_empty(), "{package}: {:#?}", problems.iter().map(ToString::to_string).collect::<Vec<_>>());
     }
 }

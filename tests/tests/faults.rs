@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use phoneworld_data::{Action, LayoutModules};
+use phoneworld_data::{Action, LayoutModules, LuaLibrary};
 use phoneworld_phone::{check_app, project_root, Catalog, Device, DeviceConfig};
 
 fn faults() -> PathBuf {
@@ -78,7 +78,7 @@ fn unbounded_allocation_is_stopped() {
 
 #[test]
 fn a_missing_handler_is_reported_by_check_and_at_run_time() {
-    let problems = check_app(&faults().join("missing_handler"), &modules());
+    let problems = check_app(&faults().join("missing_handler"), &modules(), &LuaLibrary::default());
     assert_eq!(problems.len(), 1, "{problems:?}");
     assert!(problems[0].file.ends_with("missing_handler/screens/main.ron"));
     assert_eq!(problems[0].line, Some(6));
@@ -93,7 +93,7 @@ fn a_missing_handler_is_reported_by_check_and_at_run_time() {
 
 #[test]
 fn a_lua_syntax_error_names_file_and_line() {
-    let problems = check_app(&faults().join("lua_syntax"), &modules());
+    let problems = check_app(&faults().join("lua_syntax"), &modules(), &LuaLibrary::default());
     assert_eq!(problems.len(), 1, "{problems:?}");
     assert!(problems[0].file.ends_with("lua_syntax/main.lua"), "{}", problems[0]);
     assert_eq!(problems[0].line, Some(8));
@@ -109,7 +109,7 @@ fn a_lua_syntax_error_names_file_and_line() {
 
 #[test]
 fn a_ron_error_names_file_line_and_field() {
-    let problems = check_app(&faults().join("ron_error"), &modules());
+    let problems = check_app(&faults().join("ron_error"), &modules(), &LuaLibrary::default());
     assert_eq!(problems.len(), 1, "{problems:?}");
     assert!(problems[0].file.ends_with("ron_error/screens/main.ron"));
     assert_eq!(problems[0].line, Some(4));
@@ -122,8 +122,10 @@ fn a_ron_error_names_file_line_and_field() {
 #[test]
 fn the_bundled_apps_pass_check() {
     let modules = modules();
+    let (library, errors) = LuaLibrary::load(&[project_root().join("lib")]);
+    assert!(errors.is_empty(), "{errors:?}");
     for dir in phoneworld_phone::app_dirs(&project_root().join("apps")) {
-        let problems = check_app(&dir, &modules);
+        let problems = check_app(&dir, &modules, &library);
         assert!(problems.is_empty(), "{}: {problems:#?}", dir.display());
     }
 }

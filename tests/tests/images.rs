@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use phoneworld_data::{AppBundle, LayoutModules};
+use phoneworld_data::{AppBundle, LayoutModules, LuaLibrary};
 use phoneworld_phone::{check_app, load_image, project_root, Catalog, Device, DeviceConfig};
 use phoneworld_tests::{assert_screen, Harness};
 
@@ -56,7 +56,7 @@ fn images_are_decoded_once_per_catalog_and_render_the_same_everywhere() {
 #[test]
 fn check_reports_missing_undecodable_and_outside_literal_images_with_their_line() {
     let (modules, _) = LayoutModules::load(&[project_root().join("layouts")]);
-    let problems = check_app(&fixture(), &modules);
+    let problems = check_app(&fixture(), &modules, &LuaLibrary::default());
     let shown: Vec<String> = problems.iter().map(ToString::to_string).collect();
     let broken =
         |needle: &str| problems.iter().find(|p| p.file.ends_with("screens/broken.ron") && p.message.contains(needle)).map(|p| p.line);

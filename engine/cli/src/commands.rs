@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use anyhow::{bail, Context, Result};
-use phoneworld_data::{Action, LayoutModules};
+use phoneworld_data::{Action, LayoutModules, LuaLibrary};
 use phoneworld_phone::{check_app, project_root, step_recorded, Catalog, Device, DeviceConfig, EpisodeOptions, TrajectoryWriter, Walker};
 use serde_json::{json, Value};
 
@@ -290,11 +290,13 @@ pub(crate) fn monkey(
 pub(crate) fn check(app_dir: &Path, as_json: bool) -> Result<ExitCode> {
     let root = project_root();
     let (modules, module_errors) = LayoutModules::load(&[root.join("layouts")]);
-    let mut problems: Vec<phoneworld_data::Problem> = module_errors.iter().map(phoneworld_data::Problem::from).collect();
+    let (library, library_errors) = LuaLibrary::load(&[root.join("lib")]);
+    let mut problems: Vec<phoneworld_data::Problem> =
+        module_errors.iter().chain(&library_errors).map(phoneworld_data::Problem::from).collect();
     if !app_dir.join("app.ron").is_file() {
         bail!("{}: not an app folder (no app.ron)", app_dir.display());
     }
-    problems.extend(check_app(app_dir, &modules));
+    problems.extend(check_app(app_dir, &modules, &library));
     if as_json {
         out!("{}", json!({ "app": app_dir, "ok": problems.is_empty(), "problems": problems }));
     } else if problems.is_empty() {

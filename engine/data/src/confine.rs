@@ -77,12 +77,21 @@ impl<'a> Source<'a> {
     /// and sorted by name so loading order never depends on the OS. A subfolder that leads
     /// out of the folder is refused.
     pub(crate) fn ron_files(&self, sub: &str) -> Result<Vec<String>, DataError> {
+        self.files_named(sub, is_ron)
+    }
+
+    /// The `*.lua` files of a subfolder, as [`Source::ron_files`] lists `*.ron` ones.
+    pub(crate) fn lua_files(&self, sub: &str) -> Result<Vec<String>, DataError> {
+        self.files_named(sub, |name| Path::new(name).extension().is_some_and(|e| e == "lua"))
+    }
+
+    fn files_named(&self, sub: &str, wanted: fn(&str) -> bool) -> Result<Vec<String>, DataError> {
         let prefix = if sub.is_empty() { String::new() } else { format!("{sub}/") };
         let mut files: Vec<String> = match self {
             Source::Memory { files, .. } => files
                 .keys()
                 .filter_map(|k| k.strip_prefix(&prefix))
-                .filter(|name| !name.contains('/') && is_ron(name))
+                .filter(|name| !name.contains('/') && wanted(name))
                 .map(|name| format!("{prefix}{name}"))
                 .collect(),
             Source::Dir { dir, root } => {
@@ -94,7 +103,7 @@ impl<'a> Source<'a> {
                     .map(|rd| {
                         rd.filter_map(|e| e.ok())
                             .filter_map(|e| e.file_name().into_string().ok())
-                            .filter(|name| is_ron(name))
+                            .filter(|name| wanted(name))
                             .map(|name| format!("{prefix}{name}"))
                             .collect()
                     })

@@ -9,6 +9,7 @@ mod error;
 mod expansion;
 mod expr;
 mod files;
+mod library;
 mod manifest;
 mod node;
 mod options;
@@ -26,6 +27,7 @@ pub use expr::{
     MAX_EXPR_PARTS, MAX_TEXT_BYTES,
 };
 pub use files::{read_bounded, read_text_bounded, MAX_BUNDLE_FILE_BYTES};
+pub use library::LuaLibrary;
 pub use manifest::{Manifest, MapSpec};
 pub use node::{Node, NodeKind, Props, Spacing, TabItem, MAX_DP, MAX_GRID_COLUMNS, MAX_SIZE};
 pub use options::{did_you_mean, Align, Fit, Justify, Keyboard, TextAlign, Variant, Weight};

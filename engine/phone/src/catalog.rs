@@ -4,8 +4,8 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use phoneworld_data::{AppBundle, DataError, LayoutModules};
-use phoneworld_script::{Program, ScriptError};
+use phoneworld_data::{AppBundle, DataError, LayoutModules, LuaLibrary};
+use phoneworld_script::{Library, Program, ScriptError};
 use serde_json::Value;
 
 use crate::PhoneError;
@@ -57,6 +57,27 @@ pub fn project_root() -> PathBuf {
     std::fs::canonicalize(&root).unwrap_or(root)
 }
 
+/// The `lib/` folders beside the layout folders (`layouts/` and `lib/` sit side by side).
+fn library_dirs(layout_dirs: &[PathBuf]) -> Vec<PathBuf> {
+    layout_dirs.iter().filter_map(|dir| dir.parent()).map(|parent| parent.join("lib")).collect()
+}
+
+/// The shared Lua library beside the layout folders, compiled; what fails to load or compile
+/// goes to `broken`. Returns it with the hash of its sources.
+fn load_library(layout_dirs: &[PathBuf], broken: &mut Vec<(PathBuf, PhoneError)>) -> (Library, String) {
+    let dirs = library_dirs(layout_dirs);
+    let (sources, errors) = LuaLibrary::load(&dirs);
+    for err in errors {
+        broken.push((err.path().map(PathBuf::from).unwrap_or_default(), PhoneError::Data(err)));
+    }
+    let (library, errors) = Library::compile_each(&sources);
+    for err in errors {
+        let path = sources.modules.values().find(|m| m.name == err.file).map(|m| m.file.clone()).unwrap_or_default();
+        broken.push((path, PhoneError::Script(err)));
+    }
+    (library, sources.hash())
+}
+
 /// The app folders inside a folder of apps (those with an `app.ron`), sorted by name.
 pub fn app_dirs(dir: &Path) -> Vec<PathBuf> {
     let mut dirs: Vec<PathBuf> = std::fs::read_dir(dir)
@@ -75,7 +96,8 @@ impl Catalog {
         Catalog::load(&dirs, &[root.join("layouts")])
     }
 
-    /// Loads every app under the given folders (a folder may also be one app itself).
+    /// Loads every app under the given folders (a folder may also be one app itself), with the
+    /// layout modules of `layout_dirs` and the Lua library of the `lib/` folder beside each.
     pub fn load(app_roots: &[PathBuf], layout_dirs: &[PathBuf]) -> Result<Arc<Catalog>, PhoneError> {
         let (modules, errors) = LayoutModules::load(layout_dirs);
         let mut apps: Vec<InstalledApp> = Vec::new();
@@ -87,6 +109,8 @@ impl Catalog {
                 (path, PhoneError::Data(err))
             })
             .collect();
+        // A broken library module is reported and left out; the apps that use it fail to load.
+        let (library, library_hash) = load_library(layout_dirs, &mut broken);
         for root in app_roots {
             if !root.is_dir() {
                 return Err(PhoneError::Data(DataError::Invalid {
@@ -98,7 +122,7 @@ impl Catalog {
             let dirs = if root.join("app.ron").is_file() { vec![root.clone()] } else { app_dirs(root) };
             for dir in dirs {
                 let loaded = AppBundle::load(&dir).map_err(PhoneError::from).and_then(|bundle| {
-                    let program = Program::compile(&bundle)?;
+                    let program = Program::compile(&bundle)?.with_library(&library);
                     Ok((bundle, program))
                 });
                 let (bundle, program) = match loaded {
@@ -120,6 +144,7 @@ impl Catalog {
             hasher.update(app.bundle.hash.as_bytes());
         }
         hasher.update(modules.hash().as_bytes());
+        hasher.update(library_hash.as_bytes());
         Ok(Arc::new(Catalog {
             apps,
             modules,

@@ -3,10 +3,10 @@
 use std::path::Path;
 
 use phoneworld_data::{
-    line_of, read_text_bounded, AppBundle, BoolExpr, LayoutModules, ModuleAnalysis, Node, NodeKind, Path as BindPath, PathRoot, Problem,
-    Template, MAX_BUNDLE_FILE_BYTES,
+    line_of, read_text_bounded, AppBundle, BoolExpr, LayoutModules, LuaLibrary, ModuleAnalysis, Node, NodeKind, Path as BindPath, PathRoot,
+    Problem, Template, MAX_BUNDLE_FILE_BYTES,
 };
-use phoneworld_script::{Program, ScriptHost, ScriptLimits};
+use phoneworld_script::{Library, Program, ScriptError, ScriptHost, ScriptLimits};
 
 use crate::theme::Theme;
 
@@ -295,15 +295,22 @@ fn empty_scope() -> phoneworld_data::Scope<'static> {
     phoneworld_data::Scope { state: &NULL, local: &NULL, content: &NULL, params: &NULL, system: &NULL, item: None, index: None, args: None }
 }
 
-/// Checks one app folder against the layout modules; returns every problem found (empty
-/// when the app is fine).
-pub fn check_app(dir: &Path, modules: &LayoutModules) -> Vec<Problem> {
+/// Checks one app folder against the layout modules and the Lua library; returns every
+/// problem found (empty when the app is fine).
+pub fn check_app(dir: &Path, modules: &LayoutModules, library: &LuaLibrary) -> Vec<Problem> {
     let (bundle, errors) = AppBundle::load_all(dir);
     let mut problems: Vec<Problem> = errors.iter().map(Problem::from).collect();
     let Some(bundle) = bundle else { return problems };
-    let handlers = match Program::compile(&bundle) {
+    // A script error names an app file (`main.lua`) or a library module (`lib/text.lua`).
+    let problem = |e: ScriptError| {
+        let file = library.modules.values().find(|m| m.name == e.file).map_or_else(|| dir.join(&e.file), |m| m.file.clone());
+        Problem { file: file.display().to_string(), line: e.line.map(|l| l as usize), message: e.message }
+    };
+    let (compiled_library, library_errors) = Library::compile_each(library);
+    problems.extend(library_errors.into_iter().map(problem));
+    let handlers = match Program::compile(&bundle).map(|program| program.with_library(&compiled_library)) {
         Err(e) => {
-            problems.push(Problem { file: dir.join(&e.file).display().to_string(), line: e.line.map(|l| l as usize), message: e.message });
+            problems.push(problem(e));
             None
         }
         Ok(program) => match ScriptHost::new(ScriptLimits::default()).and_then(|mut host| {
@@ -312,11 +319,7 @@ pub fn check_app(dir: &Path, modules: &LayoutModules) -> Vec<Problem> {
         }) {
             Ok(names) => Some(names),
             Err(e) => {
-                problems.push(Problem {
-                    file: dir.join(&e.file).display().to_string(),
-                    line: e.line.map(|l| l as usize),
-                    message: e.message,
-                });
+                problems.push(problem(e));
                 None
             }
         },

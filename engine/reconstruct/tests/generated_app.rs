@@ -8,7 +8,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use common::{files_below, fixture, scratch, FORMATS};
-use phoneworld_data::{Action, LayoutModules};
+use phoneworld_data::{Action, LayoutModules, LuaLibrary};
 use phoneworld_phone::{check_app, project_root, Catalog, Device, DeviceConfig, Monkey};
 use phoneworld_reconstruct::{reconstruct, ReconOptions, Reconstruction};
 use phoneworld_tasks::{evaluate, AgentKind, Suite};
@@ -42,7 +42,7 @@ fn every_format_gives_an_app_that_passes_check() {
     assert!(errors.is_empty());
     for name in FORMATS {
         let r = build("every_format", name);
-        let problems = check_app(&r.out, &modules);
+        let problems = check_app(&r.out, &modules, &LuaLibrary::default());
         assert!(problems.is_empty(), "{name}: {problems:?}");
         for file in ["app.ron", "main.lua", "reconstruction.json", "fidelity.json", "fidelity.md", "graph.json", "graph.dot"] {
             assert!(r.out.join(file).is_file(), "{name}: no {file}");
@@ -196,7 +196,7 @@ fn texts_with_quotes_braces_and_newlines_stay_text() {
     let out = dir.join("app");
     let r = reconstruct(&[dir.join("actions.jsonl")], &out, &ReconOptions::default()).unwrap();
     let (modules, _) = LayoutModules::load(&[project_root().join("layouts")]);
-    assert!(check_app(&out, &modules).is_empty(), "{:?}", check_app(&out, &modules));
+    assert!(check_app(&out, &modules, &LuaLibrary::default()).is_empty(), "{:?}", check_app(&out, &modules, &LuaLibrary::default()));
     let mut d = device(&out);
     d.step(&Action::OpenApp { app: r.model.package.clone() });
     let texts: Vec<String> = d.ui_elements().into_iter().filter_map(|e| e.text).collect();

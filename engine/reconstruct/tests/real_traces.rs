@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use common::scratch;
-use phoneworld_data::LayoutModules;
+use phoneworld_data::{LayoutModules, LuaLibrary};
 use phoneworld_phone::{check_app, project_root, Catalog, Device, DeviceConfig, Monkey};
 use phoneworld_reconstruct::{reconstruct, ReconOptions, Reconstruction};
 use phoneworld_tasks::{evaluate, AgentKind, Suite};
@@ -34,7 +34,7 @@ fn reconstructed(name: &str) -> Option<Reconstruction> {
     let out = scratch(&format!("real-{name}"));
     let r = reconstruct(&[dir], &out, &ReconOptions::default()).unwrap();
     let (modules, _) = LayoutModules::load(&[project_root().join("layouts")]);
-    let problems = check_app(&out, &modules);
+    let problems = check_app(&out, &modules, &LuaLibrary::default());
     assert!(problems.is_empty(), "{name}: {problems:?}");
     let catalog = Catalog::load_default(std::slice::from_ref(&out)).unwrap();
     let suite = Suite::load(&out.join("verifiers").join(&r.suite), &catalog).unwrap();

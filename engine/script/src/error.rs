@@ -18,6 +18,12 @@ impl ScriptError {
     /// traceback. `default_file` is used when Lua reports no position.
     pub(crate) fn from_lua(app: &str, default_file: &str, err: &mlua::Error) -> ScriptError {
         let (message, traceback) = flatten(err);
+        // mlua appends the traceback to an error raised in Lua; the author reads the message,
+        // and the sandbox's own frames in it say nothing to them.
+        let (message, traceback) = match message.split_once("\nstack traceback:") {
+            Some((message, trace)) => (message.to_owned(), traceback.or_else(|| Some(trace.to_owned()))),
+            None => (message, traceback),
+        };
         let message = without_addresses(&message);
         let located = find_location(&message).or_else(|| traceback.as_deref().and_then(find_location));
         let clean = strip_location(&message);

@@ -4,12 +4,13 @@
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 
-use mlua::{ChunkMode, Function, HookTriggers, Lua, Table, VmState};
+use mlua::{ChunkMode, Function, HookTriggers, Lua, Table, Value as LuaValue, VmState};
 use serde_json::Value;
 
 use crate::api::{self, Crossing};
 use crate::budget::{Budget, BUDGET_MARKER};
 use crate::convert::ValueLimits;
+use crate::program::Chunk;
 use crate::raw::{self, AllocMeter};
 use crate::sandbox::{self, Sandbox};
 use crate::{EventCtx, Program, ScriptError};
@@ -139,16 +140,25 @@ impl ScriptHost {
         let lua_err = |file: &str, e: mlua::Error| ScriptError::from_lua(&program.app, file, &e);
         let chunks = self.lua.create_table().map_err(|e| lua_err(program.main_file(), e))?;
         for (i, chunk) in program.chunks.iter().enumerate() {
-            let function: Function = self
-                .lua
-                .load(&chunk.bytecode[..])
-                .set_mode(ChunkMode::Binary)
-                .set_name(format!("@{}", chunk.name))
-                .into_function()
-                .map_err(|e| lua_err(&chunk.name, e))?;
+            let function = self.load_chunk(chunk).map_err(|e| lua_err(&chunk.name, e))?;
             chunks.raw_set(i + 1, function).map_err(|e| lua_err(&chunk.name, e))?;
         }
+        // The library's modules, as `{ {name, chunk}, ... }` under `library` (see `sandbox.lua`).
+        let modules = self.lua.create_table().map_err(|e| lua_err(program.main_file(), e))?;
+        for (i, (module, chunk)) in program.library.modules.iter().enumerate() {
+            let function = self.load_chunk(chunk).map_err(|e| lua_err(&chunk.name, e))?;
+            let entry = self.lua.create_sequence_from([
+                LuaValue::String(self.lua.create_string(module).map_err(|e| lua_err(&chunk.name, e))?),
+                LuaValue::Function(function),
+            ]);
+            modules.raw_set(i + 1, entry.map_err(|e| lua_err(&chunk.name, e))?).map_err(|e| lua_err(&chunk.name, e))?;
+        }
+        chunks.raw_set("library", modules).map_err(|e| lua_err(program.main_file(), e))?;
         Ok(chunks)
+    }
+
+    fn load_chunk(&self, chunk: &Chunk) -> mlua::Result<Function> {
+        self.lua.load(&chunk.bytecode[..]).set_mode(ChunkMode::Binary).set_name(format!("@{}", chunk.name)).into_function()
     }
 
     /// The names of the functions an app defines (its handlers), sorted.

@@ -1,8 +1,9 @@
-//! An app's Lua compiled once to bytecode and shared (through an `Arc`) by every device.
+//! An app's Lua compiled once to bytecode and shared (through an `Arc`) by every device, and
+//! the shared library (`lib/*.lua`) compiled once for every app.
 
 use std::sync::Arc;
 
-use phoneworld_data::AppBundle;
+use phoneworld_data::{AppBundle, LuaLibrary};
 
 use crate::ScriptError;
 
@@ -16,33 +17,81 @@ pub(crate) struct Chunk {
     pub(crate) bytecode: Vec<u8>,
 }
 
-/// The compiled scripts of one app.
+/// The compiled modules of the shared Lua library, each run into a world before the app's
+/// scripts and read there as `lib.<module>`.
+#[derive(Debug, Clone, Default)]
+pub struct Library {
+    /// (module name, chunk), sorted by name.
+    pub(crate) modules: Arc<Vec<(String, Chunk)>>,
+}
+
+impl Library {
+    /// Compiles every module; a syntax error names the module's file and line.
+    pub fn compile(library: &LuaLibrary) -> Result<Library, ScriptError> {
+        let lua = mlua::Lua::new();
+        let mut modules = Vec::new();
+        for (module, script) in &library.modules {
+            modules.push((module.clone(), compile_chunk(&lua, "lib", &script.name, &script.source)?));
+        }
+        Ok(Library { modules: Arc::new(modules) })
+    }
+
+    /// Compiles what it can: each module that does not compile is left out and its error
+    /// returned, so one broken module costs only the apps that use it.
+    pub fn compile_each(library: &LuaLibrary) -> (Library, Vec<ScriptError>) {
+        let lua = mlua::Lua::new();
+        let mut modules = Vec::new();
+        let mut errors = Vec::new();
+        for (module, script) in &library.modules {
+            match compile_chunk(&lua, "lib", &script.name, &script.source) {
+                Ok(chunk) => modules.push((module.clone(), chunk)),
+                Err(err) => errors.push(err),
+            }
+        }
+        (Library { modules: Arc::new(modules) }, errors)
+    }
+
+    /// The module names, sorted.
+    pub fn module_names(&self) -> impl Iterator<Item = &str> {
+        self.modules.iter().map(|(name, _)| name.as_str())
+    }
+}
+
+/// The compiled scripts of one app, with the library its world starts from.
 #[derive(Debug, Clone)]
 pub struct Program {
     pub(crate) app: String,
     pub(crate) chunks: Arc<Vec<Chunk>>,
+    pub(crate) library: Library,
+}
+
+/// Compiles one file to bytecode. Each chunk takes its environment as an argument, so every
+/// event can run it into a fresh one; on the first line, so line numbers stay the author's.
+fn compile_chunk(lua: &mlua::Lua, app: &str, name: &str, source: &str) -> Result<Chunk, ScriptError> {
+    let source = format!("{ENV_PARAMETER}{source}");
+    let function = lua.load(source).set_name(format!("@{name}")).into_function().map_err(|err| ScriptError::from_lua(app, name, &err))?;
+    Ok(Chunk { name: name.to_owned(), bytecode: function.dump(false) })
 }
 
 impl Program {
-    /// Compiles every script of the bundle; a syntax error names the file and line.
+    /// Compiles every script of the bundle, with no library (see [`Program::with_library`]); a
+    /// syntax error names the file and line.
     pub fn compile(bundle: &AppBundle) -> Result<Program, ScriptError> {
         let sources: Vec<(&str, &str)> = bundle.scripts.iter().map(|s| (s.name.as_str(), s.source.as_str())).collect();
         Program::from_sources(&bundle.manifest.package, &sources)
     }
 
-    /// Compiles `(file name, source)` pairs for an app.
+    /// Compiles `(file name, source)` pairs for an app, with no library.
     pub fn from_sources(app: &str, sources: &[(&str, &str)]) -> Result<Program, ScriptError> {
         let lua = mlua::Lua::new();
-        let mut chunks = Vec::new();
-        for (name, source) in sources {
-            // Each chunk takes its environment as an argument, so every event can run it into
-            // a fresh one. On the first line, so line numbers stay the author's.
-            let source = format!("{ENV_PARAMETER}{source}");
-            let function =
-                lua.load(source).set_name(format!("@{name}")).into_function().map_err(|err| ScriptError::from_lua(app, name, &err))?;
-            chunks.push(Chunk { name: (*name).to_owned(), bytecode: function.dump(false) });
-        }
-        Ok(Program { app: app.to_owned(), chunks: Arc::new(chunks) })
+        let chunks = sources.iter().map(|(name, source)| compile_chunk(&lua, app, name, source)).collect::<Result<Vec<_>, _>>()?;
+        Ok(Program { app: app.to_owned(), chunks: Arc::new(chunks), library: Library::default() })
+    }
+
+    /// The same program, its world starting from `library` (`lib.<module>`).
+    pub fn with_library(mut self, library: &Library) -> Program {
+        self.library = library.clone();
+        self
     }
 
     pub fn app(&self) -> &str {

@@ -11,8 +11,8 @@ local raw_format, raw_rep, raw_unpack, raw_insert, raw_remove, raw_move, raw_con
 local raw_codepoint, raw_len8, raw_offset, raw_tonumber = utf8.codepoint, utf8.len, utf8.offset, tonumber
 local math_type = math.type
 
-local budget_spent, charge, charge_range, charge_span, format_problem =
-  host.budget_spent, host.charge, host.charge_range, host.charge_span, host.format_problem
+local budget_spent, charge, charge_range, charge_span, format_problem, suggest =
+  host.budget_spent, host.charge, host.charge_range, host.charge_span, host.format_problem, host.suggest
 local MAX_RESULTS = host.max_results
 -- The debug library is for this chunk alone: seeing past `__metatable`, and the upvalues of an
 -- app's functions (to tell whether a handler left its app's scripts as they were).
@@ -277,16 +277,75 @@ local ENV_META = {
   __metatable = LOCKED,
 }
 
--- Runs an app's scripts into a new environment: new closures, new upvalues, new tables.
+-- Runs the shared library's modules (`lib/*.lua`), each into an environment of its own that
+-- sees the phone's API and `lib`; each must return a table, read as `lib.<name>`. Returns
+-- `lib` (read-only) and what the modules keep: their environments and tables.
+-- A read-only view of a library table where reading a name it does not have is an error that
+-- names the name meant: `lib.text.trimm(s)` is a mistake, not a nil to call.
+local function library_view(t, what)
+  local function iterate(_, key)
+    return next(t, key)
+  end
+  local function missing(key)
+    local names = {}
+    for k in next, t do
+      if type(k) == "string" then names[#names + 1] = k end
+    end
+    raw_sort(names)
+    local meant = type(key) == "string" and suggest(key, names) or nil
+    local hint = meant and (": did you mean `" .. meant .. "`?") or (" (it has " .. raw_concat(names, ", ") .. ")")
+    error("no `" .. safe_tostring(key) .. "` in " .. what .. hint, 3)
+  end
+  return setmetatable({}, {
+    __index = function(_, key)
+      local value = t[key]
+      if value == nil then missing(key) end
+      return value
+    end,
+    __newindex = refuse_write,
+    __pairs = function() return iterate, nil, nil end,
+    __metatable = LOCKED,
+  })
+end
+
+local function load_library(modules)
+  local views, kept = {}, {}
+  local lib = library_view(views, "lib")
+  for i = 1, #modules do
+    local name, chunk = modules[i][1], modules[i][2]
+    local env = setmetatable({}, ENV_META)
+    rawset(env, "lib", lib)
+    local module = chunk(env)
+    if type(module) ~= "table" then
+      error("lib/" .. name .. ".lua: a library module must end with `return` of a table of its functions (got " .. type(module) .. ")", 0)
+    end
+    kept[#kept + 1] = env
+    kept[#kept + 1] = module
+    views[name] = library_view(module, "lib." .. name)
+  end
+  return lib, kept
+end
+
+-- Runs an app's scripts into a new environment: new closures, new upvalues, new tables (the
+-- library's too, so nothing one app or event does to them reaches another).
+local function load_all(env, chunks)
+  local lib, kept = load_library(chunks.library)
+  rawset(env, "lib", lib)
+  for i = 1, #chunks do
+    chunks[i](env)
+  end
+  return kept
+end
+
 local function instantiate(chunks)
   local env = setmetatable({}, ENV_META)
   rawset(env, "_G", env)
   loading = true
-  for i = 1, #chunks do
-    chunks[i](env)
-  end
+  -- Loading ends even when a script fails, or the next app's handlers could set globals.
+  local ok, kept = pcall(load_all, env, chunks)
   loading = false
-  return env
+  if not ok then error(kept, 0) end
+  return env, kept
 end
 
 -- What an app's scripts leave reachable from their module scope (the upvalues of their
@@ -295,7 +354,7 @@ end
 -- world is not recorded, and is built afresh for every event instead.
 local MAX_SURVEY = 4096
 
-local function survey(env)
+local function survey(env, kept)
   local cells, tables, seen, cell_seen, stack = {}, {}, {}, {}, {}
   local entries = 0
   local function visit(v)
@@ -306,6 +365,12 @@ local function survey(env)
     end
   end
   for _, v in next, env do visit(v) end
+  -- The library's environments are frozen like the app's (so only what they hold can
+  -- change); its module tables are recorded whole.
+  for i = 1, #kept, 2 do
+    for _, v in next, kept[i] do visit(v) end
+    visit(kept[i + 1])
+  end
   while #stack > 0 do
     local v = stack[#stack]
     stack[#stack] = nil
@@ -354,8 +419,8 @@ local worlds = {}
 -- whether its world was built for it or kept from the last one).
 local function prepare(chunks)
   if worlds[chunks] == nil then
-    local env = instantiate(chunks)
-    worlds[chunks] = { env = env, record = survey(env) }
+    local env, kept = instantiate(chunks)
+    worlds[chunks] = { env = env, record = survey(env, kept) }
   end
 end
 

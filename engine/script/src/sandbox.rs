@@ -104,6 +104,14 @@ fn host_functions(lua: &Lua, budget: &Arc<Budget>, api: Table) -> mlua::Result<T
         "format_problem",
         lua.create_function(|_, format: Value| Ok(if let Value::String(s) = format { format_problem(&s.as_bytes()) } else { None }))?,
     )?;
+    // The name meant by a misspelled one, among `names` (for `lib.text.trimm`).
+    host.set(
+        "suggest",
+        lua.create_function(|_, (name, names): (String, Vec<String>)| {
+            let names: Vec<&str> = names.iter().map(String::as_str).collect();
+            Ok(phoneworld_data::did_you_mean(&name, &names).map(str::to_owned))
+        })?,
+    )?;
     host.set("max_results", MAX_RESULTS)?;
     host.set("api", api)?;
     Ok(host)

@@ -1,34 +1,20 @@
 -- Bank: PIN / fingerprint sign-in, accounts, seeded statements, transfers, payees and cards.
-local days_from_civil, civil_from_days = clock.days_from_civil, clock.civil_from_days
 
 -- ---------------------------------------------------------------- helpers
 
-local function round2(n) return math.floor((tonumber(n) or 0) * 100 + 0.5) / 100 end
+local round2 = lib.money.round2
 
-local function money(n)
-  n = tonumber(n) or 0
-  local s = string.format("%.2f", math.abs(n))
-  local int, frac = s:match("^(%d+)%.(%d+)$")
-  int = int:reverse():gsub("(%d%d%d)", "%1,"):reverse():gsub("^,", "")
-  return "$" .. int .. "." .. frac
-end
+-- Statements show amounts without their sign (see `signed`).
+local money = lib.money.grouped
 
 local function signed(n)
   n = tonumber(n) or 0
   return (n >= 0 and "+" or "−") .. money(n)
 end
 
-local function trim(s)
-  if type(s) ~= "string" then return "" end
-  return (s:gsub("^%s+", ""):gsub("%s+$", ""))
-end
+local trim = lib.text.trim
 
-local function days_ago(n)
-  local y, m, d = tostring(clock.today()):match("^(%d+)-(%d+)-(%d+)$")
-  if not y then return clock.today() end
-  local y2, m2, d2 = civil_from_days(days_from_civil(tonumber(y), tonumber(m), tonumber(d)) - n)
-  return string.format("%04d-%02d-%02d", y2, m2, d2)
-end
+local function days_ago(n) return lib.dates.add_days(clock.today(), -n) end
 
 local function account(id)
   for i, a in ipairs(state.get("accounts") or {}) do

@@ -2,8 +2,8 @@
 
 local UNLOCK, PER_MIN, EBIKE_EXTRA = 1.00, 0.15, 0.10
 
-local function money(n) return string.format("$%.2f", tonumber(n) or 0) end
-local function round2(n) return math.floor((tonumber(n) or 0) * 100 + 0.5) / 100 end
+local money = lib.money.format
+local round2 = lib.money.round2
 
 local function stations() return content.get("stations") or {} end
 local function find_station(id)

@@ -3,10 +3,7 @@
 
 local SEARCH = "search.example.com/?q="
 
-local function trim(s)
-  if type(s) ~= "string" then return "" end
-  return (s:gsub("^%s+", ""):gsub("%s+$", ""))
-end
+local trim = lib.text.trim
 
 local function normalize(text)
   local u = trim(text):lower()

@@ -7,37 +7,17 @@ local MONTHS = { "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", 
 local DAYS = { "Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun" }
 local STATUS_TEXT = { accepted = "Going", declined = "Not going", maybe = "Maybe", pending = "Not answered" }
 
-local function trim(s)
-  if type(s) ~= "string" then return "" end
-  return (s:gsub("^%s+", ""):gsub("%s+$", ""))
-end
+local trim = lib.text.trim
 
-local function parse_date(text)
-  if type(text) ~= "string" then return nil end
-  local y, m, d = text:match("^(%d%d%d%d)-(%d%d)-(%d%d)$")
-  if not y then return nil end
-  return tonumber(y), tonumber(m), tonumber(d)
-end
+local parse_date = lib.dates.parse
 
-local function day_number(text)
-  local y, m, d = parse_date(text)
-  if not y then return nil end
-  return days_from_civil(y, m, d)
-end
+local day_number = lib.dates.day_number
 
-local function fmt_date(y, m, d)
-  return string.format("%04d-%02d-%02d", y, m, d)
-end
+local fmt_date = lib.dates.format
 
-local function add_days(text, n)
-  local z = day_number(text)
-  if not z then return text end
-  return fmt_date(civil_from_days(z + n))
-end
+local add_days = lib.dates.add_days
 
-local function fmt_time(minutes)
-  return clock.format_time(math.floor(tonumber(minutes) or 0))
-end
+local fmt_time = lib.dates.time
 
 local function short_day(date)
   local z = day_number(date)

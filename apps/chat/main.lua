@@ -7,16 +7,10 @@ local REPLIES = { "👍", "Sounds good!", "Haha 😄", "Got it, thanks!", "Let m
 
 -- ---------------------------------------------------------------- helpers
 
-local function money(n) return string.format("$%.2f", tonumber(n) or 0) end
-local function round2(n) return math.floor((tonumber(n) or 0) * 100 + 0.5) / 100 end
-local function trim(s)
-  if type(s) ~= "string" then return "" end
-  return (s:gsub("^%s+", ""):gsub("%s+$", ""))
-end
-local function now_hhmm()
-  local m = clock.minutes()
-  return string.format("%02d:%02d", m // 60, m % 60)
-end
+local money = lib.money.format
+local round2 = lib.money.round2
+local trim = lib.text.trim
+local function now_hhmm() return lib.dates.hhmm(clock.minutes()) end
 local function now_stamp() return clock.today() .. " " .. now_hhmm() end
 
 local function chats() return state.get("chats") or {} end

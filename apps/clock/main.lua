@@ -7,35 +7,21 @@ local DAY_NAMES = { "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Sat
 
 -- ---------------------------------------------------------------- helpers
 
-local function fmt_time(minutes)
-  return clock.format_time(math.floor(tonumber(minutes) or 0))
-end
+local fmt_time = lib.dates.time
 
 -- Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
-local function parse_date(text)
-  if type(text) ~= "string" then return nil end
-  local y, m, d = text:match("^(%d%d%d%d)-(%d%d)-(%d%d)$")
-  if not y then return nil end
-  return tonumber(y), tonumber(m), tonumber(d)
-end
+local parse_date = lib.dates.parse
 
-local function add_days(text, n)
-  local y, m, d = parse_date(text)
-  if not y then return text end
-  local y2, m2, d2 = civil_from_days(days_from_civil(y, m, d) + n)
-  return string.format("%04d-%02d-%02d", y2, m2, d2)
-end
+local add_days = lib.dates.add_days
 
 -- Day of the week of today, 0 = Monday.
 local function today_weekday()
-  local y, m, d = parse_date(clock.today())
-  if not y then return 0 end
-  return (days_from_civil(y, m, d) + 3) % 7 -- 1970-01-01 was a Thursday
+  local today = lib.dates.day_number(clock.today())
+  if not today then return 0 end
+  return lib.dates.weekday(today) - 1
 end
 
-local function plural(n, word)
-  return n .. " " .. word .. (n == 1 and "" or "s")
-end
+local plural = lib.text.plural
 
 -- "Alarm in 9 hours and 5 minutes" for the next time an alarm rings.
 local function until_text(time, days)
@@ -88,10 +74,7 @@ local function sorted_days(days)
   return out
 end
 
-local function trim(s)
-  if type(s) ~= "string" then return "" end
-  return (s:gsub("^%s+", ""):gsub("%s+$", ""))
-end
+local trim = lib.text.trim
 
 -- ---------------------------------------------------------------- world clock
 

@@ -3,16 +3,10 @@
 local TAX = 0.0875
 local STAGES = { "Paid", "Brewing", "Ready for pickup", "Picked up" }
 
-local function money(n) return string.format("$%.2f", tonumber(n) or 0) end
-local function round2(n) return math.floor((tonumber(n) or 0) * 100 + 0.5) / 100 end
-local function trim(s)
-  if type(s) ~= "string" then return "" end
-  return (s:gsub("^%s+", ""):gsub("%s+$", ""))
-end
-local function hhmm()
-  local m = clock.minutes()
-  return string.format("%02d:%02d", m // 60, m % 60)
-end
+local money = lib.money.format
+local round2 = lib.money.round2
+local trim = lib.text.trim
+local function hhmm() return lib.dates.hhmm(clock.minutes()) end
 local function profile()
   local p = host.profile()
   if type(p) ~= "table" then return {} end

@@ -1,13 +1,8 @@
 -- Contacts: the address book. All data lives in state; screens derive their lists in on_enter.
 
-local function trim(s)
-  if type(s) ~= "string" then return "" end
-  return (s:gsub("^%s+", ""):gsub("%s+$", ""))
-end
+local trim = lib.text.trim
 
-local function plural(n, one, many)
-  return n .. " " .. (n == 1 and one or many)
-end
+local plural = lib.text.plural
 
 local function contacts()
   local list = state.get("contacts")
@@ -55,10 +50,7 @@ local function sorted_contacts()
   return list
 end
 
-local function digits(s)
-  if type(s) ~= "string" then return "" end
-  return (s:gsub("%D", ""))
-end
+local digits = lib.text.digits
 
 local COLORS = { "#E57373", "#64B5F6", "#81C784", "#FFB74D", "#BA68C8", "#4DB6AC", "#F06292", "#9575CD", "#4FC3F7", "#AED581", "#FF8A65", "#7986CB" }
 

@@ -12,16 +12,10 @@ local COURIERS = { { "Marco Reyes", "e-bike" }, { "Priya Nair", "scooter" }, { "
 
 -- ---------------------------------------------------------------- helpers
 
-local function money(n) return string.format("$%.2f", tonumber(n) or 0) end
-local function round2(n) return math.floor((tonumber(n) or 0) * 100 + 0.5) / 100 end
-local function trim(s)
-  if type(s) ~= "string" then return "" end
-  return (s:gsub("^%s+", ""):gsub("%s+$", ""))
-end
-local function hhmm(minutes)
-  minutes = math.floor(tonumber(minutes) or 0) % 1440
-  return string.format("%02d:%02d", minutes // 60, minutes % 60)
-end
+local money = lib.money.format
+local round2 = lib.money.round2
+local trim = lib.text.trim
+local hhmm = lib.dates.hhmm
 
 local function restaurants() return content.get("restaurants") or {} end
 

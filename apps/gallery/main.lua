@@ -7,10 +7,7 @@ local KIND_ICONS = {
   audio = "audio_file", video = "movie", zip = "folder_zip",
 }
 
-local function trim(s)
-  if type(s) ~= "string" then return "" end
-  return (s:gsub("^%s+", ""):gsub("%s+$", ""))
-end
+local trim = lib.text.trim
 
 local function short_date(d)
   if type(d) ~= "string" then return "" end
@@ -22,17 +19,7 @@ local function short_date(d)
   return s
 end
 
-local function days_between(a, b)
-  -- rough day difference between two YYYY-MM-DD dates (enough for a 30-day countdown)
-  local function n(d)
-    local y, m, day = tostring(d or ""):match("^(%d+)-(%d+)-(%d+)$")
-    if not y then return 0 end
-    y, m, day = tonumber(y), tonumber(m), tonumber(day)
-    if m <= 2 then y = y - 1; m = m + 12 end
-    return 365 * y + y // 4 - y // 100 + y // 400 + (153 * (m - 3) + 2) // 5 + day
-  end
-  return n(b) - n(a)
-end
+local days_between = lib.dates.days_between
 
 local function photo_by_id(id)
   id = tonumber(id)

@@ -7,10 +7,7 @@ local MODES = {
   transit = { label = "Transit", icon = "directions_transit", kmh = 16, extra = 6 },
 }
 
-local function trim(s)
-  if type(s) ~= "string" then return "" end
-  return (s:gsub("^%s+", ""):gsub("%s+$", ""))
-end
+local trim = lib.text.trim
 
 local function category_icon(cat)
   for _, c in ipairs(content.get("categories") or {}) do
@@ -42,11 +39,7 @@ local function fmt_minutes(m)
   return r == 0 and (h .. " hr") or (h .. " hr " .. r .. " min")
 end
 
-local function with_commas(n)
-  local s = tostring(math.floor(tonumber(n) or 0))
-  local out = s:reverse():gsub("(%d%d%d)", "%1,"):reverse()
-  return (out:gsub("^,", ""))
-end
+local with_commas = lib.text.thousands
 
 local function row_of(p)
   return {

@@ -1,42 +1,19 @@
 -- Messages: SMS threads with the people of the shared address book.
 -- Threads live in state.threads; each screen derives its rows in on_enter.
-local days_from_civil, civil_from_days = clock.days_from_civil, clock.civil_from_days
 
 local MONTHS = { "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec" }
 
-local function trim(s)
-  if type(s) ~= "string" then return "" end
-  return (s:gsub("^%s+", ""):gsub("%s+$", ""))
-end
+local trim = lib.text.trim
 
-local function digits(s)
-  if type(s) ~= "string" then return "" end
-  return (s:gsub("%D", ""))
-end
+local digits = lib.text.digits
 
-local function parse_date(text)
-  if type(text) ~= "string" then return nil end
-  local y, m, d = text:match("^(%d%d%d%d)-(%d%d)-(%d%d)$")
-  if not y then return nil end
-  return tonumber(y), tonumber(m), tonumber(d)
-end
+local parse_date = lib.dates.parse
 
-local function day_number(text)
-  local y, m, d = parse_date(text)
-  if not y then return nil end
-  return days_from_civil(y, m, d)
-end
+local day_number = lib.dates.day_number
 
-local function add_days(text, n)
-  local z = day_number(text)
-  if not z then return text end
-  local y, m, d = civil_from_days(z + n)
-  return string.format("%04d-%02d-%02d", y, m, d)
-end
+local add_days = lib.dates.add_days
 
-local function fmt_time(minutes)
-  return clock.format_time(math.floor(tonumber(minutes) or 0))
-end
+local fmt_time = lib.dates.time
 
 local function short_date(text)
   local y, m, d = parse_date(text)

@@ -4,8 +4,8 @@ local days_from_civil, civil_from_days = clock.days_from_civil, clock.civil_from
 local FEE = 1.25
 local ROWS = { "A", "B", "C", "D", "E", "F" }
 
-local function money(n) return string.format("$%.2f", tonumber(n) or 0) end
-local function round2(n) return math.floor((tonumber(n) or 0) * 100 + 0.5) / 100 end
+local money = lib.money.format
+local round2 = lib.money.round2
 
 local function find_movie(id)
   for _, m in ipairs(content.get("movies") or {}) do

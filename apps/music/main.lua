@@ -7,10 +7,7 @@ local function fmt(secs)
   return string.format("%d:%02d", secs // 60, secs % 60)
 end
 
-local function trim(s)
-  if type(s) ~= "string" then return "" end
-  return (s:gsub("^%s+", ""):gsub("%s+$", ""))
-end
+local trim = lib.text.trim
 
 local function song(id)
   id = tonumber(id)

@@ -1,10 +1,7 @@
 -- Notes: handlers. All notes live in state.notes; state.view holds the derived lists the home,
 -- archive and filter chips show (recomputed by refresh() after every change).
 
-local function trim(s)
-  if type(s) ~= "string" then return "" end
-  return (s:gsub("^%s+", ""):gsub("%s+$", ""))
-end
+local trim = lib.text.trim
 
 local function find_note(id)
   id = tonumber(id)
@@ -15,11 +12,7 @@ local function find_note(id)
   return nil
 end
 
-local function has(list, v)
-  if type(list) ~= "table" then return false end
-  for _, x in ipairs(list) do if x == v then return true end end
-  return false
-end
+local has = lib.lists.contains
 
 local function snippet_of(n)
   if n.checklist then

@@ -1,39 +1,21 @@
 -- Phone: favorites, call log, contacts, keypad and the in-call screen.
 -- The call log lives in state.calls (newest first); the ongoing call in state.call.
-local days_from_civil, civil_from_days = clock.days_from_civil, clock.civil_from_days
+local civil_from_days = clock.civil_from_days
 
 local MONTHS = { "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec" }
 local DAY_NAMES = { "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday" }
 local KIND_LABEL = { missed = "Missed call", outgoing = "Outgoing call", incoming = "Incoming call" }
 local KIND_ICON = { missed = "call_missed", outgoing = "call_made", incoming = "call_received" }
 
-local function trim(s)
-  if type(s) ~= "string" then return "" end
-  return (s:gsub("^%s+", ""):gsub("%s+$", ""))
-end
+local trim = lib.text.trim
 
-local function digits(s)
-  if type(s) ~= "string" then return "" end
-  return (s:gsub("%D", ""))
-end
+local digits = lib.text.digits
 
-local function day_number(text)
-  if type(text) ~= "string" then return nil end
-  local y, m, d = text:match("^(%d%d%d%d)-(%d%d)-(%d%d)$")
-  if not y then return nil end
-  return days_from_civil(tonumber(y), tonumber(m), tonumber(d))
-end
+local day_number = lib.dates.day_number
 
-local function add_days(text, n)
-  local z = day_number(text)
-  if not z then return text end
-  local y, m, d = civil_from_days(z + n)
-  return string.format("%04d-%02d-%02d", y, m, d)
-end
+local add_days = lib.dates.add_days
 
-local function fmt_time(minutes)
-  return clock.format_time(math.floor(tonumber(minutes) or 0))
-end
+local fmt_time = lib.dates.time
 
 local function day_label(date)
   local today = day_number(clock.today())

@@ -1,25 +1,10 @@
 -- Settings: handlers. Lua keeps nothing between events; all data lives in state / locals / system.
 
-local function find_by(list, key, value)
-  if type(list) ~= "table" then return nil end
-  for i, entry in ipairs(list) do
-    if type(entry) == "table" and entry[key] == value then return entry, i end
-  end
-  return nil
-end
+local find_by = lib.lists.find
 
-local function contains(list, value)
-  if type(list) ~= "table" then return false end
-  for _, v in ipairs(list) do
-    if v == value then return true end
-  end
-  return false
-end
+local contains = lib.lists.contains
 
-local function trim(s)
-  if type(s) ~= "string" then return "" end
-  return (s:gsub("^%s+", ""):gsub("%s+$", ""))
-end
+local trim = lib.text.trim
 
 local function start_scan()
   locals.set("scan_until", clock.now() + 2500)

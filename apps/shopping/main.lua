@@ -8,18 +8,11 @@ local EXPRESS_SHIPPING = 12
 
 -- ---------------------------------------------------------------- helpers
 
-local function money(n)
-  return string.format("$%.2f", tonumber(n) or 0)
-end
+local money = lib.money.format
 
-local function round2(n)
-  return math.floor((tonumber(n) or 0) * 100 + 0.5) / 100
-end
+local round2 = lib.money.round2
 
-local function trim(s)
-  if type(s) ~= "string" then return "" end
-  return (s:gsub("^%s+", ""):gsub("%s+$", ""))
-end
+local trim = lib.text.trim
 
 local function products()
   return content.get("products") or {}

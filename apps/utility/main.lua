@@ -2,11 +2,8 @@
 
 local IDS = { "electricity", "water", "gas", "internet" }
 
-local function money(n) return string.format("$%.2f", tonumber(n) or 0) end
-local function trim(s)
-  if type(s) ~= "string" then return "" end
-  return (s:gsub("^%s+", ""):gsub("%s+$", ""))
-end
+local money = lib.money.format
+local trim = lib.text.trim
 
 local function find_bill(id)
   for _, b in ipairs(content.get("providers") or {}) do
@@ -20,19 +17,7 @@ local function holder()
   return tostring(p.name or "you")
 end
 
-local function days_between(a, b)
-  local function days(t)
-    local y, m, d = tostring(t):match("^(%d+)-(%d+)-(%d+)$")
-    if not y then return 0 end
-    y, m, d = tonumber(y), tonumber(m), tonumber(d)
-    if m <= 2 then y = y - 1 end
-    local era = y // 400
-    local yoe = y - era * 400
-    local doy = (153 * ((m + 9) % 12) + 2) // 5 + d - 1
-    return era * 146097 + yoe * 365 + yoe // 4 - yoe // 100 + doy
-  end
-  return days(b) - days(a)
-end
+local days_between = lib.dates.days_between
 
 function go_back(ev) nav.pop() end
 function open_history(ev) nav.push("history") end

@@ -1,7 +1,6 @@
 -- Weather: forecasts are generated once per device in on_install (math.random is seeded from the
 -- device seed) from each city's typical climate in content, and kept in state.data. state.view
 -- holds what the screens show, already converted to the chosen units (refresh()).
-local days_from_civil = clock.days_from_civil
 
 local DAY_NAMES = { "Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun" }
 local DAY_LONG = { "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday" }
@@ -12,11 +11,11 @@ local ICONS = {
 }
 local WET = { Rain = true, Showers = true, Thunderstorms = true, Snow = true }
 
+-- 1 = Monday.
 local function weekday_of_today(offset_days)
-  local y, m, d = tostring(clock.today()):match("^(%d+)-(%d+)-(%d+)$")
-  if not y then return 1 end
-  local n = days_from_civil(tonumber(y), tonumber(m), tonumber(d)) + (offset_days or 0)
-  return ((n + 3) % 7) + 1 -- 1970-01-01 was a Thursday; 1 = Monday
+  local today = lib.dates.day_number(clock.today())
+  if not today then return 1 end
+  return lib.dates.weekday(today + (offset_days or 0))
 end
 
 local function find_city(name)
@@ -82,9 +81,7 @@ local function wind(kmh)
   return math.floor(kmh + 0.5) .. " km/h"
 end
 
-local function hhmm(m)
-  return clock.format_time(math.floor(tonumber(m) or 0))
-end
+local hhmm = lib.dates.time
 
 -- Temperature at minute-of-day t for a day with (lo, hi): lowest near 06:00, highest near 15:00.
 local function temp_at(day, t)

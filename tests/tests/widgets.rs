@@ -749,3 +749,32 @@ fn a_buttons_color_is_its_labels_colour() {
     assert_eq!(reds(&mut h, "plain"), 0, "the theme's colour otherwise");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_field_that_asks_for_digits_opens_the_keyboard_on_its_digits() {
+    let dir = std::env::temp_dir().join(format!("pw-digit-keyboard-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("screens")).unwrap();
+    std::fs::write(
+        dir.join("app.ron"),
+        r#"App(package: "t.digits", label: "Digits", icon: "dialpad", entry: "main", state: {"zip": "", "name": ""})"#,
+    )
+    .unwrap();
+    let screen = r#"Screen(root: Column(children: [
+        TextField(id: "zip", value: "state.zip", label: "ZIP", keyboard: "number"),
+        TextField(id: "phone", value: "state.phone", label: "Phone", keyboard: "phone"),
+        TextField(id: "name", value: "state.name", label: "Name"),
+    ]))"#;
+    std::fs::write(dir.join("screens/main.ron"), screen).unwrap();
+    let catalog = phoneworld_phone::Catalog::load(std::slice::from_ref(&dir), &[phoneworld_phone::project_root().join("layouts")]).unwrap();
+    let device = phoneworld_phone::Device::new(catalog, phoneworld_phone::DeviceConfig::default()).unwrap();
+    let mut h = Harness { device, results: Vec::new() };
+    h.device.open_screen("t.digits", "main", json!({})).unwrap();
+    for (field, digits) in [("zip", true), ("name", false), ("phone", true)] {
+        tap_id(&mut h, field);
+        assert_eq!(h.find("7").is_some(), digits, "{field}: digit keys shown");
+        assert_eq!(h.find("Shift").is_some(), !digits, "{field}: letter keys shown");
+    }
+    h.tap("1").tap("2");
+    assert_eq!(h.app_state("t.digits")["phone"], json!("12"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -66,6 +66,140 @@ impl Node {
     }
 }
 
+impl Props {
+    /// The names of the properties this widget sets, as the layout writes them, in the order
+    /// of the struct (`check` reports those its widget does not read).
+    pub fn set_names(&self) -> Vec<&'static str> {
+        self.names_and_whether_set().into_iter().filter_map(|(name, set)| set.then_some(name)).collect()
+    }
+
+    /// Every property's name, as the layout writes it.
+    pub fn names() -> Vec<&'static str> {
+        Props::default().names_and_whether_set().into_iter().map(|(name, _)| name).collect()
+    }
+
+    fn names_and_whether_set(&self) -> Vec<(&'static str, bool)> {
+        // Destructured whole, so a new property cannot be forgotten here.
+        let Props {
+            id,
+            content_desc,
+            visible,
+            enabled,
+            width,
+            height,
+            min_height,
+            grow,
+            padding,
+            margin,
+            gap,
+            align,
+            justify,
+            background,
+            border,
+            corner,
+            text,
+            title,
+            label,
+            hint,
+            error,
+            icon,
+            size,
+            weight,
+            color,
+            max_lines,
+            text_align,
+            variant,
+            src,
+            fit,
+            circle,
+            route,
+            on_tap,
+            on_long_press,
+            on_change,
+            on_submit,
+            on_scroll_end,
+            value,
+            option,
+            selected,
+            min,
+            max,
+            step,
+            progress,
+            multiline,
+            password,
+            keyboard,
+            back,
+            items,
+            row,
+            empty,
+            columns,
+            tabs,
+            children,
+            module,
+            args,
+        } = self;
+        [
+            ("id", id.is_some()),
+            ("content_desc", content_desc.is_some()),
+            ("visible", visible.is_some()),
+            ("enabled", enabled.is_some()),
+            ("width", width.is_some()),
+            ("height", height.is_some()),
+            ("min_height", min_height.is_some()),
+            ("grow", grow.is_some()),
+            ("padding", padding.is_some()),
+            ("margin", margin.is_some()),
+            ("gap", gap.is_some()),
+            ("align", align.is_some()),
+            ("justify", justify.is_some()),
+            ("background", background.is_some()),
+            ("border", border.is_some()),
+            ("corner", corner.is_some()),
+            ("text", text.is_some()),
+            ("title", title.is_some()),
+            ("label", label.is_some()),
+            ("hint", hint.is_some()),
+            ("error", error.is_some()),
+            ("icon", icon.is_some()),
+            ("size", size.is_some()),
+            ("weight", weight.is_some()),
+            ("color", color.is_some()),
+            ("max_lines", max_lines.is_some()),
+            ("text_align", text_align.is_some()),
+            ("variant", variant.is_some()),
+            ("src", src.is_some()),
+            ("fit", fit.is_some()),
+            ("circle", *circle),
+            ("route", route.is_some()),
+            ("on_tap", on_tap.is_some()),
+            ("on_long_press", on_long_press.is_some()),
+            ("on_change", on_change.is_some()),
+            ("on_submit", on_submit.is_some()),
+            ("on_scroll_end", on_scroll_end.is_some()),
+            ("value", value.is_some()),
+            ("option", option.is_some()),
+            ("selected", selected.is_some()),
+            ("min", min.is_some()),
+            ("max", max.is_some()),
+            ("step", step.is_some()),
+            ("progress", progress.is_some()),
+            ("multiline", *multiline),
+            ("password", *password),
+            ("keyboard", keyboard.is_some()),
+            ("back", *back),
+            ("items", items.is_some()),
+            ("row", row.is_some()),
+            ("empty", empty.is_some()),
+            ("columns", columns.is_some()),
+            ("tabs", !tabs.is_empty()),
+            ("children", !children.is_empty()),
+            ("module", module.is_some()),
+            ("args", !args.is_empty()),
+        ]
+        .into()
+    }
+}
+
 /// Padding or margin in dp: one number for all sides, `(horizontal, vertical)`, or
 /// `(left, top, right, bottom)`.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]

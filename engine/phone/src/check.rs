@@ -9,6 +9,7 @@ use phoneworld_data::{
 use phoneworld_script::{Library, Program, ScriptError, ScriptHost, ScriptLimits};
 
 use crate::theme::Theme;
+use crate::widgets::reads::{readers as widget_readers, reads as widget_reads};
 
 /// Most problems one check lists: a hostile bundle with a million mistakes is reported in
 /// bounded time and space.
@@ -161,6 +162,14 @@ impl Checker<'_> {
                         }
                     }
                 },
+            }
+        }
+        for name in p.set_names() {
+            if !widget_reads(node.kind, name) {
+                let readers = widget_readers(name);
+                let verb = if readers.len() == 1 { "reads" } else { "read" };
+                let message = format!("`{name}` does nothing on {}: only {} {verb} it", node.kind.name(), readers.join(", "));
+                self.report(file, source, &format!("{name}:"), message);
             }
         }
         for handler in [&p.on_tap, &p.on_long_press, &p.on_change, &p.on_submit, &p.on_scroll_end].into_iter().flatten() {

@@ -138,6 +138,9 @@ pub(crate) enum Interaction {
         key: String,
         target: Target,
         multiline: bool,
+        /// The field asks for digits (`keyboard: "number"` or `"phone"`): the keyboard opens
+        /// on its symbols page, where the digits are.
+        digits: bool,
         on_change: Option<String>,
         on_submit: Option<String>,
         event: EventSource,

@@ -55,5 +55,6 @@ pub use store::{Focus, Foreground, Notification, Overlay, ScreenEntry, Session, 
 pub use trajectory::{step_recorded, ImageFormat, ImageOptions, Observation, TrajectoryWriter};
 pub use walker::Walker;
 pub use wallpaper::Wallpaper;
+pub use widgets::reads::reads as widget_reads;
 
 pub(crate) use widgets::inputs::value_text as widgets_value_text;

@@ -199,11 +199,11 @@ impl Device {
                 let json_value = if value.fract() == 0.0 { json!(value as i64) } else { json!((value * 1000.0).round() / 1000.0) };
                 self.set_and_notify(&app, &target, json_value, handler, &mut event, out);
             }
-            Interaction::Focus { app, key, target, multiline, on_change, on_submit, event } => {
+            Interaction::Focus { app, key, target, multiline, digits, on_change, on_submit, event } => {
                 let event = self.event_json(&app, &event);
                 let path = target.to_path_string();
                 self.store.session.focus =
-                    Some(Focus { app, key, path, multiline, on_change, on_submit, event, symbols: false, shift: false });
+                    Some(Focus { app, key, path, multiline, on_change, on_submit, event, symbols: digits, shift: false });
                 self.store.session.overlay = None;
                 self.reveal_pending = true;
             }

@@ -99,6 +99,7 @@ pub(super) fn text_field(b: &mut Builder<'_>, node: &Node, at: &At<'_>, enabled:
                 key: at.key.clone(),
                 target: target.clone(),
                 multiline: p.multiline,
+                digits: matches!(p.keyboard, Some(phoneworld_data::Keyboard::Number | phoneworld_data::Keyboard::Phone)),
                 on_change: b.handler(p.on_change.as_ref(), at),
                 on_submit: b.handler(p.on_submit.as_ref(), at),
                 event: b.event(node, at, None),

@@ -8,6 +8,7 @@ pub(crate) mod inputs;
 mod map;
 mod navigation;
 mod pickers;
+pub(crate) mod reads;
 
 use phoneworld_data::{Node, NodeKind};
 use phoneworld_layout::ViewNode;

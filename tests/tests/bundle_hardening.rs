@@ -562,3 +562,19 @@ fn an_app_reads_the_library_beside_its_layouts_and_a_broken_module_is_reported_w
     let broken: Vec<String> = catalog.broken.iter().map(|(path, err)| format!("{}: {err}", path.display())).collect();
     assert!(broken.iter().any(|b| b.contains("lib/greet.lua") && b.contains(":2:")), "{broken:?}");
 }
+
+#[test]
+fn a_problem_is_placed_at_its_widget_and_column_not_at_the_first_line_with_the_same_words() {
+    let s = Scratch::new("places");
+    s.manifest(r#"state: {"count": 1}"#);
+    s.write(
+        "app/screens/main.ron",
+        "Screen(\n    title: \"Main\",\n    // fit: \"cover\" suits photos; {state.cuont} is a typo\n    root: Column(children: [\n        Image(src: \"\", fit: \"cover\"),\n        Row(children: [Text(text: \"{state.count}\"), Button(text: \"b\",\n            fit: \"cover\")]),\n        List(items: \"{state.count}\", row: Text(text: \"{state.cuont}\")),\n    ]),\n)\n",
+    );
+    let problems = s.check();
+    let ignored = find(&problems, "`fit` does nothing on Button");
+    assert_eq!((ignored.line, ignored.column), (Some(7), Some(13)), "{ignored}");
+    assert!(ignored.to_string().ends_with("screens/main.ron:7:13: `fit` does nothing on Button: only Image reads it"), "{ignored}");
+    let typo = find(&problems, "no `cuont`");
+    assert_eq!((typo.line, typo.column), (Some(8), Some(56)), "{typo}");
+}

@@ -129,3 +129,20 @@ fn the_bundled_apps_pass_check() {
         assert!(problems.is_empty(), "{}: {problems:#?}", dir.display());
     }
 }
+
+/// `check` places problems through each layout's outline: every bundled screen and module
+/// must be one it can follow, widget for widget.
+#[test]
+fn every_bundled_layout_can_be_outlined() {
+    let mut files: Vec<std::path::PathBuf> =
+        std::fs::read_dir(project_root().join("layouts")).unwrap().map(|e| e.unwrap().path()).collect();
+    for dir in phoneworld_phone::app_dirs(&project_root().join("apps")) {
+        files.extend(std::fs::read_dir(dir.join("screens")).unwrap().map(|e| e.unwrap().path()));
+    }
+    assert!(files.len() > 100, "{} layouts", files.len());
+    for file in files {
+        let text = std::fs::read_to_string(&file).unwrap();
+        let outline = phoneworld_data::Outline::parse(&text).unwrap_or_else(|| panic!("{} cannot be outlined", file.display()));
+        assert!(outline.field("root").is_some(), "{}: no root", file.display());
+    }
+}

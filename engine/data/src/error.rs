@@ -45,43 +45,44 @@ impl DataError {
 pub struct Problem {
     pub file: String,
     pub line: Option<usize>,
+    /// 1-based, in characters, when the problem's place in the line is known.
+    pub column: Option<usize>,
     pub message: String,
+}
+
+impl Problem {
+    /// A problem with no place in its file, or only a line.
+    pub fn new(file: impl Into<String>, line: Option<usize>, message: impl Into<String>) -> Problem {
+        Problem { file: file.into(), line, column: None, message: message.into() }
+    }
 }
 
 impl std::fmt::Display for Problem {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self.line {
-            Some(line) => write!(f, "{}:{}: {}", self.file, line, self.message),
-            None => write!(f, "{}: {}", self.file, self.message),
+        match (self.line, self.column) {
+            (Some(line), Some(column)) => write!(f, "{}:{}:{}: {}", self.file, line, column, self.message),
+            (Some(line), None) => write!(f, "{}:{}: {}", self.file, line, self.message),
+            _ => write!(f, "{}: {}", self.file, self.message),
         }
     }
 }
 
 impl From<&DataError> for Problem {
     fn from(err: &DataError) -> Self {
+        let file = err.path().map(|p| p.display().to_string()).unwrap_or_default();
         match err {
-            DataError::Io { path, source } => {
-                Problem { file: path.display().to_string(), line: None, message: format!("cannot read: {source}") }
+            DataError::Io { source, .. } => Problem::new(file, None, format!("cannot read: {source}")),
+            DataError::Syntax { line, col, message, .. } => {
+                Problem { file, line: Some(*line), column: Some(*col), message: message.clone() }
             }
-            DataError::Syntax { path, line, col, message } => {
-                Problem { file: path.display().to_string(), line: Some(*line), message: format!("column {col}: {message}") }
+            DataError::Invalid { field, message, .. } => Problem::new(file, None, format!("field `{field}`: {message}")),
+            DataError::Action(message) => Problem::new(file, None, message.clone()),
+            DataError::NotAFile { .. } => Problem::new(file, None, "not a regular file"),
+            DataError::TooLarge { size, limit, .. } => Problem::new(file, None, format!("{size} bytes is over the limit of {limit} bytes")),
+            DataError::OutsideBundle { reference, root, .. } => {
+                Problem::new(file, None, format!("`{reference}` points outside the {root} folder"))
             }
-            DataError::Invalid { path, field, message } => {
-                Problem { file: path.display().to_string(), line: None, message: format!("field `{field}`: {message}") }
-            }
-            DataError::Action(message) => Problem { file: String::new(), line: None, message: message.clone() },
-            DataError::NotAFile { path } => Problem { file: path.display().to_string(), line: None, message: "not a regular file".into() },
-            DataError::TooLarge { path, size, limit } => Problem {
-                file: path.display().to_string(),
-                line: None,
-                message: format!("{size} bytes is over the limit of {limit} bytes"),
-            },
-            DataError::OutsideBundle { path, reference, root } => {
-                Problem { file: path.display().to_string(), line: None, message: format!("`{reference}` points outside the {root} folder") }
-            }
-            DataError::Image { path, message } => {
-                Problem { file: path.display().to_string(), line: None, message: format!("image: {message}") }
-            }
+            DataError::Image { message, .. } => Problem::new(file, None, format!("image: {message}")),
         }
     }
 }

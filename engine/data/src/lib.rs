@@ -14,6 +14,7 @@ mod manifest;
 mod node;
 mod options;
 mod rng;
+mod ron_outline;
 mod ron_util;
 mod ui_element;
 mod vtime;
@@ -32,6 +33,7 @@ pub use manifest::{Manifest, MapSpec};
 pub use node::{Node, NodeKind, Props, Spacing, TabItem, MAX_DP, MAX_GRID_COLUMNS, MAX_SIZE};
 pub use options::{did_you_mean, Align, Fit, Justify, Keyboard, TextAlign, Variant, Weight};
 pub use rng::Rng;
+pub use ron_outline::{line_and_column, Outline, Shape};
 pub use ron_util::MAX_RON_DEPTH;
 pub use ui_element::{BBox, UiElement};
 pub use vtime::{

@@ -1,12 +1,17 @@
-//! `phoneworld check`: everything wrong with an app bundle, each with file and line.
+//! `phoneworld check`: everything wrong with an app bundle, each with file, line and (in layouts)
+//! column.
 
 use std::path::Path;
 
 use phoneworld_data::{
-    line_of, read_text_bounded, AppBundle, BoolExpr, LayoutModules, LuaLibrary, ModuleAnalysis, Node, NodeKind, Path as BindPath, PathRoot,
+    read_text_bounded, AppBundle, BoolExpr, LayoutModules, LuaLibrary, ModuleAnalysis, Node, NodeKind, Outline, Path as BindPath, PathRoot,
     Problem, Template, MAX_BUNDLE_FILE_BYTES,
 };
 use phoneworld_script::{Library, Program, ScriptError, ScriptHost, ScriptLimits};
+
+mod place;
+
+use place::Place;
 
 use crate::theme::Theme;
 use crate::widgets::reads::{readers as widget_readers, reads as widget_reads};
@@ -14,18 +19,6 @@ use crate::widgets::reads::{readers as widget_readers, reads as widget_reads};
 /// Most problems one check lists: a hostile bundle with a million mistakes is reported in
 /// bounded time and space.
 const MAX_PROBLEMS: usize = 500;
-/// Longest problem message, in characters (names quoted in messages come from the bundle).
-const MAX_MESSAGE_CHARS: usize = 400;
-
-fn problem(file: &Path, source: &str, needle: &str, message: String) -> Problem {
-    let message = if message.chars().count() > MAX_MESSAGE_CHARS {
-        format!("{}…", message.chars().take(MAX_MESSAGE_CHARS).collect::<String>())
-    } else {
-        message
-    };
-    Problem { file: file.display().to_string(), line: line_of(source, needle), message }
-}
-
 struct Checker<'a> {
     bundle: &'a AppBundle,
     modules: &'a LayoutModules,
@@ -39,16 +32,16 @@ struct Checker<'a> {
 }
 
 impl Checker<'_> {
-    /// Adds a problem at the first line holding `needle`.
-    fn report(&mut self, file: &Path, source: &str, needle: &str, message: String) {
+    /// Adds a problem at the first place holding `needle` (see [`Place::problem`]).
+    fn report(&mut self, at: Place<'_>, needle: &str, message: String) {
         if self.problems.len() >= MAX_PROBLEMS {
             self.unlisted += 1;
             return;
         }
-        self.problems.push(problem(file, source, needle, message));
+        self.problems.push(at.problem(needle, message));
     }
 
-    fn check_handler(&mut self, file: &Path, source: &str, name: &str) {
+    fn check_handler(&mut self, at: Place<'_>, name: &str) {
         if name.starts_with('$') {
             return;
         }
@@ -56,8 +49,7 @@ impl Checker<'_> {
         if missing {
             let scripts: Vec<&str> = self.bundle.scripts.iter().map(|s| s.name.as_str()).collect();
             self.report(
-                file,
-                source,
+                at,
                 &format!("\"{name}\""),
                 format!(
                     "handler `{name}` is not defined in {}",
@@ -74,8 +66,7 @@ impl Checker<'_> {
         for cycle in &analysis.cycles {
             let module = &self.modules.modules[&cycle[0]];
             self.report(
-                &module.file,
-                &module.source,
+                Place::file(&module.file, &module.source),
                 &format!("\"{}\"", cycle[1]),
                 format!(
                     "layout modules use each other in a cycle: {} (a module cannot use itself, even through others)",
@@ -90,6 +81,7 @@ impl Checker<'_> {
             .map(|m| (&m.file, &m.source, &m.root))
             .chain(self.bundle.screens.values().map(|s| (&s.file, &s.source, &s.root)));
         for (file, source, root) in roots {
+            let at = Place::file(file, source);
             let inherited: Vec<_> = used_modules(root)
                 .iter()
                 .filter_map(|name| analysis.modules.get(*name))
@@ -98,13 +90,13 @@ impl Checker<'_> {
                 .collect();
             for (limit, message) in analysis.expand(root).over_limits() {
                 if !inherited.contains(&limit) {
-                    self.report(file, source, "Use(", message);
+                    self.report(at, "Use(", message);
                 }
             }
         }
     }
 
-    fn check_path(&mut self, file: &Path, source: &str, path: &BindPath) {
+    fn check_path(&mut self, at: Place<'_>, path: &BindPath) {
         let first = path.segments.first().map(String::as_str);
         let known = match (path.root, first) {
             (PathRoot::State, Some(key)) => self.bundle.manifest.state.contains_key(key),
@@ -119,35 +111,36 @@ impl Checker<'_> {
             };
             let first = first.unwrap_or("");
             let meant = phoneworld_data::did_you_mean(first, &keys).map(|k| format!(": did you mean `{k}`?")).unwrap_or_default();
-            self.report(file, source, &path.to_string(), format!("`{path}`: no `{first}` in the app's {what}{meant}"));
+            self.report(at, &path.to_string(), format!("`{path}`: no `{first}` in the app's {what}{meant}"));
         }
     }
 
-    fn check_template(&mut self, file: &Path, source: &str, t: &Template) {
+    fn check_template(&mut self, at: Place<'_>, t: &Template) {
         for p in t.paths() {
-            self.check_path(file, source, p);
+            self.check_path(at, p);
         }
     }
 
-    fn check_cond(&mut self, file: &Path, source: &str, c: &BoolExpr) {
+    fn check_cond(&mut self, at: Place<'_>, c: &BoolExpr) {
         for p in c.paths() {
-            self.check_path(file, source, p);
+            self.check_path(at, p);
         }
     }
 
-    fn check_node(&mut self, file: &Path, source: &str, node: &Node, in_module: bool) {
+    /// Checks a widget and those inside it; `at` is at the widget's outline when known.
+    fn check_node(&mut self, at: Place<'_>, node: &Node, in_module: bool) {
+        let at = at.at(at.node.filter(|o| o.name(at.source) == Some(node.kind.name())));
         let p = &node.props;
         if node.kind == NodeKind::Use {
             match p.module.as_deref() {
-                None => self.report(file, source, "Use(", "`Use` needs `module`".into()),
+                None => self.report(at, "Use(", "`Use` needs `module`".into()),
                 Some(name) => match self.modules.get(name) {
-                    None => self.report(file, source, &format!("\"{name}\""), format!("no layout module `{name}` in layouts/")),
+                    None => self.report(at, &format!("\"{name}\""), format!("no layout module `{name}` in layouts/")),
                     Some(module) => {
                         for arg in p.args.keys() {
                             if !module.params.is_empty() && !module.params.contains(arg) {
                                 self.report(
-                                    file,
-                                    source,
+                                    at,
                                     &format!("\"{arg}\""),
                                     format!("module `{name}` has no parameter `{arg}` (it takes: {})", module.params.join(", ")),
                                 );
@@ -156,7 +149,7 @@ impl Checker<'_> {
                         for (key, value) in &p.args {
                             if key.starts_with("on_") {
                                 if let Some(name) = value_literal(value) {
-                                    self.check_handler(file, source, &name);
+                                    self.check_handler(at, &name);
                                 }
                             }
                         }
@@ -169,25 +162,20 @@ impl Checker<'_> {
                 let readers = widget_readers(name);
                 let verb = if readers.len() == 1 { "reads" } else { "read" };
                 let message = format!("`{name}` does nothing on {}: only {} {verb} it", node.kind.name(), readers.join(", "));
-                self.report(file, source, &format!("{name}:"), message);
+                self.report(at, &format!("{name}:"), message);
             }
         }
         for handler in [&p.on_tap, &p.on_long_press, &p.on_change, &p.on_submit, &p.on_scroll_end].into_iter().flatten() {
             if !in_module {
-                self.check_handler(file, source, handler);
+                self.check_handler(at, handler);
             }
         }
         if let Some(value) = &p.value {
             if !matches!(value.root, PathRoot::State | PathRoot::Local | PathRoot::System | PathRoot::Item) {
-                self.report(
-                    file,
-                    source,
-                    &value.to_string(),
-                    format!("`value: \"{value}\"`: an input writes to state, local, system or item"),
-                );
+                self.report(at, &value.to_string(), format!("`value: \"{value}\"`: an input writes to state, local, system or item"));
             }
             if !in_module {
-                self.check_path(file, source, value);
+                self.check_path(at, value);
             }
         }
         if !in_module {
@@ -195,46 +183,45 @@ impl Checker<'_> {
                 .into_iter()
                 .flatten()
             {
-                self.check_template(file, source, t);
+                self.check_template(at, t);
             }
             for c in [&p.visible, &p.enabled, &p.selected].into_iter().flatten() {
-                self.check_cond(file, source, c);
+                self.check_cond(at, c);
             }
         }
         if let Some(icon) = p.icon.as_ref().filter(|t| t.is_constant()) {
             let name = icon.render(&empty_scope());
             if !phoneworld_text::icon_exists(&name) {
-                self.report(file, source, &format!("\"{name}\""), format!("no icon `{name}` in the bundled icon font"));
+                self.report(at, &format!("\"{name}\""), format!("no icon `{name}` in the bundled icon font"));
             }
         }
         if let Some(src) = p.src.as_ref().filter(|t| t.is_constant()) {
-            self.check_image(file, source, &src.render(&empty_scope()));
+            self.check_image(at, &src.render(&empty_scope()));
         }
         for tab in &p.tabs {
             if let Some(icon) = &tab.icon {
                 if !phoneworld_text::icon_exists(icon) {
-                    self.report(file, source, &format!("\"{icon}\""), format!("no icon `{icon}` in the bundled icon font"));
+                    self.report(at, &format!("\"{icon}\""), format!("no icon `{icon}` in the bundled icon font"));
                 }
             }
         }
         for color in [&p.background, &p.color, &p.border].into_iter().flatten() {
             if color.contains('{') {
                 if let Err(e) = Template::parse(color) {
-                    self.report(file, source, color, e);
+                    self.report(at, color, e);
                 }
                 continue;
             }
             if Theme::get(false).color(color).is_none() {
                 self.report(
-                    file,
-                    source,
+                    at,
                     &format!("\"{color}\""),
                     format!("`{color}` is not a color: use #RRGGBB, #AARRGGBB or a role ({})", Theme::ROLES.join(", ")),
                 );
             }
         }
         if matches!(node.kind, NodeKind::List) && (p.items.is_none() || p.row.is_none()) {
-            self.report(file, source, "List(", "`List` needs `items` and `row`".into());
+            self.report(at, "List(", "`List` needs `items` and `row`".into());
         }
         if matches!(
             node.kind,
@@ -247,28 +234,23 @@ impl Checker<'_> {
                 | NodeKind::DatePicker
         ) && p.value.is_none()
         {
-            self.report(
-                file,
-                source,
-                &format!("{}(", node.kind.name()),
-                format!("`{}` needs `value` (the state path it edits)", node.kind.name()),
-            );
+            self.report(at, &format!("{}(", node.kind.name()), format!("`{}` needs `value` (the state path it edits)", node.kind.name()));
         }
-        for child in &p.children {
-            self.check_node(file, source, child, in_module);
+        for (child, outline) in p.children.iter().zip(at.children(p.children.len())) {
+            self.check_node(at.at(outline), child, in_module);
         }
         if let Some(row) = &p.row {
-            self.check_node(file, source, row, in_module);
+            self.check_node(at.at(at.child_field("row")), row, in_module);
         }
         if let Some(empty) = &p.empty {
-            self.check_node(file, source, empty, in_module);
+            self.check_node(at.at(at.child_field("empty")), empty, in_module);
         }
     }
 }
 
 impl Checker<'_> {
     /// A literal image path must name a file of the bundle that decodes within the limits.
-    fn check_image(&mut self, file: &Path, source: &str, path: &str) {
+    fn check_image(&mut self, at: Place<'_>, path: &str) {
         if path.is_empty() {
             return;
         }
@@ -276,10 +258,10 @@ impl Checker<'_> {
         let failure = self
             .images
             .entry(path.to_owned())
-            .or_insert_with(|| crate::load_image(bundle, file, path).err().map(|e| e.to_string()))
+            .or_insert_with(|| crate::load_image(bundle, at.file, path).err().map(|e| e.to_string()))
             .clone();
         if let Some(message) = failure {
-            self.report(file, source, &format!("\"{path}\""), format!("image `{path}`: {message}"));
+            self.report(at, &format!("\"{path}\""), format!("image `{path}`: {message}"));
         }
     }
 }
@@ -313,7 +295,7 @@ pub fn check_app(dir: &Path, modules: &LayoutModules, library: &LuaLibrary) -> V
     // A script error names an app file (`main.lua`) or a library module (`lib/text.lua`).
     let problem = |e: ScriptError| {
         let file = library.modules.values().find(|m| m.name == e.file).map_or_else(|| dir.join(&e.file), |m| m.file.clone());
-        Problem { file: file.display().to_string(), line: e.line.map(|l| l as usize), message: e.message }
+        Problem::new(file.display().to_string(), e.line.map(|l| l as usize), e.message)
     };
     let (compiled_library, library_errors) = Library::compile_each(library);
     problems.extend(library_errors.into_iter().map(problem));
@@ -339,20 +321,28 @@ pub fn check_app(dir: &Path, modules: &LayoutModules, library: &LuaLibrary) -> V
     let manifest_src = read_text_bounded(&manifest_file, MAX_BUNDLE_FILE_BYTES).unwrap_or_default();
     let manifest = &bundle.manifest;
     for h in [&manifest.on_launch, &manifest.on_install, &manifest.share].into_iter().flatten() {
-        checker.check_handler(&manifest_file, &manifest_src, h);
+        checker.check_handler(Place::file(&manifest_file, &manifest_src), h);
     }
     if !phoneworld_text::icon_exists(&bundle.manifest.icon) {
         let icon = bundle.manifest.icon.clone();
-        checker.report(&manifest_file, &manifest_src, &format!("\"{icon}\""), format!("no icon `{icon}` in the bundled icon font"));
+        checker.report(
+            Place::file(&manifest_file, &manifest_src),
+            &format!("\"{icon}\""),
+            format!("no icon `{icon}` in the bundled icon font"),
+        );
     }
     for screen in bundle.screens.values() {
         if let Some(h) = &screen.on_enter {
-            checker.check_handler(&screen.file, &screen.source, h);
+            checker.check_handler(Place::file(&screen.file, &screen.source), h);
         }
-        checker.check_node(&screen.file, &screen.source, &screen.root, false);
+        let outline = Outline::parse(&screen.source);
+        let root = outline.as_ref().and_then(|o| o.field("root"));
+        checker.check_node(Place::file(&screen.file, &screen.source).at(root), &screen.root, false);
     }
     for module in modules.modules.values() {
-        checker.check_node(&module.file, &module.source, &module.root, true);
+        let outline = Outline::parse(&module.source);
+        let root = outline.as_ref().and_then(|o| o.field("root"));
+        checker.check_node(Place::file(&module.file, &module.source).at(root), &module.root, true);
     }
     checker.check_expansion();
     let unlisted = checker.unlisted;
@@ -360,11 +350,11 @@ pub fn check_app(dir: &Path, modules: &LayoutModules, library: &LuaLibrary) -> V
     problems.sort();
     problems.dedup();
     if unlisted > 0 {
-        problems.push(Problem {
-            file: dir.display().to_string(),
-            line: None,
-            message: format!("{unlisted} more problems are not listed (at most {MAX_PROBLEMS} are)"),
-        });
+        problems.push(Problem::new(
+            dir.display().to_string(),
+            None,
+            format!("{unlisted} more problems are not listed (at most {MAX_PROBLEMS} are)"),
+        ));
     }
     problems
 }

@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use numpy::PyArray3;
-use phoneworld_phone::{ImageOptions, TrajectoryWriter};
+use phoneworld_agents::{ImageOptions, TrajectoryWriter};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 

@@ -3,8 +3,9 @@
 
 use std::sync::Arc;
 
+use phoneworld_agents::TrajectoryWriter;
 use phoneworld_data::Action;
-use phoneworld_phone::{Catalog, Device, DeviceConfig, EpisodeOptions, StepResult, TrajectoryWriter};
+use phoneworld_phone::{Catalog, Device, DeviceConfig, EpisodeOptions, StepResult};
 use phoneworld_tasks::{app_data, episode_record, holds, judge, EpisodeResult, Failure, Instance, Oracle, Params, Suite, TaskError};
 use serde_json::Value;
 
@@ -307,7 +308,7 @@ impl Episode {
 fn apply(device: &mut Device, writer: &mut Option<TrajectoryWriter>, action: &Action) -> (StepResult, Option<String>) {
     let Some(w) = writer.as_mut() else { return (device.step(action), None) };
     let steps_before = device.store().session.steps;
-    match phoneworld_phone::step_recorded(device, action, Some(w)) {
+    match phoneworld_agents::step_recorded(device, action, Some(w)) {
         Ok(result) => (result, None),
         Err(e) => {
             *writer = None;

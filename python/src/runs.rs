@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use phoneworld_phone::{ImageFormat, ImageOptions};
+use phoneworld_agents::{ImageFormat, ImageOptions};
 use phoneworld_tasks::{
     eval_episode, eval_jobs, merge_report, rollout_episode, write_manifest, AgentKind, EpisodeResult, EvalJob, RolloutOutcome, RolloutSpec,
 };

@@ -67,7 +67,7 @@ fn episode_json_records_the_look_and_a_replay_reproduces_it() {
     let dir = std::env::temp_dir().join(format!("phoneworld-appearance-{}", std::process::id()));
     let play = |instance: &Instance, name: &str| {
         let out = dir.join(name);
-        let mut writer = phoneworld_phone::TrajectoryWriter::create(&out, false).unwrap();
+        let mut writer = phoneworld_agents::TrajectoryWriter::create(&out, false).unwrap();
         let result = run_episode(catalog(), instance, AgentKind::Oracle, Some(&mut writer)).unwrap();
         let size = phoneworld_tasks::device_size(instance);
         writer.finish(&phoneworld_tasks::episode_record(&suite, &catalog().hash, instance, &result, size)).unwrap();

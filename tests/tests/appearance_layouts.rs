@@ -4,7 +4,9 @@
 
 use std::collections::BTreeSet;
 
-use phoneworld_phone::{Appearance, DeviceConfig, Explorer, PROFILES};
+use phoneworld_phone::{Appearance, DeviceConfig, PROFILES};
+
+use phoneworld_agents::Explorer;
 use phoneworld_tests::catalog;
 
 /// The problems met walking `app` for `steps` explorer steps under the profile.

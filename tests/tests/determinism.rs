@@ -1,8 +1,9 @@
 //! Same seed, same actions: the same state and frame hashes at every step, across runs and
 //! across a snapshot and restore midway. And long monkey runs raise no script error.
 
+use phoneworld_agents::Monkey;
 use phoneworld_data::Action;
-use phoneworld_phone::{Device, DeviceConfig, Monkey, ScriptLimits};
+use phoneworld_phone::{Device, DeviceConfig, ScriptLimits};
 use phoneworld_tests::core_catalog as catalog;
 
 /// Per-step (state hash, frame hash) of a monkey walk; with `restore_at`, the device is

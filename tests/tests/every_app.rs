@@ -1,8 +1,9 @@
 //! Every installed app and mini-app: its main screen in light and dark theme, and a seeded
 //! monkey walk through it without a script error.
 
+use phoneworld_agents::Monkey;
 use phoneworld_data::Action;
-use phoneworld_phone::{Device, DeviceConfig, Monkey};
+use phoneworld_phone::{Device, DeviceConfig};
 use phoneworld_tests::{assert_screen, catalog, Harness};
 
 #[test]

@@ -3,8 +3,9 @@
 
 use std::collections::BTreeSet;
 
+use phoneworld_agents::{Explorer, Monkey};
 use phoneworld_data::Action;
-use phoneworld_phone::{Device, DeviceConfig, Explorer, Monkey};
+use phoneworld_phone::{Device, DeviceConfig};
 use phoneworld_tests::catalog;
 
 const CONTACTS: &str = "com.phoneworld.contacts";

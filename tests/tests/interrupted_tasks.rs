@@ -138,7 +138,7 @@ fn rollouts_record_the_look_and_the_interruptions() {
     let spec = phoneworld_tasks::RolloutSpec {
         seeds: 2,
         detours: 0.0,
-        images: phoneworld_phone::ImageOptions { format: phoneworld_phone::ImageFormat::Png, size: Some((90, 200)), xml: false },
+        images: phoneworld_agents::ImageOptions { format: phoneworld_agents::ImageFormat::Png, size: Some((90, 200)), xml: false },
         appearance: Some("dark_large".into()),
         interruptions: InterruptionSetting::parse("on").unwrap(),
     };

@@ -6,8 +6,9 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use anyhow::{bail, Context, Result};
+use phoneworld_agents::{step_recorded, TrajectoryWriter, Walker};
 use phoneworld_data::{Action, LayoutModules, LuaLibrary};
-use phoneworld_phone::{check_app, project_root, step_recorded, Catalog, Device, DeviceConfig, EpisodeOptions, TrajectoryWriter, Walker};
+use phoneworld_phone::{check_app, project_root, Catalog, Device, DeviceConfig, EpisodeOptions};
 use serde_json::{json, Value};
 
 pub(crate) fn catalog(apps_dirs: &[PathBuf]) -> Result<Arc<Catalog>> {

@@ -257,7 +257,7 @@ pub(crate) fn rollouts(apps_dirs: &[PathBuf], suite_dirs: &[PathBuf], args: &Rol
     if !(0.0..=1.0).contains(&detours) {
         bail!("--detours {detours}: a probability between 0 and 1");
     }
-    let Some(format) = phoneworld_phone::ImageFormat::parse(image_format) else {
+    let Some(format) = phoneworld_agents::ImageFormat::parse(image_format) else {
         bail!("--image-format {image_format}: expected jpeg or png")
     };
     let size = match image_size {
@@ -268,7 +268,7 @@ pub(crate) fn rollouts(apps_dirs: &[PathBuf], suite_dirs: &[PathBuf], args: &Rol
         }
     };
     let (catalog, suite) = load_suite(apps_dirs, suite_dirs, name)?;
-    let options = phoneworld_phone::ImageOptions { format, size, xml: true };
+    let options = phoneworld_agents::ImageOptions { format, size, xml: true };
     let spec = phoneworld_tasks::RolloutSpec {
         seeds,
         detours,

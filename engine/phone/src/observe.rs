@@ -2,9 +2,45 @@
 //! and the uiautomator dump XML, both from the laid-out accessibility tree.
 
 use phoneworld_data::{BBox, UiElement};
-use phoneworld_layout::{A11y, PlacedTree};
+use phoneworld_layout::{A11y, Placed, PlacedTree};
 
 use crate::device::Device;
+
+/// What touching a laid-out node does.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Reacts {
+    pub tap: bool,
+    pub long_press: bool,
+}
+
+/// The current screen as an agent without a model sees it: every laid-out node (bounds,
+/// accessibility facts, parent), what touching each does (by the node's index), and a hash
+/// of what the screen shows.
+#[derive(Debug)]
+pub struct LaidOut<'d> {
+    pub nodes: &'d [Placed],
+    pub reacts: Vec<Reacts>,
+    pub hash: u64,
+}
+
+impl Device {
+    /// The current screen laid out (see [`LaidOut`]), for agents that pick what to touch.
+    pub fn laid_out(&mut self) -> LaidOut<'_> {
+        let view = self.view();
+        let reacts = view
+            .placed
+            .nodes
+            .iter()
+            .map(|n| {
+                n.hit.map_or_else(Reacts::default, |h| {
+                    let hit = &view.composed.hits[h as usize];
+                    Reacts { tap: hit.tap.is_some(), long_press: hit.long_press.is_some() }
+                })
+            })
+            .collect();
+        LaidOut { nodes: &view.placed.nodes, reacts, hash: view.hash }
+    }
+}
 
 /// A visible node with accessibility facts, and its accessibility children.
 struct A11yNode<'t> {

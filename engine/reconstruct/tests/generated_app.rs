@@ -8,8 +8,9 @@ use std::path::Path;
 use std::sync::Arc;
 
 use common::{files_below, fixture, scratch, FORMATS};
+use phoneworld_agents::Monkey;
 use phoneworld_data::{Action, LayoutModules, LuaLibrary};
-use phoneworld_phone::{check_app, project_root, Catalog, Device, DeviceConfig, Monkey};
+use phoneworld_phone::{check_app, project_root, Catalog, Device, DeviceConfig};
 use phoneworld_reconstruct::{reconstruct, ReconOptions, Reconstruction};
 use phoneworld_tasks::{evaluate, AgentKind, Suite};
 

@@ -8,8 +8,9 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use common::scratch;
+use phoneworld_agents::Monkey;
 use phoneworld_data::{LayoutModules, LuaLibrary};
-use phoneworld_phone::{check_app, project_root, Catalog, Device, DeviceConfig, Monkey};
+use phoneworld_phone::{check_app, project_root, Catalog, Device, DeviceConfig};
 use phoneworld_reconstruct::{reconstruct, ReconOptions, Reconstruction};
 use phoneworld_tasks::{evaluate, AgentKind, Suite};
 

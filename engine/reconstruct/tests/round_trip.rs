@@ -11,7 +11,8 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use common::scratch;
-use phoneworld_phone::{project_root, step_recorded, Catalog, Device, DeviceConfig, ImageFormat, ImageOptions, TrajectoryWriter, Walker};
+use phoneworld_agents::{step_recorded, ImageFormat, ImageOptions, TrajectoryWriter, Walker};
+use phoneworld_phone::{project_root, Catalog, Device, DeviceConfig};
 use phoneworld_reconstruct::import::import;
 use phoneworld_reconstruct::replay::replay;
 use phoneworld_reconstruct::{reconstruct, ReconOptions};

@@ -2,10 +2,9 @@
 
 use std::sync::Arc;
 
+use phoneworld_agents::{step_recorded, Monkey, TrajectoryWriter};
 use phoneworld_data::Action;
-use phoneworld_phone::{
-    step_recorded, Catalog, Device, DeviceConfig, EpisodeOptions, InterruptionSetting, Monkey, Planned, TrajectoryWriter,
-};
+use phoneworld_phone::{Catalog, Device, DeviceConfig, EpisodeOptions, InterruptionSetting, Planned};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 

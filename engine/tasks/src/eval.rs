@@ -5,7 +5,9 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::Arc;
 
-use phoneworld_phone::{Catalog, EpisodeOptions, InterruptionSetting, TrajectoryWriter};
+use phoneworld_phone::{Catalog, EpisodeOptions, InterruptionSetting};
+
+use phoneworld_agents::TrajectoryWriter;
 use serde::Serialize;
 use serde_json::{json, Value};
 

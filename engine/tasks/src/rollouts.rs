@@ -5,8 +5,9 @@
 use std::path::Path;
 use std::sync::Arc;
 
+use phoneworld_agents::{ImageOptions, TrajectoryWriter};
 use phoneworld_data::{Action, Key, Rng};
-use phoneworld_phone::{Catalog, Device, ImageOptions, InterruptionSetting, TrajectoryWriter};
+use phoneworld_phone::{Catalog, Device, InterruptionSetting};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
@@ -180,7 +181,7 @@ pub fn write_manifest(
         "attempted": outcomes.len(), "episodes": kept.len(), "dropped": outcomes.len() - kept.len(),
         "with_detours": kept.iter().filter(|o| o.detoured).count(), "steps": kept.iter().map(|o| o.steps).sum::<u64>(),
         "by_category": by_category, "drops": drops,
-        "images": { "format": match images.format { phoneworld_phone::ImageFormat::Png => "png".to_owned(), phoneworld_phone::ImageFormat::Jpeg(q) => format!("jpeg q{q}") }, "size": images.size },
+        "images": { "format": match images.format { phoneworld_agents::ImageFormat::Png => "png".to_owned(), phoneworld_agents::ImageFormat::Jpeg(q) => format!("jpeg q{q}") }, "size": images.size },
     });
     std::fs::write(out_dir.join("manifest.json"), serde_json::to_vec_pretty(&manifest).unwrap_or_default())
         .map_err(|e| TaskError::Io(e.to_string()))?;

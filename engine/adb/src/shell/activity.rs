@@ -3,8 +3,9 @@
 //! so the regular expressions agent frameworks use on real phones match.
 
 use base64::Engine;
+use phoneworld_agents::Monkey;
 use phoneworld_data::{Action, Key};
-use phoneworld_phone::{Device, Foreground, Monkey};
+use phoneworld_phone::{Device, Foreground};
 
 use super::{system, Ctx, MAX_MONKEY_EVENTS};
 

@@ -4,8 +4,9 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
+use phoneworld_agents::{step_recorded, ImageFormat, ImageOptions, TrajectoryWriter};
 use phoneworld_data::{Action, UiElement};
-use phoneworld_phone::{step_recorded, Catalog, Device, DeviceConfig, ImageFormat, ImageOptions, TrajectoryWriter};
+use phoneworld_phone::{Catalog, Device, DeviceConfig};
 use phoneworld_reconstruct::{reconstruct, ReconOptions};
 
 pub(crate) fn fixture(name: &str) -> PathBuf {

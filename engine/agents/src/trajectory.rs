@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use phoneworld_data::Action;
 use serde_json::{json, Value};
 
-use crate::device::{Device, StepResult};
+use phoneworld_phone::{Device, StepResult};
 
 /// How screenshots are written.
 #[derive(Debug, Clone, Copy, PartialEq)]

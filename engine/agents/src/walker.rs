@@ -2,9 +2,9 @@
 
 use phoneworld_data::Action;
 
-use crate::device::Device;
 use crate::explorer::Explorer;
 use crate::monkey::Monkey;
+use phoneworld_phone::Device;
 
 /// The explorer a walk uses, behind one `next_action`.
 #[derive(Debug, Clone)]

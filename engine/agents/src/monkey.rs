@@ -3,8 +3,8 @@
 
 use phoneworld_data::{Action, Key, Rng};
 
-use crate::device::Device;
-use crate::store::Foreground;
+use phoneworld_phone::Device;
+use phoneworld_phone::Foreground;
 
 pub(crate) const WORDS: [&str; 12] = ["hello", "Alarm", "meeting", "42", "home", "Gym", "note", "Ada", "7:30", "test", "wifi", "café"];
 
@@ -28,15 +28,15 @@ impl Monkey {
 
 /// One random action for the device's current screen.
 pub fn monkey_action(rng: &mut Rng, app: Option<&str>, device: &mut Device) -> Action {
-    let (w, h) = (f64::from(device.config.width), f64::from(device.config.height));
+    let (w, h) = (f64::from(device.config().width), f64::from(device.config().height));
     if let Some(app) = app {
         // Wandering off is part of the walk, but it comes back to its app soon.
-        let away = device.store.foreground_app() != Some(app);
+        let away = device.store().foreground_app() != Some(app);
         if away && rng.below(3) != 0 {
             return Action::OpenApp { app: app.to_owned() };
         }
     }
-    let focused = device.store.session.focus.is_some();
+    let focused = device.store().session.focus.is_some();
     let roll = rng.below(100);
     if focused && roll < 25 {
         let word = WORDS[rng.below(WORDS.len())];
@@ -47,7 +47,7 @@ pub fn monkey_action(rng: &mut Rng, app: Option<&str>, device: &mut Device) -> A
         5 => return Action::Key { key: Key::Home },
         6 => return Action::Key { key: Key::Recents },
         7 if app.is_none() => {
-            let apps = &device.catalog.apps;
+            let apps = &device.catalog().apps;
             if !apps.is_empty() {
                 return Action::OpenApp { app: apps[rng.below(apps.len())].package().to_owned() };
             }
@@ -64,21 +64,20 @@ pub fn monkey_action(rng: &mut Rng, app: Option<&str>, device: &mut Device) -> A
         _ => {}
     }
     // Tap (or now and then long-press or drag) something that reacts.
-    let view = device.view();
-    let targets: Vec<(f64, f64, bool, bool)> = view
-        .placed
+    let screen = device.laid_out();
+    let targets: Vec<(f64, f64, bool, bool)> = screen
         .nodes
         .iter()
-        .filter_map(|n| {
-            let hit = &view.composed.hits[n.hit? as usize];
-            if hit.tap.is_none() && hit.long_press.is_none() || !n.is_visible() {
+        .zip(&screen.reacts)
+        .filter_map(|(n, reacts)| {
+            if !reacts.tap && !reacts.long_press || !n.is_visible() {
                 return None;
             }
             let [x1, y1, x2, y2] = n.visible_rect();
-            Some((f64::from(x1 + x2) / 2.0, f64::from(y1 + y2) / 2.0, hit.long_press.is_some(), hit.tap.is_some()))
+            Some((f64::from(x1 + x2) / 2.0, f64::from(y1 + y2) / 2.0, reacts.long_press, reacts.tap))
         })
         .collect();
-    if targets.is_empty() || device.store.session.foreground == Foreground::Home && rng.below(10) == 0 {
+    if targets.is_empty() || device.store().session.foreground == Foreground::Home && rng.below(10) == 0 {
         return Action::Tap { x: rng.range(0, w as i64 - 1) as f64, y: rng.range(0, h as i64 - 1) as f64 };
     }
     let (x, y, long, tap) = targets[rng.below(targets.len())];

@@ -11,9 +11,9 @@ use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use phoneworld_data::{Action, Key, Rng};
 use phoneworld_layout::{A11y, Placed};
 
-use crate::device::Device;
 use crate::monkey::{monkey_action, WORDS};
-use crate::store::Overlay;
+use phoneworld_phone::Device;
+use phoneworld_phone::Overlay;
 
 /// Classes of scrolling lists (their rows are told apart by their texts).
 const LISTS: [&str; 3] = ["androidx.recyclerview.widget.RecyclerView", "android.widget.ListView", "android.widget.GridView"];
@@ -245,9 +245,9 @@ impl Explorer {
         let in_app = self.app.as_deref().is_none_or(|app| app == package);
         // A dialog or sheet over the screen is a screen of its own, as its window is on Android
         // (whatever its title names); a field's copy/paste menu is part of the field's screen.
-        let overlay = overlay_window(device.store.session.overlay.as_ref());
-        let view = device.view();
-        let nodes = &view.placed.nodes;
+        let overlay = overlay_window(device.store().session.overlay.as_ref());
+        let view = device.laid_out();
+        let nodes = view.nodes;
         // Nodes inside anything that scrolls come and go with scrolling; rows of a list repeat
         // their ids, so their texts tell them apart.
         let mut scrolled = vec![false; nodes.len()];

@@ -1,6 +1,6 @@
 -- Chatly: chats, contacts, Moments feed, the mini-app container, profile and wallet.
--- state.profile, state.wallet and state.chats follow the host contract the engine uses for
--- mini-apps (host.profile, host.pay, host.share_to_chat).
+-- Mini-apps reach Chatly only through the services its manifest declares (host.profile,
+-- host.pay, host.share_to_chat), implemented at the end of this file.
 
 local SELF = "com.phoneworld.chat"
 local REPLIES = { "👍", "Sounds good!", "Haha 😄", "Got it, thanks!", "Let me check and get back to you", "Sure!" }
@@ -554,4 +554,41 @@ function share_to(ev)
   state.insert("chats." .. i .. ".messages", { from = "me", text = text, time = now_hhmm() })
   ui.toast("Sent to " .. c.name)
   nav.replace("thread", { id = c.id })
+end
+
+-- ---------------------------------------------------------------- services for mini-apps
+
+-- host.pay, once the user confirms on the payment sheet: pay from the wallet. The mini-app
+-- learns what this returns: whether it was paid, why not, and the transaction.
+function pay_for_mini_app(ev)
+  local args = ev.args or {}
+  local amount = tonumber(args.amount)
+  if not amount or amount <= 0 or amount ~= amount then
+    return { paid = false, reason = "invalid amount" }
+  end
+  local balance = wallet_balance()
+  if balance + 1e-9 < amount then
+    ui.toast("Payment failed: insufficient balance")
+    return { paid = false, reason = "insufficient balance" }
+  end
+  state.set("wallet.balance", round2(balance - amount))
+  local txs = state.get("wallet.transactions") or {}
+  local tx = {
+    id = string.format("T%04d", #txs + 1), merchant = tostring(args.merchant or ""), amount = amount,
+    note = tostring(args.note or ""), app = tostring(args.app or ""), time = now_stamp(),
+  }
+  state.insert("wallet.transactions", tx, 1)
+  return { paid = true, reason = "", transaction = tx }
+end
+
+-- host.share_to_chat, once the user picks a chat (`ev.args.chat`: its position in the list).
+function send_for_mini_app(ev)
+  local args = ev.args or {}
+  local i = tonumber(args.chat)
+  local c = i and (state.get("chats") or {})[i]
+  if type(c) ~= "table" then return end
+  local messages = c.messages or {}
+  table.insert(messages, { from = "me", text = tostring(args.text or ""), time = now_hhmm(), via = tostring(args.app or "") })
+  state.set("chats." .. i .. ".messages", messages)
+  ui.toast("Sent to " .. tostring(c.name or "chat"))
 end

@@ -60,9 +60,13 @@ fn a_mini_app_runs_in_host_chrome_and_pays_from_the_host_wallet() {
     assert_eq!((mini["paid"].clone(), mini["reason"].clone()), (json!(false), json!("cancelled")));
     assert_eq!(h.app_state("com.phoneworld.test.host")["wallet"]["balance"], json!(20));
 
-    // Paying debits the wallet and records the transaction.
+    // Paying debits the wallet and records the transaction, by the host's own service; the
+    // mini-app hears only whether it paid, why not and the transaction, never what else the
+    // service returned.
     h.tap("Pay 12.50").tap("Pay");
     assert_eq!(h.app_state("com.phoneworld.test.mini")["paid"], json!(true));
+    let answer = h.app_state("com.phoneworld.test.mini")["answer"].clone();
+    assert_eq!(answer, json!({"order": 7, "paid": true, "reason": "", "transaction": {"amount": 12.5}}));
     let wallet = h.app_state("com.phoneworld.test.host")["wallet"].clone();
     assert_eq!(wallet["balance"], json!(7.5));
     assert_eq!(wallet["transactions"][0]["merchant"], json!("Mini cafe"));
@@ -100,4 +104,49 @@ fn paste_from_the_text_menu_is_a_change_the_app_hears() {
     h.tap("Cut");
     assert_eq!(h.app_state("com.phoneworld.test.sharer")["note"], json!(""));
     assert_eq!(h.device.store().session.clipboard, "pasted words");
+}
+
+/// A mini-app written by anyone, hosted by the bundled Chatly: it reaches Chatly only through
+/// the services Chatly declares, which keep to Chatly's rules.
+#[test]
+fn a_mini_app_reaches_its_host_only_through_the_services_the_host_declares() {
+    let dir = std::env::temp_dir().join(format!("pw-foreign-mini-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("screens")).unwrap();
+    std::fs::write(
+        dir.join("app.ron"),
+        r#"App(package: "com.example.foreign", label: "Foreign", icon: "star", entry: "main", scripts: ["main.lua"], mini_app_of: "com.phoneworld.chat")"#,
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("main.lua"),
+        r#"
+function look(ev) state.set("profile", host.profile()) end
+function take(ev) host.pay{ amount = -500, merchant = "Refund", handler = "heard" } end
+function heard(ev) state.set("answer", ev.args) end
+"#,
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("screens/main.ron"),
+        r#"Screen(on_enter: "look", root: Column(children: [Button(text: "Take", on_tap: "take")]))"#,
+    )
+    .unwrap();
+    let root = project_root();
+    let catalog = Catalog::load(&[root.join("apps"), dir.clone()], &[root.join("layouts")]).unwrap();
+    assert!(catalog.broken.is_empty(), "{:?}", catalog.broken);
+    let mut h = Harness { device: Device::new(catalog, DeviceConfig::default()).unwrap(), results: Vec::new() };
+    let wallet = h.app_state("com.phoneworld.chat")["wallet"].clone();
+    h.device.open_screen("com.example.foreign", "main", json!({})).unwrap();
+    // host.profile() is the profile Chatly names, and nothing else of its data.
+    let profile = h.app_state("com.example.foreign")["profile"].clone();
+    assert_eq!(profile["name"], json!("Alex Morgan"));
+    assert!(profile.get("balance").is_none() && profile.get("chats").is_none(), "{profile}");
+    // A payment of a negative amount would fill the mini-app's pockets: Chatly refuses it.
+    h.tap("Take");
+    assert!(h.find("Pay Refund").is_some(), "{}", h.device.ui_tree_text());
+    h.tap("Pay");
+    let answer = h.app_state("com.example.foreign")["answer"].clone();
+    assert_eq!((answer["paid"].clone(), answer["reason"].clone()), (json!(false), json!("invalid amount")));
+    assert_eq!(h.app_state("com.phoneworld.chat")["wallet"], wallet, "the wallet is as it was");
+    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -29,7 +29,7 @@ pub use expr::{
 };
 pub use files::{read_bounded, read_text_bounded, MAX_BUNDLE_FILE_BYTES};
 pub use library::LuaLibrary;
-pub use manifest::{Manifest, MapSpec};
+pub use manifest::{HostServices, Manifest, MapSpec};
 pub use node::{Node, NodeKind, Props, Spacing, TabItem, MAX_DP, MAX_GRID_COLUMNS, MAX_SIZE};
 pub use options::{did_you_mean, Align, Fit, Justify, Keyboard, TextAlign, Variant, Weight};
 pub use rng::Rng;

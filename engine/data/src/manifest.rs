@@ -46,6 +46,30 @@ pub struct Manifest {
     /// For an app that shows a map: where its city comes from.
     #[serde(default)]
     pub map: Option<MapSpec>,
+    /// For a super-app: what it offers its mini-apps, implemented in its own scripts.
+    #[serde(default)]
+    pub services: Option<HostServices>,
+}
+
+/// What a super-app offers its mini-apps. The phone knows none of the host's data: a service is
+/// a handler of the host's own scripts, or a place in the host's data it names (a path as Lua
+/// writes it: `wallet.balance`). A mini-app sees only what these give back.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HostServices {
+    /// Handler run when the user confirms a mini-app's `host.pay`, with `ev.args` = `amount`,
+    /// `merchant`, `note` and `app` (the mini-app's package). It returns
+    /// `{ paid = true|false, reason = "...", transaction = {...} }`, handed to the mini-app.
+    pub pay: Option<String>,
+    /// Handler run when the user picks a chat for a mini-app's `host.share_to_chat`, with
+    /// `ev.args` = `chat` (1-based position in `chats`), `text` and `app`.
+    pub send_to_chat: Option<String>,
+    /// The balance the payment sheet shows.
+    pub balance: Option<String>,
+    /// The list the chat picker shows (each entry's `name`).
+    pub chats: Option<String>,
+    /// What `host.profile()` gives a mini-app.
+    pub profile: Option<String>,
 }
 
 /// The city of an app's `Map` widgets and of its scripts' `map.*` functions: generated from a

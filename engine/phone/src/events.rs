@@ -60,11 +60,17 @@ impl Device {
         self.run_handler_at(app, handler, event, out, 0);
     }
 
-    fn run_handler_at(&mut self, app: &str, handler: &str, event: Value, out: &mut Outcome, depth: usize) {
+    /// Runs a handler and gives back what it returned (`null` when it returned nothing or
+    /// failed): a host's service answering a mini-app.
+    pub(crate) fn run_handler_for_answer(&mut self, app: &str, handler: &str, event: Value, out: &mut Outcome) -> Value {
+        self.run_handler_at(app, handler, event, out, 0)
+    }
+
+    fn run_handler_at(&mut self, app: &str, handler: &str, event: Value, out: &mut Outcome, depth: usize) -> Value {
         let catalog = std::sync::Arc::clone(&self.catalog);
         let Some(installed) = catalog.get(app) else {
             out.noop(format!("app {app} is not installed"));
-            return;
+            return Value::Null;
         };
         if depth > MAX_DEPTH {
             out.errors.push(ScriptError::new(
@@ -73,7 +79,7 @@ impl Device {
                 None,
                 format!("`{handler}`: handlers opened screens more than {MAX_DEPTH} deep"),
             ));
-            return;
+            return Value::Null;
         }
         let session = &self.store.session;
         let ctx = EventCtx {
@@ -87,15 +93,7 @@ impl Device {
             rng: session.rng.clone(),
             next_timer_id: session.next_timer_id,
             effects: Vec::new(),
-            host_profile: installed
-                .bundle
-                .manifest
-                .mini_app_of
-                .as_ref()
-                .and_then(|host| self.store.apps.get(host))
-                .and_then(|s| s.get("profile"))
-                .cloned()
-                .unwrap_or(Value::Null),
+            host_profile: self.host_data(installed, |services| services.profile.as_deref()),
             map: installed.bundle.manifest.map.as_ref().map(|spec| {
                 let null = Value::Null;
                 let state = self.store.apps.get(app).map_or(&null, |a| &**a);
@@ -113,12 +111,14 @@ impl Device {
                     self.config.limits.instructions_per_step
                 ),
             ));
-            return;
+            return Value::Null;
         }
+        let mut answer = Value::Null;
         let result = match self.scripts() {
             Ok(host) => {
                 let result = host.call_within(&installed.program, handler, &event, ctx, allowance);
                 let (work, written) = (host.last_work(), host.last_written_bytes());
+                answer = host.take_returned();
                 self.work_used = self.work_used.saturating_add(work);
                 result.and_then(|ctx| self.within_size_limits(app, installed, ctx, written))
             }
@@ -138,8 +138,12 @@ impl Device {
                     self.apply_effect(app, effect, out, depth);
                 }
             }
-            Err(err) => out.errors.push(err),
+            Err(err) => {
+                out.errors.push(err);
+                answer = Value::Null;
+            }
         }
+        answer
     }
 
     /// Work the handlers of this step may still do.

@@ -1,11 +1,22 @@
-//! What a super-app gives its mini-apps, and the share sheet: picking a share target,
-//! settling a payment from the host wallet, sending into a host chat, the capsule menu.
+//! What a super-app gives its mini-apps, and the share sheet: picking a share target, settling
+//! a payment and sending into a chat through the host's own services (declared in its
+//! manifest, run in its own Lua), the capsule menu. The phone knows none of the host's data.
 
 use serde_json::{json, Value};
 
+use phoneworld_data::HostServices;
+
+use crate::catalog::{Catalog, InstalledApp};
 use crate::device::Device;
 use crate::events::Outcome;
-use crate::store::Overlay;
+use crate::store::{Overlay, Store};
+
+/// The value a host names among its services, read from its own data (a path as Lua writes
+/// it): what the payment sheet and the chat picker show.
+pub(crate) fn host_value(catalog: &Catalog, store: &Store, host: &str, pick: impl Fn(&HostServices) -> Option<&str>) -> Option<Value> {
+    let path = catalog.get(host)?.bundle.manifest.services.as_ref().and_then(pick)?;
+    phoneworld_script::get_lua_path(store.apps.get(host)?, path).cloned()
+}
 
 impl Device {
     /// Opens the chosen share target and hands it the shared text and item.
@@ -16,8 +27,9 @@ impl Device {
         self.run_handler(&target, &handler, json!({ "args": { "text": text, "item": item, "from": from } }), out);
     }
 
-    /// Pays from the host's wallet (`wallet.balance`, `wallet.transactions`) and tells the
-    /// mini-app how it went.
+    /// Settles a mini-app's `host.pay` once the user answered the payment sheet: the host's
+    /// `pay` service (its own Lua, over its own data) takes the payment, and the mini-app's
+    /// handler learns only whether it was paid, why not, and the transaction the host gave.
     #[allow(clippy::too_many_arguments, reason = "the fields of the payment sheet")]
     pub(crate) fn settle_payment(
         &mut self,
@@ -31,78 +43,50 @@ impl Device {
         args: Value,
         out: &mut Outcome,
     ) {
-        let balance = self.store.apps.get(host).and_then(|s| s.pointer("/wallet/balance")).and_then(Value::as_f64).unwrap_or(0.0);
-        let (paid, reason, transaction) = if !confirmed {
-            (false, "cancelled", Value::Null)
-        } else if balance + 1e-9 < amount {
-            (false, "insufficient balance", Value::Null)
-        } else {
-            let now = phoneworld_data::CivilTime::from_ms(self.store.session.clock_ms);
-            let count =
-                self.store.apps.get(host).and_then(|s| s.pointer("/wallet/transactions")).and_then(Value::as_array).map_or(0, Vec::len);
-            let tx = json!({
-                "id": format!("T{:04}", count + 1),
-                "merchant": merchant,
-                "amount": amount,
-                "note": note,
-                "app": app,
-                "time": format!("{} {}", now.date_string(), now.time_string()),
-            });
-            let wallet = self.store.app_mut(host);
-            let new_balance = ((balance - amount) * 100.0).round() / 100.0;
-            let _ = crate::valuepath::set(wallet, &["wallet".into(), "balance".into()], json!(new_balance));
-            let mut list = wallet.pointer("/wallet/transactions").and_then(Value::as_array).cloned().unwrap_or_default();
-            list.insert(0, tx.clone());
-            let _ = crate::valuepath::set(wallet, &["wallet".into(), "transactions".into()], Value::Array(list));
-            (true, "", tx)
+        let answer = match (confirmed, self.service(host, |s| s.pay.as_deref())) {
+            (false, _) => json!({ "paid": false, "reason": "cancelled" }),
+            (true, None) => json!({ "paid": false, "reason": "the host takes no payments" }),
+            (true, Some(service)) => {
+                let event = json!({ "args": { "amount": amount, "merchant": merchant, "note": note, "app": app } });
+                let answer = self.run_handler_for_answer(host, &service, event, out);
+                if answer.is_object() {
+                    answer
+                } else {
+                    json!({ "paid": false, "reason": "the host's payment service gave no answer" })
+                }
+            }
         };
-        if !paid && confirmed {
-            self.store.session.toast = Some(crate::store::Transient {
-                app: host.to_owned(),
-                text: "Payment failed: insufficient balance".into(),
-                action: None,
-                until_ms: self.store.session.clock_ms + 2000,
-            });
-        }
         if let Some(handler) = handler {
             let mut ev_args = match args {
                 Value::Object(map) => map,
                 _ => serde_json::Map::new(),
             };
-            ev_args.insert("paid".into(), Value::Bool(paid));
-            ev_args.insert("reason".into(), Value::String(reason.into()));
-            ev_args.insert("transaction".into(), transaction);
+            ev_args.insert("paid".into(), Value::Bool(answer.get("paid") == Some(&Value::Bool(true))));
+            ev_args.insert("reason".into(), answer.get("reason").filter(|r| r.is_string()).cloned().unwrap_or_else(|| json!("")));
+            ev_args.insert("transaction".into(), answer.get("transaction").cloned().unwrap_or(Value::Null));
             self.run_handler(app, &handler, json!({ "args": ev_args }), out);
         }
     }
 
-    /// Sends a mini-app's message into the host chat picked (host `chats[i].messages`).
+    /// Sends a mini-app's message into the chat picked (the `i`-th of the host's `chats`),
+    /// through the host's `send_to_chat` service.
     pub(crate) fn send_to_chat(&mut self, app: &str, host: &str, i: usize, text: &str, out: &mut Outcome) {
-        let now = phoneworld_data::CivilTime::from_ms(self.store.session.clock_ms);
-        if !self.store.apps.contains_key(host) {
-            return out.noop("the host app is not installed");
-        }
-        let Some(chat) =
-            Some(self.store.app_mut(host)).and_then(|s| s.get_mut("chats")).and_then(Value::as_array_mut).and_then(|c| c.get_mut(i))
-        else {
-            return out.noop("no such chat");
+        let Some(service) = self.service(host, |s| s.send_to_chat.as_deref()) else {
+            return out.noop("the host takes no messages from mini-apps");
         };
-        let name = chat.get("name").and_then(Value::as_str).unwrap_or("chat").to_owned();
-        let message = json!({ "from": "me", "text": text, "time": now.time_string(), "via": app });
-        match chat.get_mut("messages").and_then(Value::as_array_mut) {
-            Some(list) => list.push(message),
-            None => {
-                if let Value::Object(map) = chat {
-                    map.insert("messages".into(), Value::Array(vec![message]));
-                }
-            }
-        }
-        self.store.session.toast = Some(crate::store::Transient {
-            app: host.to_owned(),
-            text: format!("Sent to {name}"),
-            action: None,
-            until_ms: self.store.session.clock_ms + 2000,
-        });
+        self.run_handler(host, &service, json!({ "args": { "chat": i + 1, "text": text, "app": app } }), out);
+    }
+
+    /// A handler of the host's services.
+    fn service(&self, host: &str, pick: impl Fn(&HostServices) -> Option<&str>) -> Option<String> {
+        self.catalog.get(host)?.bundle.manifest.services.as_ref().and_then(pick).map(str::to_owned)
+    }
+
+    /// What a mini-app's host names among its services (`profile`): `null` when the app is no
+    /// mini-app or the host names nothing there.
+    pub(crate) fn host_data(&self, mini: &InstalledApp, pick: impl Fn(&HostServices) -> Option<&str>) -> Value {
+        let Some(host) = mini.bundle.manifest.mini_app_of.as_deref() else { return Value::Null };
+        host_value(&self.catalog, &self.store, host, pick).unwrap_or(Value::Null)
     }
 
     /// The capsule's ··· menu: share the mini-app to a chat, go back to the host, or restart it.

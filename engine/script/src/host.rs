@@ -61,6 +61,8 @@ pub struct ScriptHost {
     apps: BTreeMap<String, Table>,
     last_seen: LastSeen,
     limits: ScriptLimits,
+    /// What the last handler returned (see [`ScriptHost::take_returned`]).
+    returned: Value,
 }
 
 impl std::fmt::Debug for ScriptHost {
@@ -118,7 +120,7 @@ impl ScriptHost {
         // finalizers and weak tables would depend on when it last ran, which differs between a
         // device and its restored copy.
         lua.gc_stop();
-        Ok(ScriptHost { lua, meter, budget, sandbox, apps: BTreeMap::new(), last_seen, limits })
+        Ok(ScriptHost { lua, meter, budget, sandbox, apps: BTreeMap::new(), last_seen, limits, returned: Value::Null })
     }
 
     /// Loads an app's compiled scripts into this state, once per device, and runs them once to
@@ -187,6 +189,7 @@ impl ScriptHost {
         ctx: EventCtx,
         allowance: u64,
     ) -> Result<EventCtx, ScriptError> {
+        self.returned = Value::Null;
         self.ensure_loaded(program)?;
         let app = &program.app;
         let chunks =
@@ -210,14 +213,19 @@ impl ScriptHost {
         self.lua.set_app_data(ctx);
         // A panic in a library function (a bug of ours) fails this handler, not the phone:
         // mlua has already unwound the Lua state when it resumes the panic here.
-        let run = std::panic::AssertUnwindSafe(|| self.sandbox.run_event.call::<()>((&chunks, handler, event)));
+        let run = std::panic::AssertUnwindSafe(|| {
+            let returned = self.sandbox.run_event.call::<LuaValue>((&chunks, handler, event))?;
+            // What the handler returns, for a caller that asks (a host's service); a value
+            // that is no data (a function) is nothing.
+            Ok::<_, mlua::Error>(if returned.is_nil() { Value::Null } else { api::from_lua(&self.lua, returned).unwrap_or(Value::Null) })
+        });
         let result = std::panic::catch_unwind(run).unwrap_or_else(|panic| {
             let what = panic.downcast_ref::<String>().cloned().or_else(|| panic.downcast_ref::<&str>().map(|s| (*s).to_owned()));
             Err(mlua::Error::runtime(format!("internal error in the phone's Lua library: {}", what.unwrap_or_default())))
         });
         let ctx = self.lua.remove_app_data::<EventCtx>();
         let work = self.budget.used();
-        let result = result.map_err(|err| self.error(program, &err));
+        let result = result.map(|returned| self.returned = returned).map_err(|err| self.error(program, &err));
         self.settle(&chunks);
         self.budget.set_used(work);
         self.pace_collector();
@@ -234,6 +242,11 @@ impl ScriptHost {
         if !record.is_some_and(|r| raw::world_unchanged(&self.lua, &r)) {
             let _ = self.sandbox.forget.call::<()>(chunks);
         }
+    }
+
+    /// What the last handler returned (`null` when nothing, or when it failed), taken.
+    pub fn take_returned(&mut self) -> Value {
+        std::mem::take(&mut self.returned)
     }
 
     /// Units of work the last event used (instructions and charged library work).

@@ -320,7 +320,8 @@ pub fn check_app(dir: &Path, modules: &LayoutModules, library: &LuaLibrary) -> V
     // Only for line numbers: the bundle loaded, so it is a regular file of bounded size.
     let manifest_src = read_text_bounded(&manifest_file, MAX_BUNDLE_FILE_BYTES).unwrap_or_default();
     let manifest = &bundle.manifest;
-    for h in [&manifest.on_launch, &manifest.on_install, &manifest.share].into_iter().flatten() {
+    let services = manifest.services.iter().flat_map(|s| [&s.pay, &s.send_to_chat]);
+    for h in [&manifest.on_launch, &manifest.on_install, &manifest.share].into_iter().chain(services).flatten() {
         checker.check_handler(Place::file(&manifest_file, &manifest_src), h);
     }
     if !phoneworld_text::icon_exists(&bundle.manifest.icon) {

@@ -6,6 +6,7 @@ use phoneworld_text::Weight;
 
 use super::{Shell, SYSTEM_UI};
 use crate::builder::container;
+use crate::host_services::host_value;
 use crate::interaction::SystemAction;
 use crate::kit;
 use crate::store::{Choice, Overlay, Transient};
@@ -64,9 +65,11 @@ fn as_plain(s: &Shell<'_>, overlay: &Overlay) -> Option<Overlay> {
                 .collect(),
         },
         Overlay::Payment { host, amount, merchant, note, .. } => {
-            let balance =
-                s.store.apps.get(host).and_then(|v| v.pointer("/wallet/balance")).and_then(serde_json::Value::as_f64).unwrap_or(0.0);
-            let mut text = format!("Amount: {amount:.2}\nWallet balance: {balance:.2}");
+            let balance = host_value(s.catalog, s.store, host, |services| services.balance.as_deref()).and_then(|v| v.as_f64());
+            let mut text = format!("Amount: {amount:.2}");
+            if let Some(balance) = balance {
+                text.push_str(&format!("\nWallet balance: {balance:.2}"));
+            }
             if !note.is_empty() {
                 text = format!("{note}\n{text}");
             }
@@ -78,8 +81,9 @@ fn as_plain(s: &Shell<'_>, overlay: &Overlay) -> Option<Overlay> {
             }
         }
         Overlay::ChatPicker { host, .. } => {
-            let chats =
-                s.store.apps.get(host).and_then(|v| v.get("chats")).and_then(serde_json::Value::as_array).cloned().unwrap_or_default();
+            let chats = host_value(s.catalog, s.store, host, |services| services.chats.as_deref())
+                .and_then(|v| v.as_array().cloned())
+                .unwrap_or_default();
             Overlay::Sheet {
                 app: host.clone(),
                 title: "Send to".into(),

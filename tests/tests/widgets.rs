@@ -778,3 +778,34 @@ fn a_field_that_asks_for_digits_opens_the_keyboard_on_its_digits() {
     assert_eq!(h.app_state("t.digits")["phone"], json!("12"));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_focused_field_stays_with_its_row_when_a_row_is_inserted_above_it() {
+    let dir = std::env::temp_dir().join(format!("pw-stable-keys-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("screens")).unwrap();
+    std::fs::write(
+        dir.join("app.ron"),
+        r#"App(package: "t.keys", label: "Keys", icon: "list", entry: "main", scripts: ["main.lua"], state: {"items": [{"id": 1, "name": ""}, {"id": 2, "name": ""}]})"#,
+    )
+    .unwrap();
+    // Typing "new" into a row makes a new row arrive at the top, as a message would.
+    std::fs::write(
+        dir.join("main.lua"),
+        "function typed(ev)\n  if ev.value == \"new\" then state.insert(\"items\", { id = 9, name = \"\" }, 1) end\nend\n",
+    )
+    .unwrap();
+    let screen = r#"Screen(root: List(items: "{state.items}", row: TextField(id: "name_{item.id}", value: "item.name", label: "Name", on_change: "typed")))"#;
+    std::fs::write(dir.join("screens/main.ron"), screen).unwrap();
+    let catalog = phoneworld_phone::Catalog::load(std::slice::from_ref(&dir), &[phoneworld_phone::project_root().join("layouts")]).unwrap();
+    let device = phoneworld_phone::Device::new(catalog, phoneworld_phone::DeviceConfig::default()).unwrap();
+    let mut h = Harness { device, results: Vec::new() };
+    h.device.open_screen("t.keys", "main", json!({})).unwrap();
+    tap_id(&mut h, "name_1");
+    h.type_text("new");
+    h.type_text("er");
+    let items = h.app_state("t.keys")["items"].clone();
+    assert_eq!(items[0], json!({"id": 9, "name": ""}), "the new row is left alone");
+    assert_eq!(items[1], json!({"id": 1, "name": "newer"}), "typing went on in the same row's field");
+    assert_eq!(by_id(&mut h, "name_1").is_focused, Some(true));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

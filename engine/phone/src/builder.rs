@@ -32,6 +32,8 @@ pub(crate) struct Builder<'a> {
     pub(crate) problems: Vec<String>,
     /// What the build has spent of the view's limits.
     pub(crate) budget: Budget,
+    /// The stable keys given so far (see [`Builder::stable_key`]).
+    pub(crate) keys: std::collections::BTreeSet<String>,
 }
 
 /// Most distinct problems one build keeps.
@@ -56,8 +58,12 @@ pub(crate) struct Budget {
 #[derive(Clone)]
 pub(crate) struct At<'s> {
     pub(crate) scope: Scope<'s>,
-    /// Stable key of the node on its screen (for scroll offsets, focus, widget state).
+    /// Stable key of the node on its screen (for scroll offsets, focus, widget state): its
+    /// `id` when it has one (within its list row), else its position under the nearest
+    /// ancestor that has a key of its own.
     pub(crate) key: String,
+    /// The key of the list row being built, if any: an id is unique within its row.
+    pub(crate) row: Option<String>,
     /// The concrete path of `item` when the current list iterates a state or local path.
     pub(crate) item_path: Option<String>,
     /// Inside a scrolling container: a nested list grows with its content instead of
@@ -67,7 +73,7 @@ pub(crate) struct At<'s> {
 
 impl<'s> At<'s> {
     pub(crate) fn child(&self, i: usize) -> At<'s> {
-        At { scope: self.scope, key: format!("{}.{i}", self.key), item_path: self.item_path.clone(), in_scroll: self.in_scroll }
+        At { key: format!("{}.{i}", self.key), ..self.clone() }
     }
 }
 
@@ -218,12 +224,50 @@ impl<'a> Builder<'a> {
             }
         }
         let enabled = p.enabled.as_ref().is_none_or(|e| e.eval(&at.scope));
+        let keyed;
+        let at = match self.stable_key(node, at) {
+            Some(key) => {
+                keyed = At { key, ..at.clone() };
+                &keyed
+            }
+            None => at,
+        };
         let mut view = match node.kind {
             NodeKind::Use => return self.use_module(node, at),
             _ => widgets::build(self, node, at, enabled)?,
         };
         self.apply_common(node, at, enabled, &mut view);
         Some(view)
+    }
+
+    /// The key of a node with an `id`: `#id`, within its list row when in one. Widget state
+    /// (a scroll offset, a picker's page, focus) then stays with the node when nodes are
+    /// inserted before it or rows above it. An id met twice keeps the position key.
+    fn stable_key(&mut self, node: &Node, at: &At<'_>) -> Option<String> {
+        let id = node.props.id.as_ref()?.render(&at.scope);
+        if id.is_empty() {
+            return None;
+        }
+        let key = match &at.row {
+            Some(row) => format!("{row}/#{id}"),
+            None => format!("#{id}"),
+        };
+        self.keys.insert(key.clone()).then_some(key)
+    }
+
+    /// The key of a list row: the item's `id` when it has one, else its position.
+    pub(crate) fn row_key(&mut self, list_key: &str, item: &Value, i: usize) -> String {
+        let id = match item.get("id") {
+            Some(Value::String(s)) if !s.is_empty() => Some(s.clone()),
+            Some(Value::Number(n)) => Some(n.to_string()),
+            _ => None,
+        };
+        if let Some(key) = id.map(|id| format!("{list_key}.r#{id}")) {
+            if self.keys.insert(key.clone()) {
+                return key;
+            }
+        }
+        format!("{list_key}.r{i}")
     }
 
     /// A visible stand-in for what could not be built, and the problem saying why.
@@ -260,7 +304,7 @@ impl<'a> Builder<'a> {
             return Some(self.placeholder(&format!("[module {name} nested too deep]"), message));
         }
         let args: Args<'_> = node.props.args.iter().map(|(k, t)| (k.clone(), t.value(&at.scope))).collect();
-        let inner = At { scope: at.scope.with_args(&args), key: at.key.clone(), item_path: at.item_path.clone(), in_scroll: at.in_scroll };
+        let inner = At { scope: at.scope.with_args(&args), ..at.clone() };
         self.budget.modules.push(name.to_owned());
         let view = self.node(&module.root, &inner);
         self.budget.modules.pop();

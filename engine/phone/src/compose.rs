@@ -187,8 +187,9 @@ fn app_screen(
         hits,
         problems: Vec::new(),
         budget: Default::default(),
+        keys: Default::default(),
     };
-    let at = At { scope, key: "0".into(), item_path: None, in_scroll: false };
+    let at = At { scope, key: "0".into(), row: None, item_path: None, in_scroll: false };
     if app.bundle.manifest.mini_app_of.is_some() {
         let title = if screen.title.is_empty() { app.label().to_owned() } else { screen.title.clone() };
         frame.children.push(mini_app_chrome(package, &title, theme, m, builder.hits));

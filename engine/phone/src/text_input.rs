@@ -57,8 +57,29 @@ impl Device {
         (target, text)
     }
 
+    /// Points the focus at the value the focused field edits on the screen as it is now: a row
+    /// inserted above a field in a list moves the field's item, and typing follows the field
+    /// (found by its key), not the position it had when it was tapped.
+    fn follow_focused_field(&mut self) {
+        let Some(key) = self.store.session.focus.as_ref().map(|f| f.key.clone()) else { return };
+        let found = self.view().composed.hits.iter().find_map(|h| match &h.tap {
+            Some(Interaction::Focus { key: k, app, target, event, .. }) if *k == key => Some((app.clone(), target.clone(), event.clone())),
+            _ => None,
+        });
+        let Some((app, target, event)) = found else { return };
+        let path = target.to_path_string();
+        if self.store.session.focus.as_ref().is_some_and(|f| f.path != path) {
+            let event = self.event_json(&app, &event);
+            if let Some(focus) = self.store.session.focus.as_mut() {
+                focus.path = path;
+                focus.event = event;
+            }
+        }
+    }
+
     /// Sets the focused field's text and runs its `on_change`.
     pub(crate) fn edit_focused(&mut self, edit: impl FnOnce(&mut String), out: &mut Outcome) {
+        self.follow_focused_field();
         let Some(focus) = self.store.session.focus.clone() else {
             return out.noop("no text field has focus");
         };
@@ -88,6 +109,7 @@ impl Device {
     }
 
     pub(crate) fn submit(&mut self, out: &mut Outcome) {
+        self.follow_focused_field();
         let Some(focus) = self.store.session.focus.clone() else { return out.noop("no text field has focus") };
         if focus.multiline {
             return self.edit_focused(|t| t.push('\n'), out);

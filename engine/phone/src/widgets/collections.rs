@@ -38,9 +38,11 @@ fn rows(b: &mut Builder<'_>, node: &Node, at: &At<'_>) -> Vec<ViewNode> {
     let mut out = Vec::with_capacity(list.len());
     for (i, item) in list.iter().enumerate() {
         let item: &Value = item.as_ref();
+        let key = b.row_key(&at.key, item, i);
         let row_at = At {
             scope: at.scope.with_item(item, i),
-            key: format!("{}.r{i}", at.key),
+            row: Some(key.clone()),
+            key,
             item_path: base.as_ref().map(|b| format!("{b}.{i}")),
             in_scroll: at.in_scroll,
         };

@@ -176,7 +176,9 @@ local function row_of(e)
   }
 end
 
-local function refresh_inbox()
+-- The inbox screen's view (`view` in screens/inbox.ron): the rows of the current folder and
+-- what the header and the empty state say, derived from the mail each time it is drawn.
+function inbox_view(ev)
   local folder = state.get("folder")
   if not FOLDER_NAMES[folder] then folder = "inbox" end
   local rows, unread = {}, 0
@@ -192,20 +194,13 @@ local function refresh_inbox()
     table.insert(rows, row_of(e))
     if e.unread then unread = unread + 1 end
   end
-  locals.set("rows", rows)
-  locals.set("folder", folder)
-  locals.set("folder_name", FOLDER_NAMES[folder])
   local count = #rows .. (#rows == 1 and " message" or " messages")
   if unread > 0 then count = count .. " · " .. unread .. " unread" end
-  locals.set("count_text", count)
-  local e = EMPTY[folder] or EMPTY.inbox
-  locals.set("empty_icon", e[1])
-  locals.set("empty_title", e[2])
-  locals.set("empty_text", e[3])
-end
-
-function inbox_enter(ev)
-  refresh_inbox()
+  local empty = EMPTY[folder] or EMPTY.inbox
+  return {
+    rows = rows, folder = folder, folder_name = FOLDER_NAMES[folder], count_text = count,
+    empty_icon = empty[1], empty_title = empty[2], empty_text = empty[3],
+  }
 end
 
 function open_search(ev)
@@ -239,7 +234,6 @@ end
 
 function toggle_row_star(ev)
   toggle_star(ev.item and ev.item.id)
-  refresh_inbox()
 end
 
 -- Moves a mail to a folder with an Undo snackbar.
@@ -257,7 +251,6 @@ function undo_move(ev)
   local e, i = find_email(a.id)
   if not e or not FOLDER_NAMES[a.folder] then return end
   state.set("emails." .. i .. ".folder", a.folder)
-  if locals.get("rows") ~= nil then refresh_inbox() end
   if locals.get("results") ~= nil then run_search_again() end
 end
 
@@ -292,27 +285,22 @@ function menu_toggle_read(ev)
   local e, i = find_email(ev.args and ev.args.id)
   if not e then return end
   state.set("emails." .. i .. ".unread", not e.unread)
-  refresh_inbox()
 end
 
 function menu_star(ev)
   toggle_star(ev.args and ev.args.id)
-  refresh_inbox()
 end
 
 function menu_archive(ev)
   move(ev.args and ev.args.id, "archive", "Archived")
-  refresh_inbox()
 end
 
 function menu_to_inbox(ev)
   move(ev.args and ev.args.id, "inbox", "Moved to Inbox")
-  refresh_inbox()
 end
 
 function menu_delete(ev)
   delete_email(ev.args and ev.args.id)
-  refresh_inbox()
 end
 
 function empty_trash(ev)
@@ -328,7 +316,6 @@ function empty_trash_confirmed(ev)
   for i = #list, 1, -1 do
     if list[i].folder == "trash" then state.remove("emails", i) end
   end
-  refresh_inbox()
   ui.toast("Trash emptied")
 end
 

@@ -160,6 +160,7 @@ fn expression(data: &[u8]) {
         content: &state,
         params: &empty,
         system: &empty,
+        vm: &state,
         item: Some(&state),
         index: Some(2),
         args: None,

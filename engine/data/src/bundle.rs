@@ -18,6 +18,9 @@ pub struct Screen {
     pub id: String,
     pub title: String,
     pub on_enter: Option<String>,
+    /// The screen's view function: a handler that derives what the screen shows (`vm.*` in
+    /// its layout) from the data each time the screen is drawn; it may only read.
+    pub view: Option<String>,
     pub root: Node,
     /// The colours the screen gives the phone's system bars.
     pub system_bars: SystemBars,
@@ -33,6 +36,8 @@ struct RawScreen {
     title: String,
     #[serde(default)]
     on_enter: Option<String>,
+    #[serde(default)]
+    view: Option<String>,
     #[serde(default)]
     system_bars: SystemBars,
     root: Node,
@@ -363,6 +368,7 @@ fn load_screens(source: &Source<'_>, hasher: &mut blake3::Hasher, errors: &mut V
                 id: id.clone(),
                 title: raw.title,
                 on_enter: raw.on_enter,
+                view: raw.view,
                 root: raw.root,
                 system_bars: raw.system_bars,
                 file: file.clone(),

@@ -70,6 +70,8 @@ pub enum PathRoot {
     Index,
     /// The arguments of a layout module.
     Arg,
+    /// What the screen's view function computed from the data (`vm.rows`): read-only.
+    Vm,
 }
 
 impl PathRoot {
@@ -83,6 +85,7 @@ impl PathRoot {
             "item" => PathRoot::Item,
             "index" => PathRoot::Index,
             "arg" => PathRoot::Arg,
+            "vm" => PathRoot::Vm,
             _ => return None,
         })
     }
@@ -97,6 +100,7 @@ impl PathRoot {
             PathRoot::Item => "item",
             PathRoot::Index => "index",
             PathRoot::Arg => "arg",
+            PathRoot::Vm => "vm",
         }
     }
 }
@@ -114,8 +118,9 @@ impl Path {
         let text = text.trim();
         let mut parts = text.split('.');
         let head = parts.next().unwrap_or_default();
-        let root = PathRoot::parse(head)
-            .ok_or_else(|| format!("`{}`: a path starts with state, local, content, params, system, item, index or arg", excerpt(text)))?;
+        let root = PathRoot::parse(head).ok_or_else(|| {
+            format!("`{}`: a path starts with state, local, content, params, system, vm, item, index or arg", excerpt(text))
+        })?;
         let segments: Vec<String> = parts.map(str::to_owned).collect();
         if segments.iter().any(|s| s.is_empty() || !s.chars().all(|c| c.is_alphanumeric() || c == '_')) {
             return Err(format!("`{}` is not a valid path", excerpt(text)));
@@ -161,6 +166,8 @@ pub struct Scope<'a> {
     pub content: &'a Value,
     pub params: &'a Value,
     pub system: &'a Value,
+    /// What the screen's view function returned (`null` when it has none).
+    pub vm: &'a Value,
     pub item: Option<&'a Value>,
     pub index: Option<usize>,
     pub args: Option<&'a Args<'a>>,
@@ -183,6 +190,7 @@ impl<'a> Scope<'a> {
             PathRoot::Content => self.content,
             PathRoot::Params => self.params,
             PathRoot::System => self.system,
+            PathRoot::Vm => self.vm,
             PathRoot::Item => self.item?,
             PathRoot::Arg => {
                 let args = self.args?;
@@ -827,7 +835,17 @@ mod tests {
         let state = json!({"wifi": true, "alarms": [{"time": 405, "label": "Gym"}], "name": "Ada Lovelace", "n": 3});
         let local = json!({"mode": "edit"});
         let null = Value::Null;
-        f(Scope { state: &state, local: &local, content: &null, params: &null, system: &null, item: None, index: None, args: None });
+        f(Scope {
+            state: &state,
+            local: &local,
+            content: &null,
+            params: &null,
+            system: &null,
+            vm: &null,
+            item: None,
+            index: None,
+            args: None,
+        });
     }
 
     #[test]

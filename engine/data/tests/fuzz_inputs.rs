@@ -169,6 +169,7 @@ fn mutated_bundles_and_modules_load_without_panicking() {
                     content: &content,
                     params: &Value::Null,
                     system: &system,
+                    vm: &Value::Null,
                     item: None,
                     index: None,
                     args: None,
@@ -225,6 +226,7 @@ fn mutated_expressions_parse_and_evaluate_without_panicking() {
                 content: &state,
                 params: &item,
                 system: &system,
+                vm: &item,
                 item: Some(&item),
                 index: Some(2),
                 args: Some(&args),
@@ -255,8 +257,17 @@ fn limits_give_clear_errors() {
     assert!(Template::parse("{state.x|é}").unwrap_err().contains("unknown filter `é`"));
     // A date far out of range is shown as it is rather than overflowing the day count.
     let empty = Value::Null;
-    let scope =
-        Scope { state: &empty, local: &empty, content: &empty, params: &empty, system: &empty, item: None, index: None, args: None };
+    let scope = Scope {
+        state: &empty,
+        local: &empty,
+        content: &empty,
+        params: &empty,
+        system: &empty,
+        vm: &empty,
+        item: None,
+        index: None,
+        args: None,
+    };
     assert_eq!(Template::parse("{'9999999999999-01-01'|date}").unwrap().render(&scope), "9999999999999-01-01");
     // A huge value renders cut, and a huge list is not written out whole.
     let big = json!({"s": "é".repeat(10_000), "list": vec![json!({"k": "v"}); 100_000]});

@@ -46,7 +46,7 @@ pub(crate) fn metrics(store: &Store, px_per_dp: f32) -> Metrics {
     Metrics { px_per_dp, font_scale }
 }
 
-pub(crate) fn compose(store: &Store, catalog: &Catalog, width: f32, height: f32, px_per_dp: f32) -> Composed {
+pub(crate) fn compose(store: &Store, catalog: &Catalog, vm: &Value, width: f32, height: f32, px_per_dp: f32) -> Composed {
     let dark = store.system.get("dark_theme").and_then(Value::as_bool).unwrap_or(false);
     let theme = match crate::appearance::system_accent(&store.system) {
         Some(seed) => crate::accent::accented(Theme::get(dark), seed),
@@ -69,7 +69,7 @@ pub(crate) fn compose(store: &Store, catalog: &Catalog, width: f32, height: f32,
         Foreground::Home => shell::launcher(&mut sh),
         Foreground::Recents => shell::recents(&mut sh),
         Foreground::App(package) => {
-            let (view, mut found) = app_screen(store, catalog, package, theme, m, width, sh.hits);
+            let (view, mut found) = app_screen(store, catalog, package, vm, theme, m, width, sh.hits);
             problems.append(&mut found);
             view
         }
@@ -138,10 +138,12 @@ fn system_bars(store: &Store, catalog: &Catalog) -> (Option<Color>, Option<Color
 }
 
 /// The top screen of an app, built from its layout and the store.
+#[allow(clippy::too_many_arguments, reason = "what a screen is built from")]
 fn app_screen(
     store: &Store,
     catalog: &Catalog,
     package: &str,
+    vm: &Value,
     theme: Theme,
     m: Metrics,
     screen_w: f32,
@@ -169,6 +171,7 @@ fn app_screen(
         content: &app.content,
         params: &entry.params,
         system: &system,
+        vm,
         item: None,
         index: None,
         args: None,

@@ -264,7 +264,9 @@ impl Device {
     /// The screen composed from the store now and its hashes; notes its `screen_hash`.
     fn compose_now(&mut self) -> (Composed, TreeHashes) {
         let (w, h) = (self.config.width as f32, self.config.height as f32);
-        let composed = compose(&self.store, &self.catalog, w, h, self.config.px_per_dp());
+        let (vm, vm_problem) = self.screen_vm();
+        let mut composed = compose(&self.store, &self.catalog, &vm, w, h, self.config.px_per_dp());
+        composed.problems.extend(vm_problem);
         let (whole, mut children) = composed.root.content_hashes();
         // The status bar is the root's first child (`compose`); FNV-1a over the others' hashes.
         let screen = children.iter().skip(1).fold(0xcbf2_9ce4_8422_2325_u64, |h, c| {

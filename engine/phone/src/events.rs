@@ -57,32 +57,20 @@ fn choices(v: &Value, key: &str) -> Vec<Choice> {
 impl Device {
     /// Runs `handler` of `app` with `event`; on success commits its changes and effects.
     pub(crate) fn run_handler(&mut self, app: &str, handler: &str, event: Value, out: &mut Outcome) {
-        self.run_handler_at(app, handler, event, out, 0);
+        self.run_handler_at(app, handler, event, out, 0, false);
     }
 
     /// Runs a handler and gives back what it returned (`null` when it returned nothing or
     /// failed): a host's service answering a mini-app.
     pub(crate) fn run_handler_for_answer(&mut self, app: &str, handler: &str, event: Value, out: &mut Outcome) -> Value {
-        self.run_handler_at(app, handler, event, out, 0)
+        self.run_handler_at(app, handler, event, out, 0, true)
     }
 
-    fn run_handler_at(&mut self, app: &str, handler: &str, event: Value, out: &mut Outcome, depth: usize) -> Value {
-        let catalog = std::sync::Arc::clone(&self.catalog);
-        let Some(installed) = catalog.get(app) else {
-            out.noop(format!("app {app} is not installed"));
-            return Value::Null;
-        };
-        if depth > MAX_DEPTH {
-            out.errors.push(ScriptError::new(
-                app,
-                installed.program.app(),
-                None,
-                format!("`{handler}`: handlers opened screens more than {MAX_DEPTH} deep"),
-            ));
-            return Value::Null;
-        }
+    /// What a handler of `app` runs against: working copies of everything it may change.
+    pub(crate) fn event_ctx(&self, installed: &crate::catalog::InstalledApp) -> EventCtx {
+        let app = installed.package();
         let session = &self.store.session;
-        let ctx = EventCtx {
+        EventCtx {
             app: app.to_owned(),
             state: self.store.apps.get(app).map_or_else(empty_map, |a| (**a).clone()),
             local: self.store.top(app).map_or_else(empty_map, |e| e.local.clone()),
@@ -97,9 +85,27 @@ impl Device {
             map: installed.bundle.manifest.map.as_ref().map(|spec| {
                 let null = Value::Null;
                 let state = self.store.apps.get(app).map_or(&null, |a| &**a);
-                catalog.maps.city(app, spec, state, &installed.content)
+                self.catalog.maps.city(app, spec, state, &installed.content)
             }),
+        }
+    }
+
+    fn run_handler_at(&mut self, app: &str, handler: &str, event: Value, out: &mut Outcome, depth: usize, answer_wanted: bool) -> Value {
+        let catalog = std::sync::Arc::clone(&self.catalog);
+        let Some(installed) = catalog.get(app) else {
+            out.noop(format!("app {app} is not installed"));
+            return Value::Null;
         };
+        if depth > MAX_DEPTH {
+            out.errors.push(ScriptError::new(
+                app,
+                installed.program.app(),
+                None,
+                format!("`{handler}`: handlers opened screens more than {MAX_DEPTH} deep"),
+            ));
+            return Value::Null;
+        }
+        let ctx = self.event_ctx(installed);
         let allowance = self.step_work_left();
         if allowance == 0 {
             out.errors.push(ScriptError::new(
@@ -116,7 +122,11 @@ impl Device {
         let mut answer = Value::Null;
         let result = match self.scripts() {
             Ok(host) => {
-                let result = host.call_within(&installed.program, handler, &event, ctx, allowance);
+                let result = if answer_wanted {
+                    host.call_for_answer(&installed.program, handler, &event, ctx, allowance)
+                } else {
+                    host.call_within(&installed.program, handler, &event, ctx, allowance)
+                };
                 let (work, written) = (host.last_work(), host.last_written_bytes());
                 answer = host.take_returned();
                 self.work_used = self.work_used.saturating_add(work);
@@ -207,7 +217,7 @@ impl Device {
         // How many screens the back stack holds: 1 is the app's first screen (as it starts).
         let stack = self.store.session.tasks.get(app).map_or(0, Vec::len);
         if let Some(handler) = handler {
-            self.run_handler_at(app, &handler, json!({ "params": params, "depth": stack }), out, depth + 1);
+            self.run_handler_at(app, &handler, json!({ "params": params, "depth": stack }), out, depth + 1, false);
         }
     }
 
@@ -273,7 +283,7 @@ impl Device {
         if session.tasks.get(app).is_none_or(|s| s.is_empty()) {
             session.tasks.insert(app.to_owned(), vec![ScreenEntry::new(&entry, Value::Null)]);
             if let Some(handler) = on_launch {
-                self.run_handler_at(app, &handler, json!({}), out, depth + 1);
+                self.run_handler_at(app, &handler, json!({}), out, depth + 1, false);
             }
             self.enter_top(app, out, depth);
         }

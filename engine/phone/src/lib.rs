@@ -31,6 +31,7 @@ mod store;
 mod text_input;
 mod theme;
 pub mod valuepath;
+mod views;
 mod wallpaper;
 mod widgets;
 

@@ -47,6 +47,13 @@ pub(crate) fn to_lua(lua: &Lua, value: &Value) -> mlua::Result<LuaValue> {
     convert::to_lua(lua, &budget, value)
 }
 
+/// What a handler returned (a service's answer, a view): data, held to the value limits, but
+/// no write into the store.
+pub(crate) fn answer_from_lua(lua: &Lua, value: LuaValue) -> mlua::Result<Value> {
+    let (budget, limits) = crossing(lua)?;
+    convert::from_lua(&budget, limits, value).map(|(value, _)| value)
+}
+
 /// A value written into the store; its size counts towards the event's writes.
 pub(crate) fn from_lua(lua: &Lua, value: LuaValue) -> mlua::Result<Value> {
     let (budget, limits) = crossing(lua)?;

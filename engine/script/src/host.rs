@@ -63,6 +63,8 @@ pub struct ScriptHost {
     limits: ScriptLimits,
     /// What the last handler returned (see [`ScriptHost::take_returned`]).
     returned: Value,
+    /// The next call's caller reads what the handler returns.
+    wants_answer: bool,
 }
 
 impl std::fmt::Debug for ScriptHost {
@@ -120,7 +122,7 @@ impl ScriptHost {
         // finalizers and weak tables would depend on when it last ran, which differs between a
         // device and its restored copy.
         lua.gc_stop();
-        Ok(ScriptHost { lua, meter, budget, sandbox, apps: BTreeMap::new(), last_seen, limits, returned: Value::Null })
+        Ok(ScriptHost { lua, meter, budget, sandbox, apps: BTreeMap::new(), last_seen, limits, returned: Value::Null, wants_answer: false })
     }
 
     /// Loads an app's compiled scripts into this state, once per device, and runs them once to
@@ -190,6 +192,7 @@ impl ScriptHost {
         allowance: u64,
     ) -> Result<EventCtx, ScriptError> {
         self.returned = Value::Null;
+        let wants_answer = std::mem::take(&mut self.wants_answer);
         self.ensure_loaded(program)?;
         let app = &program.app;
         let chunks =
@@ -215,9 +218,13 @@ impl ScriptHost {
         // mlua has already unwound the Lua state when it resumes the panic here.
         let run = std::panic::AssertUnwindSafe(|| {
             let returned = self.sandbox.run_event.call::<LuaValue>((&chunks, handler, event))?;
-            // What the handler returns, for a caller that asks (a host's service); a value
-            // that is no data (a function) is nothing.
-            Ok::<_, mlua::Error>(if returned.is_nil() { Value::Null } else { api::from_lua(&self.lua, returned).unwrap_or(Value::Null) })
+            // What the handler returns matters only to a caller that asks (a host's service, a
+            // view); there, a value that is no data (a function) fails the handler.
+            if !wants_answer || returned.is_nil() {
+                return Ok(Value::Null);
+            }
+            api::answer_from_lua(&self.lua, returned)
+                .map_err(|e| mlua::Error::runtime(format!("`{handler}` returned what is not data: {e}")))
         });
         let result = std::panic::catch_unwind(run).unwrap_or_else(|panic| {
             let what = panic.downcast_ref::<String>().cloned().or_else(|| panic.downcast_ref::<&str>().map(|s| (*s).to_owned()));
@@ -244,7 +251,22 @@ impl ScriptHost {
         }
     }
 
-    /// What the last handler returned (`null` when nothing, or when it failed), taken.
+    /// [`ScriptHost::call_within`] for a handler whose return value the caller reads (see
+    /// [`ScriptHost::take_returned`]): a host's service, a screen's view function.
+    pub fn call_for_answer(
+        &mut self,
+        program: &Program,
+        handler: &str,
+        event: &Value,
+        ctx: EventCtx,
+        allowance: u64,
+    ) -> Result<EventCtx, ScriptError> {
+        self.wants_answer = true;
+        self.call_within(program, handler, event, ctx, allowance)
+    }
+
+    /// What the last handler called with [`ScriptHost::call_for_answer`] returned (`null` when
+    /// nothing, or when it failed), taken.
     pub fn take_returned(&mut self) -> Value {
         std::mem::take(&mut self.returned)
     }

@@ -283,7 +283,17 @@ fn value_literal(t: &Template) -> Option<String> {
 
 fn empty_scope() -> phoneworld_data::Scope<'static> {
     static NULL: serde_json::Value = serde_json::Value::Null;
-    phoneworld_data::Scope { state: &NULL, local: &NULL, content: &NULL, params: &NULL, system: &NULL, item: None, index: None, args: None }
+    phoneworld_data::Scope {
+        state: &NULL,
+        local: &NULL,
+        content: &NULL,
+        params: &NULL,
+        system: &NULL,
+        vm: &NULL,
+        item: None,
+        index: None,
+        args: None,
+    }
 }
 
 /// Checks one app folder against the layout modules and the Lua library; returns every
@@ -333,7 +343,7 @@ pub fn check_app(dir: &Path, modules: &LayoutModules, library: &LuaLibrary) -> V
         );
     }
     for screen in bundle.screens.values() {
-        if let Some(h) = &screen.on_enter {
+        for h in [&screen.on_enter, &screen.view].into_iter().flatten() {
             checker.check_handler(Place::file(&screen.file, &screen.source), h);
         }
         let outline = Outline::parse(&screen.source);

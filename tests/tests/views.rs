@@ -1,0 +1,86 @@
+//! A screen's view function derives what the screen shows from the data each time it is drawn;
+//! handlers only change data, and the store holds no presentation.
+
+use phoneworld_data::Action;
+use phoneworld_phone::{project_root, Catalog, Device, DeviceConfig};
+use phoneworld_tests::Harness;
+use serde_json::json;
+
+const LUA: &str = r#"
+function add(ev) state.insert("items", { name = "item " .. (#(state.get("items") or {}) + 1), done = false }) end
+function tally_view(ev)
+  local open = 0
+  for _, it in ipairs(state.get("items") or {}) do if not it.done then open = open + 1 end end
+  return { title = lib.text.plural(open, "open item"), rows = state.get("items") }
+end
+function greedy_view(ev) state.set("seen", true); return { title = "never shown" } end
+function broken_view(ev) return { title = nil .. "x" } end
+"#;
+
+fn harness(view: &str) -> Harness {
+    let dir = std::env::temp_dir().join(format!("pw-views-{}-{view}", std::process::id()));
+    std::fs::create_dir_all(dir.join("screens")).unwrap();
+    std::fs::write(
+        dir.join("app.ron"),
+        r#"App(package: "t.views", label: "Views", icon: "list", entry: "main", scripts: ["main.lua"], state: {"items": [{"name": "milk", "done": true}]})"#,
+    )
+    .unwrap();
+    std::fs::write(dir.join("main.lua"), LUA).unwrap();
+    let screen = format!(
+        r#"Screen(view: "{view}", root: Column(children: [
+            Text(id: "title", text: "{{vm.title}}"),
+            Button(text: "Add", on_tap: "add"),
+            List(id: "rows", items: "{{vm.rows}}", row: Text(text: "{{item.name}}")),
+        ]))"#
+    );
+    std::fs::write(dir.join("screens/main.ron"), screen).unwrap();
+    let root = project_root();
+    let catalog = Catalog::load(std::slice::from_ref(&dir), &[root.join("layouts")]).unwrap();
+    assert!(catalog.broken.is_empty(), "{:?}", catalog.broken);
+    let mut h = Harness { device: Device::new(catalog, DeviceConfig::default()).unwrap(), results: Vec::new() };
+    h.device.open_screen("t.views", "main", json!({})).unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+    h
+}
+
+#[test]
+fn a_view_shows_what_it_derives_and_follows_the_data_a_handler_changes() {
+    let mut h = harness("tally_view");
+    assert!(h.find("0 open items").is_some(), "{}", h.device.ui_tree_text());
+    assert!(h.find("milk").is_some());
+    h.tap("Add");
+    assert!(h.find("1 open item").is_some(), "{}", h.device.ui_tree_text());
+    assert!(h.find("item 2").is_some());
+    // Only data is stored: the title and rows the view made are nowhere in the store.
+    let store = h.device.state_json().to_string();
+    assert!(!store.contains("open item"), "{store}");
+    assert!(h.device.view_problems().is_empty(), "{:?}", h.device.view_problems());
+}
+
+#[test]
+fn a_view_that_writes_or_fails_shows_nothing_and_says_why() {
+    let mut h = harness("greedy_view");
+    assert!(h.find("never shown").is_none());
+    assert_eq!(h.app_state("t.views").get("seen"), None, "a view's writes are not kept");
+    let problems = h.device.view_problems();
+    assert!(problems.iter().any(|p| p.contains("view function `greedy_view` may only read")), "{problems:?}");
+    // The screen still works: a handler changes data as before.
+    h.tap("Add");
+    assert_eq!(h.app_state("t.views")["items"].as_array().map(Vec::len), Some(2));
+
+    let mut h = harness("broken_view");
+    let problems = h.device.view_problems();
+    assert!(problems.iter().any(|p| p.contains("main.lua:9") && p.contains("attempt to concatenate")), "{problems:?}");
+    assert!(h.act(Action::Tap { x: 10.0, y: 10.0 }).step > 0);
+}
+
+#[test]
+fn the_email_inbox_is_a_view_its_rows_are_not_stored() {
+    let mut h = Harness::new(1);
+    h.open("Email");
+    assert!(h.find("Inbox").is_some(), "{}", h.device.ui_tree_text());
+    assert!(h.elements().iter().any(|e| e.text.as_deref().is_some_and(|t| t.ends_with("unread"))), "the count line");
+    let store = h.device.state_json();
+    let screens = store["session"]["tasks"]["com.phoneworld.email"].to_string();
+    assert!(!screens.contains("count_text") && !screens.contains("snippet"), "{screens}");
+}

@@ -2,21 +2,16 @@
 -- Events live in state.events; screens derive their rows in on_enter.
 local days_from_civil, civil_from_days = clock.days_from_civil, clock.civil_from_days
 
-local MONTH_NAMES = { "January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December" }
-local MONTHS = { "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec" }
-local DAYS = { "Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun" }
+local MONTH_NAMES = lib.dates.MONTH_NAMES
+local MONTHS = lib.dates.MONTHS
+local DAYS = lib.dates.DAYS
 local STATUS_TEXT = { accepted = "Going", declined = "Not going", maybe = "Maybe", pending = "Not answered" }
 
 local trim = lib.text.trim
-
 local parse_date = lib.dates.parse
-
 local day_number = lib.dates.day_number
-
 local fmt_date = lib.dates.format
-
 local add_days = lib.dates.add_days
-
 local fmt_time = lib.dates.time
 
 local function short_day(date)

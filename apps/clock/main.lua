@@ -3,7 +3,7 @@
 local days_from_civil, civil_from_days = clock.days_from_civil, clock.civil_from_days
 
 local DAY_MS = 86400000
-local DAY_NAMES = { "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday" }
+local DAY_NAMES = lib.dates.DAY_NAMES
 
 -- ---------------------------------------------------------------- helpers
 
@@ -11,7 +11,6 @@ local fmt_time = lib.dates.time
 
 -- Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
 local parse_date = lib.dates.parse
-
 local add_days = lib.dates.add_days
 
 -- Day of the week of today, 0 = Monday.

@@ -1,7 +1,6 @@
 -- Contacts: the address book. All data lives in state; screens derive their lists in on_enter.
 
 local trim = lib.text.trim
-
 local plural = lib.text.plural
 
 local function contacts()

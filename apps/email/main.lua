@@ -1,7 +1,7 @@
 -- Email: a mailbox with folders. Mail lives in state.emails; every screen derives its rows.
 local civil_from_days = clock.civil_from_days
 
-local MONTHS = { "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec" }
+local MONTHS = lib.dates.MONTHS
 local FOLDER_NAMES = { inbox = "Inbox", starred = "Starred", sent = "Sent", drafts = "Drafts", archive = "Archive", trash = "Trash" }
 local EMPTY = {
   inbox = { "inbox", "You're all caught up", "New mail shows up here." },
@@ -13,11 +13,8 @@ local EMPTY = {
 }
 
 local trim = lib.text.trim
-
 local day_number = lib.dates.day_number
-
 local add_days = lib.dates.add_days
-
 local fmt_time = lib.dates.time
 
 local function when(date, t)

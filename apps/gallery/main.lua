@@ -1,7 +1,7 @@
 -- Gallery: photos come from content (read-only); favorites, trash and the file tree live in state.
 -- state.view holds the derived lists the screens show; refresh() recomputes it after every change.
 
-local MONTHS = { "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec" }
+local MONTHS = lib.dates.MONTHS
 local KIND_ICONS = {
   pdf = "picture_as_pdf", doc = "description", sheet = "table_chart", text = "article", image = "image",
   audio = "audio_file", video = "movie", zip = "folder_zip",

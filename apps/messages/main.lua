@@ -1,18 +1,13 @@
 -- Messages: SMS threads with the people of the shared address book.
 -- Threads live in state.threads; each screen derives its rows in on_enter.
 
-local MONTHS = { "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec" }
+local MONTHS = lib.dates.MONTHS
 
 local trim = lib.text.trim
-
 local digits = lib.text.digits
-
 local parse_date = lib.dates.parse
-
 local day_number = lib.dates.day_number
-
 local add_days = lib.dates.add_days
-
 local fmt_time = lib.dates.time
 
 local function short_date(text)

@@ -2,19 +2,15 @@
 -- The call log lives in state.calls (newest first); the ongoing call in state.call.
 local civil_from_days = clock.civil_from_days
 
-local MONTHS = { "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec" }
-local DAY_NAMES = { "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday" }
+local MONTHS = lib.dates.MONTHS
+local DAY_NAMES = lib.dates.DAY_NAMES
 local KIND_LABEL = { missed = "Missed call", outgoing = "Outgoing call", incoming = "Incoming call" }
 local KIND_ICON = { missed = "call_missed", outgoing = "call_made", incoming = "call_received" }
 
 local trim = lib.text.trim
-
 local digits = lib.text.digits
-
 local day_number = lib.dates.day_number
-
 local add_days = lib.dates.add_days
-
 local fmt_time = lib.dates.time
 
 local function day_label(date)

@@ -1,9 +1,7 @@
 -- Settings: handlers. Lua keeps nothing between events; all data lives in state / locals / system.
 
 local find_by = lib.lists.find
-
 local contains = lib.lists.contains
-
 local trim = lib.text.trim
 
 local function start_scan()

@@ -9,9 +9,7 @@ local EXPRESS_SHIPPING = 12
 -- ---------------------------------------------------------------- helpers
 
 local money = lib.money.format
-
 local round2 = lib.money.round2
-
 local trim = lib.text.trim
 
 local function products()

@@ -2,8 +2,8 @@
 -- device seed) from each city's typical climate in content, and kept in state.data. state.view
 -- holds what the screens show, already converted to the chosen units (refresh()).
 
-local DAY_NAMES = { "Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun" }
-local DAY_LONG = { "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday" }
+local DAY_NAMES = lib.dates.DAYS
+local DAY_LONG = lib.dates.DAY_NAMES
 local ICONS = {
   ["Sunny"] = "wb_sunny", ["Clear"] = "nights_stay", ["Partly cloudy"] = "cloud_queue", ["Cloudy"] = "cloud",
   ["Rain"] = "umbrella", ["Showers"] = "grain", ["Thunderstorms"] = "thunderstorm", ["Snow"] = "ac_unit",

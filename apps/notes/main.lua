@@ -1,5 +1,5 @@
--- Notes: handlers. All notes live in state.notes; state.view holds the derived lists the home,
--- archive and filter chips show (recomputed by refresh() after every change).
+-- Notes: handlers. All notes live in state.notes; handlers change only data, and notes_view
+-- derives the cards and filter chips the home and archive screens show.
 
 local trim = lib.text.trim
 
@@ -42,13 +42,12 @@ local function card_of(n)
   }
 end
 
-local function refresh()
-  local filter = state.get("filter_label") or ""
+-- The home and archive screens' view (`view` in their RON): the pinned, other and archived
+-- cards and the filter chips, derived from the notes each time a screen is drawn.
+function notes_view(ev)
   local labels = state.get("labels") or {}
-  if filter ~= "" and not has(labels, filter) then
-    filter = ""
-    state.set("filter_label", "")
-  end
+  local filter = state.get("filter_label") or ""
+  if filter ~= "" and not has(labels, filter) then filter = "" end
   local pinned, others, archived = {}, {}, {}
   for _, n in ipairs(state.get("notes") or {}) do
     local blank = type(n) == "table" and trim(n.title) == "" and trim(n.body) == "" and #(n.items or {}) == 0
@@ -69,7 +68,7 @@ local function refresh()
   table.sort(archived, by_edit)
   local chips = { { label = "All", value = "" } }
   for _, l in ipairs(labels) do table.insert(chips, { label = l, value = l }) end
-  state.set("view", { pinned = pinned, others = others, archived = archived, chips = chips, count = #pinned + #others })
+  return { pinned = pinned, others = others, archived = archived, chips = chips, count = #pinned + #others }
 end
 
 local function save_field(id, key, value)
@@ -78,7 +77,6 @@ local function save_field(id, key, value)
   n[key] = value
   n.edited = clock.today()
   state.set("notes." .. i, n)
-  refresh()
 end
 
 local function discard_empty()
@@ -106,7 +104,6 @@ local function create_note(checklist, title, body)
   if filter ~= "" then
     state.set("notes.1.labels", { filter })
   end
-  refresh()
   return id
 end
 
@@ -134,17 +131,12 @@ end
 
 -- ---------------------------------------------------------------- home
 
-function refresh_all(ev)
-  refresh()
-end
-
 function home_enter(ev)
   if discard_empty() then ui.toast("Empty note discarded") end
-  refresh()
 end
 
 function open_search(ev) nav.push("search") end
-function open_archive(ev) discard_empty(); refresh(); nav.push("archive") end
+function open_archive(ev) discard_empty(); nav.push("archive") end
 function open_labels(ev) nav.push("labels") end
 function go_back(ev) nav.pop() end
 
@@ -155,7 +147,6 @@ end
 function filter_label(ev)
   local v = ev.item and ev.item.value or ""
   state.set("filter_label", v)
-  refresh()
 end
 
 function new_note(ev)
@@ -205,7 +196,6 @@ function menu_pin(ev)
   local n, i = find_note(ev.args and ev.args.id)
   if not n then return end
   state.set("notes." .. i .. ".pinned", not n.pinned)
-  refresh()
 end
 
 function menu_archive(ev)
@@ -214,7 +204,6 @@ function menu_archive(ev)
   local now = not n.archived
   state.set("notes." .. i .. ".archived", now)
   if now then state.set("notes." .. i .. ".pinned", false) end
-  refresh()
   ui.snackbar{ text = now and "Note archived" or "Note unarchived", action = "Undo", handler = "undo_archive", args = { id = n.id, archived = n.archived and true or false, pinned = n.pinned and true or false } }
 end
 
@@ -224,7 +213,6 @@ function undo_archive(ev)
   if not n then return end
   state.set("notes." .. i .. ".archived", a.archived and true or false)
   state.set("notes." .. i .. ".pinned", a.pinned and true or false)
-  refresh()
 end
 
 function menu_copy(ev)
@@ -238,7 +226,6 @@ function menu_copy(ev)
   copy.pinned = false
   copy.edited = clock.today()
   state.insert("notes", copy, 1)
-  refresh()
   ui.toast("Copy created")
 end
 
@@ -263,7 +250,6 @@ local function delete_note(id)
   local n, i = find_note(id)
   if not n then return end
   state.remove("notes", i)
-  refresh()
   ui.snackbar{ text = "Note deleted", action = "Undo", handler = "undo_delete", args = { note = n, pos = i } }
 end
 
@@ -280,7 +266,6 @@ function undo_delete(ev)
   if type(n.labels) ~= "table" then n.labels = {} end
   if type(n.items) ~= "table" then n.items = {} end
   state.insert("notes", n, pos)
-  refresh()
   ui.toast("Note restored")
 end
 
@@ -510,7 +495,6 @@ function create_label(ev)
   end
   state.insert("labels", name)
   locals.set("dialog", false)
-  refresh()
   ui.toast("Label \"" .. name .. "\" created")
 end
 
@@ -518,7 +502,6 @@ function show_label(ev)
   local l = ev.item
   if type(l) ~= "string" then return end
   state.set("filter_label", l)
-  refresh()
   nav.pop()
 end
 
@@ -545,7 +528,7 @@ function delete_label_confirmed(ev)
       state.set("notes." .. i .. ".labels", keep)
     end
   end
-  refresh()
+  if state.get("filter_label") == l then state.set("filter_label", "") end
   ui.toast("Label deleted")
 end
 

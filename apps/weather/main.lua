@@ -1,6 +1,6 @@
 -- Weather: forecasts are generated once per device in on_install (math.random is seeded from the
--- device seed) from each city's typical climate in content, and kept in state.data. state.view
--- holds what the screens show, already converted to the chosen units (refresh()).
+-- device seed) from each city's typical climate in content, and kept in state.data. What the
+-- screens show, converted to the chosen units, is derived by weather_view.
 
 local DAY_NAMES = lib.dates.DAYS
 local DAY_LONG = lib.dates.DAY_NAMES
@@ -105,14 +105,20 @@ local function city_local_minutes(city)
   return (clock.minutes() + (c and tonumber(c.offset) or 0)) % 1440
 end
 
-local function refresh()
+-- The forecasts exist and the current city is one that has them (data only: what the screens
+-- show is derived by weather_view).
+local function ensure_data()
   if #(state.get("data") or {}) == 0 then generate() end
+  if not data_of(state.get("current")) then
+    state.set("current", (state.get("saved") or {})[1] or "San Francisco")
+  end
+end
+
+-- What the home, cities and settings screens show, in the chosen units, for the current city.
+local function derive()
   local saved = state.get("saved") or {}
   local name = state.get("current")
-  if not data_of(name) then
-    name = saved[1] or "San Francisco"
-    state.set("current", name)
-  end
+  if not data_of(name) then name = saved[1] or "San Francisco" end
   local d = data_of(name)
   local c = find_city(name) or {}
   local view = { city = name, country = c.country or "", hourly = {}, daily = {}, cities = {} }
@@ -173,25 +179,27 @@ local function refresh()
       })
     end
   end
-  state.set("view", view)
+  return view
 end
+
+function weather_view(ev) return derive() end
 
 -- ---------------------------------------------------------------- lifecycle
 
 function generate_forecasts(ev)
   generate()
-  refresh()
+  ensure_data()
 end
 
-function launch(ev) refresh() end
-function home_enter(ev) refresh() end
+function launch(ev) ensure_data() end
+function home_enter(ev) ensure_data() end
 function go_back(ev) nav.pop() end
 
 function open_cities(ev) nav.push("cities") end
 function open_settings(ev) nav.push("settings") end
 
 function refresh_now(ev)
-  refresh()
+  ensure_data()
   ui.toast("Updated " .. hhmm(clock.minutes()))
 end
 
@@ -202,7 +210,7 @@ function open_day(ev)
 end
 
 function share_weather(ev)
-  local v = state.get("view") or {}
+  local v = derive()
   ui.share{ text = tostring(v.city) .. ": " .. tostring(v.temp) .. " " .. tostring(v.cond) .. ", " .. tostring(v.hilo) .. ". " .. tostring(v.summary) }
 end
 
@@ -212,7 +220,7 @@ function select_city(ev)
   local name = ev.item and ev.item.name
   if not data_of(name) then return end
   state.set("current", name)
-  refresh()
+  ensure_data()
   nav.pop()
 end
 
@@ -226,7 +234,7 @@ function remove_city(ev)
   for i = #saved, 1, -1 do
     if saved[i] == name then
       state.remove("saved", i)
-      refresh()
+      ensure_data()
       ui.snackbar{ text = name .. " removed", action = "Undo", handler = "undo_remove_city", args = { name = name, pos = i } }
       return
     end
@@ -239,7 +247,7 @@ function undo_remove_city(ev)
   for _, n in ipairs(state.get("saved") or {}) do if n == a.name then return end end
   local saved = state.get("saved") or {}
   state.insert("saved", a.name, math.min(math.max(tonumber(a.pos) or 1, 1), #saved + 1))
-  refresh()
+  ensure_data()
 end
 
 function open_add_city(ev) nav.push("add_city") end
@@ -270,20 +278,20 @@ function add_city(ev)
   for _, n in ipairs(state.get("saved") or {}) do
     if n == name then
       state.set("current", name)
-      refresh()
+      ensure_data()
       nav.pop()
       return
     end
   end
   state.insert("saved", name)
-  refresh()
+  ensure_data()
   ui.toast(name .. " added")
   nav.pop()
 end
 
 -- ---------------------------------------------------------------- settings
 
-function units_changed(ev) refresh() end
+function units_changed(ev) ensure_data() end
 
 -- ---------------------------------------------------------------- day detail
 

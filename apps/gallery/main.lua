@@ -1,5 +1,5 @@
 -- Gallery: photos come from content (read-only); favorites, trash and the file tree live in state.
--- state.view holds the derived lists the screens show; refresh() recomputes it after every change.
+-- Handlers change only data; the screens' views derive the lists they show.
 
 local MONTHS = lib.dates.MONTHS
 local KIND_ICONS = {
@@ -76,8 +76,9 @@ local function size_mb(text)
   return n
 end
 
-local function refresh()
-  local view = state.get("view") or {}
+-- What the screens show: the photo lists, albums and folders, and the open album's photos or
+-- folder's files, derived from the data each time a screen is drawn.
+local function derive(album, folder)
   local favs = set_of(state.get("favorites"))
   local trash = set_of(state.get("trash"), "id")
   local purged = set_of(state.get("purged"))
@@ -106,7 +107,7 @@ local function refresh()
     table.insert(albums, { name = a.name, icon = a.icon, count = counts[a.name] or 0, cover = cover })
   end
   local album_photos = {}
-  local current = view.album or ""
+  local current = album or ""
   if current == "Favorites" then
     album_photos = favorites
   else
@@ -125,7 +126,7 @@ local function refresh()
     if type(f) == "table" then
       per_folder[f.folder] = (per_folder[f.folder] or 0) + 1
       per_size[f.folder] = (per_size[f.folder] or 0) + size_mb(f.size)
-      if f.folder == view.folder then table.insert(folder_files, file_card(f)) end
+      if f.folder == folder then table.insert(folder_files, file_card(f)) end
       table.insert(recent, file_card(f))
     end
   end
@@ -142,11 +143,21 @@ local function refresh()
     local size = mb >= 1024 and string.format("%.1f GB", mb / 1024) or (mb >= 1 and string.format("%.0f MB", mb) or (mb > 0 and "< 1 MB" or "Empty"))
     table.insert(folders, { name = name, count = per_folder[name] or 0, size = size })
   end
-  state.set("view", {
+  return {
     all = all, favorites = favorites, trash = trashed, albums = albums, album = current,
-    album_photos = album_photos, album_span = span, folders = folders, folder = view.folder or "",
+    album_photos = album_photos, album_span = span, folders = folders, folder = folder or "",
     folder_files = folder_files, recent = recent, photo_count = #all,
-  })
+  }
+end
+
+local function album_of(params) return params.album or params.path or "Camera" end
+
+-- The screens' views (`view` in their RON).
+function gallery_view(ev) return derive() end
+function album_view(ev) return derive(album_of(ev.params or {})) end
+function folder_view(ev)
+  local p = ev.params or {}
+  return derive(nil, p.folder or p.path or "Download")
 end
 
 local function load_photo(id)
@@ -169,8 +180,6 @@ end
 
 -- ---------------------------------------------------------------- home / albums
 
-function refresh_all(ev) refresh() end
-
 -- Runs once when the phone is made (math.random is seeded from the device): a photo with
 -- variants (the same subject in another colour or setting) gets one of them, so the pictures
 -- differ between episodes. state.looks keeps what each photo shows, for checking tasks.
@@ -184,11 +193,10 @@ function pick_looks(ev)
   end
   state.set("looks", looks)
 end
-function home_enter(ev) refresh() end
 function go_back(ev) nav.pop() end
 
 function open_search(ev) nav.push("search") end
-function open_trash(ev) refresh(); nav.push("trash") end
+function open_trash(ev) nav.push("trash") end
 
 function open_album(ev)
   local name = ev.item and ev.item.name
@@ -200,14 +208,8 @@ function open_favorites(ev)
   nav.push("album", { album = "Favorites" })
 end
 
-function album_enter(ev)
-  local name = (ev.params and ev.params.album) or (ev.params and ev.params.path) or "Camera"
-  state.set("view.album", name)
-  refresh()
-end
-
 function share_album(ev)
-  local view = state.get("view") or {}
+  local view = derive(album_of(ev.params or {}))
   local n = #(view.album_photos or {})
   ui.share{ text = "Album \"" .. tostring(view.album or "") .. "\" · " .. n .. " photos: https://photos.example/a/" .. tostring(view.album or ""):lower():gsub("%s+", "-") }
 end
@@ -246,14 +248,12 @@ local function set_favorite(id, on)
     if tonumber(favs[i]) == id then state.remove("favorites", i) end
   end
   if on then state.insert("favorites", id) end
-  refresh()
 end
 
 local function move_to_trash(id)
   id = tonumber(id)
   if not photo_by_id(id) or set_of(state.get("trash"), "id")[id] then return end
   state.insert("trash", { id = id, deleted = clock.today() })
-  refresh()
   ui.snackbar{ text = "Moved to trash", action = "Undo", handler = "undo_trash", args = { id = id } }
 end
 
@@ -267,7 +267,6 @@ local function restore(id)
       found = true
     end
   end
-  refresh()
   return found
 end
 
@@ -397,13 +396,12 @@ end
 
 function delete_forever_confirmed(ev)
   purge(ev.args and ev.args.id)
-  refresh()
   nav.pop()
   ui.toast("Deleted forever")
 end
 
 function empty_trash(ev)
-  if #((state.get("view") or {}).trash or {}) == 0 then return end
+  if #derive().trash == 0 then return end
   ui.dialog{
     title = "Empty trash?",
     text = "All items in trash will be permanently deleted.",
@@ -417,7 +415,6 @@ function empty_trash_confirmed(ev)
     if type(t) == "table" then table.insert(ids, t.id) end
   end
   for _, id in ipairs(ids) do purge(id) end
-  refresh()
   ui.toast("Trash emptied")
 end
 
@@ -425,7 +422,7 @@ end
 
 local function neighbor(step)
   local id = tonumber(locals.get("id"))
-  local view = state.get("view") or {}
+  local view = derive()
   local list = view.all or {}
   if locals.get("trashed") then list = view.trash or {} end
   if #list == 0 then return nil end
@@ -476,7 +473,7 @@ local function run_search(q)
   q = trim(q):lower()
   local results = {}
   if q ~= "" then
-    for _, c in ipairs((state.get("view") or {}).all or {}) do
+    for _, c in ipairs(derive().all) do
       local hay = (tostring(c.caption) .. " " .. tostring(c.location) .. " " .. tostring(c.album) .. " " .. tostring(c.short_date)):lower()
       if hay:find(q, 1, true) then table.insert(results, c) end
     end
@@ -534,13 +531,6 @@ function open_file_folder(ev)
   nav.push("folder", { folder = folder })
 end
 
-function folder_enter(ev)
-  local p = ev.params or {}
-  local name = p.folder or p.path or "Download"
-  state.set("view.folder", name)
-  refresh()
-end
-
 function choose_sort(ev)
   ui.sheet{
     title = "Sort by",
@@ -556,7 +546,6 @@ function set_sort(ev)
   local s = ev.args and ev.args.sort
   if s ~= "name" and s ~= "date" and s ~= "size" then return end
   state.set("sort", s)
-  refresh()
 end
 
 function file_menu(ev)
@@ -608,7 +597,6 @@ function rename_confirmed(ev)
   end
   state.set("files." .. i .. ".name", name)
   locals.set("dialog", false)
-  refresh()
   ui.toast("Renamed to " .. name)
 end
 
@@ -630,7 +618,6 @@ function move_file_to(ev)
   if not f or type(a.folder) ~= "string" then return end
   local from = f.folder
   state.set("files." .. i .. ".folder", a.folder)
-  refresh()
   ui.snackbar{ text = "Moved to " .. a.folder, action = "Undo", handler = "move_file_to", args = { id = f.id, folder = from } }
 end
 
@@ -653,6 +640,5 @@ function delete_file_confirmed(ev)
   local f, i = find_file(ev.args and ev.args.id)
   if not f then return end
   state.remove("files", i)
-  refresh()
   ui.toast("Deleted " .. f.name)
 end

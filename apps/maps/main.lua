@@ -1,5 +1,5 @@
 -- Maps: places are read-only content; saved lists, recent searches and the preferred travel mode
--- live in state. state.view holds derived lists (recomputed by refresh()).
+-- live in state; the screens' views derive the lists they show.
 
 local MODES = {
   drive = { label = "Drive", icon = "directions_car", kmh = 28, extra = 2 },
@@ -49,8 +49,9 @@ local function row_of(p)
   }
 end
 
-local function refresh()
-  local view = state.get("view") or {}
+-- What the home and list screens show: the places nearby, the saved lists, and the places of
+-- the open list, derived from the data each time a screen is drawn.
+local function derive(list_name)
   local nearby = {}
   for _, p in ipairs(content.get("places") or {}) do
     if (tonumber(p.distance_km) or 99) <= 2.0 and (tonumber(p.rating) or 0) >= 4.4 then table.insert(nearby, p) end
@@ -66,7 +67,7 @@ local function refresh()
     if type(l) == "table" then
       local n = #(l.ids or {})
       table.insert(lists, { name = l.name, icon = l.icon or "bookmark", count = n, count_text = n .. " places" })
-      if l.name == view.list_name then
+      if l.name == list_name then
         for _, id in ipairs(l.ids or {}) do
           local p = find_place(id)
           if p then table.insert(list_places, row_of(p)) end
@@ -74,8 +75,14 @@ local function refresh()
       end
     end
   end
-  state.set("view", { nearby = rows, lists = lists, list_name = view.list_name or "", list_places = list_places })
+  return { nearby = rows, lists = lists, list_name = list_name or "", list_places = list_places }
 end
+
+-- The open list: the list screen's parameter.
+local function list_name_of(params) return params.name or params.path or "Favorites" end
+
+function maps_view(ev) return derive() end
+function list_view(ev) return derive(list_name_of(ev.params or {})) end
 
 local function add_recent(text, place)
   text = trim(text)
@@ -102,8 +109,6 @@ end
 
 -- ---------------------------------------------------------------- home
 
-function refresh_all(ev) refresh() end
-function home_enter(ev) refresh() end
 function go_back(ev) nav.pop() end
 
 function open_search(ev) nav.push("search") end
@@ -197,7 +202,6 @@ function create_list(ev)
   end
   state.insert("lists", { name = name, icon = "bookmark", ids = {} })
   locals.set("dialog", false)
-  refresh()
   ui.toast("List \"" .. name .. "\" created")
 end
 
@@ -383,7 +387,6 @@ function toggle_in_list(ev)
     end
   end
   if tonumber(locals.get("id")) == id then locals.set("saved_in", table.concat(lists_with(id), ", ")) end
-  refresh()
 end
 
 function open_directions(ev)
@@ -491,21 +494,14 @@ end
 
 -- ---------------------------------------------------------------- saved list
 
-function list_enter(ev)
-  local prm = ev.params or {}
-  state.set("view.list_name", prm.name or prm.path or "Favorites")
-  refresh()
-end
-
 function remove_from_list(ev)
   local id = ev.item and tonumber(ev.item.id)
-  local name = (state.get("view") or {}).list_name
+  local name = list_name_of(ev.params or {})
   for i, l in ipairs(state.get("lists") or {}) do
     if type(l) == "table" and l.name == name then
       local ids = {}
       for _, x in ipairs(l.ids or {}) do if tonumber(x) ~= id then table.insert(ids, x) end end
       state.set("lists." .. i .. ".ids", ids)
-      refresh()
       ui.snackbar{ text = "Removed from " .. name, action = "Undo", handler = "undo_remove", args = { name = name, ids = l.ids } }
       return
     end
@@ -519,11 +515,10 @@ function undo_remove(ev)
       state.set("lists." .. i .. ".ids", a.ids)
     end
   end
-  refresh()
 end
 
 function share_list(ev)
-  local view = state.get("view") or {}
+  local view = derive(list_name_of(ev.params or {}))
   local names = {}
   for _, r in ipairs(view.list_places or {}) do table.insert(names, "• " .. r.name) end
   ui.share{ text = tostring(view.list_name or "") .. "\n" .. table.concat(names, "\n") }
@@ -533,7 +528,6 @@ local function remove_list(name)
   for i, l in ipairs(state.get("lists") or {}) do
     if type(l) == "table" and l.name == name then
       state.remove("lists", i)
-      refresh()
       return true
     end
   end
@@ -541,7 +535,7 @@ local function remove_list(name)
 end
 
 function delete_list(ev)
-  local name = (state.get("view") or {}).list_name
+  local name = list_name_of(ev.params or {})
   ui.dialog{
     title = "Delete \"" .. tostring(name) .. "\"?",
     text = "The list is deleted; the places stay on the map.",

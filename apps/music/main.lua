@@ -1,5 +1,5 @@
 -- Music: the catalog is content; playback, queue, liked songs and playlists live in state.
--- state.view holds derived display data (refresh()). Position advances once a second while
+-- The screens' view derives what they show. Position advances once a second while
 -- playing (timer ticks carry a run token so a stale tick chain stops).
 
 local function fmt(secs)
@@ -37,7 +37,9 @@ local function pb()
   return p
 end
 
-local function refresh()
+-- What the library, now-playing and queue screens show, derived from playback, the queue and
+-- the playlists each time a screen is drawn.
+local function derive()
   local p = pb()
   local cur = song(p.song)
   local queue = state.get("queue") or {}
@@ -79,12 +81,13 @@ local function refresh()
   for _, s in ipairs(all) do
     table.insert(view.songs, { id = s.id, title = s.title, artist = s.artist, album = s.album, length = s.length })
   end
-  state.set("view", view)
+  return view
 end
+
+function music_view(ev) return derive() end
 
 local function set_playback(p)
   state.set("playback", p)
-  refresh()
 end
 
 local function schedule(p)
@@ -151,8 +154,6 @@ end
 
 -- ---------------------------------------------------------------- playback
 
-function refresh_all(ev) refresh() end
-function library_enter(ev) refresh() end
 function go_back(ev) nav.pop() end
 
 function tick(ev)
@@ -228,29 +229,26 @@ function toggle_like(ev)
   for i = #liked, 1, -1 do
     if tonumber(liked[i]) == id then
       state.remove("liked", i)
-      refresh()
       ui.toast("Removed from Liked songs")
       return
     end
   end
   state.insert("liked", id)
-  refresh()
   ui.toast("Added to Liked songs")
 end
 
 -- ---------------------------------------------------------------- library
 
 function open_search(ev) nav.push("search") end
-function open_queue(ev) refresh(); nav.push("queue") end
+function open_queue(ev) nav.push("queue") end
 function open_now_playing(ev) nav.push("now_playing") end
-function now_enter(ev) refresh() end
 
 function play_song(ev)
   local id = ev.item and ev.item.id
   if not song(id) then return end
   -- Playing from the song list queues the whole library from that song.
   local list, found = {}, false
-  for _, s in ipairs((state.get("view") or {}).songs or {}) do
+  for _, s in ipairs(derive().songs) do
     if tonumber(s.id) == tonumber(id) then found = true end
     if found and #list < 25 then table.insert(list, s.id) end
   end
@@ -296,7 +294,6 @@ function menu_play_next(ev)
   local q = queue_index(s.id)
   if q then state.remove("queue", q); if q <= i then i = i - 1 end end
   state.insert("queue", s.id, math.min(i + 1, #(state.get("queue") or {})) + 1)
-  refresh()
   ui.toast(s.title .. " plays next")
 end
 
@@ -304,7 +301,6 @@ function menu_add_queue(ev)
   local s = song(ev.args and ev.args.id)
   if not s then return end
   state.insert("queue", s.id)
-  refresh()
   ui.toast("Added to queue")
 end
 
@@ -335,7 +331,6 @@ function add_to_playlist(ev)
         ui.toast("Already in " .. pl.name)
       else
         state.insert("playlists." .. i .. ".songs", s.id)
-        refresh()
         ui.toast("Added to " .. pl.name)
       end
       return
@@ -456,7 +451,6 @@ end
 function queue_list(ev)
   local ids = list_ids()
   for _, id in ipairs(ids) do state.insert("queue", id) end
-  refresh()
   ui.toast(#ids .. " songs added to queue")
 end
 
@@ -525,7 +519,6 @@ function remove_from_playlist(ev)
   for k = #list, 1, -1 do
     if tonumber(list[k]) == id then
       state.remove(path, k)
-      refresh()
       load_playlist(prm)
       ui.snackbar{ text = "Removed " .. tostring(ev.item.title), action = "Undo", handler = "undo_playlist_remove", args = { path = path, id = id, pos = k } }
       return
@@ -539,7 +532,6 @@ function undo_playlist_remove(ev)
   local list = state.get(a.path)
   if type(list) ~= "table" or has(list, a.id) then return end
   state.insert(a.path, tonumber(a.id), math.min(math.max(tonumber(a.pos) or 1, 1), #list + 1))
-  refresh()
   local prm = ev.params or {}
   if locals.get("tracks") ~= nil then load_playlist(prm) end
 end
@@ -568,7 +560,6 @@ function create_playlist(ev)
   state.set("next_playlist", id + 1)
   state.insert("playlists", { id = id, name = name, songs = {} })
   locals.set("dialog", false)
-  refresh()
   ui.toast("Playlist \"" .. name .. "\" created")
 end
 
@@ -605,7 +596,6 @@ function delete_playlist_confirmed(ev)
   local _, i = find_playlist(ev.args and ev.args.id)
   if not i then return end
   state.remove("playlists", i)
-  refresh()
   ui.toast("Playlist deleted")
 end
 
@@ -621,7 +611,6 @@ local function swap_queue(i, j)
   if not (q[i] and q[j]) then return end
   q[i], q[j] = q[j], q[i]
   state.set("queue", q)
-  refresh()
 end
 
 function queue_up(ev)
@@ -640,7 +629,6 @@ function queue_remove(ev)
   if not (i and q[i]) then return end
   local id = q[i]
   state.remove("queue", i)
-  refresh()
   ui.snackbar{ text = "Removed from queue", action = "Undo", handler = "undo_queue_remove", args = { id = id, pos = i } }
 end
 
@@ -649,7 +637,6 @@ function undo_queue_remove(ev)
   if not song(a.id) then return end
   local q = state.get("queue") or {}
   state.insert("queue", tonumber(a.id), math.min(math.max(tonumber(a.pos) or 1, 1), #q + 1))
-  refresh()
 end
 
 function clear_queue(ev)

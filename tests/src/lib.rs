@@ -29,6 +29,31 @@ pub fn snapshots_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../snapshots")
 }
 
+/// An app of a test's own, written into a fresh temporary folder (`files`: path inside the app
+/// folder -> text) and removed when this is dropped.
+pub struct ScratchApp {
+    pub dir: PathBuf,
+}
+
+impl ScratchApp {
+    pub fn new(name: &str, files: &[(&str, &str)]) -> ScratchApp {
+        let dir = std::env::temp_dir().join(format!("pw-scratch-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        for (path, text) in files {
+            let path = dir.join(path);
+            std::fs::create_dir_all(path.parent().expect("a file inside the app")).expect("scratch folder");
+            std::fs::write(path, text).expect("scratch file");
+        }
+        ScratchApp { dir }
+    }
+}
+
+impl Drop for ScratchApp {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
 pub struct Harness {
     pub device: Device,
     /// Results of every step taken, for assertions on notes and script errors.
@@ -41,6 +66,14 @@ fn center(e: &UiElement) -> (f64, f64) {
 }
 
 impl Harness {
+    /// A phone with these app folders (and the bundled layouts and library), none broken.
+    pub fn with_apps(dirs: &[PathBuf]) -> Harness {
+        let root = phoneworld_phone::project_root();
+        let catalog = Catalog::load(dirs, &[root.join("layouts")]).expect("apps load");
+        assert!(catalog.broken.is_empty(), "{:?}", catalog.broken);
+        Harness { device: Device::new(catalog, DeviceConfig::default()).expect("device"), results: Vec::new() }
+    }
+
     pub fn new(seed: u64) -> Harness {
         Harness::with_config(DeviceConfig { seed, ..DeviceConfig::default() })
     }

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use phoneworld_data::{Action, Key};
 use phoneworld_phone::{project_root, Catalog, Device, DeviceConfig};
-use phoneworld_tests::Harness;
+use phoneworld_tests::{Harness, ScratchApp};
 use serde_json::json;
 
 fn harness() -> Harness {
@@ -110,31 +110,25 @@ fn paste_from_the_text_menu_is_a_change_the_app_hears() {
 /// the services Chatly declares, which keep to Chatly's rules.
 #[test]
 fn a_mini_app_reaches_its_host_only_through_the_services_the_host_declares() {
-    let dir = std::env::temp_dir().join(format!("pw-foreign-mini-{}", std::process::id()));
-    std::fs::create_dir_all(dir.join("screens")).unwrap();
-    std::fs::write(
-        dir.join("app.ron"),
-        r#"App(package: "com.example.foreign", label: "Foreign", icon: "star", entry: "main", scripts: ["main.lua"], mini_app_of: "com.phoneworld.chat")"#,
-    )
-    .unwrap();
-    std::fs::write(
-        dir.join("main.lua"),
-        r#"
+    let app = ScratchApp::new(
+        "foreign-mini",
+        &[
+            (
+                "app.ron",
+                r#"App(package: "com.example.foreign", label: "Foreign", icon: "star", entry: "main", scripts: ["main.lua"], mini_app_of: "com.phoneworld.chat")"#,
+            ),
+            (
+                "main.lua",
+                r#"
 function look(ev) state.set("profile", host.profile()) end
 function take(ev) host.pay{ amount = -500, merchant = "Refund", handler = "heard" } end
 function heard(ev) state.set("answer", ev.args) end
 "#,
-    )
-    .unwrap();
-    std::fs::write(
-        dir.join("screens/main.ron"),
-        r#"Screen(on_enter: "look", root: Column(children: [Button(text: "Take", on_tap: "take")]))"#,
-    )
-    .unwrap();
-    let root = project_root();
-    let catalog = Catalog::load(&[root.join("apps"), dir.clone()], &[root.join("layouts")]).unwrap();
-    assert!(catalog.broken.is_empty(), "{:?}", catalog.broken);
-    let mut h = Harness { device: Device::new(catalog, DeviceConfig::default()).unwrap(), results: Vec::new() };
+            ),
+            ("screens/main.ron", r#"Screen(on_enter: "look", root: Column(children: [Button(text: "Take", on_tap: "take")]))"#),
+        ],
+    );
+    let mut h = Harness::with_apps(&[project_root().join("apps"), app.dir.clone()]);
     let wallet = h.app_state("com.phoneworld.chat")["wallet"].clone();
     h.device.open_screen("com.example.foreign", "main", json!({})).unwrap();
     // host.profile() is the profile Chatly names, and nothing else of its data.
@@ -148,5 +142,4 @@ function heard(ev) state.set("answer", ev.args) end
     let answer = h.app_state("com.example.foreign")["answer"].clone();
     assert_eq!((answer["paid"].clone(), answer["reason"].clone()), (json!(false), json!("invalid amount")));
     assert_eq!(h.app_state("com.phoneworld.chat")["wallet"], wallet, "the wallet is as it was");
-    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -2,8 +2,7 @@
 //! handlers only change data, and the store holds no presentation.
 
 use phoneworld_data::Action;
-use phoneworld_phone::{project_root, Catalog, Device, DeviceConfig};
-use phoneworld_tests::Harness;
+use phoneworld_tests::{Harness, ScratchApp};
 use serde_json::json;
 
 const LUA: &str = r#"
@@ -18,14 +17,6 @@ function broken_view(ev) return { title = nil .. "x" } end
 "#;
 
 fn harness(view: &str) -> Harness {
-    let dir = std::env::temp_dir().join(format!("pw-views-{}-{view}", std::process::id()));
-    std::fs::create_dir_all(dir.join("screens")).unwrap();
-    std::fs::write(
-        dir.join("app.ron"),
-        r#"App(package: "t.views", label: "Views", icon: "list", entry: "main", scripts: ["main.lua"], state: {"items": [{"name": "milk", "done": true}]})"#,
-    )
-    .unwrap();
-    std::fs::write(dir.join("main.lua"), LUA).unwrap();
     let screen = format!(
         r#"Screen(view: "{view}", root: Column(children: [
             Text(id: "title", text: "{{vm.title}}"),
@@ -33,13 +24,19 @@ fn harness(view: &str) -> Harness {
             List(id: "rows", items: "{{vm.rows}}", row: Text(text: "{{item.name}}")),
         ]))"#
     );
-    std::fs::write(dir.join("screens/main.ron"), screen).unwrap();
-    let root = project_root();
-    let catalog = Catalog::load(std::slice::from_ref(&dir), &[root.join("layouts")]).unwrap();
-    assert!(catalog.broken.is_empty(), "{:?}", catalog.broken);
-    let mut h = Harness { device: Device::new(catalog, DeviceConfig::default()).unwrap(), results: Vec::new() };
+    let app = ScratchApp::new(
+        &format!("views-{view}"),
+        &[
+            (
+                "app.ron",
+                r#"App(package: "t.views", label: "Views", icon: "list", entry: "main", scripts: ["main.lua"], state: {"items": [{"name": "milk", "done": true}]})"#,
+            ),
+            ("main.lua", LUA),
+            ("screens/main.ron", &screen),
+        ],
+    );
+    let mut h = Harness::with_apps(std::slice::from_ref(&app.dir));
     h.device.open_screen("t.views", "main", json!({})).unwrap();
-    std::fs::remove_dir_all(&dir).unwrap();
     h
 }
 

@@ -5,7 +5,7 @@ mod common;
 
 use common::*;
 use phoneworld_data::{Action, Key, UiElement};
-use phoneworld_tests::Harness;
+use phoneworld_tests::{Harness, ScratchApp};
 use serde_json::{json, Value};
 
 fn alarms(h: &Harness) -> Vec<Value> {
@@ -752,22 +752,21 @@ fn a_buttons_color_is_its_labels_colour() {
 
 #[test]
 fn a_field_that_asks_for_digits_opens_the_keyboard_on_its_digits() {
-    let dir = std::env::temp_dir().join(format!("pw-digit-keyboard-{}", std::process::id()));
-    std::fs::create_dir_all(dir.join("screens")).unwrap();
-    std::fs::write(
-        dir.join("app.ron"),
-        r#"App(package: "t.digits", label: "Digits", icon: "dialpad", entry: "main", state: {"zip": "", "name": ""})"#,
-    )
-    .unwrap();
-    let screen = r#"Screen(root: Column(children: [
-        TextField(id: "zip", value: "state.zip", label: "ZIP", keyboard: "number"),
-        TextField(id: "phone", value: "state.phone", label: "Phone", keyboard: "phone"),
-        TextField(id: "name", value: "state.name", label: "Name"),
-    ]))"#;
-    std::fs::write(dir.join("screens/main.ron"), screen).unwrap();
-    let catalog = phoneworld_phone::Catalog::load(std::slice::from_ref(&dir), &[phoneworld_phone::project_root().join("layouts")]).unwrap();
-    let device = phoneworld_phone::Device::new(catalog, phoneworld_phone::DeviceConfig::default()).unwrap();
-    let mut h = Harness { device, results: Vec::new() };
+    let app = ScratchApp::new(
+        "digits",
+        &[
+            ("app.ron", r#"App(package: "t.digits", label: "Digits", icon: "dialpad", entry: "main", state: {"zip": "", "name": ""})"#),
+            (
+                "screens/main.ron",
+                r#"Screen(root: Column(children: [
+            TextField(id: "zip", value: "state.zip", label: "ZIP", keyboard: "number"),
+            TextField(id: "phone", value: "state.phone", label: "Phone", keyboard: "phone"),
+            TextField(id: "name", value: "state.name", label: "Name"),
+        ]))"#,
+            ),
+        ],
+    );
+    let mut h = Harness::with_apps(std::slice::from_ref(&app.dir));
     h.device.open_screen("t.digits", "main", json!({})).unwrap();
     for (field, digits) in [("zip", true), ("name", false), ("phone", true)] {
         tap_id(&mut h, field);
@@ -776,29 +775,29 @@ fn a_field_that_asks_for_digits_opens_the_keyboard_on_its_digits() {
     }
     h.tap("1").tap("2");
     assert_eq!(h.app_state("t.digits")["phone"], json!("12"));
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn a_focused_field_stays_with_its_row_when_a_row_is_inserted_above_it() {
-    let dir = std::env::temp_dir().join(format!("pw-stable-keys-{}", std::process::id()));
-    std::fs::create_dir_all(dir.join("screens")).unwrap();
-    std::fs::write(
-        dir.join("app.ron"),
-        r#"App(package: "t.keys", label: "Keys", icon: "list", entry: "main", scripts: ["main.lua"], state: {"items": [{"id": 1, "name": ""}, {"id": 2, "name": ""}]})"#,
-    )
-    .unwrap();
     // Typing "new" into a row makes a new row arrive at the top, as a message would.
-    std::fs::write(
-        dir.join("main.lua"),
-        "function typed(ev)\n  if ev.value == \"new\" then state.insert(\"items\", { id = 9, name = \"\" }, 1) end\nend\n",
-    )
-    .unwrap();
-    let screen = r#"Screen(root: List(items: "{state.items}", row: TextField(id: "name_{item.id}", value: "item.name", label: "Name", on_change: "typed")))"#;
-    std::fs::write(dir.join("screens/main.ron"), screen).unwrap();
-    let catalog = phoneworld_phone::Catalog::load(std::slice::from_ref(&dir), &[phoneworld_phone::project_root().join("layouts")]).unwrap();
-    let device = phoneworld_phone::Device::new(catalog, phoneworld_phone::DeviceConfig::default()).unwrap();
-    let mut h = Harness { device, results: Vec::new() };
+    let app = ScratchApp::new(
+        "stable-keys",
+        &[
+            (
+                "app.ron",
+                r#"App(package: "t.keys", label: "Keys", icon: "list", entry: "main", scripts: ["main.lua"], state: {"items": [{"id": 1, "name": ""}, {"id": 2, "name": ""}]})"#,
+            ),
+            (
+                "main.lua",
+                "function typed(ev)\n  if ev.value == \"new\" then state.insert(\"items\", { id = 9, name = \"\" }, 1) end\nend\n",
+            ),
+            (
+                "screens/main.ron",
+                r#"Screen(root: List(items: "{state.items}", row: TextField(id: "name_{item.id}", value: "item.name", label: "Name", on_change: "typed")))"#,
+            ),
+        ],
+    );
+    let mut h = Harness::with_apps(std::slice::from_ref(&app.dir));
     h.device.open_screen("t.keys", "main", json!({})).unwrap();
     tap_id(&mut h, "name_1");
     h.type_text("new");
@@ -807,5 +806,4 @@ fn a_focused_field_stays_with_its_row_when_a_row_is_inserted_above_it() {
     assert_eq!(items[0], json!({"id": 9, "name": ""}), "the new row is left alone");
     assert_eq!(items[1], json!({"id": 1, "name": "newer"}), "typing went on in the same row's field");
     assert_eq!(by_id(&mut h, "name_1").is_focused, Some(true));
-    std::fs::remove_dir_all(&dir).unwrap();
 }

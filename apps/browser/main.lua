@@ -1,5 +1,5 @@
 -- Browser: pages are content; tabs (each with its own back/forward stack), history, bookmarks and
--- the shop cart live in state. state.view is what the page screen shows (refresh()).
+-- the shop cart live in state; the page and tabs screens' view derives what they show.
 
 local SEARCH = "search.example.com/?q="
 
@@ -94,13 +94,41 @@ local function is_bookmarked(url)
   return false
 end
 
-local function refresh()
-  local t = current_tab()
+-- The current tab as the data has it, without changing anything: a view may only read (with
+-- no tab left, the tab current_tab would open).
+local function peek_tab()
+  local cur = tonumber(state.get("current"))
+  local tabs = state.get("tabs") or {}
+  for _, t in ipairs(tabs) do
+    if type(t) == "table" and tonumber(t.id) == cur then return t end
+  end
+  return tabs[1] or { id = tonumber(state.get("next_tab")) or 1, stack = { state.get("settings.home") or "start.page" }, pos = 1 }
+end
+
+-- How many times a find-in-page query occurs in a block's text.
+local function matches_in(text, q)
+  local n, s = 0, 1
+  text = tostring(text or ""):lower()
+  while q ~= "" do
+    local a, e = text:find(q, s, true)
+    if not a then break end
+    n, s = n + 1, e + 1
+  end
+  return n
+end
+
+-- What the page and tabs screens show: the current tab's page (its blocks marked where a
+-- find-in-page query matches), the tabs, whether the page is bookmarked.
+local function derive()
+  local t = peek_tab()
   local url = tab_url(t)
   local p = page_for(url)
-  local blocks = {}
+  local q = locals.get("finding") and trim(locals.get("find")):lower() or ""
+  local blocks, found = {}, 0
   for _, b in ipairs(p.blocks or {}) do
-    table.insert(blocks, { type = b.type, text = b.text or "", href = b.href or "", icon = b.icon or "", action = b.action or "", hit = false })
+    local n = matches_in(b.text, q)
+    found = found + n
+    table.insert(blocks, { type = b.type, text = b.text or "", href = b.href or "", icon = b.icon or "", action = b.action or "", hit = n > 0 })
   end
   local tabs = {}
   for _, tb in ipairs(state.get("tabs") or {}) do
@@ -108,12 +136,23 @@ local function refresh()
     local tp = page_for(tu)
     table.insert(tabs, { id = tb.id, url = tu, title = tp.title, icon = tp.icon or "public", current = tonumber(tb.id) == tonumber(t.id) })
   end
-  state.set("view", {
-    url = url, address = url == "start.page" and "" or url, title = p.title, blocks = blocks,
+  return {
+    url = url, title = p.title, blocks = blocks,
     secure = not p.missing and url ~= "start.page",
     can_back = (tonumber(t.pos) or 1) > 1, can_forward = (tonumber(t.pos) or 1) < #(t.stack or {}),
     tab_count = #tabs, tabs = tabs, bookmarked = is_bookmarked(url),
-  })
+    find_result = q == "" and "" or (found == 1 and "1 match" or (found .. " matches")),
+  }
+end
+
+function browser_view(ev) return derive() end
+
+-- Keeps a current tab (opening one on the home page when none is left) and puts its address in
+-- the address bar (a handler may run under the page, from a snackbar or sheet; the page shows
+-- the address again whenever it is revealed).
+local function settle()
+  local url = tab_url(current_tab())
+  locals.set("address", url == "start.page" and "" or url)
 end
 
 local function add_history(url, title)
@@ -134,12 +173,12 @@ local function navigate(url)
   state.set("tabs." .. i .. ".pos", #stack)
   add_history(url, page_for(url).title)
   locals.set("finding", false)
-  refresh()
+  settle()
 end
 
 -- ---------------------------------------------------------------- page
 
-function refresh_all(ev) refresh() end
+function open_tab(ev) current_tab() end
 
 function page_enter(ev)
   local p = ev.params or {}
@@ -148,12 +187,12 @@ function page_enter(ev)
   elseif type(p.path) == "string" and p.path ~= "" then
     navigate(normalize(p.path))
   else
-    refresh()
+    settle()
   end
 end
 
 function go_address(ev)
-  local text = trim(state.get("view.address") or "")
+  local text = trim(locals.get("address") or "")
   if text == "" then return end
   local url
   if text:find("%s") or not text:find("[%./]") then
@@ -179,7 +218,7 @@ function go_back_page(ev)
   local pos = tonumber(t.pos) or 1
   if pos <= 1 then return end
   state.set("tabs." .. i .. ".pos", pos - 1)
-  refresh()
+  settle()
 end
 
 function go_forward_page(ev)
@@ -187,36 +226,36 @@ function go_forward_page(ev)
   local pos = tonumber(t.pos) or 1
   if pos >= #(t.stack or {}) then return end
   state.set("tabs." .. i .. ".pos", pos + 1)
-  refresh()
+  settle()
 end
 
 function reload_page(ev)
-  refresh()
+  settle()
   ui.toast("Reloaded")
 end
 
 function toggle_bookmark(ev)
-  local v = state.get("view") or {}
+  local v = derive()
   local url = v.url
   if type(url) ~= "string" or url == "" then return end
   local b = state.get("bookmarks") or {}
   for i = #b, 1, -1 do
     if type(b[i]) == "table" and b[i].url == url then
       state.remove("bookmarks", i)
-      refresh()
+      settle()
       ui.toast("Bookmark removed")
       return
     end
   end
   state.insert("bookmarks", { url = url, title = v.title or url }, 1)
-  refresh()
+  settle()
   ui.toast("Bookmarked")
 end
 
 function page_button(ev)
   local b = ev.item or {}
   if b.action == "add_to_cart" then
-    local v = state.get("view") or {}
+    local v = derive()
     state.insert("cart", { url = v.url, title = v.title })
     ui.snackbar{ text = "Added to cart (" .. #(state.get("cart") or {}) .. ")", action = "Undo", handler = "undo_cart" }
   end
@@ -228,7 +267,7 @@ function undo_cart(ev)
 end
 
 function page_menu(ev)
-  local v = state.get("view") or {}
+  local v = derive()
   ui.sheet{
     title = v.title,
     options = {
@@ -250,62 +289,34 @@ function open_settings(ev) nav.push("settings") end
 function open_tabs(ev) nav.push("tabs") end
 
 function share_page(ev)
-  local v = state.get("view") or {}
+  local v = derive()
   ui.share{ text = tostring(v.title or "") .. "\nhttps://" .. tostring(v.url or "") }
 end
 
 function copy_link(ev)
-  clipboard.set("https://" .. tostring((state.get("view") or {}).url or ""))
+  clipboard.set("https://" .. tostring(derive().url or ""))
   ui.toast("Link copied")
 end
 
 function open_find(ev)
   locals.set("finding", true)
   locals.set("find", "")
-  locals.set("find_result", "")
 end
 
 function close_find(ev)
   locals.set("finding", false)
-  local blocks = state.get("view.blocks") or {}
-  for i, b in ipairs(blocks) do b.hit = false end
-  state.set("view.blocks", blocks)
-end
-
-function find_changed(ev)
-  local q = trim(locals.get("find")):lower()
-  local blocks = state.get("view.blocks") or {}
-  local n = 0
-  for _, b in ipairs(blocks) do
-    local text = tostring(b.text or ""):lower()
-    local hit = false
-    if q ~= "" then
-      local s = 1
-      while true do
-        local a, e = text:find(q, s, true)
-        if not a then break end
-        n = n + 1
-        hit = true
-        s = e + 1
-      end
-    end
-    b.hit = hit
-  end
-  state.set("view.blocks", blocks)
-  locals.set("find_result", q == "" and "" or (n == 1 and "1 match" or (n .. " matches")))
 end
 
 -- ---------------------------------------------------------------- tabs
 
-function tabs_enter(ev) refresh() end
 
 function new_tab(ev)
   local id = tonumber(state.get("next_tab")) or 1
   state.set("next_tab", id + 1)
   state.insert("tabs", { id = id, stack = { state.get("settings.home") or "start.page" }, pos = 1 })
   state.set("current", id)
-  refresh()
   -- From the tabs screen, go back to the page; from the page, stay.
+  settle()
   if ev and ev.id == "new_tab" then nav.pop() end
 end
 
@@ -313,7 +324,7 @@ function switch_tab(ev)
   local id = ev.item and tonumber(ev.item.id)
   if not id then return end
   state.set("current", id)
-  refresh()
+  settle()
   nav.pop()
 end
 
@@ -328,7 +339,7 @@ function close_tab(ev)
         local nxt = rest[math.min(i, #rest)]
         state.set("current", nxt and nxt.id or 0)
       end
-      refresh()
+      settle()
       ui.snackbar{ text = "Tab closed", action = "Undo", handler = "undo_close_tab", args = { tab = t, pos = i } }
       return
     end
@@ -342,7 +353,7 @@ function undo_close_tab(ev)
   for _, t in ipairs(tabs) do if tonumber(t.id) == tonumber(a.tab.id) then return end end
   state.insert("tabs", a.tab, math.min(math.max(tonumber(a.pos) or 1, 1), #tabs + 1))
   state.set("current", a.tab.id)
-  refresh()
+  settle()
 end
 
 function close_all_tabs(ev)
@@ -355,7 +366,7 @@ end
 
 function close_all_confirmed(ev)
   state.set("tabs", {})
-  refresh() -- opens a fresh tab on the home page
+  settle() -- opens a fresh tab on the home page
   nav.pop()
 end
 
@@ -393,7 +404,7 @@ function remove_bookmark(ev)
   if not (i and b[i]) then return end
   local removed = b[i]
   state.remove("bookmarks", i)
-  refresh()
+  settle()
   ui.snackbar{ text = "Bookmark removed", action = "Undo", handler = "undo_bookmark", args = { bookmark = removed, pos = i } }
 end
 
@@ -402,7 +413,7 @@ function undo_bookmark(ev)
   if type(a.bookmark) ~= "table" or is_bookmarked(a.bookmark.url) then return end
   local b = state.get("bookmarks") or {}
   state.insert("bookmarks", a.bookmark, math.min(math.max(tonumber(a.pos) or 1, 1), #b + 1))
-  refresh()
+  settle()
 end
 
 -- ---------------------------------------------------------------- settings
@@ -419,7 +430,7 @@ function clear_data_confirmed(ev)
   state.set("history", {})
   state.set("cart", {})
   state.set("tabs", {})
-  refresh()
+  settle()
   ui.toast("Browsing data cleared")
 end
 

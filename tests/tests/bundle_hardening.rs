@@ -578,3 +578,11 @@ fn a_problem_is_placed_at_its_widget_and_column_not_at_the_first_line_with_the_s
     let typo = find(&problems, "no `cuont`");
     assert_eq!((typo.line, typo.column), (Some(8), Some(56)), "{typo}");
 }
+
+#[test]
+fn a_host_service_handler_that_does_not_exist_is_a_check_problem() {
+    let s = Scratch::new("services");
+    s.manifest(r#"services: (pay: "take_payment", balance: "wallet.balance")"#);
+    let problem = find(&s.check(), "handler `take_payment` is not defined in main.lua");
+    assert!(problem.file.ends_with("app.ron") && problem.line == Some(1), "{problem}");
+}

@@ -344,11 +344,6 @@ fn long_string(file: &FsPath, at: &str, value: &serde_json::Value) -> Option<Dat
     None
 }
 
-/// Line (1-based) of the first occurrence of `needle` in `source`, for pointing at a name.
-pub fn line_of(source: &str, needle: &str) -> Option<usize> {
-    source.lines().position(|line| line.contains(needle)).map(|i| i + 1)
-}
-
 /// Reads `screens/*.ron`; a screens folder or screen file leading out of the bundle is refused.
 fn load_screens(source: &Source<'_>, hasher: &mut blake3::Hasher, errors: &mut Vec<DataError>) -> BTreeMap<String, Screen> {
     let mut screens = BTreeMap::new();

@@ -20,7 +20,7 @@ mod ui_element;
 mod vtime;
 
 pub use action::{Action, FinishStatus, Key, MAX_ACTION_MS, MAX_ACTION_TEXT_CHARS};
-pub use bundle::{line_of, AppBundle, LayoutModule, LayoutModules, Screen, ScriptSource, SystemBars, MAX_CONTENT_STRING_BYTES};
+pub use bundle::{AppBundle, LayoutModule, LayoutModules, Screen, ScriptSource, SystemBars, MAX_CONTENT_STRING_BYTES};
 pub use error::{DataError, Problem};
 pub use expansion::{Expansion, Limit, ModuleAnalysis, MAX_MODULE_DEPTH, MAX_VIEW_DEPTH, MAX_VIEW_NODES};
 pub use expr::{

@@ -72,8 +72,9 @@ impl LuaLibrary {
         }
     }
 
-    pub fn is_empty(&self) -> bool {
-        self.modules.is_empty()
+    /// Where the module a script error names (`lib/text.lua`) was read from.
+    pub fn file_of(&self, name: &str) -> Option<&FsPath> {
+        self.modules.values().find(|m| m.name == name).map(|m| m.file.as_path())
     }
 
     /// A hash over every module, for catalog hashes (a snapshot restores only onto the same

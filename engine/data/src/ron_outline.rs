@@ -16,10 +16,10 @@ pub struct Outline {
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum Shape {
-    /// `Name(field: value, ...)`: the name's range and each field with its name's range.
+    /// `Name(field: value, ...)`: the name's range and each field.
     Struct {
         name: Range<usize>,
-        fields: Vec<(String, Range<usize>, Outline)>,
+        fields: Vec<(String, Outline)>,
     },
     /// `Name(value, ...)` or `(value, ...)`.
     Tuple {
@@ -53,15 +53,7 @@ impl Outline {
     /// The value of a field of a struct.
     pub fn field(&self, field: &str) -> Option<&Outline> {
         match &self.shape {
-            Shape::Struct { fields, .. } => fields.iter().find(|(name, _, _)| name == field).map(|(_, _, value)| value),
-            _ => None,
-        }
-    }
-
-    /// Where a field's name starts.
-    pub fn field_start(&self, field: &str) -> Option<usize> {
-        match &self.shape {
-            Shape::Struct { fields, .. } => fields.iter().find(|(name, _, _)| name == field).map(|(_, at, _)| at.start),
+            Shape::Struct { fields, .. } => fields.iter().find(|(name, _)| name == field).map(|(_, value)| value),
             _ => None,
         }
     }
@@ -251,8 +243,8 @@ impl Reader<'_> {
             if !self.eat(b':') {
                 return None;
             }
-            let field = String::from_utf8_lossy(&self.text[key.clone()]).into_owned();
-            fields.push((field, key, self.value(depth + 1)?));
+            let field = String::from_utf8_lossy(&self.text[key]).into_owned();
+            fields.push((field, self.value(depth + 1)?));
             if !self.eat(b',') {
                 if self.eat(b')') {
                     break;
@@ -347,7 +339,7 @@ Screen(
         assert_eq!(row.name(SCREEN), Some("Row"));
         let icon = &row.field("children").unwrap().items()[0];
         assert_eq!(&SCREEN[icon.span.clone()], r#"Icon(icon: "star")"#);
-        assert_eq!(line_and_column(SCREEN, children[1].field_start("items").unwrap()), (6, 14));
+        assert_eq!(line_and_column(SCREEN, children[1].field("items").unwrap().span.start), (6, 21));
     }
 
     #[test]

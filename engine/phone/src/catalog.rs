@@ -72,7 +72,7 @@ fn load_library(layout_dirs: &[PathBuf], broken: &mut Vec<(PathBuf, PhoneError)>
     }
     let (library, errors) = Library::compile_each(&sources);
     for err in errors {
-        let path = sources.modules.values().find(|m| m.name == err.file).map(|m| m.file.clone()).unwrap_or_default();
+        let path = sources.file_of(&err.file).map(Path::to_path_buf).unwrap_or_default();
         broken.push((path, PhoneError::Script(err)));
     }
     (library, sources.hash())

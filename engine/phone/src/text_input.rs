@@ -61,7 +61,10 @@ impl Device {
     /// inserted above a field in a list moves the field's item, and typing follows the field
     /// (found by its key), not the position it had when it was tapped.
     fn follow_focused_field(&mut self) {
-        let Some(key) = self.store.session.focus.as_ref().map(|f| f.key.clone()) else { return };
+        // Only a field in a list row can move to another item; any other field's value path
+        // is fixed, and finding it would cost a compose on every keystroke.
+        let in_row = self.store.session.focus.as_ref().is_some_and(|f| f.event.get("index").is_some());
+        let Some(key) = self.store.session.focus.as_ref().filter(|_| in_row).map(|f| f.key.clone()) else { return };
         let found = self.view().composed.hits.iter().find_map(|h| match &h.tap {
             Some(Interaction::Focus { key: k, app, target, event, .. }) if *k == key => Some((app.clone(), target.clone(), event.clone())),
             _ => None,

@@ -28,12 +28,12 @@ pub struct Library {
 impl Library {
     /// Compiles every module; a syntax error names the module's file and line.
     pub fn compile(library: &LuaLibrary) -> Result<Library, ScriptError> {
-        let lua = mlua::Lua::new();
-        let mut modules = Vec::new();
-        for (module, script) in &library.modules {
-            modules.push((module.clone(), compile_chunk(&lua, "lib", &script.name, &script.source)?));
+        let (compiled, mut errors) = Library::compile_each(library);
+        if errors.is_empty() {
+            Ok(compiled)
+        } else {
+            Err(errors.remove(0))
         }
-        Ok(Library { modules: Arc::new(modules) })
     }
 
     /// Compiles what it can: each module that does not compile is left out and its error
@@ -49,11 +49,6 @@ impl Library {
             }
         }
         (Library { modules: Arc::new(modules) }, errors)
-    }
-
-    /// The module names, sorted.
-    pub fn module_names(&self) -> impl Iterator<Item = &str> {
-        self.modules.iter().map(|(name, _)| name.as_str())
     }
 }
 

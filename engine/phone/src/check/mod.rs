@@ -304,7 +304,7 @@ pub fn check_app(dir: &Path, modules: &LayoutModules, library: &LuaLibrary) -> V
     let Some(bundle) = bundle else { return problems };
     // A script error names an app file (`main.lua`) or a library module (`lib/text.lua`).
     let problem = |e: ScriptError| {
-        let file = library.modules.values().find(|m| m.name == e.file).map_or_else(|| dir.join(&e.file), |m| m.file.clone());
+        let file = library.file_of(&e.file).map_or_else(|| dir.join(&e.file), Path::to_path_buf);
         Problem::new(file.display().to_string(), e.line.map(|l| l as usize), e.message)
     };
     let (compiled_library, library_errors) = Library::compile_each(library);

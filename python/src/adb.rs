@@ -17,8 +17,7 @@ use serde_json::{json, Value};
 
 use crate::convert::{action_from_py, to_py, ui_elements_to_py};
 use crate::errors::{ActionError, ConfigError, DeviceError, NotSupportedOnRealDevice, PhoneWorldError};
-use crate::frame::{rgb_array, rgba_to_rgb, ObsSize};
-use crate::phone::obs_size;
+use crate::frame::{obs_size, rgb_array, rgba_to_rgb, ObsSize};
 use crate::suite_info::resolve_instance;
 
 create_exception!(phoneworld, DeviceNotFound, DeviceError, "The adb server does not know the device (see `adb devices`).");

@@ -4,6 +4,8 @@ use numpy::{PyArray1, PyArray3, PyArrayMethods};
 use phoneworld_phone::Device;
 use pyo3::prelude::*;
 
+use crate::errors::ConfigError;
+
 /// Packs RGBA pixels into `out` as RGB (`out.len()` must be 3/4 of `rgba.len()`).
 pub(crate) fn rgba_to_rgb(rgba: &[u8], out: &mut [u8]) {
     // Four pixels per round as three 32-bit words: about a fifth faster than a three-byte copy
@@ -44,6 +46,21 @@ pub(crate) fn render_into(device: &mut Device, size: ObsSize, out: &mut [u8]) {
 /// An (H, W, 3) uint8 array that owns `rgb` (no copy).
 pub(crate) fn rgb_array<'py>(py: Python<'py>, rgb: Vec<u8>, size: ObsSize) -> PyResult<Bound<'py, PyArray3<u8>>> {
     PyArray1::from_vec(py, rgb).reshape([size.height as usize, size.width as usize, 3])
+}
+
+/// The size a screenshot is taken at: the device's, or the asked width and/or height (the
+/// other side kept in proportion).
+pub(crate) fn obs_size(device_size: (u32, u32), width: Option<u32>, height: Option<u32>) -> PyResult<ObsSize> {
+    let size = match (width, height) {
+        (None, None) => ObsSize { width: device_size.0, height: device_size.1 },
+        (Some(w), Some(h)) => ObsSize { width: w, height: h },
+        (Some(w), None) => ObsSize { width: w, height: (u64::from(device_size.1) * u64::from(w) / u64::from(device_size.0).max(1)) as u32 },
+        (None, Some(h)) => ObsSize { width: (u64::from(device_size.0) * u64::from(h) / u64::from(device_size.1).max(1)) as u32, height: h },
+    };
+    if size.width == 0 || size.height == 0 || size.width > 8192 || size.height > 8192 {
+        return Err(ConfigError::new_err(format!("screenshot size {}x{} is out of range (1..=8192)", size.width, size.height)));
+    }
+    Ok(size)
 }
 
 #[cfg(test)]

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use numpy::PyArray3;
 use phoneworld_adb::{encode_png, PngCompression, SharedPhone};
-use phoneworld_phone::{Device, DeviceConfig, ScriptLimits};
+use phoneworld_phone::{Device, ScriptLimits};
 use phoneworld_tasks::Instance;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyTuple};
@@ -15,7 +15,8 @@ use crate::catalogs::{catalog, suite};
 use crate::convert::{action_from_py, to_py, ui_elements_to_py};
 use crate::env_core::task_choice;
 use crate::errors::{phone_error, task_error, ActionError, ConfigError};
-use crate::frame::{render_into, rgb_array, ObsSize};
+use crate::frame::{obs_size, render_into, rgb_array};
+use crate::settings::device_config;
 
 /// A deterministic mock Android phone.
 ///
@@ -62,26 +63,6 @@ impl Phone {
         let phone = self.phone.clone();
         py.detach(move || f(phone.lock().device_mut()))
     }
-}
-
-pub(crate) fn obs_size(device_size: (u32, u32), width: Option<u32>, height: Option<u32>) -> PyResult<ObsSize> {
-    let size = match (width, height) {
-        (None, None) => ObsSize { width: device_size.0, height: device_size.1 },
-        (Some(w), Some(h)) => ObsSize { width: w, height: h },
-        (Some(w), None) => ObsSize { width: w, height: (u64::from(device_size.1) * u64::from(w) / u64::from(device_size.0).max(1)) as u32 },
-        (None, Some(h)) => ObsSize { width: (u64::from(device_size.0) * u64::from(h) / u64::from(device_size.1).max(1)) as u32, height: h },
-    };
-    if size.width == 0 || size.height == 0 || size.width > 8192 || size.height > 8192 {
-        return Err(ConfigError::new_err(format!("screenshot size {}x{} is out of range (1..=8192)", size.width, size.height)));
-    }
-    Ok(size)
-}
-
-pub(crate) fn device_config(seed: u64, width: u32, height: u32) -> PyResult<DeviceConfig> {
-    if !(240..=4096).contains(&width) || !(320..=8192).contains(&height) {
-        return Err(ConfigError::new_err(format!("device size {width}x{height} is out of range (240..=4096 x 320..=8192)")));
-    }
-    Ok(DeviceConfig { width, height, seed, ..DeviceConfig::default() })
 }
 
 #[pymethods]

@@ -3,15 +3,15 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use phoneworld_phone::Catalog;
+use phoneworld_phone::{Catalog, DeviceConfig};
 use phoneworld_tasks::Suite;
 use pyo3::prelude::*;
 
 use crate::catalogs::catalog_and_suite;
 use crate::episode::{Episode, RewardMode};
 use crate::errors::ConfigError;
+use crate::frame::obs_size;
 use crate::observe::ObsConfig;
-use crate::phone::{device_config, obs_size};
 
 #[derive(FromPyObject)]
 #[pyo3(from_item_all)]
@@ -75,4 +75,12 @@ impl Settings {
     pub(crate) fn frame_len(&self) -> usize {
         self.obs.screenshot.map_or(0, |s| s.width as usize * s.height as usize * 3)
     }
+}
+
+/// A device of this size and seed, or a `ConfigError` naming the size out of range.
+pub(crate) fn device_config(seed: u64, width: u32, height: u32) -> PyResult<DeviceConfig> {
+    if !(240..=4096).contains(&width) || !(320..=8192).contains(&height) {
+        return Err(ConfigError::new_err(format!("device size {width}x{height} is out of range (240..=4096 x 320..=8192)")));
+    }
+    Ok(DeviceConfig { width, height, seed, ..DeviceConfig::default() })
 }

@@ -9,10 +9,10 @@ use std::sync::Arc;
 
 use phoneworld_data::Rng;
 use phoneworld_render::Color;
+use phoneworld_ui::wallpaper::Wallpaper;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::wallpaper::Wallpaper;
 use crate::{Catalog, Device, DeviceConfig, PhoneError};
 
 /// One complete look of a phone.
@@ -188,15 +188,6 @@ impl Appearance {
     }
 }
 
-/// The accent seed and wallpaper `system.*` holds (what compose paints with).
-pub(crate) fn system_accent(system: &Value) -> Option<Color> {
-    system.get("accent").and_then(Value::as_str).and_then(Color::parse_hex)
-}
-
-pub(crate) fn system_wallpaper(system: &Value) -> Wallpaper {
-    system.get("wallpaper").and_then(Value::as_str).and_then(Wallpaper::parse).unwrap_or_default()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -235,8 +226,8 @@ mod tests {
 
     #[test]
     fn default_settings_change_nothing() {
-        let mut system = crate::store::default_system();
+        let mut system = phoneworld_ui::store::default_system();
         Appearance::default().apply_settings(&mut system);
-        assert_eq!(system, crate::store::default_system());
+        assert_eq!(system, phoneworld_ui::store::default_system());
     }
 }

@@ -5,12 +5,12 @@ use std::sync::Arc;
 use phoneworld_layout::{Layouter, PlacedTree};
 use phoneworld_render::{DrawCmd, Frame, FrameBands};
 use phoneworld_script::{ScriptError, ScriptHost, ScriptLimits};
+use phoneworld_ui::catalog::{Baseline, Catalog};
+use phoneworld_ui::compose::{compose, Composed};
+use phoneworld_ui::shell::LAUNCHER;
+use phoneworld_ui::store::{Foreground, Store};
 use serde::Serialize;
 
-use crate::catalog::Catalog;
-use crate::compose::{compose, Composed};
-use crate::shell::LAUNCHER;
-use crate::store::{Foreground, Store};
 use crate::PhoneError;
 
 /// How a device is built.
@@ -50,13 +50,6 @@ pub struct StepResult {
     pub package: String,
     pub screen: String,
     pub clock_ms: i64,
-}
-
-/// A freshly installed phone's store for one seed, and what its install hooks reported.
-#[derive(Debug)]
-pub struct Baseline {
-    pub(crate) store: Store,
-    pub(crate) errors: Vec<ScriptError>,
 }
 
 /// The composed and laid-out screen of the current store.
@@ -151,7 +144,7 @@ impl Device {
         }
         let mut device = Device::from_store(Arc::clone(catalog), DeviceConfig { seed, ..DeviceConfig::default() }, store);
         // Install hooks generate each app's varied data from the seeded RNG, in catalog order.
-        let mut out = crate::events::Outcome::default();
+        let mut out = crate::outcome::Outcome::default();
         for app in &catalog.apps {
             if let Some(handler) = &app.bundle.manifest.on_install {
                 device.run_handler(app.package(), handler, serde_json::json!({}), &mut out);

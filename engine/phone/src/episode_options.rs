@@ -4,11 +4,11 @@
 
 use std::sync::Arc;
 
+use phoneworld_ui::interruptions::{InterruptionSetting, InterruptionSettingError};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::appearance::{Appearance, AppearanceError};
-use crate::interruptions::{InterruptionSetting, InterruptionSettingError};
 use crate::{Catalog, Device, DeviceConfig, PhoneError};
 
 /// What an episode asks for besides its task and seed.

@@ -2,28 +2,14 @@
 //! the effects they asked for (navigation, dialogs, notifications, timers).
 
 use phoneworld_script::{Effect, EventCtx, ScriptError};
+use phoneworld_ui::interaction::{EventSource, ItemSource, Target, TargetRoot};
+use phoneworld_ui::store::{Choice, Foreground, Notification, Overlay, ScreenEntry, Timer, Transient};
+use phoneworld_ui::valuepath;
 use serde_json::{json, Value};
 
 use crate::device::Device;
-use crate::interaction::{EventSource, ItemSource, Target, TargetRoot};
 use crate::limits::{MAX_APP_DATA_BYTES, MAX_BACK_STACK, MAX_NOTIFICATIONS, MAX_PENDING_TIMERS, MAX_TIMERS_PER_STEP};
-use crate::store::{Choice, Foreground, Notification, Overlay, ScreenEntry, Timer, Transient};
-use crate::valuepath;
-
-/// What a step collects on the way: a note when it did nothing, and script errors.
-#[derive(Debug, Default)]
-pub(crate) struct Outcome {
-    pub(crate) note: Option<String>,
-    pub(crate) errors: Vec<ScriptError>,
-}
-
-impl Outcome {
-    pub(crate) fn noop(&mut self, why: impl Into<String>) {
-        if self.note.is_none() {
-            self.note = Some(why.into());
-        }
-    }
-}
+use crate::outcome::Outcome;
 
 /// Handlers may open screens whose `on_enter` runs handlers; this bounds the chain.
 const MAX_DEPTH: usize = 8;
@@ -67,7 +53,7 @@ impl Device {
     }
 
     /// What a handler of `app` runs against: working copies of everything it may change.
-    pub(crate) fn event_ctx(&self, installed: &crate::catalog::InstalledApp) -> EventCtx {
+    pub(crate) fn event_ctx(&self, installed: &phoneworld_ui::catalog::InstalledApp) -> EventCtx {
         let app = installed.package();
         let session = &self.store.session;
         EventCtx {
@@ -171,7 +157,7 @@ impl Device {
     fn within_size_limits(
         &mut self,
         app: &str,
-        installed: &crate::catalog::InstalledApp,
+        installed: &phoneworld_ui::catalog::InstalledApp,
         ctx: EventCtx,
         written: usize,
     ) -> Result<EventCtx, ScriptError> {
@@ -230,7 +216,7 @@ impl Device {
             self.screen_error(app, format!("`{screen}` not opened: the back stack already holds {MAX_BACK_STACK} screens"), out);
             return;
         }
-        self.store.session.focus = None;
+        self.store.session.change_screen();
         self.store.session.tasks.entry(app.to_owned()).or_default().push(ScreenEntry::new(screen, params));
         self.enter_top(app, out, depth);
     }
@@ -274,10 +260,7 @@ impl Device {
         let entry = installed.bundle.manifest.entry.clone();
         let on_launch = installed.bundle.manifest.on_launch.clone();
         let session = &mut self.store.session;
-        session.focus = None;
-        session.overlay = None;
-        session.shade_open = false;
-        session.foreground = Foreground::App(app.to_owned());
+        session.bring_to_front(Foreground::App(app.to_owned()));
         session.recents.retain(|p| p != app);
         session.recents.insert(0, app.to_owned());
         if session.tasks.get(app).is_none_or(|s| s.is_empty()) {
@@ -290,17 +273,13 @@ impl Device {
     }
 
     pub(crate) fn go_home(&mut self) {
-        let session = &mut self.store.session;
-        session.foreground = Foreground::Home;
-        session.focus = None;
-        session.overlay = None;
-        session.shade_open = false;
+        self.store.session.bring_to_front(Foreground::Home);
     }
 
     /// Pops the app's top screen (the screen shown again runs its `on_enter`); at its root
     /// the phone goes home.
     pub(crate) fn pop_screen(&mut self, app: &str, out: &mut Outcome, depth: usize) {
-        self.store.session.focus = None;
+        self.store.session.change_screen();
         let stack = self.store.session.tasks.entry(app.to_owned()).or_default();
         if stack.len() > 1 {
             stack.pop();
@@ -380,8 +359,7 @@ impl Device {
                     Some(Transient { app: app.to_owned(), text: text_of(&spec, "text"), action, until_ms: now + 4000 });
             }
             Effect::Dialog(spec) => {
-                self.store.session.focus = None;
-                self.store.session.overlay = Some(Overlay::Dialog {
+                self.store.session.open_overlay(Overlay::Dialog {
                     app: app.to_owned(),
                     title: text_of(&spec, "title"),
                     text: text_of(&spec, "text"),
@@ -389,10 +367,11 @@ impl Device {
                 });
             }
             Effect::Sheet(spec) => {
-                self.store.session.focus = None;
-                self.store.session.sheet_scroll = 0.0;
-                self.store.session.overlay =
-                    Some(Overlay::Sheet { app: app.to_owned(), title: text_of(&spec, "title"), options: choices(&spec, "options") });
+                self.store.session.open_overlay(Overlay::Sheet {
+                    app: app.to_owned(),
+                    title: text_of(&spec, "title"),
+                    options: choices(&spec, "options"),
+                });
             }
             Effect::Notify(spec) => {
                 let session = &mut self.store.session;
@@ -435,8 +414,7 @@ impl Device {
                     .filter(|a| a.bundle.manifest.share.is_some() && a.bundle.manifest.mini_app_of.is_none() && a.package() != app)
                     .map(|a| a.package().to_owned())
                     .collect();
-                self.store.session.focus = None;
-                self.store.session.overlay = Some(Overlay::Share {
+                self.store.session.open_overlay(Overlay::Share {
                     app: app.to_owned(),
                     text: text_of(&spec, "text"),
                     item: spec.get("item").cloned().unwrap_or(Value::Null),
@@ -457,8 +435,7 @@ impl Device {
             }
             Effect::Pay(spec) => match self.host_of(app) {
                 Some(host) => {
-                    self.store.session.focus = None;
-                    self.store.session.overlay = Some(Overlay::Payment {
+                    self.store.session.open_overlay(Overlay::Payment {
                         app: app.to_owned(),
                         host,
                         amount: spec.get("amount").and_then(Value::as_f64).unwrap_or(0.0),
@@ -472,8 +449,7 @@ impl Device {
             },
             Effect::ShareToChat(spec) => match self.host_of(app) {
                 Some(host) => {
-                    self.store.session.focus = None;
-                    self.store.session.overlay = Some(Overlay::ChatPicker { app: app.to_owned(), host, text: text_of(&spec, "text") });
+                    self.store.session.open_overlay(Overlay::ChatPicker { app: app.to_owned(), host, text: text_of(&spec, "text") });
                 }
                 None => self.screen_error(app, "host.share_to_chat is only available to mini-apps".into(), out),
             },

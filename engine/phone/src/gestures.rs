@@ -1,18 +1,19 @@
 //! Swipes: the notification shade, launcher pages, and scrolling the container under the
 //! finger (with its `on_scroll_end`).
 
-use crate::compose::bar_heights;
+use phoneworld_ui::compose::bar_heights;
+use phoneworld_ui::shell::APPS_PER_PAGE;
+use phoneworld_ui::store::Foreground;
+
 use crate::device::Device;
-use crate::events::Outcome;
-use crate::shell::APPS_PER_PAGE;
-use crate::store::Foreground;
+use crate::outcome::Outcome;
 
 impl Device {
     pub(crate) fn swipe(&mut self, x1: f64, y1: f64, x2: f64, y2: f64, out: &mut Outcome) {
         if !self.in_bounds(x1, y1) {
             return out.noop(format!("swipe starts outside the screen at ({x1}, {y1})"));
         }
-        let m = crate::compose::metrics(&self.store, self.config.px_per_dp());
+        let m = phoneworld_ui::compose::metrics(&self.store, self.config.px_per_dp());
         let (status_h, _) = bar_heights(&m);
         let (dx, dy) = (x2 - x1, y2 - y1);
         // Swiping a heads-up banner up puts it away (the notification stays in the shade).
@@ -21,15 +22,17 @@ impl Device {
                 let view = self.view.as_ref()?;
                 view.placed.nodes[i].hit.and_then(|h| view.composed.hits[h as usize].tap.clone())
             });
-            if matches!(touched, Some(crate::interaction::Interaction::System(crate::interaction::SystemAction::HeadsUp(_)))) {
+            if matches!(
+                touched,
+                Some(phoneworld_ui::interaction::Interaction::System(phoneworld_ui::interaction::SystemAction::HeadsUp(_)))
+            ) {
                 return self.dismiss_heads_up();
             }
         }
         let modal = self.store.session.interruptions.shown.is_some();
         let session = &mut self.store.session;
         if !session.shade_open && y1 <= f64::from(status_h) && dy > 100.0 {
-            session.shade_open = true;
-            session.focus = None;
+            session.open_shade();
             return;
         }
         if session.shade_open && dy < -100.0 {
@@ -37,7 +40,7 @@ impl Device {
             return;
         }
         if !modal && session.foreground == Foreground::Home && dx.abs() > dy.abs() && dx.abs() > 100.0 {
-            let pages = crate::shell::launcher_apps(&self.catalog).len().div_ceil(APPS_PER_PAGE).max(1);
+            let pages = phoneworld_ui::shell::launcher_apps(&self.catalog).len().div_ceil(APPS_PER_PAGE).max(1);
             let page = session.launcher_page.min(pages - 1);
             let next = if dx < 0.0 { (page + 1).min(pages - 1) } else { page.saturating_sub(1) };
             if next == page {

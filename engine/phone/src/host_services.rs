@@ -2,21 +2,13 @@
 //! a payment and sending into a chat through the host's own services (declared in its
 //! manifest, run in its own Lua), the capsule menu. The phone knows none of the host's data.
 
+use phoneworld_data::HostServices;
+use phoneworld_ui::catalog::InstalledApp;
+use phoneworld_ui::store::Overlay;
 use serde_json::{json, Value};
 
-use phoneworld_data::HostServices;
-
-use crate::catalog::{Catalog, InstalledApp};
 use crate::device::Device;
-use crate::events::Outcome;
-use crate::store::{Overlay, Store};
-
-/// The value a host names among its services, read from its own data (a path as Lua writes
-/// it): what the payment sheet and the chat picker show.
-pub(crate) fn host_value(catalog: &Catalog, store: &Store, host: &str, pick: impl Fn(&HostServices) -> Option<&str>) -> Option<Value> {
-    let path = catalog.get(host)?.bundle.manifest.services.as_ref().and_then(pick)?;
-    phoneworld_script::get_lua_path(store.apps.get(host)?, path).cloned()
-}
+use crate::outcome::Outcome;
 
 impl Device {
     /// Opens the chosen share target and hands it the shared text and item.
@@ -86,7 +78,7 @@ impl Device {
     /// mini-app or the host names nothing there.
     pub(crate) fn host_data(&self, mini: &InstalledApp, pick: impl Fn(&HostServices) -> Option<&str>) -> Value {
         let Some(host) = mini.bundle.manifest.mini_app_of.as_deref() else { return Value::Null };
-        host_value(&self.catalog, &self.store, host, pick).unwrap_or(Value::Null)
+        self.catalog.host_value(&self.store, host, pick).unwrap_or(Value::Null)
     }
 
     /// The capsule's ··· menu: share the mini-app to a chat, go back to the host, or restart it.

@@ -1,54 +1,32 @@
 //! The mock phone. A [`Device`] owns one store (all mutable state), runs app handlers in its
-//! sandboxed Lua host, composes and lays out the screen, and answers observations: frames,
-//! UI elements, uiautomator XML, state and hashes. [`Catalog`] holds the installed apps,
-//! shared by every device of a process.
+//! sandboxed Lua host, has the screen composed and laid out by `phoneworld-ui`, and answers
+//! observations: frames, UI elements, uiautomator XML, state and hashes. [`Catalog`] holds the
+//! installed apps, shared by every device of a process.
 
-mod accent;
 mod appearance;
-mod builder;
-mod catalog;
-mod check;
-mod compose;
 mod device;
 mod episode_options;
-mod error;
 mod events;
 mod gestures;
 mod host_services;
-mod images;
-mod interaction;
-pub mod interruptions;
-mod kit;
-mod layout_check;
+mod interruption_flow;
 pub mod limits;
 mod map_gestures;
-mod maps;
 mod observe;
-mod shell;
+mod outcome;
 mod snapshot;
 mod step;
-mod store;
 mod text_input;
-mod theme;
-pub mod valuepath;
 mod views;
-mod wallpaper;
-mod widgets;
 
 pub use appearance::{valid_names as appearance_names, Appearance, AppearanceError, ACCENTS, PROFILES, SCREENS};
-pub use catalog::{app_dirs, project_root, Catalog, InstalledApp};
-pub use check::check_app;
-pub use device::{Baseline, Device, DeviceConfig, StepResult};
+pub use device::{Device, DeviceConfig, StepResult};
 pub use episode_options::{EpisodeOptions, OptionsError, OPTION_NAMES};
-pub use error::PhoneError;
-pub use images::{load_image, ImageStore, MAX_DECODED_IMAGE_BYTES};
-pub use interruptions::{InterruptionKind, InterruptionSetting, Planned};
-pub use layout_check::{check_tree, LayoutProblem, MIN_TOUCH_DP};
-pub use maps::MapStore;
 pub use observe::{LaidOut, Reacts};
 pub use phoneworld_script::{ScriptError, ScriptLimits};
-pub use store::{Focus, Foreground, Notification, Overlay, ScreenEntry, Session, Store, EPOCH_START_MS};
-pub use wallpaper::Wallpaper;
-pub use widgets::reads::reads as widget_reads;
-
-pub(crate) use widgets::inputs::value_text as widgets_value_text;
+// What a device is made of, re-exported so its users need one crate.
+pub use phoneworld_ui::{
+    app_dirs, check_app, check_tree, interruptions, load_image, project_root, valuepath, widget_reads, Baseline, Catalog, Focus,
+    Foreground, ImageStore, InstalledApp, InterruptionKind, InterruptionSetting, LayoutProblem, MapStore, Notification, Overlay,
+    PhoneError, Planned, ScreenEntry, Session, Store, Wallpaper, EPOCH_START_MS, MAX_DECODED_IMAGE_BYTES, MIN_TOUCH_DP,
+};

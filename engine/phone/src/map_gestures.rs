@@ -2,11 +2,11 @@
 //! keeping the touched point under the finger. Both write the camera where the `Map` widget
 //! reads it, then run its `on_change`.
 
+use phoneworld_ui::interaction::Interaction;
 use serde_json::{json, Value};
 
 use crate::device::Device;
-use crate::events::Outcome;
-use crate::interaction::Interaction;
+use crate::outcome::Outcome;
 
 /// The camera as the widget stores it: metres rounded to a decimetre.
 fn camera(x: f64, y: f64, zoom: u8) -> Value {

@@ -3,6 +3,7 @@
 
 use phoneworld_data::{BBox, UiElement};
 use phoneworld_layout::{A11y, Placed, PlacedTree};
+use phoneworld_ui::{check_tree, LayoutProblem};
 
 use crate::device::Device;
 
@@ -278,5 +279,15 @@ impl Device {
             line(&nodes, r, 0, &mut out);
         }
         out
+    }
+}
+
+impl Device {
+    /// The layout problems of the current screen (see [`check_tree`]).
+    pub fn layout_problems(&mut self) -> Vec<LayoutProblem> {
+        let (package, screen) = self.foreground();
+        let px_per_dp = self.config.px_per_dp();
+        let view = self.view();
+        check_tree(&view.placed, px_per_dp, &format!("{package}/{screen}"))
     }
 }

@@ -6,9 +6,9 @@
 
 use std::sync::Arc;
 
+use phoneworld_ui::catalog::Catalog;
 use serde::{Deserialize, Serialize};
 
-use crate::catalog::Catalog;
 use crate::device::{Device, DeviceConfig};
 use crate::PhoneError;
 
@@ -31,7 +31,7 @@ struct Payload {
     /// App data that differs from a fresh install with this seed (by package).
     apps: std::collections::BTreeMap<String, serde_json::Value>,
     system: serde_json::Value,
-    session: crate::store::Session,
+    session: phoneworld_ui::store::Session,
 }
 
 impl Device {

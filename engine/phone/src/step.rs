@@ -2,12 +2,12 @@
 //! hit-test of the screen; the interaction found is carried out; the clock advances.
 
 use phoneworld_data::{truthy, Action, FinishStatus, Key};
+use phoneworld_ui::interaction::{Interaction, SystemAction};
+use phoneworld_ui::store::{Focus, Foreground, Overlay};
 use serde_json::{json, Value};
 
 use crate::device::{Device, StepResult};
-use crate::events::Outcome;
-use crate::interaction::{Interaction, SystemAction};
-use crate::store::{Focus, Foreground, Overlay};
+use crate::outcome::Outcome;
 
 /// A touch on a node: the interaction and the node's box.
 pub(crate) struct Touched {
@@ -230,7 +230,7 @@ impl Device {
     pub(crate) fn set_and_notify(
         &mut self,
         app: &str,
-        target: &crate::interaction::Target,
+        target: &phoneworld_ui::interaction::Target,
         value: Value,
         handler: Option<String>,
         event: &mut Value,
@@ -268,13 +268,7 @@ impl Device {
                     return;
                 }
                 let session = &mut self.store.session;
-                if session.overlay.is_some() {
-                    session.overlay = None;
-                } else if session.shade_open {
-                    session.shade_open = false;
-                } else if session.focus.is_some() {
-                    session.focus = None;
-                } else {
+                if !session.close_top_layer() {
                     match session.foreground.clone() {
                         Foreground::Home => out.noop("already on the home screen"),
                         Foreground::Recents => self.go_home(),
@@ -285,16 +279,13 @@ impl Device {
             SystemAction::Home => self.go_home(),
             SystemAction::Recents => {
                 let session = &mut self.store.session;
-                session.focus = None;
-                session.overlay = None;
-                session.shade_open = false;
                 if session.foreground == Foreground::Recents {
                     match session.recents.first().cloned() {
                         Some(app) => self.launch(&app, out, 0),
                         None => self.go_home(),
                     }
                 } else {
-                    session.foreground = Foreground::Recents;
+                    session.bring_to_front(Foreground::Recents);
                     session.recents_scroll = 0.0;
                 }
             }

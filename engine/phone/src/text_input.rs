@@ -1,13 +1,13 @@
 //! Text input: the focused field, typing and the keyboard's keys, submitting, the
 //! Cut / Copy / Paste menu, and keeping the field in view above the keyboard.
 
+use phoneworld_ui::interaction::{Interaction, SystemAction};
+use phoneworld_ui::store::{Focus, Overlay};
+use phoneworld_ui::widgets::value_text as widgets_value_text;
 use serde_json::Value;
 
 use crate::device::Device;
-use crate::events::Outcome;
-use crate::interaction::{Interaction, SystemAction};
-use crate::store::{Focus, Overlay};
-use crate::widgets_value_text;
+use crate::outcome::Outcome;
 
 impl Device {
     /// Scrolls the focused field into view above the keyboard (Android's adjustResize plus
@@ -51,8 +51,8 @@ impl Device {
         self.invalidate();
     }
 
-    pub(crate) fn focused_text(&self, focus: &Focus) -> (Option<crate::interaction::Target>, String) {
-        let target = crate::interaction::Target::parse(&focus.path);
+    pub(crate) fn focused_text(&self, focus: &Focus) -> (Option<phoneworld_ui::interaction::Target>, String) {
+        let target = phoneworld_ui::interaction::Target::parse(&focus.path);
         let text = target.as_ref().map(|t| widgets_value_text(&self.read_target(&focus.app, t))).unwrap_or_default();
         (target, text)
     }
@@ -132,7 +132,7 @@ impl Device {
         let Some(Overlay::TextMenu { app, path, on_change, mut event, .. }) = self.store.session.overlay.take() else {
             return out.noop("no text menu is open");
         };
-        let Some(target) = crate::interaction::Target::parse(&path) else { return };
+        let Some(target) = phoneworld_ui::interaction::Target::parse(&path) else { return };
         let text = widgets_value_text(&self.read_target(&app, &target));
         let new_text = match action {
             SystemAction::Copy => {

@@ -5,10 +5,10 @@
 //! its hash. It may only read: a view that writes to the store or asks for an effect shows
 //! nothing and says so.
 
+use phoneworld_ui::store::Foreground;
 use serde_json::{json, Value};
 
 use crate::device::Device;
-use crate::store::Foreground;
 
 impl Device {
     /// What the foreground screen's view function returns (`null` when it has none), and the

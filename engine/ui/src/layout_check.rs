@@ -3,10 +3,7 @@
 
 use phoneworld_layout::{Placed, PlacedTree};
 
-use crate::device::Device;
-
-/// Android's minimum touch target side.
-pub const MIN_TOUCH_DP: f32 = 48.0;
+use crate::theme::MIN_TOUCH_DP;
 
 /// Slack in pixels for rounding of boxes.
 const SLACK: f32 = 1.5;
@@ -177,14 +174,4 @@ pub fn check_tree(tree: &PlacedTree, px_per_dp: f32, screen: &str) -> Vec<Layout
         }
     }
     out
-}
-
-impl Device {
-    /// The layout problems of the current screen (see [`check_tree`]).
-    pub fn layout_problems(&mut self) -> Vec<LayoutProblem> {
-        let (package, screen) = self.foreground();
-        let px_per_dp = self.config.px_per_dp();
-        let view = self.view();
-        check_tree(&view.placed, px_per_dp, &format!("{package}/{screen}"))
-    }
 }

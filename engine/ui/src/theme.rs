@@ -120,13 +120,16 @@ impl Theme {
     ];
 }
 
+/// Android's minimum touch target side.
+pub const MIN_TOUCH_DP: f32 = 48.0;
+
 /// Pixel metrics of the device.
 #[derive(Debug, Clone, Copy)]
-pub(crate) struct Metrics {
+pub struct Metrics {
     /// Pixels per dp (density / 160).
-    pub(crate) px_per_dp: f32,
+    pub px_per_dp: f32,
     /// User font scale (Settings → Display → Font size).
-    pub(crate) font_scale: f32,
+    pub font_scale: f32,
 }
 
 impl Metrics {

@@ -16,7 +16,7 @@ use serde_json::{json, Value};
 use crate::builder::{container, At, Builder};
 use crate::interaction::{EventSource, Hit, Interaction, ItemSource, Target};
 use crate::kit::{one_line, silence};
-use crate::layout_check::MIN_TOUCH_DP;
+use crate::theme::MIN_TOUCH_DP;
 
 /// Zoom of a camera that does not say.
 const DEFAULT_ZOOM: u8 = 15;

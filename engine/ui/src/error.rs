@@ -1,4 +1,4 @@
-/// Errors of the phone crate: loading apps, restoring snapshots.
+/// Errors of loading apps and restoring snapshots onto a device.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum PhoneError {

@@ -2,7 +2,9 @@
 //! evaluated, widgets are broken down into boxes, text and icons, and every interactive node
 //! gets a [`Hit`].
 
-use phoneworld_data::{Args, LayoutModules, Node, NodeKind, Path, PathRoot, Scope, MAX_MODULE_DEPTH, MAX_VIEW_DEPTH, MAX_VIEW_NODES};
+use std::ops::ControlFlow;
+
+use phoneworld_data::{Args, LayoutModules, Node, Path, PathRoot, Scope, MAX_MODULE_DEPTH, MAX_VIEW_DEPTH, MAX_VIEW_NODES};
 use phoneworld_layout::{A11y, Align, Direction, Justify, ViewNode};
 use phoneworld_render::Color;
 use phoneworld_text::Weight;
@@ -12,7 +14,6 @@ use crate::interaction::{EventSource, Hit, Interaction, ItemSource, Target, Targ
 use crate::kit;
 use crate::store::{Focus, ScreenEntry};
 use crate::theme::{Metrics, Theme};
-use crate::widgets;
 
 /// Everything a screen build reads, and the hit table it fills.
 pub(crate) struct Builder<'a> {
@@ -195,55 +196,35 @@ impl<'a> Builder<'a> {
         handler.map(|handler| Interaction::Handler { app: self.app.to_owned(), handler, event: self.event(node, at, None) })
     }
 
-    /// Builds one node, or nothing when it is not visible; within the view's limits.
-    pub(crate) fn node(&mut self, node: &Node, at: &At<'_>) -> Option<ViewNode> {
+    /// Counts a node against the view's limits. `Break` holds what to show instead once a
+    /// limit is reached: a placeholder saying which, then nothing after the widget limit.
+    pub(crate) fn enter_node(&mut self) -> ControlFlow<Option<ViewNode>> {
         if self.budget.spent {
-            return None;
+            return ControlFlow::Break(None);
         }
         if self.budget.nodes >= MAX_VIEW_NODES {
             self.budget.spent = true;
             let message = format!("the screen has more than {MAX_VIEW_NODES} widgets{}: the rest is not shown", self.in_modules());
-            return Some(self.placeholder("[too many widgets]", message));
+            return ControlFlow::Break(Some(self.placeholder("[too many widgets]", message)));
         }
         if self.budget.depth >= MAX_VIEW_DEPTH {
             let message = format!("widgets nest more than {MAX_VIEW_DEPTH} deep{}: the deeper ones are not shown", self.in_modules());
-            return Some(self.placeholder("[nested too deep]", message));
+            return ControlFlow::Break(Some(self.placeholder("[nested too deep]", message)));
         }
         self.budget.nodes += 1;
         self.budget.depth += 1;
-        let view = self.visible_node(node, at);
-        self.budget.depth -= 1;
-        view
+        ControlFlow::Continue(())
     }
 
-    fn visible_node(&mut self, node: &Node, at: &At<'_>) -> Option<ViewNode> {
-        let p = &node.props;
-        if let Some(visible) = &p.visible {
-            if !visible.eval(&at.scope) {
-                return None;
-            }
-        }
-        let enabled = p.enabled.as_ref().is_none_or(|e| e.eval(&at.scope));
-        let keyed;
-        let at = match self.stable_key(node, at) {
-            Some(key) => {
-                keyed = At { key, ..at.clone() };
-                &keyed
-            }
-            None => at,
-        };
-        let mut view = match node.kind {
-            NodeKind::Use => return self.use_module(node, at),
-            _ => widgets::build(self, node, at, enabled)?,
-        };
-        self.apply_common(node, at, enabled, &mut view);
-        Some(view)
+    /// The node [`enter_node`](Self::enter_node) counted is built.
+    pub(crate) fn leave_node(&mut self) {
+        self.budget.depth -= 1;
     }
 
     /// The key of a node with an `id`: `#id`, within its list row when in one. Widget state
     /// (a scroll offset, a picker's page, focus) then stays with the node when nodes are
     /// inserted before it or rows above it. An id met twice keeps the position key.
-    fn stable_key(&mut self, node: &Node, at: &At<'_>) -> Option<String> {
+    pub(crate) fn stable_key(&mut self, node: &Node, at: &At<'_>) -> Option<String> {
         let id = node.props.id.as_ref()?.render(&at.scope);
         if id.is_empty() {
             return None;
@@ -289,7 +270,7 @@ impl<'a> Builder<'a> {
         }
     }
 
-    fn use_module(&mut self, node: &Node, at: &At<'_>) -> Option<ViewNode> {
+    pub(crate) fn use_module(&mut self, node: &Node, at: &At<'_>) -> Option<ViewNode> {
         let name = node.props.module.as_deref().unwrap_or_default();
         let modules = self.modules;
         let Some(module) = modules.get(name) else {
@@ -314,7 +295,7 @@ impl<'a> Builder<'a> {
     }
 
     /// Properties every widget shares: box model, paint, identity, taps.
-    fn apply_common(&mut self, node: &Node, at: &At<'_>, enabled: bool, view: &mut ViewNode) {
+    pub(crate) fn apply_common(&mut self, node: &Node, at: &At<'_>, enabled: bool, view: &mut ViewNode) {
         let p = &node.props;
         let m = self.m;
         let s = &mut view.style;

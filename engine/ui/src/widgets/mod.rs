@@ -1,5 +1,5 @@
 //! One builder per widget kind: each turns a layout node into boxes, text and icons with
-//! accessibility facts and interactions.
+//! accessibility facts and interactions; [`Builder::node`] walks the tree through them.
 
 mod basic;
 mod buttons;
@@ -9,6 +9,10 @@ mod map;
 mod navigation;
 mod pickers;
 pub(crate) mod reads;
+
+pub use inputs::value_text;
+
+use std::ops::ControlFlow;
 
 use phoneworld_data::{Node, NodeKind};
 use phoneworld_layout::ViewNode;
@@ -43,4 +47,40 @@ pub(crate) fn build(b: &mut Builder<'_>, node: &Node, at: &At<'_>, enabled: bool
         NodeKind::DatePicker => pickers::date_picker(b, node, at),
         NodeKind::Use => return None,
     })
+}
+
+impl Builder<'_> {
+    /// Builds one node, or nothing when it is not visible; within the view's limits.
+    pub(crate) fn node(&mut self, node: &Node, at: &At<'_>) -> Option<ViewNode> {
+        if let ControlFlow::Break(instead) = self.enter_node() {
+            return instead;
+        }
+        let view = self.visible_node(node, at);
+        self.leave_node();
+        view
+    }
+
+    fn visible_node(&mut self, node: &Node, at: &At<'_>) -> Option<ViewNode> {
+        let p = &node.props;
+        if let Some(visible) = &p.visible {
+            if !visible.eval(&at.scope) {
+                return None;
+            }
+        }
+        let enabled = p.enabled.as_ref().is_none_or(|e| e.eval(&at.scope));
+        let keyed;
+        let at = match self.stable_key(node, at) {
+            Some(key) => {
+                keyed = At { key, ..at.clone() };
+                &keyed
+            }
+            None => at,
+        };
+        let mut view = match node.kind {
+            NodeKind::Use => return self.use_module(node, at),
+            _ => build(self, node, at, enabled)?,
+        };
+        self.apply_common(node, at, enabled, &mut view);
+        Some(view)
+    }
 }

@@ -12,7 +12,7 @@ use crate::interaction::SystemAction;
 use crate::kit;
 
 pub(crate) const COLUMNS: usize = 4;
-pub(crate) const APPS_PER_PAGE: usize = COLUMNS * 5;
+pub const APPS_PER_PAGE: usize = COLUMNS * 5;
 
 fn app_cell(s: &mut Shell<'_>, index: usize) -> ViewNode {
     let m = s.m;
@@ -48,7 +48,7 @@ fn app_cell(s: &mut Shell<'_>, index: usize) -> ViewNode {
 }
 
 /// Indices (into the catalog) of the apps the launcher shows: mini-apps live in their host.
-pub(crate) fn launcher_apps(catalog: &crate::catalog::Catalog) -> Vec<usize> {
+pub fn launcher_apps(catalog: &crate::catalog::Catalog) -> Vec<usize> {
     (0..catalog.apps.len()).filter(|&i| catalog.apps[i].bundle.manifest.mini_app_of.is_none()).collect()
 }
 
@@ -62,8 +62,8 @@ pub(crate) fn launcher(s: &mut Shell<'_>) -> ViewNode {
     home.style.grow = 1.0;
     home.style.padding = [m.dp(12.0), m.dp(24.0), m.dp(12.0), m.dp(16.0)];
     home.paint.background = Some(t.background);
-    let wallpaper = crate::appearance::system_wallpaper(&s.store.system);
-    let seed = crate::appearance::system_accent(&s.store.system).unwrap_or(t.primary);
+    let wallpaper = crate::wallpaper::system_wallpaper(&s.store.system);
+    let seed = crate::accent::system_accent(&s.store.system).unwrap_or(t.primary);
     if let Some(image) = crate::wallpaper::image(wallpaper, seed, t.dark) {
         home.content = phoneworld_layout::Content::Image(phoneworld_layout::ImagePaint {
             image,

@@ -108,6 +108,11 @@ fn bubbles() -> Vec<(f64, f64, f64)> {
     (0..9).map(|_| (rng.next_f64(), rng.next_f64(), 0.08 + 0.2 * rng.next_f64())).collect()
 }
 
+/// The wallpaper `system.*` holds.
+pub fn system_wallpaper(system: &serde_json::Value) -> Wallpaper {
+    system.get("wallpaper").and_then(serde_json::Value::as_str).and_then(Wallpaper::parse).unwrap_or_default()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

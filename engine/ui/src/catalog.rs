@@ -4,10 +4,11 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use phoneworld_data::{AppBundle, DataError, LayoutModules, LuaLibrary};
+use phoneworld_data::{AppBundle, DataError, HostServices, LayoutModules, LuaLibrary};
 use phoneworld_script::{Library, Program, ScriptError};
 use serde_json::Value;
 
+use crate::store::Store;
 use crate::PhoneError;
 
 /// One installed app.
@@ -44,7 +45,14 @@ pub struct Catalog {
     pub images: crate::ImageStore,
     /// The cities of the apps with maps, shared by every device.
     pub maps: crate::MapStore,
-    pub(crate) baselines: std::sync::Mutex<std::collections::VecDeque<(u64, Arc<crate::device::Baseline>)>>,
+    pub baselines: std::sync::Mutex<std::collections::VecDeque<(u64, Arc<Baseline>)>>,
+}
+
+/// A freshly installed phone's store for one seed, and what its install hooks reported.
+#[derive(Debug)]
+pub struct Baseline {
+    pub store: Store,
+    pub errors: Vec<ScriptError>,
 }
 
 /// The repository's root folder: `PHONEWORLD_ROOT` when set, else where this crate was built.
@@ -158,6 +166,13 @@ impl Catalog {
 
     pub fn get(&self, package: &str) -> Option<&InstalledApp> {
         self.apps.iter().find(|a| a.package() == package)
+    }
+
+    /// The value a host names among its services, read from its own data in `store` (a path
+    /// as Lua writes it): what the payment sheet and the chat picker show.
+    pub fn host_value(&self, store: &Store, host: &str, pick: impl Fn(&HostServices) -> Option<&str>) -> Option<Value> {
+        let path = self.get(host)?.bundle.manifest.services.as_ref().and_then(pick)?;
+        phoneworld_script::get_lua_path(store.apps.get(host)?, path).cloned()
     }
 
     /// Finds an app by package or label (case-insensitive).

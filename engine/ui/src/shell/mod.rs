@@ -12,7 +12,8 @@ mod shade;
 pub(crate) use bars::{nav_bar, status_bar};
 pub(crate) use interruptions::{heads_up, interruption};
 pub(crate) use keyboard::keyboard;
-pub(crate) use launcher::{launcher, launcher_apps, APPS_PER_PAGE};
+pub(crate) use launcher::launcher;
+pub use launcher::{launcher_apps, APPS_PER_PAGE};
 pub(crate) use overlays::{dialog_or_sheet, transient};
 pub(crate) use recents::recents;
 pub(crate) use shade::shade;
@@ -23,7 +24,7 @@ use crate::store::Store;
 use crate::theme::{Metrics, Theme};
 
 pub(crate) const SYSTEM_UI: &str = "com.android.systemui";
-pub(crate) const LAUNCHER: &str = "com.phoneworld.launcher";
+pub const LAUNCHER: &str = "com.phoneworld.launcher";
 pub(crate) const KEYBOARD: &str = "com.phoneworld.keyboard";
 
 /// What the shell's builders read, and the hit table they fill.

@@ -196,6 +196,55 @@ pub struct Session {
     pub interruptions: crate::interruptions::Interruptions,
 }
 
+/// The navigation rules: what the keyboard, an open overlay and the shade do when the user
+/// moves. Every navigation of the device goes through these, so each rule holds in one place.
+impl Session {
+    /// Something else comes to the front (an app, home, recents): the keyboard, any overlay
+    /// and the shade go away.
+    pub fn bring_to_front(&mut self, foreground: Foreground) {
+        self.focus = None;
+        self.overlay = None;
+        self.shade_open = false;
+        self.foreground = foreground;
+    }
+
+    /// Another screen of the app shows: the keyboard goes away.
+    pub fn change_screen(&mut self) {
+        self.focus = None;
+    }
+
+    /// A dialog or sheet the app asked for opens over the screen: the keyboard goes away; a
+    /// bottom sheet starts scrolled to its top.
+    pub fn open_overlay(&mut self, overlay: Overlay) {
+        self.focus = None;
+        if matches!(overlay, Overlay::Sheet { .. }) {
+            self.sheet_scroll = 0.0;
+        }
+        self.overlay = Some(overlay);
+    }
+
+    /// Back closes what lies over the screen first, one layer at a time: an overlay, then the
+    /// shade, then the keyboard. False when nothing was open (Back then leaves the screen).
+    pub fn close_top_layer(&mut self) -> bool {
+        if self.overlay.is_some() {
+            self.overlay = None;
+        } else if self.shade_open {
+            self.shade_open = false;
+        } else if self.focus.is_some() {
+            self.focus = None;
+        } else {
+            return false;
+        }
+        true
+    }
+
+    /// The notification shade is pulled down: the keyboard goes away.
+    pub fn open_shade(&mut self) {
+        self.shade_open = true;
+        self.focus = None;
+    }
+}
+
 /// The whole mutable state of a device.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Store {
@@ -210,7 +259,7 @@ pub struct Store {
 /// The virtual clock starts here: 2025-10-15 09:00 (a Wednesday).
 pub const EPOCH_START_MS: i64 = 20_376 * 86_400_000 + 9 * 3_600_000;
 
-pub(crate) fn default_system() -> Value {
+pub fn default_system() -> Value {
     serde_json::json!({
         "wifi": true,
         "bluetooth": false,
@@ -224,6 +273,16 @@ pub(crate) fn default_system() -> Value {
 }
 
 impl Store {
+    /// The heads-up notification over the screen, if any.
+    pub fn heads_up_notification(&self) -> Option<&Notification> {
+        let session = &self.session;
+        let h = session.interruptions.heads_up.as_ref()?;
+        if session.shade_open || h.until_ms <= session.clock_ms || !matches!(session.foreground, Foreground::App(_) | Foreground::Home) {
+            return None;
+        }
+        session.notifications.iter().find(|n| n.id == h.notification)
+    }
+
     pub fn new(seed: u64) -> Store {
         Store {
             apps: BTreeMap::new(),

@@ -115,6 +115,11 @@ pub(crate) fn ink_on(background: Color) -> Color {
     }
 }
 
+/// The accent seed `system.*` holds, if the user picked one (what compose paints with).
+pub fn system_accent(system: &serde_json::Value) -> Option<Color> {
+    system.get("accent").and_then(serde_json::Value::as_str).and_then(Color::parse_hex)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -6,7 +6,6 @@ use phoneworld_text::Weight;
 
 use super::{Shell, SYSTEM_UI};
 use crate::builder::container;
-use crate::host_services::host_value;
 use crate::interaction::SystemAction;
 use crate::kit;
 use crate::store::{Choice, Overlay, Transient};
@@ -65,7 +64,7 @@ fn as_plain(s: &Shell<'_>, overlay: &Overlay) -> Option<Overlay> {
                 .collect(),
         },
         Overlay::Payment { host, amount, merchant, note, .. } => {
-            let balance = host_value(s.catalog, s.store, host, |services| services.balance.as_deref()).and_then(|v| v.as_f64());
+            let balance = s.catalog.host_value(s.store, host, |services| services.balance.as_deref()).and_then(|v| v.as_f64());
             let mut text = format!("Amount: {amount:.2}");
             if let Some(balance) = balance {
                 text.push_str(&format!("\nWallet balance: {balance:.2}"));
@@ -81,7 +80,9 @@ fn as_plain(s: &Shell<'_>, overlay: &Overlay) -> Option<Overlay> {
             }
         }
         Overlay::ChatPicker { host, .. } => {
-            let chats = host_value(s.catalog, s.store, host, |services| services.chats.as_deref())
+            let chats = s
+                .catalog
+                .host_value(s.store, host, |services| services.chats.as_deref())
                 .and_then(|v| v.as_array().cloned())
                 .unwrap_or_default();
             Overlay::Sheet {

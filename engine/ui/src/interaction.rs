@@ -5,13 +5,13 @@ use serde_json::Value;
 
 /// Where an input writes: a root and 0-based segments.
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) struct Target {
-    pub(crate) root: TargetRoot,
-    pub(crate) segments: Vec<String>,
+pub struct Target {
+    pub root: TargetRoot,
+    pub segments: Vec<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum TargetRoot {
+pub enum TargetRoot {
     State,
     Local,
     System,
@@ -19,7 +19,7 @@ pub(crate) enum TargetRoot {
 
 impl Target {
     /// The layout-style path (`local.label`), for focus records.
-    pub(crate) fn to_path_string(&self) -> String {
+    pub fn to_path_string(&self) -> String {
         let root = match self.root {
             TargetRoot::State => "state",
             TargetRoot::Local => "local",
@@ -28,7 +28,7 @@ impl Target {
         std::iter::once(root.to_owned()).chain(self.segments.iter().cloned()).collect::<Vec<_>>().join(".")
     }
 
-    pub(crate) fn parse(path: &str) -> Option<Target> {
+    pub fn parse(path: &str) -> Option<Target> {
         let mut parts = path.split('.');
         let root = match parts.next()? {
             "state" => TargetRoot::State,
@@ -42,7 +42,7 @@ impl Target {
 
 /// A shell (system UI) action.
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) enum SystemAction {
+pub enum SystemAction {
     Back,
     Home,
     Recents,
@@ -79,7 +79,7 @@ pub(crate) enum SystemAction {
 
 /// Where a list row's item comes from.
 #[derive(Debug, Clone, PartialEq, Default)]
-pub(crate) enum ItemSource {
+pub enum ItemSource {
     #[default]
     None,
     /// A path into the store (`state.alarms.3`): read when the event fires.
@@ -91,16 +91,16 @@ pub(crate) enum ItemSource {
 /// What a handler's event table is made of. It is turned into JSON only when the event
 /// fires, so building a screen copies no items or parameters.
 #[derive(Debug, Clone, PartialEq, Default)]
-pub(crate) struct EventSource {
-    pub(crate) item: ItemSource,
-    pub(crate) index: Option<usize>,
-    pub(crate) id: Option<String>,
-    pub(crate) value: Option<Value>,
+pub struct EventSource {
+    pub item: ItemSource,
+    pub index: Option<usize>,
+    pub id: Option<String>,
+    pub value: Option<Value>,
 }
 
 /// What a touch does.
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) enum Interaction {
+pub enum Interaction {
     /// Runs an app handler with an event table.
     Handler {
         app: String,
@@ -176,17 +176,17 @@ pub(crate) enum Interaction {
 
 /// A scroll container: where its offset is kept and who hears that it reached the end.
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) struct ScrollInfo {
-    pub(crate) app: String,
-    pub(crate) key: String,
-    pub(crate) on_end: Option<String>,
-    pub(crate) event: EventSource,
+pub struct ScrollInfo {
+    pub app: String,
+    pub key: String,
+    pub on_end: Option<String>,
+    pub event: EventSource,
 }
 
 /// The interactions of one node.
 #[derive(Debug, Clone, PartialEq, Default)]
-pub(crate) struct Hit {
-    pub(crate) tap: Option<Interaction>,
-    pub(crate) long_press: Option<Interaction>,
-    pub(crate) scroll: Option<ScrollInfo>,
+pub struct Hit {
+    pub tap: Option<Interaction>,
+    pub long_press: Option<Interaction>,
+    pub scroll: Option<ScrollInfo>,
 }

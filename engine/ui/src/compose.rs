@@ -17,14 +17,14 @@ use crate::theme::{Metrics, Theme};
 
 /// The composed screen: the view tree, what each interactive node does, and problems met.
 #[derive(Debug, Clone)]
-pub(crate) struct Composed {
-    pub(crate) root: ViewNode,
-    pub(crate) hits: Vec<Hit>,
-    pub(crate) problems: Vec<String>,
+pub struct Composed {
+    pub root: ViewNode,
+    pub hits: Vec<Hit>,
+    pub problems: Vec<String>,
 }
 
 /// Pixel heights of the system bars.
-pub(crate) fn bar_heights(m: &Metrics) -> (f32, f32) {
+pub fn bar_heights(m: &Metrics) -> (f32, f32) {
     (m.dp(28.0), m.dp(48.0))
 }
 
@@ -41,14 +41,14 @@ pub(crate) fn system_scope(store: &Store) -> Value {
     system
 }
 
-pub(crate) fn metrics(store: &Store, px_per_dp: f32) -> Metrics {
+pub fn metrics(store: &Store, px_per_dp: f32) -> Metrics {
     let font_scale = store.system.get("font_scale").and_then(Value::as_f64).unwrap_or(1.0).clamp(0.5, 2.0) as f32;
     Metrics { px_per_dp, font_scale }
 }
 
-pub(crate) fn compose(store: &Store, catalog: &Catalog, vm: &Value, width: f32, height: f32, px_per_dp: f32) -> Composed {
+pub fn compose(store: &Store, catalog: &Catalog, vm: &Value, width: f32, height: f32, px_per_dp: f32) -> Composed {
     let dark = store.system.get("dark_theme").and_then(Value::as_bool).unwrap_or(false);
-    let theme = match crate::appearance::system_accent(&store.system) {
+    let theme = match crate::accent::system_accent(&store.system) {
         Some(seed) => crate::accent::accented(Theme::get(dark), seed),
         None => Theme::get(dark),
     };
@@ -121,7 +121,7 @@ pub(crate) fn compose(store: &Store, catalog: &Catalog, vm: &Value, width: f32, 
     if store.session.shade_open {
         root.children.push(shell::shade(&mut sh, nav_h));
     }
-    if let Some(n) = crate::device::Device::heads_up_notification(store) {
+    if let Some(n) = store.heads_up_notification() {
         root.children.push(shell::heads_up(&mut sh, n));
     }
     root.a11y = Some(kit::a11y("android.widget.FrameLayout", store.foreground_app().unwrap_or(shell::LAUNCHER)));

@@ -14,7 +14,7 @@ fn current(node: &Node, at: &At<'_>) -> Value {
     node.props.value.as_ref().and_then(|p| at.scope.get(p)).map(std::borrow::Cow::into_owned).unwrap_or(Value::Null)
 }
 
-pub(crate) fn value_text(v: &Value) -> String {
+pub fn value_text(v: &Value) -> String {
     match v {
         Value::Null => String::new(),
         Value::String(s) => s.clone(),

@@ -6,8 +6,9 @@
 
 use std::collections::BTreeMap;
 
+use super::model::Handler;
 use super::remember::is_radio;
-use super::{Handler, Widget, WidgetKind, WidgetRole};
+use super::widgets::{Widget, WidgetKind, WidgetRole};
 use crate::abstraction::{Abstraction, Role};
 use crate::graph::UsageGraph;
 use crate::trace::ScreenKind;

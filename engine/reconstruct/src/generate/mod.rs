@@ -5,6 +5,7 @@ mod closes;
 mod crops;
 mod in_place;
 mod ink;
+mod model;
 mod remember;
 mod requires;
 mod ron_writer;
@@ -13,13 +14,12 @@ pub(crate) mod selection;
 pub(crate) mod shown;
 mod surfaces;
 mod tabs;
+mod ways;
 pub(crate) mod widgets;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::path::Path;
-
-use serde::{Deserialize, Serialize};
 
 use crate::abstraction::{snake, Abstraction, Role};
 use crate::error::ReconError;
@@ -28,226 +28,15 @@ use crate::limits::{MAX_MODEL_FILE_BYTES, MAX_SCREEN_WIDGETS, MAX_WIDGET_DEPTH};
 use crate::memory::norm;
 use crate::trace::{ScreenKind, Trace, TraceAction};
 use crate::visual::Rgb;
+pub use model::{AppModel, Handler, ScreenModel, Way, GUARD_SCREEN, MOVE_ON_MS};
+use model::{RadioGroup, Route, Save, Selection};
 pub(crate) use remember::saved_key;
+pub(crate) use ron_writer::one_line;
+pub(crate) use ways::navigation;
+use ways::Gesture;
 pub(crate) use widgets::{best_match, checked_in, Mapper};
 use widgets::{build, from_target, match_score};
 pub use widgets::{iou, Widget, WidgetKind, WidgetRole};
-
-/// A navigation handler: a widget that led to another screen.
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
-pub struct Handler {
-    pub name: String,
-    pub widget: String,
-    /// The screen it leads to (the launcher's abstract id when `home`).
-    pub target: String,
-    /// Leads to the launcher (the phone's home screen).
-    #[serde(default)]
-    pub home: bool,
-    pub count: usize,
-    pub long_press: bool,
-    /// Goes back rather than forward: Back from this screen led to the same target.
-    #[serde(default)]
-    pub pops: bool,
-    /// From a dialog to a screen that did not open it: the dialog closes and the target takes
-    /// its place (a menu's item, a prompt's answer), so Back from there skips the dialog.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub dismisses: bool,
-    /// Other screens the same widget led to (less often), with counts.
-    pub alternatives: Vec<(String, usize)>,
-    /// Typing into the widget (a text field) showed the target: a search that shows results.
-    #[serde(default)]
-    pub typed: bool,
-    /// For a typed handler: the app-state key of the target's field, which takes the text.
-    #[serde(default)]
-    pub carry: Option<String>,
-    /// Not seen here: the same field on this other screen did it.
-    #[serde(default)]
-    pub like: Option<String>,
-    /// A tap on a widget not selected selects it (the traces stayed); only a tap on the
-    /// selected one leads on. Holds the widget selected at first.
-    #[serde(default)]
-    pub selects_first: Option<String>,
-    /// Fields that held text every time the widget led on; it stayed (`stayed` times) when
-    /// one was empty, so it leads on only when all hold text. Each is the app-state keys of
-    /// the generated fields with that field's id (a form scrolled shows it in another place).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub requires: Vec<Vec<String>>,
-    /// Those of `requires` that held a number every time (an amount): text is not enough.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub requires_number: Vec<String>,
-    #[serde(default)]
-    pub stayed: usize,
-    /// Saves fields of the form before anything else (`remember::echoes`).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub saves: Vec<remember::Save>,
-    /// Stays on its screen: it only saves (a send button whose message shows in place).
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub stays: bool,
-    /// Inputs of the target it sets, as the traces showed them after it: state key and Lua
-    /// value (`remember::handler_effects`).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub sets: Vec<(String, String)>,
-    /// Checkboxes whose checked items it puts on its target: the checkbox's state key and the
-    /// key showing the item there (`remember::picks`).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub picks: Vec<(String, String)>,
-    /// Not used in the traces: a dialog's button (or a choice in a dialog without buttons)
-    /// closes the dialog, as dialogs do (`closes`).
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub closes_dialog: bool,
-    /// Where it leads instead after the controls that opened its screen (`routes::learn`).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub routes: Vec<routes::Route>,
-    /// Where it leads instead when a box of its screen is checked (`routes::learn`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub when_checked: Option<routes::CheckedRoute>,
-    /// State keys of the fields it shows in place (`in_place`).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub opens: Vec<String>,
-}
-
-impl Handler {
-    /// How it reaches its usual target.
-    fn way(&self) -> Way {
-        Way { home: self.home, pops: self.pops, dismisses: self.dismisses }
-    }
-}
-
-/// One generated screen.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct ScreenModel {
-    pub id: String,
-    pub title: String,
-    pub role: Role,
-    pub kind: ScreenKind,
-    pub visits: usize,
-    /// Built with every widget (a most-used screen) or only its interactive ones.
-    pub full: bool,
-    pub activity: String,
-    pub widgets: Vec<Widget>,
-    pub handlers: Vec<Handler>,
-    /// The screen moved on by itself in the traces (a splash): where to, and how often.
-    pub moves_on: Option<(String, usize)>,
-    #[serde(skip)]
-    pub background: Option<[u8; 3]>,
-    /// Flat-coloured rectangles of the example's screenshot, drawn under every widget.
-    #[serde(skip)]
-    pub surfaces: Vec<surfaces::Surface>,
-    /// The colours the example's screenshot shows where the phone draws its status and
-    /// navigation bars.
-    #[serde(skip)]
-    pub system_bars: Option<([u8; 3], [u8; 3])>,
-    /// Where the example this screen was built from came from.
-    pub example: String,
-    /// Texts that follow the row that opened the screen.
-    #[serde(default)]
-    pub shown: Option<shown::Shown>,
-    /// Groups of radio buttons: turning one on turns the others off (`remember`).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub radio_groups: Vec<remember::RadioGroup>,
-    /// The choice of the first radio group each opening handler showed first, where they
-    /// differ: the screen shows the choice made from the control that opened it (`remember`).
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub choice_by_opener: BTreeMap<String, String>,
-}
-
-impl ScreenModel {
-    /// The widget with id `id`, wherever it is in the screen's tree.
-    pub(crate) fn widget(&self, id: &str) -> Option<&Widget> {
-        widgets::find_widget(&self.widgets, id)
-    }
-
-    /// The handler a tap (or long press) at the centre of `aimed` runs: that of the innermost
-    /// widget inside it drawn there (a menu row's title takes the taps aimed at the row).
-    pub(crate) fn handler_at_centre(aimed: &Widget, long_press: bool) -> Option<String> {
-        let handler_of = |w: &Widget| if long_press { w.on_long_press.clone() } else { w.on_tap.clone() };
-        let b = aimed.source_box;
-        let centre = ((b[0] + b[2]) / 2.0, (b[1] + b[3]) / 2.0);
-        let mut name = None;
-        aimed.walk(&mut |w| {
-            let c = w.source_box;
-            if c[0] <= centre.0 && centre.0 <= c[2] && c[1] <= centre.1 && centre.1 <= c[3] {
-                name = handler_of(w).or(name.take());
-            }
-        });
-        name
-    }
-
-    /// Whether a tap on the widget of `h` runs `h` (not a handler of a widget drawn over it).
-    pub(crate) fn runs_own_handler(&self, h: &Handler) -> bool {
-        let mut runs = true;
-        for w in &self.widgets {
-            w.walk(&mut |w| {
-                if w.id == h.widget {
-                    runs = ScreenModel::handler_at_centre(w, h.long_press).is_none_or(|name| name == h.name);
-                }
-            });
-        }
-        runs
-    }
-
-    /// Whether the widget shows saved text (`remember::echoes`): it shows only once saved.
-    pub(crate) fn shows_saved_text(&self, widget: &str) -> bool {
-        let mut echo = false;
-        for w in &self.widgets {
-            w.walk(&mut |w| echo |= w.id == widget && w.echo.is_some());
-        }
-        echo
-    }
-
-    /// Its texts follow the item the opening row names (`shown_after` picks them).
-    fn follows_items(&self) -> bool {
-        self.shown.as_ref().is_some_and(|s| !s.items.is_empty())
-    }
-
-    /// Some of its texts follow its own checked controls (`select_shown` picks them).
-    fn follows_checked(&self) -> bool {
-        self.shown.as_ref().is_some_and(|s| s.selection.is_some())
-    }
-}
-
-/// The whole generated app, and what replay needs to know about it.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct AppModel {
-    pub package: String,
-    pub label: String,
-    pub entry: String,
-    /// Back on the entry screen stayed there in the traces: an empty first screen under it
-    /// puts it back whenever Back reveals it.
-    pub entry_guard: bool,
-    /// The traces showed the app's data as it first was after every restart: each start of
-    /// the app starts from it (`remember`).
-    #[serde(default)]
-    pub fresh_start: bool,
-    /// The tabs of the entry screen (its id first) when the traces showed the app reopen on the
-    /// tab it was left on; empty otherwise (`remember`).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub reopens_tab: Vec<String>,
-    pub screens: Vec<ScreenModel>,
-    pub abstraction: Abstraction,
-    /// The traces it was built from (`source` of each), in order.
-    pub sources: Vec<String>,
-    /// Edges between screens that the app does not reproduce with a handler, and why.
-    pub unreproduced_edges: Vec<serde_json::Value>,
-    /// What could not be used and was left out (a screenshot that does not decode), and how
-    /// screenshots were read (the Tesseract version).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub warnings: Vec<String>,
-    /// Pictures cut out of the screenshots: bundle path to PNG bytes (written with the app).
-    #[serde(skip)]
-    pub images: BTreeMap<String, Vec<u8>>,
-}
-
-/// Text for a comment line: control characters (a newline would end the comment) become spaces.
-pub(crate) fn one_line(text: &str) -> String {
-    text.chars().map(|c| if c.is_control() { ' ' } else { c }).collect()
-}
-
-/// The empty first screen of an app with an entry guard.
-pub const GUARD_SCREEN: &str = "start";
-
-/// Virtual ms after which a splash screen moves on.
-pub const MOVE_ON_MS: u64 = 1500;
 
 /// How an app is generated.
 #[derive(Debug, Clone)]
@@ -349,42 +138,6 @@ fn widget_count(widgets: &[Widget]) -> usize {
         w.walk(&mut |_| n += 1);
     }
     n
-}
-
-/// How a widget was used.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-enum Gesture {
-    Tap,
-    LongPress,
-    Type,
-}
-
-impl Gesture {
-    fn of(action: &str) -> Option<Gesture> {
-        match action {
-            "tap" => Some(Gesture::Tap),
-            "long_press" => Some(Gesture::LongPress),
-            "type_text" => Some(Gesture::Type),
-            _ => None,
-        }
-    }
-
-    fn action(self) -> &'static str {
-        match self {
-            Gesture::Tap => "tap",
-            Gesture::LongPress => "long_press",
-            Gesture::Type => "type_text",
-        }
-    }
-
-    /// What a handler's name ends with.
-    fn suffix(self) -> &'static str {
-        match self {
-            Gesture::Tap => "",
-            Gesture::LongPress => "_long",
-            Gesture::Type => "_typed",
-        }
-    }
 }
 
 /// One way a widget was seen used: target screen, count, the node, its screen's size.
@@ -747,64 +500,6 @@ pub fn model(abstraction: &Abstraction, graph: &UsageGraph, traces: &[Trace], op
     }
 }
 
-/// How a control of abstract screen `from` reaches `to` (where it led `count` times).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Way {
-    /// To the launcher: the phone's home screen.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub home: bool,
-    /// Back, to the screen it came from.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub pops: bool,
-    /// A dialog closes and the target takes its place.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub dismisses: bool,
-}
-
-pub(crate) fn navigation(abstraction: &Abstraction, graph: &UsageGraph, from: usize, to: usize, count: usize, typed: bool) -> Way {
-    // Goes back when Back from here most often went to the same screen (an Up arrow);
-    // a control leading where Back went only now and then goes forward.
-    let back_counts =
-        |t: usize| graph.out_edges(from).iter().filter(|(u, e)| *u == t && e.action == "key:back").map(|(_, e)| e.count).sum::<usize>();
-    let back_to = graph.out_edges(from).iter().filter(|(_, e)| e.action == "key:back").map(|(t, _)| (back_counts(*t), *t)).max();
-    // A dialog's control leading to a screen that opened the dialog (as often as the
-    // control led there) closes it (OK, Cancel); leading to another screen of the app,
-    // the dialog closes and the target takes its place. A dialog opening a dialog that
-    // led back to it stacks (a picker over a form); another app's screen (a browser tab)
-    // opens over the dialog.
-    let from_dialog = abstraction.screens[from].kind == ScreenKind::Dialog && !typed;
-    let to_dialog = abstraction.screens[to].kind == ScreenKind::Dialog;
-    let opened: usize = graph
-        .out_edges(to)
-        .iter()
-        .filter(|(u, e)| *u == from && e.action != "key:back" && Gesture::of(&e.action).is_some())
-        .map(|(_, e)| e.count)
-        .sum();
-    let opened_it = opened > 0 && opened >= count;
-    let pops = back_to.is_some_and(|(n, t)| t == to && n > 0) || (from_dialog && !to_dialog && opened_it);
-    // Another app's screen that handed the app what it asked for (a file picker's Save), or a
-    // menu whose item opened another app's screen, is gone once it led on: Back from where it
-    // led never returned to it.
-    let back_from_target: Vec<usize> =
-        graph.out_edges(to).iter().filter(|(t, e)| e.action == "key:back" && *t != to).map(|(t, _)| *t).collect();
-    let handed_back = (abstraction.screens[from].role == Role::Foreign || from_dialog)
-        && !back_from_target.is_empty()
-        && !back_from_target.contains(&from);
-    Way {
-        home: abstraction.screens[to].role == Role::Launcher,
-        pops: pops && !typed,
-        dismisses: !pops && ((from_dialog && closes_into(abstraction, graph, from, to)) || handed_back),
-    }
-}
-
-/// Whether a dialog's control leading forward to `to` closes the dialog (`to` takes its place):
-/// unless `to` is another app's screen (a browser tab opens over the dialog) or a dialog that
-/// led back to this one (a picker stacks over a form).
-pub(crate) fn closes_into(abstraction: &Abstraction, graph: &UsageGraph, from: usize, to: usize) -> bool {
-    let stacks = abstraction.screens[to].kind == ScreenKind::Dialog && graph.out_edges(to).iter().any(|(u, _)| *u == from);
-    abstraction.screens[to].role == Role::App && !stacks
-}
-
 /// Gives each field opened in place (at its index in `widgets`) the tap that opens it: a
 /// handler on the tapped control that stays and shows the field (`opens`). A field whose
 /// control already leads elsewhere, or is not found, is left out: nothing would show it.
@@ -886,7 +581,7 @@ fn rows_agree(widgets: &[Widget], handlers: &mut [Handler], abstraction: &Abstra
 fn remember_state(screens: &mut [ScreenModel], seen_as: &remember::Sightings<'_>, traces: &[Trace]) {
     let mut opens_empty = remember::fields_opened_empty(screens, seen_as, traces);
     for screen in screens.iter_mut() {
-        let selection_handler = selection::Selection::handler(&screen.id);
+        let selection_handler = Selection::handler(&screen.id);
         screen.radio_groups = remember::radio_groups(&screen.widgets, &selection_handler);
     }
     show_saved_text(screens, seen_as, traces);
@@ -977,7 +672,7 @@ fn show_saved_text(screens: &mut [ScreenModel], seen_as: &remember::Sightings<'_
             form.handlers.push(stays);
         }
         let blanks = echo.blanks.iter().map(|(key, _)| key.clone()).collect();
-        let save = remember::Save { key: echo.key.clone(), clears: echo.clears && local, blanks };
+        let save = Save { key: echo.key.clone(), clears: echo.clears && local, blanks };
         if let Some(h) = form.handlers.iter_mut().find(|h| h.name == name).filter(|h| !h.saves.contains(&save)) {
             h.saves.push(save);
         }
@@ -1526,7 +1221,7 @@ fn reopen_tab_lua(model: &AppModel, fresh: &str) -> String {
 }
 
 /// A radio group as a Lua table of `{id, state key}` pairs (both snake case, as all ids).
-fn radio_group_lua(group: &remember::RadioGroup) -> String {
+fn radio_group_lua(group: &RadioGroup) -> String {
     let pairs: Vec<String> = group.iter().map(|(id, key)| format!("{{\"{id}\", \"{key}\"}}")).collect();
     format!("{{{}}}", pairs.join(", "))
 }
@@ -1585,7 +1280,7 @@ fn lua(model: &AppModel, sources: &[String]) -> String {
                 out,
                 "\n-- A checkable control of `{screen}` changed: it shows what the traces showed with the most alike set on.\n\
                  function {}(ev)\n  select_shown(\"{screen}\", ev)\nend\n",
-                selection::Selection::handler(screen)
+                Selection::handler(screen)
             );
         }
     }
@@ -1601,7 +1296,7 @@ fn lua(model: &AppModel, sources: &[String]) -> String {
                 if screen.id == model.entry && !model.entry_guard { fresh } else { "" }
             );
         }
-        let radio_handlers: Vec<(String, &remember::RadioGroup)> =
+        let radio_handlers: Vec<(String, &RadioGroup)> =
             screen.radio_groups.iter().enumerate().map(|(j, g)| (radio_handler(&screen.id, j), g)).collect();
         let used = |name: &String| {
             let mut found = false;
@@ -1760,8 +1455,8 @@ fn lua(model: &AppModel, sources: &[String]) -> String {
 }
 
 /// A handler's routes by where they lead: the openers of each target and one route to it.
-fn route_groups(h: &Handler) -> Vec<(Vec<&str>, &routes::Route)> {
-    let mut groups: Vec<(Vec<&str>, &routes::Route)> = Vec::new();
+fn route_groups(h: &Handler) -> Vec<(Vec<&str>, &Route)> {
+    let mut groups: Vec<(Vec<&str>, &Route)> = Vec::new();
     for route in &h.routes {
         match groups.iter_mut().find(|(_, r)| r.target == route.target && r.way == route.way) {
             Some((openers, _)) => openers.push(&route.opener),
@@ -1946,7 +1641,7 @@ mod tests {
         let mut title = widget(0.0, Some("list__title"));
         title.id = "title".to_owned();
         row.children = vec![title];
-        let save = remember::Save { key: "list_search".to_owned(), clears: false, blanks: Vec::new() };
+        let save = Save { key: "list_search".to_owned(), clears: false, blanks: Vec::new() };
         let saves = Handler {
             name: "list__title".to_owned(),
             widget: "title".to_owned(),

@@ -20,10 +20,8 @@ use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
 
-use serde::{Deserialize, Serialize};
-
+use super::model::{RadioGroup, ScreenModel};
 use super::widgets::{best_match, Mapper, Widget, WidgetKind};
-use super::ScreenModel;
 use crate::abstraction::Abstraction;
 use crate::memory::{input_value, norm};
 use crate::trace::{Screen, Trace, TraceAction, UiNode};
@@ -42,22 +40,6 @@ pub(crate) fn choice_key(dialog: &str, handler: &str) -> String {
 pub(crate) fn saved_key(key: &str) -> String {
     format!("{key}__saved")
 }
-
-/// What a form's submit control does with one of its fields (see [`echoes`]).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Save {
-    /// The field's state key.
-    pub key: String,
-    /// The field is emptied after saving (it shows the screen's own value, `local.<key>`).
-    pub clears: bool,
-    /// Fields of the screen showing the saved text that showed their hint then (a new note
-    /// opens blank): emptied by the save.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub blanks: Vec<String>,
-}
-
-/// Radio buttons of one group: (widget id, state key), in screen order.
-pub(crate) type RadioGroup = Vec<(String, String)>;
 
 /// A field the screen opens with emptied: its state key and what it shows then (its hint).
 pub(super) struct OpensEmpty {
@@ -539,7 +521,7 @@ pub(super) fn picks(screens: &[ScreenModel], seen_as: &Sightings<'_>, traces: &[
                         };
                         let (Some(handler), Some(node)) = (leads.clone(), now.get(&name)) else { continue };
                         // A value shown in place of another (a setting's summary) was chosen, not added.
-                        let replaced = before.values().any(|b| super::iou(bounds_of(b), bounds_of(node)) >= 0.5);
+                        let replaced = before.values().any(|b| super::widgets::iou(bounds_of(b), bounds_of(node)) >= 0.5);
                         if replaced || before.contains_key(&name) || out.iter().any(|p| p.handler == handler && p.key == key) {
                             continue;
                         }

@@ -4,10 +4,9 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
-use super::shown::Shown;
-use super::surfaces::{own_colour, Surface};
+use super::model::{AppModel, ScreenModel, Shown, Surface, GUARD_SCREEN};
+use super::surfaces::own_colour;
 use super::widgets::{Widget, WidgetKind};
-use super::{one_line, AppModel, ScreenModel};
 use crate::abstraction::Role;
 use crate::trace::{ScreenKind, Trace};
 use crate::visual::{hex, luma};
@@ -423,7 +422,7 @@ pub(super) fn manifest(model: &AppModel, sources: &[String]) -> String {
     }
     out.push_str("// Screens are in screens/, navigation in main.lua, observed texts in content/observed.ron.\n");
     let _ = writeln!(out, "App(\n    package: {},\n    label: {},", lit(&model.package), lit(&model.label));
-    let entry = if model.entry_guard { super::GUARD_SCREEN } else { &model.entry };
+    let entry = if model.entry_guard { GUARD_SCREEN } else { &model.entry };
     let _ = writeln!(out, "    icon: \"apps\",\n    color: \"#5F6368\",\n    entry: {},", lit(entry));
     out.push_str(
         "    scripts: [\"main.lua\"],\n    content: {\"observed\": \"content/observed.ron\", \"shown\": \"content/shown.ron\"},\n",
@@ -595,8 +594,13 @@ pub(super) fn guard(model: &AppModel) -> String {
          // whenever Back reveals it (see main.lua).\nScreen(\n    title: {1},\n    on_enter: \"{2}__enter\",\n    root: Column(children: []),\n)\n",
         model.entry,
         tlit(&model.label),
-        super::GUARD_SCREEN
+        GUARD_SCREEN
     )
+}
+
+/// Text for a comment line: control characters (a newline would end the comment) become spaces.
+pub(crate) fn one_line(text: &str) -> String {
+    text.chars().map(|c| if c.is_control() { ' ' } else { c }).collect()
 }
 
 #[cfg(test)]

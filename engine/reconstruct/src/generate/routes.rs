@@ -14,34 +14,13 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use serde::{Deserialize, Serialize};
-
+use super::model::{CheckedRoute, Route, ScreenModel, Way};
 use super::remember::Sightings;
+use super::ways::closes_into;
 use super::widgets::{best_match, checked_in, Mapper, Widget};
-use super::{closes_into, ScreenModel, Way};
 use crate::abstraction::{Abstraction, Role};
 use crate::graph::UsageGraph;
 use crate::trace::{ScreenKind, Trace, TraceAction};
-
-/// Where a control leads when its screen was opened by the handler `opener`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Route {
-    pub opener: String,
-    pub target: String,
-    /// Times it led there after that opener.
-    pub count: usize,
-    pub way: Way,
-}
-
-/// Where a control leads when the box whose state is `key` is checked.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct CheckedRoute {
-    pub key: String,
-    pub target: String,
-    /// Times it led there with the box checked.
-    pub count: usize,
-    pub way: Way,
-}
 
 /// A handler that opened a screen, and the abstract screen it is on.
 type Opener = (String, usize);

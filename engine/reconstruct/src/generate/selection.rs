@@ -5,31 +5,11 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use serde::{Deserialize, Serialize};
-
-use super::shown::{example_texts, same_place, shown_in, slots, Shown};
+use super::model::{ScreenModel, Selection, Shown, Texts};
+use super::shown::{example_texts, same_place, shown_in, slots};
 use super::widgets::{best_match, build, Mapper, Widget};
-use super::ScreenModel;
 use crate::abstraction::Abstraction;
 use crate::trace::{Trace, TraceAction};
-
-/// Texts by slot, of a visit or of a selection.
-type Texts = BTreeMap<String, String>;
-
-/// What a screen shows for each set of its checkable controls seen on.
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
-pub struct Selection {
-    /// The screen's checkable controls (widget ids).
-    pub checkable: Vec<String>,
-    /// Per control of a group of which every visit had exactly one on, two of them at least
-    /// once each (category chips): the others of its group, which turning it on turns off.
-    pub choices: BTreeMap<String, Vec<String>>,
-    /// The slots that follow the controls (the others follow what opened the screen).
-    pub slots: BTreeSet<String>,
-    /// Each set of controls seen on, in order of first visit, with what most of its visits
-    /// showed in `slots` (empty where they showed nothing: fewer results).
-    pub states: Vec<(BTreeSet<String>, Texts)>,
-}
 
 impl Selection {
     /// The handler name the screen's checkable controls call when they change.

@@ -6,42 +6,11 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use serde::{Deserialize, Serialize};
-
+use super::model::{ScreenModel, Shown};
 use super::remember::Sightings;
 use super::widgets::{best_match, build, find_widget, shown_texts, Mapper, Widget, WidgetKind};
-use super::ScreenModel;
 use crate::abstraction::{Abstraction, Role};
 use crate::trace::{Trace, TraceAction};
-
-/// The texts of a screen that changed with the row that opened it.
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
-pub struct Shown {
-    /// Slots (`<widget id>` for a text, `<widget id>__desc` for a description) and what the
-    /// screen's example shows in them.
-    pub default: BTreeMap<String, String>,
-    /// Per opening row (`<screen>__<widget id>`): every slot's text after tapping it.
-    pub variants: BTreeMap<String, BTreeMap<String, String>>,
-    /// Per item a tapped row named (a dish, a restaurant): every slot's text after it, wherever
-    /// its row stood. A list whose rows follow the screen's own opener (a restaurant's dishes)
-    /// shows in each place the item the app shows there now, not the one the traces saw.
-    #[serde(default)]
-    pub items: BTreeMap<String, BTreeMap<String, String>>,
-    /// Per opening row: the item it named on every visit. Where the row names that item at
-    /// the tap, the row's own texts are used (a call log row: that call, not any call of the
-    /// same person).
-    #[serde(default)]
-    pub named: BTreeMap<String, String>,
-    /// Per opening row (`<screen>__<widget id>`): the slots of that screen that name the row,
-    /// each with the text generated there (used where the screen's shown texts lack the slot),
-    /// in `labels` order. The generated Lua reads them as shown at the tap and looks the item
-    /// up in `items`.
-    #[serde(default)]
-    pub rows: BTreeMap<String, Vec<(String, String)>>,
-    /// What the screen shows for each set of its own checkable controls on (filter chips).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub selection: Option<super::selection::Selection>,
-}
 
 impl Shown {
     /// Makes `slots` follow too, showing what `example` shows in them wherever nothing else

@@ -11,6 +11,7 @@ use std::collections::BTreeMap;
 
 use crate::visual::{luma, Rgb};
 
+use super::model::Surface;
 use super::widgets::{Mapper, Widget, WidgetKind, DEVICE_H, PX_PER_DP};
 
 /// How far a cell's colour may be from the colour its rectangle started with.
@@ -24,13 +25,6 @@ const MAX_DRAWN: usize = 48;
 
 /// The least height of a rectangle left inside the app's area, in dp.
 const MIN_SLIVER_DP: f64 = 4.0;
-
-/// A flat-coloured rectangle: `[x, y, width, height]` in app-area dp, and its colour.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Surface {
-    pub rect: [f64; 4],
-    pub colour: [u8; 3],
-}
 
 fn distance(a: [u8; 3], b: [u8; 3]) -> u32 {
     (0..3).map(|c| u32::from(a[c].abs_diff(b[c]))).sum()

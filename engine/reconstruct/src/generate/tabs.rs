@@ -4,8 +4,8 @@
 
 use std::collections::BTreeMap;
 
+use super::model::{Handler, ScreenModel};
 use super::widgets::Widget;
-use super::{Handler, ScreenModel};
 use crate::abstraction::Abstraction;
 use crate::memory::norm;
 

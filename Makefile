@@ -67,9 +67,10 @@ bench-ray: python ## Ray: suite eval on a 2-node local cluster vs one process, R
 bench-http: python ## serve-http throughput: a step as upstream JSON and as PNG beside Phone.step, 8 devices vs 1
 	$(PY) python/bench/http_bench.py
 
-lint: ## Format check and clippy with warnings as errors
+lint: ## Format check, clippy with warnings as errors, and no import circles between modules
 	$(CARGO) fmt --all -- --check
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
+	$(PYTHON) tools/import_circles.py engine/ui/src engine/phone/src engine/agents/src python/src engine/reconstruct/src/generate
 
 fmt: ## Format the code
 	$(CARGO) fmt --all

@@ -93,7 +93,7 @@ local function offset_text(offset)
   return text .. (offset > 0 and " ahead" or " behind")
 end
 
-local function refresh_world()
+function home_view(ev)
   local now = clock.minutes()
   local list = {}
   for _, name in ipairs(state.get("world_cities") or {}) do
@@ -113,7 +113,7 @@ local function refresh_world()
     end
   end
   -- An empty list is left unset, so the list shows its empty state.
-  locals.set("world", #list > 0 and list or nil)
+  return { world = #list > 0 and list or nil }
 end
 
 -- ---------------------------------------------------------------- timer and stopwatch state
@@ -173,13 +173,11 @@ function home_enter(ev)
   if locals.get("tab") == nil then
     locals.set("tab", 0)
   end
-  refresh_world()
   refresh_timer()
   refresh_stopwatch()
 end
 
 function tab_changed(ev)
-  refresh_world()
   refresh_timer()
   refresh_stopwatch()
 end
@@ -258,8 +256,9 @@ end
 
 -- ---------------------------------------------------------------- alarm editor
 
-local function update_until()
-  locals.set("until", until_text(locals.get("time"), locals.get("days")))
+-- When the alarm being edited rings next, as the time picker and the day chips stand.
+function edit_view(ev)
+  return { ["until"] = until_text(locals.get("time"), locals.get("days")) }
 end
 
 local function days_of_week(week)
@@ -298,11 +297,6 @@ function edit_enter(ev)
   locals.set("week", week)
   locals.set("days", days_of_week(week))
   locals.set("loaded", true)
-  update_until()
-end
-
-function time_changed(ev)
-  update_until()
 end
 
 local function toggle_day(i)
@@ -312,7 +306,6 @@ local function toggle_day(i)
   week[i + 1] = not week[i + 1]
   locals.set("week", week)
   locals.set("days", days_of_week(week))
-  update_until()
 end
 
 function toggle_mon(ev) toggle_day(0) end
@@ -415,7 +408,6 @@ function add_city_pick(ev)
     if n == name then return end
   end
   state.insert("world_cities", name)
-  refresh_world()
 end
 
 function city_menu(ev)
@@ -433,7 +425,6 @@ function remove_city(ev)
   for i = #cities, 1, -1 do
     if cities[i] == name then state.remove("world_cities", i) end
   end
-  refresh_world()
 end
 
 -- ---------------------------------------------------------------- timer

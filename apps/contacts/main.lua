@@ -81,7 +81,7 @@ end
 
 -- ---------------------------------------------------------------- list
 
-local function refresh_list()
+function list_view(ev)
   local rows, favs = {}, {}
   local last_letter = nil
   for _, c in ipairs(sorted_contacts()) do
@@ -91,15 +91,13 @@ local function refresh_list()
     table.insert(rows, row)
     if c.favorite then table.insert(favs, row) end
   end
-  locals.set("rows", rows)
-  locals.set("favs", favs)
+  return { rows = rows, favs = favs }
 end
 
 function list_enter(ev)
   if ev.params and ev.params.tab and locals.get("tab") == nil then
     locals.set("tab", tonumber(ev.params.tab) or 0)
   end
-  refresh_list()
 end
 
 function open_contact(ev)
@@ -132,7 +130,6 @@ function toggle_row_favorite(ev)
   if not c then return end
   set_favorite(id, not c.favorite)
   ui.toast(c.favorite and (c.name .. " removed from favorites") or (c.name .. " added to favorites"))
-  refresh_list()
 end
 
 function contact_menu(ev)
@@ -154,7 +151,6 @@ function menu_favorite(ev)
   local c = find_contact(id)
   if not c then return end
   set_favorite(id, not c.favorite)
-  refresh_list()
 end
 
 function menu_edit(ev)
@@ -200,8 +196,6 @@ function delete_confirmed(ev)
   local top = ev.params and ev.params.id
   if top ~= nil and tonumber(top) == tonumber(id) then
     nav.pop()
-  else
-    refresh_list()
   end
 end
 
@@ -222,26 +216,24 @@ function undo_delete(ev)
   local c = restore_from_trash(ev.args and ev.args.id)
   if c then
     ui.toast(c.name .. " restored")
-    if locals.get("rows") ~= nil then refresh_list() end
   end
 end
 
 -- ---------------------------------------------------------------- detail
 
-local function load_detail(id)
-  local c = find_contact(id)
-  if not c then return nil end
+function detail_view(ev)
+  local c = find_contact(ev.params and ev.params.id)
+  if not c then return {} end
   local copy = {}
   for k, v in pairs(c) do copy[k] = v end
   copy.favorite = c.favorite == true
   copy.photo = photo_of(c.id)
-  locals.set("c", copy)
-  return c
+  return { c = copy }
 end
 
 function detail_enter(ev)
   local id = ev.params and ev.params.id
-  if not load_detail(id) then
+  if not find_contact(id) then
     ui.toast("Contact not found")
     nav.pop()
   end
@@ -253,7 +245,6 @@ function toggle_favorite(ev)
   if not c then return end
   set_favorite(id, not c.favorite)
   ui.toast(c.favorite and "Removed from favorites" or "Added to favorites")
-  load_detail(id)
 end
 
 function edit_contact(ev)
@@ -459,19 +450,13 @@ local function search(query)
   return results
 end
 
-local function run_search()
+function search_view(ev)
   local results = search(locals.get("query"))
-  locals.set("results", results)
-  locals.set("count_text", plural(#results, "contact", "contacts"))
+  return { results = results, count_text = plural(#results, "contact", "contacts") }
 end
 
 function search_enter(ev)
   if locals.get("query") == nil then locals.set("query", "") end
-  run_search()
-end
-
-function search_changed(ev)
-  run_search()
 end
 
 local function remember_search(q)
@@ -488,18 +473,15 @@ end
 
 function search_submit(ev)
   remember_search(locals.get("query"))
-  run_search()
 end
 
 function clear_search(ev)
   locals.set("query", "")
-  run_search()
 end
 
 function use_recent(ev)
   if type(ev.item) ~= "string" then return end
   locals.set("query", ev.item)
-  run_search()
 end
 
 function clear_recent(ev)
@@ -526,9 +508,9 @@ end
 
 -- ---------------------------------------------------------------- settings and trash
 
-function settings_enter(ev)
+function settings_view(ev)
   local n = #(state.get("trash") or {})
-  locals.set("trash_text", n == 0 and "Empty" or plural(n, "contact", "contacts"))
+  return { trash_text = n == 0 and "Empty" or plural(n, "contact", "contacts") }
 end
 
 function open_trash(ev)
@@ -554,7 +536,6 @@ end
 function restore_confirmed(ev)
   seed_contacts(ev)
   state.set("trash", {})
-  settings_enter(ev)
   ui.toast("Default contacts restored")
 end
 

@@ -97,12 +97,12 @@ end
 
 -- ---------------------------------------------------------------- home
 
-local function refresh_favorites()
+-- Favourites, and the people called most often who are not favourites.
+local function favorites_and_frequent()
   local favs = {}
   for _, p in ipairs(people()) do
     if p.favorite then table.insert(favs, { id = p.id, name = p.name, first = p.first, phone = p.phone }) end
   end
-  locals.set("favorites", favs)
   -- Frequent: the people called most often.
   local count, order = {}, {}
   for _, c in ipairs(calls()) do
@@ -120,11 +120,10 @@ local function refresh_favorites()
     local p = person_by_id(id)
     if p and not p.favorite and #freq < 5 then table.insert(freq, { id = p.id, name = p.name, phone = p.phone, number = p.phone }) end
   end
-  locals.set("frequent", freq)
+  return favs, freq
 end
 
-local function refresh_recents()
-  local filter = locals.get("filter") or "all"
+local function recent_rows(filter)
   local rows = {}
   local last_day = nil
   for _, c in ipairs(calls()) do
@@ -138,11 +137,11 @@ local function refresh_recents()
       table.insert(rows, row)
     end
   end
-  locals.set("recents", rows)
+  return rows
 end
 
-local function refresh_contacts()
-  local q = trim(locals.get("query")):lower()
+local function contact_rows(query)
+  local q = trim(query):lower()
   local qd = digits(q)
   local rows = {}
   for _, p in ipairs(people()) do
@@ -157,7 +156,12 @@ local function refresh_contacts()
     r.header = (l ~= last) and l or ""
     last = l
   end
-  locals.set("contacts", rows)
+  return rows
+end
+
+function home_view(ev)
+  local favs, freq = favorites_and_frequent()
+  return { favorites = favs, frequent = freq, recents = recent_rows(locals.get("filter") or "all"), contacts = contact_rows(locals.get("query")) }
 end
 
 function home_enter(ev)
@@ -167,24 +171,12 @@ function home_enter(ev)
     locals.set("filter", "all")
     locals.set("query", "")
   end
-  refresh_favorites()
-  refresh_recents()
-  refresh_contacts()
-end
-
-function tab_changed(ev)
-  refresh_recents()
 end
 
 function set_filter(ev)
   local v = ev.item and ev.item.value
   if type(v) ~= "string" then return end
   locals.set("filter", v)
-  refresh_recents()
-end
-
-function filter_changed(ev)
-  refresh_contacts()
 end
 
 function open_contacts_tab(ev)
@@ -211,8 +203,6 @@ end
 
 function clear_history_confirmed(ev)
   state.set("calls", {})
-  refresh_recents()
-  refresh_favorites()
   ui.toast("Call history cleared")
 end
 
@@ -303,7 +293,6 @@ function menu_delete_call(ev)
       break
     end
   end
-  refresh_recents()
 end
 
 function undo_delete_call(ev)
@@ -311,7 +300,6 @@ function undo_delete_call(ev)
   if type(a.call) ~= "table" then return end
   local pos = math.min(tonumber(a.pos) or 1, #calls() + 1)
   state.insert("calls", a.call, pos)
-  if locals.get("recents") ~= nil then refresh_recents() end
 end
 
 function open_keypad(ev)
@@ -320,9 +308,9 @@ end
 
 -- ---------------------------------------------------------------- keypad
 
-local function refresh_match()
+function keypad_view(ev)
   local p = person_by_number(locals.get("digits"))
-  locals.set("match", p and p.name or "")
+  return { match = p and p.name or "" }
 end
 
 function keypad_enter(ev)
@@ -330,7 +318,6 @@ function keypad_enter(ev)
     local n = ev.params and ev.params.number
     locals.set("digits", type(n) == "string" and n or "")
   end
-  refresh_match()
 end
 
 function press_key(ev)
@@ -339,7 +326,6 @@ function press_key(ev)
   local cur = locals.get("digits") or ""
   if #cur >= 20 then return end
   locals.set("digits", cur .. d)
-  refresh_match()
 end
 
 function long_press_key(ev)
@@ -354,18 +340,15 @@ function long_press_key(ev)
     press_key(ev)
     return
   end
-  refresh_match()
 end
 
 function backspace(ev)
   local cur = locals.get("digits") or ""
   locals.set("digits", cur:sub(1, -2))
-  refresh_match()
 end
 
 function clear_digits(ev)
   locals.set("digits", "")
-  refresh_match()
 end
 
 function paste_number(ev)
@@ -376,7 +359,6 @@ function paste_number(ev)
     return
   end
   locals.set("digits", cleaned:sub(1, 20))
-  refresh_match()
 end
 
 function dial(ev)
@@ -386,7 +368,6 @@ function dial(ev)
     for _, c in ipairs(calls()) do
       if c.kind == "outgoing" then
         locals.set("digits", c.number)
-        refresh_match()
         return
       end
     end
@@ -397,10 +378,17 @@ function dial(ev)
   nav.replace("in_call", { number = p and p.phone or number, name = p and p.name or number })
 end
 
-function add_number(ev)
-  local number = trim(locals.get("digits"))
-  if number == "" then number = trim(locals.get("number")) end
+local function add_to_contacts(number)
+  number = trim(number)
   if number ~= "" then nav.open_app("com.phoneworld.contacts", "edit", { phone = number }) end
+end
+
+function add_number(ev)
+  add_to_contacts(locals.get("digits"))
+end
+
+function add_details_number(ev)
+  add_to_contacts(ev.params and ev.params.number)
 end
 
 -- ---------------------------------------------------------------- in call
@@ -515,7 +503,8 @@ end
 
 -- ---------------------------------------------------------------- call details
 
-local function refresh_details(number)
+-- The calls with one number and who it is.
+local function details_of(number)
   local d = digits(number)
   local person = person_by_number(number)
   local hist = {}
@@ -527,33 +516,40 @@ local function refresh_details(number)
       })
     end
   end
-  locals.set("history", hist)
-  locals.set("name", person and person.name or number)
-  locals.set("subtitle", person and ("Mobile " .. number) or number)
-  locals.set("number", number)
-  locals.set("contact_id", person and person.id or false)
+  return {
+    history = hist,
+    name = person and person.name or number,
+    subtitle = person and ("Mobile " .. number) or number,
+    number = number,
+    contact_id = person and person.id or false,
+  }
+end
+
+function details_view(ev)
+  local number = ev.params and ev.params.number
+  if trim(number) == "" then return {} end
+  return details_of(number)
 end
 
 function details_enter(ev)
   local number = ev.params and ev.params.number
   if trim(number) == "" then
     nav.pop()
-    return
   end
-  refresh_details(number)
 end
 
 function call_details_number(ev)
-  start_call(ev.params and ev.params.number, locals.get("name"))
+  local number = ev.params and ev.params.number
+  start_call(number, details_of(number).name)
 end
 
 function message_number(ev)
   local number = ev.params and ev.params.number
-  if trim(number) ~= "" then nav.open_app("com.phoneworld.messages", "compose", { number = number, name = locals.get("name") }) end
+  if trim(number) ~= "" then nav.open_app("com.phoneworld.messages", "compose", { number = number, name = details_of(number).name }) end
 end
 
 function open_contact(ev)
-  local id = locals.get("contact_id")
+  local id = details_of(ev.params and ev.params.number).contact_id
   if id then nav.open_app("com.phoneworld.contacts", "detail", { id = id }) end
 end
 
@@ -568,7 +564,7 @@ end
 function delete_history(ev)
   ui.dialog{
     title = "Delete call history?",
-    text = "Calls with " .. (locals.get("name") or "this number") .. " will be removed.",
+    text = "Calls with " .. (details_of(ev.params and ev.params.number).name or "this number") .. " will be removed.",
     buttons = { { text = "Cancel" }, { text = "Delete", handler = "delete_history_confirmed" } },
   }
 end

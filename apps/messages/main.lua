@@ -142,7 +142,7 @@ end
 
 -- ---------------------------------------------------------------- inbox
 
-local function refresh_inbox()
+function inbox_view(ev)
   local list = {}
   for _, t in ipairs(threads()) do
     if type(t) == "table" then table.insert(list, t) end
@@ -160,11 +160,7 @@ local function refresh_inbox()
       when = m and when(m.date, m.t) or "", unread = (tonumber(t.unread) or 0) > 0, pinned = t.pinned == true,
     })
   end
-  locals.set("threads", rows)
-end
-
-function inbox_enter(ev)
-  refresh_inbox()
+  return { threads = rows }
 end
 
 function open_thread(ev)
@@ -194,7 +190,6 @@ function mark_all_read(ev)
   for i, t in ipairs(threads()) do
     if type(t) == "table" and (tonumber(t.unread) or 0) > 0 then state.set("threads." .. i .. ".unread", 0) end
   end
-  refresh_inbox()
   ui.toast("All conversations marked as read")
 end
 
@@ -216,14 +211,12 @@ function toggle_read(ev)
   local t, i = find_thread(ev.args and ev.args.id)
   if not t then return end
   state.set("threads." .. i .. ".unread", (tonumber(t.unread) or 0) > 0 and 0 or 1)
-  refresh_inbox()
 end
 
 function pin_from_menu(ev)
   local t, i = find_thread(ev.args and ev.args.id)
   if not t then return end
   state.set("threads." .. i .. ".pinned", not t.pinned)
-  refresh_inbox()
 end
 
 local function confirm_delete(t)
@@ -251,16 +244,14 @@ function delete_confirmed(ev)
     -- Deleted from the details screen: leave the thread too.
     nav.pop()
     nav.pop()
-  else
-    refresh_inbox()
   end
 end
 
 -- ---------------------------------------------------------------- thread
 
-local function refresh_thread(id)
-  local t, i = find_thread(id)
-  if not t then return nil end
+function thread_view(ev)
+  local t = find_thread(ev.params and ev.params.id)
+  if not t then return {} end
   local rows = {}
   local last_day = nil
   local msgs = t.messages or {}
@@ -274,20 +265,17 @@ local function refresh_thread(id)
     end
     table.insert(rows, row)
   end
-  locals.set("msgs", rows)
-  locals.set("name", t.name or t.number or "")
-  locals.set("blocked", t.blocked == true)
-  if (tonumber(t.unread) or 0) > 0 then state.set("threads." .. i .. ".unread", 0) end
-  return t
+  return { msgs = rows, name = t.name or t.number or "", blocked = t.blocked == true }
 end
 
 function thread_enter(ev)
-  local id = ev.params and ev.params.id
-  if not refresh_thread(id) then
+  local t, i = find_thread(ev.params and ev.params.id)
+  if not t then
     ui.toast("Conversation not found")
     nav.pop()
     return
   end
+  if (tonumber(t.unread) or 0) > 0 then state.set("threads." .. i .. ".unread", 0) end
   if locals.get("draft") == nil then locals.set("draft", "") end
 end
 
@@ -312,7 +300,6 @@ function send_message(ev)
   if not t then return end
   append_message(t, i, text, true)
   locals.set("draft", "")
-  refresh_thread(id)
   schedule_reply(t)
 end
 
@@ -396,7 +383,6 @@ function delete_message(ev)
   local m, k = find_message(t, ev.args and ev.args.id)
   if not m then return end
   state.remove("threads." .. i .. ".messages", k)
-  refresh_thread(id)
   ui.snackbar{ text = "Message deleted", action = "Undo", handler = "undo_delete_message", args = { thread = t.id, pos = k, message = m } }
 end
 
@@ -406,7 +392,6 @@ function undo_delete_message(ev)
   if not t or type(a.message) ~= "table" then return end
   local pos = math.min(tonumber(a.pos) or 1, #(t.messages or {}) + 1)
   state.insert("threads." .. i .. ".messages", a.message, pos)
-  if ev.params and tonumber(ev.params.id) == tonumber(t.id) then refresh_thread(t.id) end
 end
 
 function call_thread(ev)
@@ -422,20 +407,21 @@ end
 
 -- ---------------------------------------------------------------- details
 
-local function refresh_info(id)
-  local t = find_thread(id)
-  if not t then return nil end
-  locals.set("name", t.name or t.number or "")
-  locals.set("number", t.number or "")
-  locals.set("contact_id", t.contact_id or false)
-  locals.set("muted", t.muted == true)
-  locals.set("pinned", t.pinned == true)
-  locals.set("blocked", t.blocked == true)
-  return t
+function info_view(ev)
+  local t = find_thread(ev.params and ev.params.id)
+  if not t then return {} end
+  return {
+    name = t.name or t.number or "",
+    number = t.number or "",
+    contact_id = t.contact_id or false,
+    muted = t.muted == true,
+    pinned = t.pinned == true,
+    blocked = t.blocked == true,
+  }
 end
 
 function info_enter(ev)
-  if not refresh_info(ev.params and ev.params.id) then nav.pop() end
+  if not find_thread(ev.params and ev.params.id) then nav.pop() end
 end
 
 local function toggle_field(ev, field, on_text, off_text)
@@ -444,7 +430,6 @@ local function toggle_field(ev, field, on_text, off_text)
   if not t then return end
   local v = not (t[field] == true)
   state.set("threads." .. i .. "." .. field, v)
-  refresh_info(id)
   ui.toast(v and on_text or off_text)
 end
 
@@ -491,8 +476,9 @@ local function looks_like_number(s)
   return s:match("^%+?[%d%s%-%(%)%.]+$") ~= nil and #digits(s) >= 3
 end
 
-local function refresh_matches()
-  local q = trim(locals.get("to")):lower()
+-- The people whose name, email or number holds what is typed in To.
+local function matches_for(to)
+  local q = trim(to):lower()
   local qd = digits(q)
   local rows = {}
   for _, p in ipairs(people()) do
@@ -503,15 +489,16 @@ local function refresh_matches()
     if hit then table.insert(rows, { id = p.id, name = p.name, phone = p.phone }) end
   end
   table.sort(rows, function(a, b) return a.name < b.name end)
-  locals.set("matches", rows)
-  locals.set("to_is_number", looks_like_number(q))
+  return rows
+end
+
+function compose_view(ev)
+  local to = locals.get("to")
+  return { matches = matches_for(to), to_is_number = looks_like_number(trim(to):lower()) }
 end
 
 function compose_enter(ev)
-  if locals.get("loaded") then
-    refresh_matches()
-    return
-  end
+  if locals.get("loaded") then return end
   local p = ev.params or {}
   locals.set("to", "")
   locals.set("to_error", "")
@@ -525,17 +512,15 @@ function compose_enter(ev)
     locals.set("name", "")
   end
   locals.set("loaded", true)
-  refresh_matches()
 end
 
 function to_changed(ev)
   locals.set("to_error", "")
-  refresh_matches()
 end
 
 function to_submit(ev)
   local q = trim(locals.get("to"))
-  local matches = locals.get("matches") or {}
+  local matches = matches_for(q)
   if looks_like_number(q) then
     pick_number(ev)
   elseif #matches == 1 then
@@ -571,7 +556,6 @@ end
 function clear_recipient(ev)
   locals.set("number", "")
   locals.set("name", "")
-  refresh_matches()
 end
 
 function compose_send(ev)
@@ -609,7 +593,7 @@ end
 
 -- ---------------------------------------------------------------- search
 
-local function run_search()
+function search_view(ev)
   local q = trim(locals.get("query")):lower()
   local rows = {}
   if q ~= "" then
@@ -623,12 +607,6 @@ local function run_search()
     end
     table.sort(rows, function(a, b) return a.key > b.key end)
   end
-  locals.set("results", rows)
-  locals.set("count_text", #rows == 1 and "1 message" or (#rows .. " messages"))
-end
-
-function search_enter(ev)
-  if locals.get("query") == nil then locals.set("query", "") end
   local ppl = {}
   for _, t in ipairs(threads()) do
     if t.contact_id and #ppl < 8 then
@@ -636,17 +614,15 @@ function search_enter(ev)
       table.insert(ppl, { thread = t.id, name = t.name, first = p and p.first or t.name })
     end
   end
-  locals.set("people", ppl)
-  run_search()
+  return { results = rows, count_text = #rows == 1 and "1 message" or (#rows .. " messages"), people = ppl }
 end
 
-function search_changed(ev)
-  run_search()
+function search_enter(ev)
+  if locals.get("query") == nil then locals.set("query", "") end
 end
 
 function clear_search(ev)
   locals.set("query", "")
-  run_search()
 end
 
 function open_result(ev)

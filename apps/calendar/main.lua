@@ -96,17 +96,13 @@ end
 
 -- ---------------------------------------------------------------- month
 
-local function refresh_month()
+function month_view(ev)
   local today = clock.today()
   local selected = locals.get("selected")
-  if not parse_date(selected) then selected = today; locals.set("selected", selected) end
+  if not parse_date(selected) then selected = today end
   local y = tonumber(locals.get("year"))
   local m = tonumber(locals.get("month"))
-  if not y or not m then
-    y, m = parse_date(selected)
-    locals.set("year", y)
-    locals.set("month", m)
-  end
+  if not y or not m then y, m = parse_date(selected) end
   local busy = {}
   for _, e in ipairs(events()) do
     if type(e) == "table" and e.date and e.status ~= "declined" then busy[e.date] = true end
@@ -127,21 +123,33 @@ local function refresh_month()
       label = DAYS[((z + 3) % 7) + 1] .. " " .. MONTH_NAMES[cm] .. " " .. cd .. (busy[date] and ", has events" or "") .. (date == today and ", today" or ""),
     })
   end
-  locals.set("cells", cells)
-  locals.set("month_name", MONTH_NAMES[m] .. " " .. y)
   local rows = {}
   for _, e in ipairs(events_on(selected)) do table.insert(rows, event_row(e)) end
-  locals.set("day_events", rows)
   local pending = 0
   for _, e in ipairs(events()) do
     if e.organizer and (e.status == "pending" or e.status == nil) then pending = pending + 1 end
   end
-  locals.set("pending", pending)
-  locals.set("pending_text", pending > 0 and (pending .. " pending") or "")
+  return {
+    cells = cells,
+    month_name = MONTH_NAMES[m] .. " " .. y,
+    day_events = rows,
+    pending = pending,
+    pending_text = pending > 0 and (pending .. " pending") or "",
+  }
 end
 
+-- The month shown and the day selected start at today.
 function month_enter(ev)
-  refresh_month()
+  local selected = locals.get("selected")
+  if not parse_date(selected) then
+    selected = clock.today()
+    locals.set("selected", selected)
+  end
+  if not tonumber(locals.get("year")) or not tonumber(locals.get("month")) then
+    local y, m = parse_date(selected)
+    locals.set("year", y)
+    locals.set("month", m)
+  end
 end
 
 local function shift_month(n)
@@ -155,7 +163,6 @@ local function shift_month(n)
   local today = clock.today()
   local ty, tm = parse_date(today)
   if ty == y and tm == m then locals.set("selected", today) else locals.set("selected", fmt_date(y, m, 1)) end
-  refresh_month()
 end
 
 function prev_month(ev) shift_month(-1) end
@@ -166,7 +173,6 @@ function go_today(ev)
   locals.set("year", y)
   locals.set("month", m)
   locals.set("selected", clock.today())
-  refresh_month()
 end
 
 function select_day(ev)
@@ -180,7 +186,6 @@ function select_day(ev)
   local y, m = parse_date(date)
   locals.set("year", y)
   locals.set("month", m)
-  refresh_month()
 end
 
 function add_on_day(ev)
@@ -207,7 +212,7 @@ end
 
 -- ---------------------------------------------------------------- day
 
-local function refresh_day()
+function day_view(ev)
   local date = locals.get("date")
   local rows = {}
   local busy = 0
@@ -215,12 +220,11 @@ local function refresh_day()
     table.insert(rows, event_row(e))
     busy = busy + math.max(0, (tonumber(e["end"]) or 0) - (tonumber(e.start) or 0))
   end
-  locals.set("events", rows)
-  if #rows == 0 then
-    locals.set("summary", "No events")
-  else
-    locals.set("summary", #rows .. (#rows == 1 and " event" or " events") .. " · " .. (busy // 60) .. " h " .. (busy % 60) .. " min busy")
+  local summary = "No events"
+  if #rows > 0 then
+    summary = #rows .. (#rows == 1 and " event" or " events") .. " · " .. (busy // 60) .. " h " .. (busy % 60) .. " min busy"
   end
+  return { events = rows, summary = summary }
 end
 
 function day_enter(ev)
@@ -228,17 +232,14 @@ function day_enter(ev)
     local d = ev.params and ev.params.date
     locals.set("date", parse_date(d) and d or clock.today())
   end
-  refresh_day()
 end
 
 function prev_day(ev)
   locals.set("date", add_days(locals.get("date") or clock.today(), -1))
-  refresh_day()
 end
 
 function next_day(ev)
   locals.set("date", add_days(locals.get("date") or clock.today(), 1))
-  refresh_day()
 end
 
 function add_event_day(ev)
@@ -275,7 +276,6 @@ function menu_duplicate(ev)
   state.set("next_id", copy.id + 1)
   state.insert("events", copy)
   ui.toast("Event duplicated")
-  if locals.get("events") ~= nil then refresh_day() end
 end
 
 local function confirm_delete(e)
@@ -298,8 +298,6 @@ function delete_confirmed(ev)
   ui.snackbar{ text = "Event deleted", action = "Undo", handler = "undo_delete", args = { event = e } }
   if ev.params and tonumber(ev.params.id) == tonumber(e.id) then
     nav.pop()
-  elseif locals.get("events") ~= nil then
-    refresh_day()
   end
 end
 
@@ -307,38 +305,37 @@ function undo_delete(ev)
   local e = ev.args and ev.args.event
   if type(e) ~= "table" or find_event(e.id) then return end
   state.insert("events", e)
-  if locals.get("events") ~= nil then refresh_day() end
-  if locals.get("cells") ~= nil then refresh_month() end
 end
 
 -- ---------------------------------------------------------------- event details
 
-local function load_event(id)
-  local e = find_event(id)
-  if not e then return nil end
+function event_view(ev)
+  local e = find_event(ev.params and ev.params.id)
+  if not e then return {} end
   local copy = {}
   for k, v in pairs(e) do copy[k] = v end
   copy.organizer = e.organizer or false
   copy.status = e.status or ""
-  locals.set("e", copy)
-  locals.set("time", range_text(e))
   local org = e.organizer and person_by_id(e.organizer) or nil
-  locals.set("organizer", org and org.name or "")
-  locals.set("status_text", STATUS_TEXT[e.status or "pending"] or "")
   local guests = {}
   if org then table.insert(guests, { id = org.id, name = org.name, email = org.email, role = "Organizer" }) end
   for _, pid in ipairs(e.invitees or {}) do
     local p = person_by_id(pid)
     if p and (not org or p.id ~= org.id) then table.insert(guests, { id = p.id, name = p.name, email = p.email, role = p.email }) end
   end
-  locals.set("guests", guests)
   local n = #guests
-  locals.set("guest_text", n == 0 and "Guests" or ((n + 1) .. " guests (including you)"))
-  return e
+  return {
+    e = copy,
+    time = range_text(e),
+    organizer = org and org.name or "",
+    status_text = STATUS_TEXT[e.status or "pending"] or "",
+    guests = guests,
+    guest_text = n == 0 and "Guests" or ((n + 1) .. " guests (including you)"),
+  }
 end
 
 function event_enter(ev)
-  if not load_event(ev.params and ev.params.id) then
+  if not find_event(ev.params and ev.params.id) then
     nav.pop()
   end
 end
@@ -389,13 +386,13 @@ local function respond(id, status)
   return e
 end
 
-function rsvp_accept(ev) respond(ev.params and ev.params.id, "accepted"); load_event(ev.params and ev.params.id) end
-function rsvp_decline(ev) respond(ev.params and ev.params.id, "declined"); load_event(ev.params and ev.params.id) end
-function rsvp_maybe(ev) respond(ev.params and ev.params.id, "maybe"); load_event(ev.params and ev.params.id) end
+function rsvp_accept(ev) respond(ev.params and ev.params.id, "accepted") end
+function rsvp_decline(ev) respond(ev.params and ev.params.id, "declined") end
+function rsvp_maybe(ev) respond(ev.params and ev.params.id, "maybe") end
 
 -- ---------------------------------------------------------------- invitations
 
-local function refresh_invitations()
+function invitations_view(ev)
   local pending, responded = {}, {}
   local list = {}
   for _, e in ipairs(events()) do
@@ -410,29 +407,23 @@ local function refresh_invitations()
     local row = { id = e.id, title = e.title, when = short_day(e.date) .. ", " .. range_text(e), organizer = p and p.name or "Someone", status_text = STATUS_TEXT[e.status or "pending"] or "" }
     if e.status == "pending" or e.status == nil then table.insert(pending, row) else table.insert(responded, row) end
   end
-  locals.set("pending", pending)
-  locals.set("responded", responded)
+  return { pending = pending, responded = responded }
 end
 
-function invitations_enter(ev)
-  refresh_invitations()
-end
-
-function accept_item(ev) respond(ev.item and ev.item.id, "accepted"); refresh_invitations() end
-function decline_item(ev) respond(ev.item and ev.item.id, "declined"); refresh_invitations() end
-function maybe_item(ev) respond(ev.item and ev.item.id, "maybe"); refresh_invitations() end
+function accept_item(ev) respond(ev.item and ev.item.id, "accepted") end
+function decline_item(ev) respond(ev.item and ev.item.id, "declined") end
+function maybe_item(ev) respond(ev.item and ev.item.id, "maybe") end
 
 -- ---------------------------------------------------------------- edit
 
-local function refresh_guests()
+function edit_view(ev)
   local ids = locals.get("invitees") or {}
   local guests = {}
   for _, pid in ipairs(ids) do
     local p = person_by_id(pid)
     if p then table.insert(guests, { id = p.id, name = p.name, email = p.email }) end
   end
-  locals.set("guests", guests)
-  locals.set("guest_text", #guests == 0 and "No guests" or (#guests == 1 and "1 guest" or (#guests .. " guests")))
+  return { guests = guests, guest_text = #guests == 0 and "No guests" or (#guests == 1 and "1 guest" or (#guests .. " guests")) }
 end
 
 function edit_enter(ev)
@@ -465,7 +456,6 @@ function edit_enter(ev)
   locals.set("err_title", "")
   locals.set("err_time", "")
   locals.set("loaded", true)
-  refresh_guests()
 end
 
 local function check_times()
@@ -531,7 +521,6 @@ function guest_picked(ev)
   end
   table.insert(ids, id)
   locals.set("invitees", ids)
-  refresh_guests()
 end
 
 function remove_guest(ev)
@@ -541,7 +530,6 @@ function remove_guest(ev)
     if tonumber(ids[k]) == id then table.remove(ids, k) end
   end
   locals.set("invitees", ids)
-  refresh_guests()
 end
 
 function save_event(ev)

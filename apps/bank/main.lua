@@ -164,16 +164,18 @@ end
 -- ---------------------------------------------------------------- home and accounts
 
 function home_enter(ev)
-  if not require_signin() then return end
+  require_signin()
+end
+
+function home_view(ev)
   local name = state.get("customer") or ""
-  locals.set("first_name", name:match("^(%S+)") or name)
   local recent = {}
   for i, t in ipairs((state.get("transactions") or {}).chk or {}) do
     if i > 5 then break end
     t.account = "chk"
     table.insert(recent, t)
   end
-  locals.set("recent", recent)
+  return { first_name = name:match("^(%S+)") or name, recent = recent }
 end
 
 function open_account(ev)
@@ -188,10 +190,13 @@ function open_transfer_from(ev)
   nav.push("transfer", { from = ev.params and ev.params.id })
 end
 
-local function refresh_account()
-  local a = account(locals.get("id"))
-  if not a then return end
-  locals.set("a", a)
+local FILTERS = {
+  { label = "All", value = "all" }, { label = "In", value = "in", icon = "south_west" }, { label = "Out", value = "out", icon = "north_east" },
+}
+
+function account_view(ev)
+  local a = account(ev.params and ev.params.id)
+  if not a then return {} end
   local filter = locals.get("filter") or "all"
   local out, in_sum, out_sum = {}, 0, 0
   for _, t in ipairs((state.get("transactions") or {})[a.id] or {}) do
@@ -202,9 +207,7 @@ local function refresh_account()
       table.insert(out, t)
     end
   end
-  locals.set("txs", out)
-  locals.set("in_text", money(in_sum))
-  locals.set("out_text", money(out_sum))
+  return { a = a, txs = out, in_text = money(in_sum), out_text = money(out_sum), filters = FILTERS }
 end
 
 function account_enter(ev)
@@ -214,18 +217,12 @@ function account_enter(ev)
     nav.pop()
     return
   end
-  locals.set("id", id)
   if not locals.get("filter") then locals.set("filter", "all") end
-  locals.set("filters", {
-    { label = "All", value = "all" }, { label = "In", value = "in", icon = "south_west" }, { label = "Out", value = "out", icon = "north_east" },
-  })
-  refresh_account()
 end
 
 function pick_filter(ev)
   if type(ev.item) == "table" then
     locals.set("filter", ev.item.value)
-    refresh_account()
   end
 end
 
@@ -244,9 +241,9 @@ end
 
 -- ---------------------------------------------------------------- transfer
 
-local function refresh_targets()
+-- Where money from `from` can go: the other own account, the payees, a new recipient.
+local function targets_from(from)
   local targets = {}
-  local from = locals.get("from") or "chk"
   local other = from == "chk" and "sav" or "chk"
   local oa = account(other)
   if oa then table.insert(targets, { key = "acct:" .. other, name = oa.name, detail = "Your account · " .. oa.number }) end
@@ -254,10 +251,16 @@ local function refresh_targets()
     table.insert(targets, { key = "payee:" .. p.id, name = p.name, detail = p.bank .. " · " .. p.masked })
   end
   table.insert(targets, { key = "new", name = "New recipient", detail = "Enter name and account number" })
-  locals.set("targets", targets)
+  return targets
+end
+
+function transfer_view(ev)
   local chk, sav = account("chk"), account("sav")
-  locals.set("chk_text", chk and chk.balance_text or "")
-  locals.set("sav_text", sav and sav.balance_text or "")
+  return {
+    targets = targets_from(locals.get("from") or "chk"),
+    chk_text = chk and chk.balance_text or "",
+    sav_text = sav and sav.balance_text or "",
+  }
 end
 
 function transfer_enter(ev)
@@ -276,13 +279,11 @@ function transfer_enter(ev)
     locals.set("err", {})
     locals.set("loaded", true)
   end
-  refresh_targets()
 end
 
 function from_changed(ev)
   local to = locals.get("to") or ""
   if to == "acct:" .. (locals.get("from") or "") then locals.set("to", "") end
-  refresh_targets()
 end
 
 function pick_target(ev)
@@ -330,7 +331,7 @@ function review_transfer(ev)
     if not acct:match("^%d+$") or #acct < 8 or #acct > 12 then err.new_account = "Account numbers have 8–12 digits"; ok = false end
     to_name, to_detail = name, "•••• " .. acct:sub(-4)
   else
-    for _, t in ipairs(locals.get("targets") or {}) do
+    for _, t in ipairs(targets_from(locals.get("from") or "chk")) do
       if t.key == to then to_name, to_detail = t.name, t.detail end
     end
     if not to_name then ui.toast("Choose who to send money to"); ok = false end

@@ -137,12 +137,15 @@ end
 -- ---------------------------------------------------------------- home
 
 function home_enter(ev)
+  update_cart_count()
+end
+
+function home_view(ev)
   local featured = {}
   for _, p in ipairs(products()) do
     if p.featured then table.insert(featured, p) end
   end
-  locals.set("featured", featured)
-  update_cart_count()
+  return { featured = featured }
 end
 
 -- ---------------------------------------------------------------- search
@@ -160,7 +163,7 @@ local function matches(p, q)
   return true
 end
 
-local function refresh_results()
+function search_view(ev)
   local q = string.lower(trim(locals.get("query")))
   local category = locals.get("category") or "all"
   local price = locals.get("price") or "any"
@@ -197,11 +200,13 @@ local function refresh_results()
   if price ~= "any" then filters = filters + 1 end
   if rating > 0 then filters = filters + 1 end
   if sale_only then filters = filters + 1 end
-  locals.set("results", out)
-  locals.set("count", #out)
-  locals.set("filter_count", filters)
-  locals.set("filters_label", filters > 0 and ("Filters (" .. filters .. ")") or "Filters")
-  locals.set("sort_label", SORT_LABELS[sort] or "Sort")
+  return {
+    results = out,
+    count = #out,
+    filter_count = filters,
+    filters_label = filters > 0 and ("Filters (" .. filters .. ")") or "Filters",
+    sort_label = SORT_LABELS[sort] or "Sort",
+  }
 end
 
 function search_enter(ev)
@@ -216,26 +221,20 @@ function search_enter(ev)
     locals.set("show_filters", params.category ~= nil)
     locals.set("loaded", true)
   end
-  refresh_results()
 end
-
-function search_changed(ev) refresh_results() end
 
 function search_submitted(ev)
   add_recent(locals.get("query"))
-  refresh_results()
 end
 
 function search_cleared(ev)
   locals.set("query", "")
-  refresh_results()
 end
 
 function use_recent(ev)
   if type(ev.item) ~= "string" then return end
   locals.set("query", ev.item)
   add_recent(ev.item)
-  refresh_results()
 end
 
 function toggle_filters(ev)
@@ -245,19 +244,16 @@ end
 function pick_category(ev)
   if type(ev.item) ~= "table" then return end
   locals.set("category", ev.item.value)
-  refresh_results()
 end
 
 function pick_price(ev)
   if type(ev.item) ~= "table" then return end
   locals.set("price", ev.item.value)
-  refresh_results()
 end
 
 function pick_rating(ev)
   if type(ev.item) ~= "table" then return end
   locals.set("rating", ev.item.value)
-  refresh_results()
 end
 
 function reset_filters(ev)
@@ -265,7 +261,6 @@ function reset_filters(ev)
   locals.set("price", "any")
   locals.set("rating", 0)
   locals.set("sale", false)
-  refresh_results()
 end
 
 function choose_sort(ev)
@@ -281,7 +276,6 @@ function sort_picked(ev)
   local v = ev.args and ev.args.value
   if type(v) ~= "string" then return end
   locals.set("sort", v)
-  refresh_results()
 end
 
 -- ---------------------------------------------------------------- product
@@ -302,14 +296,18 @@ function product_enter(ev)
     return
   end
   if not locals.get("loaded") then
-    locals.set("p", p)
     locals.set("qty", 1)
     locals.set("size", "")
     local colors = p.colors or {}
     locals.set("color", colors[1] or "")
     locals.set("loaded", true)
   end
-  locals.set("wished", in_wishlist(p.id))
+end
+
+function product_view(ev)
+  local p = find_product(ev.params and ev.params.id)
+  if not p then return {} end
+  return { p = p, wished = in_wishlist(p.id) }
 end
 
 function pick_size(ev)
@@ -337,8 +335,8 @@ function qty_plus(ev)
   end
 end
 
-local function add_current()
-  local p = locals.get("p")
+local function add_current(ev)
+  local p = find_product(ev.params and ev.params.id)
   if type(p) ~= "table" then return false end
   local sizes = p.sizes or {}
   local size = locals.get("size") or ""
@@ -352,34 +350,32 @@ local function add_current()
 end
 
 function add_to_cart(ev)
-  if add_current() then
+  if add_current(ev) then
     ui.snackbar{ text = "Added to cart", action = "View cart", handler = "open_cart" }
   end
 end
 
 function buy_now(ev)
-  if add_current() then nav.push("checkout") end
+  if add_current(ev) then nav.push("checkout") end
 end
 
 function toggle_wish(ev)
-  local p = locals.get("p")
+  local p = find_product(ev.params and ev.params.id)
   if type(p) ~= "table" then return end
   local list = state.get("wishlist") or {}
   for i, w in ipairs(list) do
     if w == p.id then
       state.remove("wishlist", i)
-      locals.set("wished", false)
       ui.toast("Removed from wishlist")
       return
     end
   end
   state.insert("wishlist", p.id)
-  locals.set("wished", true)
   ui.toast("Saved to wishlist")
 end
 
 function share_product(ev)
-  local p = locals.get("p")
+  local p = find_product(ev.params and ev.params.id)
   if type(p) ~= "table" then return end
   ui.share{ text = p.name .. " by " .. p.brand .. " – " .. p.price_text .. " on Shop", item = { product = p.id } }
 end
@@ -388,7 +384,10 @@ end
 
 function cart_enter(ev)
   update_cart_count()
-  locals.set("sum", summary(cart(), "standard"))
+end
+
+function cart_view(ev)
+  return { sum = summary(cart(), "standard") }
 end
 
 local function line_index(item)
@@ -403,7 +402,6 @@ local function set_qty(i, line, q)
   state.set("cart." .. i .. ".qty", q)
   state.set("cart." .. i .. ".total_text", money(q * (tonumber(line.price) or 0)))
   update_cart_count()
-  locals.set("sum", summary(cart(), "standard"))
 end
 
 function line_plus(ev)
@@ -430,7 +428,6 @@ function line_remove(ev)
   if not i then return end
   state.remove("cart", i)
   update_cart_count()
-  locals.set("sum", summary(cart(), "standard"))
   ui.snackbar{ text = "Removed " .. (line.name or "item"), action = "Undo", handler = "undo_remove", args = { line = line, pos = i } }
 end
 
@@ -441,7 +438,6 @@ function undo_remove(ev)
   local pos = math.min(tonumber(args.pos) or 1, #cart() + 1)
   state.insert("cart", args.line, pos)
   update_cart_count()
-  locals.set("sum", summary(cart(), "standard"))
 end
 
 function open_line_product(ev)
@@ -461,7 +457,6 @@ end
 function clear_cart_confirmed(ev)
   state.set("cart", {})
   update_cart_count()
-  locals.set("sum", summary({}, "standard"))
 end
 
 function open_checkout(ev)
@@ -492,11 +487,10 @@ function checkout_enter(ev)
     locals.set("err", {})
     locals.set("loaded", true)
   end
-  locals.set("sum", summary(cart(), locals.get("shipping")))
 end
 
-function shipping_changed(ev)
-  locals.set("sum", summary(cart(), locals.get("shipping")))
+function checkout_view(ev)
+  return { sum = summary(cart(), locals.get("shipping")) }
 end
 
 local PAYMENT_LABELS = { card = "Visa ending 4242", payflow = "PayFlow wallet", cod = "Cash on delivery" }
@@ -614,13 +608,15 @@ function open_order(ev)
 end
 
 function order_enter(ev)
-  local o = find_order(ev.params and ev.params.id)
-  if not o then
+  if not find_order(ev.params and ev.params.id) then
     ui.toast("Order not found")
     nav.pop()
-    return
   end
-  locals.set("o", o)
+end
+
+function order_view(ev)
+  local o = find_order(ev.params and ev.params.id)
+  if not o then return {} end
   local stage = tonumber(o.stage) or 1
   local steps = {}
   if o.status == "Cancelled" then
@@ -634,11 +630,11 @@ function order_enter(ev)
       table.insert(steps, { title = name, subtitle = subs[k], done = k < stage or (k == stage and k == #STAGES), current = k == stage, last = k == #STAGES })
     end
   end
-  locals.set("steps", steps)
+  return { o = o, steps = steps }
 end
 
 function buy_again(ev)
-  local o = locals.get("o")
+  local o = find_order(ev.params and ev.params.id)
   if type(o) ~= "table" then return end
   local added = 0
   for _, item in ipairs(o.items or {}) do
@@ -659,7 +655,7 @@ function buy_again(ev)
 end
 
 function cancel_order(ev)
-  local o = locals.get("o")
+  local o = find_order(ev.params and ev.params.id)
   if type(o) ~= "table" then return end
   ui.dialog{
     title = "Cancel order #" .. o.id .. "?",

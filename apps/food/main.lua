@@ -138,7 +138,7 @@ end
 
 local SORTS = { recommended = "Recommended", rating = "Top rated", time = "Fastest", fee = "Lowest fee" }
 
-local function refresh_home()
+function home_view(ev)
   local q = string.lower(trim(locals.get("query")))
   local cuisine = locals.get("cuisine") or "All"
   local list = {}
@@ -173,9 +173,12 @@ local function refresh_home()
     if sort == "fee" and a.fee ~= b.fee then return a.fee < b.fee end
     return a.order < b.order
   end)
-  locals.set("restaurants", list)
-  locals.set("count", #list)
-  locals.set("sort_label", SORTS[sort] or "Sort")
+  local o = find_order(state.get("active_order"))
+  local active = nil
+  if o and (tonumber(o.stage) or 0) < 4 and o.status ~= "Cancelled" then
+    active = { restaurant = o.restaurant, status = o.status }
+  end
+  return { restaurants = list, count = #list, sort_label = SORTS[sort] or "Sort", active = active }
 end
 
 function home_enter(ev)
@@ -184,26 +187,16 @@ function home_enter(ev)
     locals.set("query", "")
     locals.set("sort", "recommended")
   end
-  local o = find_order(state.get("active_order"))
-  if o and (tonumber(o.stage) or 0) < 4 and o.status ~= "Cancelled" then
-    locals.set("active", { restaurant = o.restaurant, status = o.status })
-  else
-    locals.set("active", nil)
-  end
   update_count()
-  refresh_home()
 end
 
-function search_changed(ev) refresh_home() end
 function search_cleared(ev)
   locals.set("query", "")
-  refresh_home()
 end
 
 function pick_cuisine(ev)
   if type(ev.item) ~= "table" then return end
   locals.set("cuisine", ev.item.value)
-  refresh_home()
 end
 
 function choose_sort(ev)
@@ -223,51 +216,45 @@ function sort_picked(ev)
   local v = ev.args and ev.args.value
   if type(v) == "string" and SORTS[v] then
     locals.set("sort", v)
-    refresh_home()
   end
 end
 
 -- ---------------------------------------------------------------- restaurant
 
-local function refresh_cart_total()
-  locals.set("cart_total", summary(0).subtotal)
-end
-
 function restaurant_enter(ev)
-  local r = find_restaurant(ev.params and ev.params.id)
-  if not r then
+  if not find_restaurant(ev.params and ev.params.id) then
     ui.toast("Restaurant not found")
     nav.pop()
-    return
   end
-  locals.set("r", r)
+end
+
+function restaurant_view(ev)
+  local r = find_restaurant(ev.params and ev.params.id)
+  if not r then return {} end
   local fav = false
   for _, f in ipairs(state.get("favorites") or {}) do
     if f == r.id then fav = true end
   end
-  locals.set("fav", fav)
-  refresh_cart_total()
+  return { r = r, fav = fav, cart_total = summary(0).subtotal }
 end
 
 function toggle_favorite(ev)
-  local r = locals.get("r")
+  local r = find_restaurant(ev.params and ev.params.id)
   if type(r) ~= "table" then return end
   local favs = state.get("favorites") or {}
   for i, f in ipairs(favs) do
     if f == r.id then
       state.remove("favorites", i)
-      locals.set("fav", false)
       ui.toast("Removed from favorites")
       return
     end
   end
   state.insert("favorites", r.id)
-  locals.set("fav", true)
   ui.toast("Added to favorites")
 end
 
 function open_dish(ev)
-  local r = locals.get("r")
+  local r = find_restaurant(ev.params and ev.params.id)
   if type(ev.item) ~= "table" or type(r) ~= "table" then return end
   nav.push("dish", { restaurant = r.id, dish = ev.item.id, icon = r.icon })
 end
@@ -284,7 +271,7 @@ local function conflict_dialog(r, d)
 end
 
 function quick_add(ev)
-  local r = locals.get("r")
+  local r = find_restaurant(ev.params and ev.params.id)
   local d = ev.item
   if type(r) ~= "table" or type(d) ~= "table" then return end
   if d.options and #d.options > 0 then
@@ -293,7 +280,6 @@ function quick_add(ev)
   end
   if add_to_cart(r, d, "", {}, 1, "") then
     ui.toast("Added " .. d.name)
-    refresh_cart_total()
   else
     conflict_dialog(r, d)
   end
@@ -308,21 +294,26 @@ function replace_cart(ev)
   local opts = d.options or {}
   add_to_cart(r, d, opts[1] or "", {}, tonumber(args.qty) or 1, "")
   ui.toast("Added " .. d.name)
-  if locals.get("r") then refresh_cart_total() end
 end
 
 -- ---------------------------------------------------------------- dish
 
-local function refresh_line_total()
-  local d = locals.get("d")
-  if type(d) ~= "table" then return end
+-- The dish the screen shows (from its parameters).
+local function dish_of(params)
+  params = params or {}
+  return find_dish(find_restaurant(params.restaurant), params.dish)
+end
+
+function dish_view(ev)
+  local d = dish_of(ev.params)
+  if not d then return {} end
   local unit = tonumber(d.price) or 0
   local extra = tostring(locals.get("option") or ""):match("%+%$([%d%.]+)")
   if extra then unit = unit + (tonumber(extra) or 0) end
   for _, e in ipairs(locals.get("extras") or {}) do
     if e.on then unit = unit + (tonumber(e.price) or 0) end
   end
-  locals.set("line_total", money(unit * (tonumber(locals.get("qty")) or 1)))
+  return { d = d, line_total = money(unit * (tonumber(locals.get("qty")) or 1)) }
 end
 
 function dish_enter(ev)
@@ -334,7 +325,6 @@ function dish_enter(ev)
     return
   end
   if not locals.get("loaded") then
-    locals.set("d", d)
     locals.set("qty", 1)
     locals.set("option", (d.options or {})[1] or "")
     local extras = {}
@@ -345,13 +335,11 @@ function dish_enter(ev)
     locals.set("note", "")
     locals.set("loaded", true)
   end
-  refresh_line_total()
 end
 
 function pick_option(ev)
   if type(ev.item) == "string" then
     locals.set("option", ev.item)
-    refresh_line_total()
   end
 end
 
@@ -360,26 +348,23 @@ function toggle_extra(ev)
   local extras = locals.get("extras") or {}
   if not i or not extras[i] then return end
   locals.set("extras." .. i .. ".on", not extras[i].on)
-  refresh_line_total()
 end
 
 function dish_minus(ev)
   local q = tonumber(locals.get("qty")) or 1
   if q > 1 then locals.set("qty", q - 1) end
-  refresh_line_total()
 end
 
 function dish_plus(ev)
   local q = tonumber(locals.get("qty")) or 1
   if q < 20 then locals.set("qty", q + 1) end
-  refresh_line_total()
 end
 
 function add_dish(ev)
   local params = ev.params or {}
   local r = find_restaurant(params.restaurant)
-  local d = locals.get("d")
-  if not r or type(d) ~= "table" then return end
+  local d = dish_of(params)
+  if not r or not d then return end
   if add_to_cart(r, d, locals.get("option"), locals.get("extras"), tonumber(locals.get("qty")) or 1, locals.get("note")) then
     ui.toast("Added to cart")
     nav.pop()
@@ -392,7 +377,10 @@ end
 
 function cart_enter(ev)
   update_count()
-  locals.set("sum", summary(0))
+end
+
+function cart_view(ev)
+  return { sum = summary(0) }
 end
 
 local function line_at(item)
@@ -407,7 +395,6 @@ local function set_line_qty(i, l, q)
   state.set("cart.lines." .. i .. ".qty", q)
   state.set("cart.lines." .. i .. ".total_text", money(q * (tonumber(l.unit) or 0)))
   update_count()
-  locals.set("sum", summary(0))
 end
 
 function line_plus(ev)
@@ -433,7 +420,6 @@ function line_remove(ev)
     state.set("cart", { restaurant_id = 0, restaurant = "", fee = 0, lines = {} })
   end
   update_count()
-  locals.set("sum", summary(0))
   ui.toast("Removed " .. (l.name or "item"))
 end
 
@@ -465,15 +451,16 @@ function checkout_enter(ev)
     locals.set("err", {})
     locals.set("loaded", true)
   end
+end
+
+function checkout_view(ev)
   local r = find_restaurant(cart().restaurant_id)
   local t = r and r.time or 30
-  locals.set("eta", hhmm(clock.minutes() + t) .. "–" .. hhmm(clock.minutes() + t + 10))
-  locals.set("sum", summary(locals.get("tip")))
+  return { eta = hhmm(clock.minutes() + t) .. "–" .. hhmm(clock.minutes() + t + 10), sum = summary(locals.get("tip")) }
 end
 
 local function set_tip(p)
   locals.set("tip", p)
-  locals.set("sum", summary(p))
 end
 function tip_0(ev) set_tip(0) end
 function tip_10(ev) set_tip(10) end
@@ -564,21 +551,21 @@ function advance_order(ev)
       params = { id = o.id },
     }
   end
-  if locals.get("o") and locals.get("o").id == o.id then
-    tracking_enter({ params = { id = o.id } })
-  end
 end
 
 -- ---------------------------------------------------------------- tracking
 
 function tracking_enter(ev)
-  local o = find_order(ev.params and ev.params.id)
-  if not o then
+  if not find_order(ev.params and ev.params.id) then
     ui.toast("Order not found")
     nav.pop()
-    return
   end
-  locals.set("o", o)
+end
+
+function tracking_view(ev)
+  local o = find_order(ev.params and ev.params.id)
+  if not o then return {} end
+  local eta_text, progress
   local stage = tonumber(o.stage) or 1
   local steps = {}
   if o.status == "Cancelled" then
@@ -586,8 +573,7 @@ function tracking_enter(ev)
       { title = "Order placed", subtitle = o.time, done = true, current = false, last = false, icon = "receipt_long" },
       { title = "Cancelled", subtitle = "You were not charged", done = true, current = false, last = true, icon = "close" },
     }
-    locals.set("eta_text", "This order was cancelled")
-    locals.set("progress", 0)
+    eta_text, progress = "This order was cancelled", 0
   else
     local times = o.times or {}
     for k, st in ipairs(STAGES) do
@@ -596,22 +582,22 @@ function tracking_enter(ev)
       table.insert(steps, { title = st.title, subtitle = sub, done = k < stage or stage == 4, current = k == stage, last = k == 4, icon = st.icon })
     end
     if stage >= 4 then
-      locals.set("eta_text", "Delivered at " .. (times[4] or o.eta))
+      eta_text = "Delivered at " .. (times[4] or o.eta)
     else
-      locals.set("eta_text", "Estimated arrival " .. o.eta)
+      eta_text = "Estimated arrival " .. o.eta
     end
-    locals.set("progress", ({ 0.1, 0.4, 0.75, 1.0 })[stage] or 0)
+    progress = ({ 0.1, 0.4, 0.75, 1.0 })[stage] or 0
   end
-  locals.set("steps", steps)
+  return { o = o, steps = steps, eta_text = eta_text, progress = progress }
 end
 
 function call_courier(ev)
-  local o = locals.get("o")
+  local o = find_order(ev.params and ev.params.id)
   if type(o) == "table" then ui.toast("Calling " .. (o.courier or "courier") .. "…") end
 end
 
 function cancel_order(ev)
-  local o = locals.get("o")
+  local o = find_order(ev.params and ev.params.id)
   if type(o) ~= "table" then return end
   ui.dialog{
     title = "Cancel this order?",

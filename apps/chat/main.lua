@@ -67,8 +67,7 @@ end
 
 -- ---------------------------------------------------------------- home
 
-local function refresh_home()
-  locals.set("chat_rows", chat_rows())
+function home_view(ev)
   local contacts = {}
   local list = state.get("contacts") or {}
   local sorted = {}
@@ -80,19 +79,19 @@ local function refresh_home()
     table.insert(contacts, { id = c.id, name = c.name, status = c.status, header = letter ~= last and letter or "" })
     last = letter
   end
-  locals.set("contact_rows", contacts)
   local recent = recent_minis()
-  locals.set("recent_minis", recent)
-  locals.set("recent_count", #recent)
-  locals.set("balance_text", money(wallet_balance()))
+  return {
+    chat_rows = chat_rows(),
+    contact_rows = contacts,
+    recent_minis = recent,
+    recent_count = #recent,
+    balance_text = money(wallet_balance()),
+  }
 end
 
 function home_enter(ev)
   if locals.get("tab") == nil then locals.set("tab", 0) end
-  refresh_home()
 end
-
-function tab_changed(ev) refresh_home() end
 
 function open_chat(ev)
   if type(ev.item) == "table" and ev.item.id then nav.push("thread", { id = ev.item.id }) end
@@ -117,21 +116,18 @@ function toggle_pin(ev)
   local c, i = find_chat(ev.args and ev.args.id)
   if not c then return end
   state.set("chats." .. i .. ".pinned", not c.pinned)
-  refresh_home()
 end
 
 function mark_read(ev)
   local c, i = find_chat(ev.args and ev.args.id)
   if not c then return end
   state.set("chats." .. i .. ".unread", 0)
-  refresh_home()
 end
 
 function delete_chat(ev)
   local c, i = find_chat(ev.args and ev.args.id)
   if not c then return end
   state.remove("chats", i)
-  refresh_home()
   ui.snackbar{ text = "Chat deleted", action = "Undo", handler = "restore_chat", args = { chat = c, pos = i } }
 end
 
@@ -139,12 +135,10 @@ function restore_chat(ev)
   local args = ev.args or {}
   if type(args.chat) ~= "table" or find_chat(args.chat.id) then return end
   state.insert("chats", args.chat, math.min(tonumber(args.pos) or 1, #chats() + 1))
-  refresh_home()
 end
 
 function new_chat(ev)
   locals.set("tab", 1)
-  refresh_home()
   ui.toast("Pick a contact to chat with")
 end
 
@@ -164,9 +158,9 @@ end
 
 -- ---------------------------------------------------------------- thread
 
-local function refresh_thread(id)
-  local c, i = find_chat(id)
-  if not c then return nil end
+function thread_view(ev)
+  local c = find_chat(ev.params and ev.params.id)
+  if not c then return {} end
   local msgs = {}
   for _, m in ipairs(c.messages or {}) do
     local meta = tostring(m.time or "")
@@ -177,18 +171,18 @@ local function refresh_thread(id)
     if m.from ~= "me" and c.name ~= m.from then meta = tostring(m.from) .. " · " .. meta end
     table.insert(msgs, { from = m.from, text = m.text, meta = meta })
   end
-  locals.set("messages", msgs)
-  locals.set("name", c.name)
-  return c, i
+  return { messages = msgs, name = c.name }
 end
 
 function thread_enter(ev)
   local id = ev.params and ev.params.id
-  local c, i = refresh_thread(id)
+  local c, i = find_chat(id)
   if not c then
     nav.pop()
     return
   end
+  -- Which chat is open, for a reply arriving while it is.
+  locals.set("chat", id)
   if (tonumber(c.unread) or 0) > 0 then state.set("chats." .. i .. ".unread", 0) end
   if locals.get("draft") == nil then locals.set("draft", "") end
 end
@@ -201,7 +195,6 @@ function send_message(ev)
   if not c then return end
   state.insert("chats." .. i .. ".messages", { from = "me", text = text, time = now_hhmm() })
   locals.set("draft", "")
-  refresh_thread(id)
   -- One-to-one chats answer after a short while.
   for _, p in ipairs(state.get("contacts") or {}) do
     if p.chat == id then
@@ -218,14 +211,11 @@ function auto_reply(ev)
   local c, i = find_chat(args.id)
   if not c then return end
   state.insert("chats." .. i .. ".messages", { from = args.from or c.name, text = args.text or "👍", time = now_hhmm() })
-  if locals.get("messages") ~= nil and locals.get("name") == c.name then
-    refresh_thread(args.id)
-  else
+  if locals.get("chat") ~= args.id then
     state.set("chats." .. i .. ".unread", (tonumber(c.unread) or 0) + 1)
     if state.get("settings.notifications") ~= false then
       ui.notify{ title = c.name, text = args.text or "", icon = "chat", screen = "thread", params = { id = c.id } }
     end
-    if locals.get("chat_rows") ~= nil then refresh_home() end
   end
 end
 
@@ -243,7 +233,7 @@ end
 function thread_menu(ev)
   local id = ev.params and ev.params.id
   ui.sheet{
-    title = locals.get("name") or "Chat",
+    title = (find_chat(id) or {}).name or "Chat",
     options = {
       { text = "Clear chat history", icon = "delete_sweep", handler = "clear_history", args = { id = id } },
       { text = "Open mini-apps", icon = "apps", handler = "open_mini_apps" },
@@ -256,7 +246,6 @@ function clear_history(ev)
   local c, i = find_chat(id)
   if not c then return end
   state.set("chats." .. i .. ".messages", {})
-  refresh_thread(id)
 end
 
 function attach_menu(ev)
@@ -283,7 +272,6 @@ function send_money(ev)
   state.set("wallet.balance", round2(wallet_balance() - amount))
   add_wallet_tx("Sent to " .. c.name, amount, "Transfer")
   state.insert("chats." .. i .. ".messages", { from = "me", text = "💸 Sent " .. money(amount), time = now_hhmm() })
-  refresh_thread(args.id)
 end
 
 -- ---------------------------------------------------------------- contacts
@@ -296,24 +284,23 @@ local function find_contact(id)
 end
 
 function contact_enter(ev)
+  if not find_contact(ev.params and ev.params.id) then nav.pop() end
+end
+
+function contact_view(ev)
   local p = find_contact(ev.params and ev.params.id)
-  if not p then
-    nav.pop()
-    return
-  end
-  locals.set("c", p)
+  if not p then return {} end
   local posts = {}
   for _, post in ipairs(state.get("feed") or {}) do
     if post.author == p.name then table.insert(posts, post) end
   end
-  locals.set("posts", posts)
+  return { c = p, posts = posts }
 end
 
 function toggle_star(ev)
   local p, i = find_contact(ev.params and ev.params.id)
   if not p then return end
   state.set("contacts." .. i .. ".starred", not p.starred)
-  locals.set("c.starred", not p.starred)
 end
 
 local function chat_for(p, i)
@@ -331,7 +318,7 @@ function message_contact(ev)
 end
 
 function call_contact(ev)
-  local p = locals.get("c")
+  local p = find_contact(ev.params and ev.params.id)
   if type(p) == "table" then ui.toast("Voice call with " .. p.name .. " – ringing…") end
 end
 
@@ -397,26 +384,21 @@ end
 
 -- ---------------------------------------------------------------- mini-apps
 
-local function refresh_minis()
+function minis_view(ev)
   local q = string.lower(trim(locals.get("query")))
   local out = {}
   for _, m in ipairs(content.get("mini_apps") or {}) do
     local hay = string.lower(m.name .. " " .. m.desc .. " " .. m.category)
     if q == "" or hay:find(q, 1, true) then table.insert(out, m) end
   end
-  locals.set("results", out)
-  locals.set("recent", recent_minis())
+  return { results = out, recent = recent_minis() }
 end
 
 function minis_enter(ev)
   if locals.get("query") == nil then locals.set("query", "") end
-  refresh_minis()
 end
-
-function minis_search(ev) refresh_minis() end
 function minis_clear(ev)
   locals.set("query", "")
-  refresh_minis()
 end
 
 function launch_mini(ev)
@@ -437,13 +419,11 @@ function forget_mini(ev)
   for i = #list, 1, -1 do
     if list[i] == m.package then state.remove("recent_minis", i) end
   end
-  refresh_minis()
 end
 
 -- ---------------------------------------------------------------- wallet
 
-function wallet_enter(ev)
-  locals.set("balance_text", money(wallet_balance()))
+function wallet_view(ev)
   local out = {}
   for _, t in ipairs(state.get("wallet.transactions") or {}) do
     local credit = t.kind == "topup"
@@ -457,7 +437,7 @@ function wallet_enter(ev)
       icon = credit and "south_west" or (info and info.icon or "north_east"),
     })
   end
-  locals.set("txs", out)
+  return { balance_text = money(wallet_balance()), txs = out }
 end
 
 function top_up(ev)
@@ -477,7 +457,6 @@ function top_up_amount(ev)
   state.set("wallet.balance", round2(wallet_balance() + amount))
   add_wallet_tx("Top up from Bank ••4821", amount, "Top up", "topup")
   ui.toast("Added " .. money(amount) .. " to your wallet")
-  wallet_enter(ev)
 end
 
 function withdraw(ev)
@@ -498,7 +477,6 @@ function withdraw_confirmed(ev)
   if bal <= 0 then return end
   state.set("wallet.balance", 0)
   add_wallet_tx("Withdrawal to Bank ••4821", bal, "Withdraw")
-  wallet_enter(ev)
 end
 
 -- ---------------------------------------------------------------- profile
@@ -542,8 +520,8 @@ function receive_share(ev)
   nav.push("share_pick", { text = text })
 end
 
-function share_enter(ev)
-  locals.set("chat_rows", chat_rows())
+function share_view(ev)
+  return { chat_rows = chat_rows() }
 end
 
 function share_to(ev)

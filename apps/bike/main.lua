@@ -36,16 +36,15 @@ local function fare(ms, bike)
   return round2(UNLOCK + minutes * rate), minutes
 end
 
-function stations_enter(ev)
+function stations_view(ev)
   local p = host.profile() or {}
   local name = tostring(p.name or "rider")
-  locals.set("first_name", name:match("^(%S+)") or name)
   local rows = {}
   for _, s in ipairs(stations()) do
     local n = #available(s)
     table.insert(rows, { id = s.id, name = s.name, area = s.area, distance = s.distance, count = n, free = (s.docks or 0) - #(s.bikes or {}) })
   end
-  locals.set("rows", rows)
+  return { first_name = name:match("^(%S+)") or name, rows = rows }
 end
 
 function open_history(ev) nav.push("history") end
@@ -57,14 +56,14 @@ end
 
 function station_enter(ev)
   local s = find_station(ev.params and ev.params.id)
-  if not s then
-    nav.pop()
-    return
-  end
-  locals.set("s", s)
+  if not s then nav.pop() end
+end
+
+function station_view(ev)
+  local s = find_station(ev.params and ev.params.id)
+  if not s then return {} end
   local bikes = available(s)
-  locals.set("bikes", bikes)
-  locals.set("count", #bikes)
+  return { s = s, bikes = bikes, count = #bikes }
 end
 
 function pick_bike(ev)
@@ -72,7 +71,7 @@ function pick_bike(ev)
 end
 
 function unlock(ev)
-  local s = locals.get("s")
+  local s = find_station(ev.params and ev.params.id)
   local bike = locals.get("bike")
   if type(s) ~= "table" or type(bike) ~= "string" or bike == "" then return end
   if (state.get("ride") or {}).active then

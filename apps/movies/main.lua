@@ -43,13 +43,17 @@ function movie_enter(ev)
     nav.pop()
     return
   end
-  if locals.get("m") then return end
-  m.price_text = money(m.price)
-  locals.set("m", m)
+  if locals.get("date") then return end
   local dates = next_dates(4)
-  locals.set("dates", dates)
   locals.set("date", dates[1] and dates[1].date or clock.today())
   locals.set("time", "")
+end
+
+function movie_view(ev)
+  local m = find_movie(ev.params and ev.params.id)
+  if not m then return {} end
+  m.price_text = money(m.price)
+  return { m = m, dates = next_dates(4) }
 end
 
 function pick_date(ev)
@@ -71,7 +75,7 @@ function pick_time(ev)
 end
 
 function choose_seats(ev)
-  local m = locals.get("m")
+  local m = find_movie(ev.params and ev.params.id)
   local time = locals.get("time")
   if type(m) ~= "table" or not time or time == "" then
     ui.toast("Pick a showtime first")
@@ -80,7 +84,8 @@ function choose_seats(ev)
   nav.push("seats", { id = m.id, title = m.title, date = locals.get("date"), time = time, price = m.price })
 end
 
-local function refresh_totals()
+-- What the picked seats come to, at the showtime's price.
+local function totals()
   local params = locals.get("params") or {}
   local count, codes = 0, {}
   for _, s in ipairs(locals.get("seats") or {}) do
@@ -91,11 +96,17 @@ local function refresh_totals()
   end
   local price = tonumber(params.price) or 0
   local fee = count > 0 and FEE * count or 0
-  locals.set("count", count)
-  locals.set("picked_text", count > 0 and (table.concat(codes, ", ") .. " · " .. money(price * count)) or "None")
-  locals.set("fee_text", money(fee))
-  locals.set("total_text", money(price * count + fee))
-  locals.set("total", round2(price * count + fee))
+  return {
+    count = count,
+    picked_text = count > 0 and (table.concat(codes, ", ") .. " · " .. money(price * count)) or "None",
+    fee_text = money(fee),
+    total_text = money(price * count + fee),
+    total = round2(price * count + fee),
+  }
+end
+
+function seats_view(ev)
+  return totals()
 end
 
 function seats_enter(ev)
@@ -117,31 +128,30 @@ function seats_enter(ev)
     end
   end
   locals.set("seats", seats)
-  refresh_totals()
 end
 
 function toggle_seat(ev)
   local i = tonumber(ev.index)
   local seats = locals.get("seats") or {}
   if not i or not seats[i] or seats[i].sold then return end
-  if not seats[i].picked and (tonumber(locals.get("count")) or 0) >= 8 then
+  if not seats[i].picked and totals().count >= 8 then
     ui.toast("You can book up to 8 seats")
     return
   end
   locals.set("seats." .. i .. ".picked", not seats[i].picked)
-  refresh_totals()
 end
 
 function pay_tickets(ev)
   local params = locals.get("params") or {}
-  local count = tonumber(locals.get("count")) or 0
+  local sum = totals()
+  local count = sum.count
   if count == 0 then return end
   local codes = {}
   for _, s in ipairs(locals.get("seats") or {}) do
     if s.picked then table.insert(codes, s.code) end
   end
   host.pay{
-    amount = tonumber(locals.get("total")) or 0,
+    amount = sum.total,
     merchant = "Cinemax Plaza",
     note = count .. " × " .. tostring(params.title) .. " " .. tostring(params.time),
     handler = "tickets_paid",
@@ -168,7 +178,7 @@ function tickets_paid(ev)
   state.insert("tickets", {
     id = id, code = "CX" .. id, movie = params.id, title = params.title, date = params.date, time = params.time,
     seats = table.concat(seats, ", "), hall = (tonumber(params.id) or 1) % 4 + 1,
-    total_text = locals.get("total_text"), holder = p.name or "You",
+    total_text = totals().total_text, holder = p.name or "You",
   }, 1)
   ui.toast("Enjoy the movie! Tickets saved")
   nav.replace("tickets")

@@ -46,9 +46,12 @@ end
 -- ---------------------------------------------------------------- menu
 
 function menu_enter(ev)
-  local name = profile().name or "friend"
-  locals.set("first_name", tostring(name):match("^(%S+)") or name)
   recount()
+end
+
+function menu_view(ev)
+  local name = profile().name or "friend"
+  return { first_name = tostring(name):match("^(%S+)") or name }
 end
 
 function open_item(ev)
@@ -65,13 +68,16 @@ function customize_enter(ev)
     nav.pop()
     return
   end
-  if locals.get("item") then return end
-  locals.set("item", it)
+  if locals.get("size") then return end
   locals.set("size", "Medium")
   locals.set("milk", it.milk and "Whole milk" or "")
   locals.set("sugar", 0)
   locals.set("extra_shot", false)
   locals.set("qty", 1)
+end
+
+function customize_view(ev)
+  return { item = find_item(ev.params and ev.params.id) }
 end
 
 function size_small(ev) locals.set("size", "Small") end
@@ -88,7 +94,7 @@ function qty_plus(ev)
 end
 
 function add_to_cart(ev)
-  local it = locals.get("item")
+  local it = find_item(ev.params and ev.params.id)
   if type(it) ~= "table" then return end
   local unit = tonumber(it.price) or 0
   local parts = {}
@@ -135,7 +141,10 @@ function cart_enter(ev)
     locals.set("name", tostring(profile().name or ""):match("^(%S+)") or "")
     locals.set("note", "")
   end
-  locals.set("sum", summary())
+end
+
+function cart_view(ev)
+  return { sum = summary() }
 end
 
 local function line_at(item)
@@ -152,7 +161,6 @@ function line_plus(ev)
   state.set("cart." .. i .. ".qty", l.qty + 1)
   state.set("cart." .. i .. ".total_text", money((l.qty + 1) * l.unit))
   recount()
-  locals.set("sum", summary())
 end
 
 function line_minus(ev)
@@ -165,7 +173,6 @@ function line_minus(ev)
   state.set("cart." .. i .. ".qty", l.qty - 1)
   state.set("cart." .. i .. ".total_text", money((l.qty - 1) * l.unit))
   recount()
-  locals.set("sum", summary())
 end
 
 function line_remove(ev)
@@ -173,7 +180,6 @@ function line_remove(ev)
   if not i then return end
   state.remove("cart", i)
   recount()
-  locals.set("sum", summary())
 end
 
 function pay(ev)
@@ -232,33 +238,33 @@ function advance(ev)
   elseif stage == 3 then
     ui.notify{ title = "Brew Lab Coffee", text = "Order #" .. o.id .. " for " .. (o.name or "you") .. " is ready for pickup", icon = "local_cafe", screen = "orders", params = { id = o.id } }
   end
-  if locals.get("steps") ~= nil then orders_enter({ params = { id = locals.get("current_id") } }) end
+end
+
+-- The order the screen shows: the one picked, else the newest.
+local function current_order()
+  return find_order(locals.get("current_id")) or (state.get("orders") or {})[1]
 end
 
 function orders_enter(ev)
-  local id = (ev and ev.params and ev.params.id) or locals.get("current_id")
-  local o = find_order(id)
-  if not o then o = (state.get("orders") or {})[1] end
-  if not o then
-    locals.set("current", nil)
-    locals.set("steps", {})
-    return
-  end
-  locals.set("current_id", o.id)
-  locals.set("current", o)
+  local id = ev.params and ev.params.id
+  if find_order(id) then locals.set("current_id", id) end
+end
+
+function orders_view(ev)
+  local o = current_order()
+  if not o then return { steps = {} } end
   local steps = {}
   local subs = { "Paid with Chatly Pay", "Your barista is on it", "Pick it up at the counter", "Enjoy!" }
   local stage = tonumber(o.stage) or 1
   for k, name in ipairs(STAGES) do
     table.insert(steps, { title = name, subtitle = subs[k], done = k < stage or stage == 4, current = k == stage, last = k == 4 })
   end
-  locals.set("steps", steps)
+  return { current = o, steps = steps }
 end
 
 function select_order(ev)
   if type(ev.item) ~= "table" then return end
   locals.set("current_id", ev.item.id)
-  orders_enter({ params = { id = ev.item.id } })
 end
 
 function pick_up(ev)
@@ -266,12 +272,11 @@ function pick_up(ev)
   if o then
     state.set("orders." .. i .. ".stage", 4)
     state.set("orders." .. i .. ".status", STAGES[4])
-    orders_enter({ params = { id = o.id } })
   end
 end
 
 function share_order(ev)
-  local o = locals.get("current")
+  local o = current_order()
   if type(o) ~= "table" then return end
   host.share_to_chat{ text = "☕ I ordered " .. (o.summary or "coffee") .. " at Brew Lab Coffee (order #" .. o.id .. ", " .. (o.status or "") .. ")" }
 end

@@ -23,8 +23,7 @@ function go_back(ev) nav.pop() end
 function open_history(ev) nav.push("history") end
 function open_accounts(ev) nav.push("accounts") end
 
-function bills_enter(ev)
-  locals.set("name", holder())
+function bills_view(ev)
   local paid = state.get("paid") or {}
   local accounts = state.get("accounts") or {}
   local out, due, count = {}, 0, 0
@@ -50,9 +49,7 @@ function bills_enter(ev)
       paid = is_paid, soon = left <= 5, state_text = text, account = accounts[b.id] or "",
     })
   end
-  locals.set("bills", out)
-  locals.set("due_text", money(due))
-  locals.set("due_count", count)
+  return { name = holder(), bills = out, due_text = money(due), due_count = count }
 end
 
 function open_bill(ev)
@@ -60,27 +57,30 @@ function open_bill(ev)
 end
 
 function bill_enter(ev)
+  if not find_bill(ev.params and ev.params.id) then nav.pop() end
+end
+
+function bill_view(ev)
   local b = find_bill(ev.params and ev.params.id)
-  if not b then
-    nav.pop()
-    return
-  end
+  if not b then return {} end
   b.amount_text = money(b.amount)
-  locals.set("b", b)
-  locals.set("name", holder())
-  locals.set("account", (state.get("accounts") or {})[b.id] or "")
-  locals.set("paid", (state.get("paid") or {})[b.id])
-  locals.set("prev_text", money(b.prev))
   local diff = (tonumber(b.amount) or 0) - (tonumber(b.prev) or 0)
-  if math.abs(diff) < 0.005 then
-    locals.set("change_text", "Same as last period")
-  else
-    locals.set("change_text", (diff > 0 and "Up " or "Down ") .. money(math.abs(diff)) .. " from last period")
+  local change_text = "Same as last period"
+  if math.abs(diff) >= 0.005 then
+    change_text = (diff > 0 and "Up " or "Down ") .. money(math.abs(diff)) .. " from last period"
   end
+  return {
+    b = b,
+    name = holder(),
+    account = (state.get("accounts") or {})[b.id] or "",
+    paid = (state.get("paid") or {})[b.id],
+    prev_text = money(b.prev),
+    change_text = change_text,
+  }
 end
 
 function pay_bill(ev)
-  local b = locals.get("b")
+  local b = find_bill(ev.params and ev.params.id)
   if type(b) ~= "table" then return end
   if (state.get("paid") or {})[b.id] then
     ui.toast("This bill is already paid")
@@ -112,7 +112,6 @@ function bill_paid(ev)
   local id = tonumber(state.get("next_payment")) or 1
   state.set("next_payment", id + 1)
   state.insert("payments", { id = id, bill = b.id, provider = b.provider, amount = b.amount, amount_text = money(b.amount), date = clock.today(), ref = tx.id or "", icon = b.icon }, 1)
-  locals.set("paid", record)
   ui.toast(b.name .. " bill paid")
 end
 

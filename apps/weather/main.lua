@@ -252,7 +252,7 @@ end
 
 function open_add_city(ev) nav.push("add_city") end
 
-local function run_city_search()
+function add_city_view(ev)
   local q = tostring(locals.get("query") or ""):lower()
   local saved = {}
   for _, n in ipairs(state.get("saved") or {}) do saved[n] = true end
@@ -262,14 +262,11 @@ local function run_city_search()
       table.insert(results, { name = c.name, country = c.country, added = saved[c.name] and true or false, meta = saved[c.name] and "Added" or "" })
     end
   end
-  locals.set("results", results)
+  return { results = results }
 end
 
-function add_city_enter(ev) run_city_search() end
-function city_search_changed(ev) run_city_search() end
 function city_search_clear(ev)
   locals.set("query", "")
-  run_city_search()
 end
 
 function add_city(ev)
@@ -295,42 +292,48 @@ function units_changed(ev) ensure_data() end
 
 -- ---------------------------------------------------------------- day detail
 
-function day_enter(ev)
+-- The day the screen shows: its number in the forecast (1 is today), within the forecast.
+local function day_number(ev, d)
   local n = tonumber(ev.params and ev.params.n) or 1
-  local name = state.get("current")
-  local d = data_of(name)
-  if not d then return end
-  n = math.max(1, math.min(#d.days, n))
+  return math.max(1, math.min(d and #d.days or 7, n))
+end
+
+function day_view(ev)
+  local d = data_of(state.get("current"))
+  if not d then return {} end
+  local n = day_number(ev, d)
   local day = d.days[n]
   local wd = weekday_of_today(n - 1)
-  locals.set("n", n)
-  locals.set("title", n == 1 and "Today" or (n == 2 and "Tomorrow" or DAY_LONG[wd]))
-  locals.set("icon", ICONS[day.cond] or "wb_sunny")
-  locals.set("cond", day.cond)
-  locals.set("hilo", "High " .. temp(day.hi) .. " · Low " .. temp(day.lo))
-  locals.set("precip", day.precip .. "%")
-  locals.set("humidity", day.humidity .. "%")
-  locals.set("wind", wind(day.wind))
-  locals.set("uv", tostring(day.uv))
-  locals.set("sun", hhmm(day.sunrise) .. " – " .. hhmm(day.sunset))
   local parts = {}
   for _, h in ipairs({ 6, 9, 12, 15, 18, 21 }) do
     local hc = cond_at(day, h, day.sunrise, day.sunset)
     table.insert(parts, { time = string.format("%02d:00", h), icon = ICONS[hc] or "wb_sunny", temp = temp(temp_at(day, h * 60)), precip = WET[hc] and (day.precip .. "%") or "" })
   end
-  locals.set("hours", parts)
   local text = day.cond .. " with a high of " .. temp(day.hi) .. " and a low of " .. temp(day.lo) .. ". "
   if WET[day.cond] then text = text .. "Chance of precipitation " .. day.precip .. "%. " end
   text = text .. "Winds around " .. wind(day.wind) .. "."
-  locals.set("text", text)
+  return {
+    n = n,
+    title = n == 1 and "Today" or (n == 2 and "Tomorrow" or DAY_LONG[wd]),
+    icon = ICONS[day.cond] or "wb_sunny",
+    cond = day.cond,
+    hilo = "High " .. temp(day.hi) .. " · Low " .. temp(day.lo),
+    precip = day.precip .. "%",
+    humidity = day.humidity .. "%",
+    wind = wind(day.wind),
+    uv = tostring(day.uv),
+    sun = hhmm(day.sunrise) .. " – " .. hhmm(day.sunset),
+    hours = parts,
+    text = text,
+  }
 end
 
 function prev_day(ev)
-  local n = tonumber(locals.get("n")) or 1
+  local n = day_number(ev, data_of(state.get("current")))
   if n > 1 then nav.replace("day", { n = n - 1 }) end
 end
 
 function next_day(ev)
-  local n = tonumber(locals.get("n")) or 1
+  local n = day_number(ev, data_of(state.get("current")))
   if n < 7 then nav.replace("day", { n = n + 1 }) end
 end

@@ -370,8 +370,8 @@ local function tracks_of_album(name)
   return t
 end
 
-function album_enter(ev)
-  local prm = ev.params or {}
+-- An album, or every album of an artist (`artist` in the parameters).
+local function album_model(prm)
   if prm.artist then
     local tracks = {}
     local albums = 0
@@ -381,19 +381,30 @@ function album_enter(ev)
         for _, t in ipairs(tracks_of_album(a.name)) do table.insert(tracks, t) end
       end
     end
-    locals.set("name", prm.artist)
-    locals.set("artist", prm.artist)
-    locals.set("info", albums .. (albums == 1 and " album · " or " albums · ") .. #tracks .. " songs")
-    locals.set("tracks", tracks)
-    return
+    return { name = prm.artist, artist = prm.artist, info = albums .. (albums == 1 and " album · " or " albums · ") .. #tracks .. " songs", tracks = tracks }
   end
   local a = album(prm.album or prm.path) or (content.get("albums") or {})[1]
-  if not a then return end
-  locals.set("name", a.name)
-  locals.set("artist", a.artist)
-  locals.set("cover", a.cover or "")
-  locals.set("info", a.genre .. " · " .. a.year .. " · " .. a.tracks .. " songs, " .. a.minutes .. " min")
-  locals.set("tracks", tracks_of_album(a.name))
+  if not a then return {} end
+  return {
+    name = a.name,
+    artist = a.artist,
+    cover = a.cover or "",
+    info = a.genre .. " · " .. a.year .. " · " .. a.tracks .. " songs, " .. a.minutes .. " min",
+    tracks = tracks_of_album(a.name),
+  }
+end
+
+local playlist_model
+
+-- What an album or playlist screen lists, from its parameters (a playlist has `id` or `liked`).
+local function list_model(prm)
+  prm = prm or {}
+  if prm.liked or prm.id then return playlist_model(prm) end
+  return album_model(prm)
+end
+
+function list_view(ev)
+  return list_model(ev.params)
 end
 
 function open_album(ev)
@@ -407,25 +418,25 @@ function open_artist(ev)
 end
 
 function open_album_artist(ev)
-  local name = locals.get("artist")
+  local name = list_model(ev.params).artist
   if type(name) == "string" and name ~= "" then nav.push("album", { artist = name }) end
 end
 
-local function list_ids()
+local function list_ids(ev)
   local ids = {}
-  for _, t in ipairs(locals.get("tracks") or {}) do table.insert(ids, t.id) end
+  for _, t in ipairs(list_model(ev.params).tracks or {}) do table.insert(ids, t.id) end
   return ids
 end
 
 function play_from_list(ev)
   local id = ev.item and ev.item.id
   if not song(id) then return end
-  start_song(id, list_ids())
+  start_song(id, list_ids(ev))
   nav.push("now_playing")
 end
 
 function play_all(ev)
-  local ids = list_ids()
+  local ids = list_ids(ev)
   if #ids == 0 then return end
   local p = pb()
   p.shuffle = false
@@ -435,7 +446,7 @@ function play_all(ev)
 end
 
 function shuffle_list(ev)
-  local ids = list_ids()
+  local ids = list_ids(ev)
   if #ids == 0 then return end
   for i = #ids, 2, -1 do
     local j = math.random(1, i)
@@ -449,13 +460,14 @@ function shuffle_list(ev)
 end
 
 function queue_list(ev)
-  local ids = list_ids()
+  local ids = list_ids(ev)
   for _, id in ipairs(ids) do state.insert("queue", id) end
   ui.toast(#ids .. " songs added to queue")
 end
 
 function share_album(ev)
-  ui.share{ text = tostring(locals.get("name") or "") .. " — " .. tostring(locals.get("artist") or "") }
+  local shown = list_model(ev.params)
+  ui.share{ text = tostring(shown.name or "") .. " — " .. tostring(shown.artist or "") }
 end
 
 -- ---------------------------------------------------------------- playlists
@@ -467,14 +479,14 @@ local function find_playlist(id)
   return nil
 end
 
-local function load_playlist(prm)
+function playlist_model(prm)
   local ids, name
   if prm.liked then
     ids = state.get("liked") or {}
     name = "Liked songs"
   else
     local pl = find_playlist(prm.id)
-    if not pl then return end
+    if not pl then return {} end
     ids = pl.songs or {}
     name = pl.name
   end
@@ -486,14 +498,12 @@ local function load_playlist(prm)
       table.insert(tracks, { id = s.id, title = s.title, artist = s.artist, album = s.album, track = s.track, length = s.length })
     end
   end
-  locals.set("name", name)
-  locals.set("artist", prm.liked and "Songs you liked" or "Your playlist")
-  locals.set("info", #tracks .. (#tracks == 1 and " song · " or " songs · ") .. (total // 60) .. " min")
-  locals.set("tracks", tracks)
-end
-
-function playlist_enter(ev)
-  load_playlist(ev.params or {})
+  return {
+    name = name,
+    artist = prm.liked and "Songs you liked" or "Your playlist",
+    info = #tracks .. (#tracks == 1 and " song · " or " songs · ") .. (total // 60) .. " min",
+    tracks = tracks,
+  }
 end
 
 function open_playlist(ev)
@@ -519,7 +529,6 @@ function remove_from_playlist(ev)
   for k = #list, 1, -1 do
     if tonumber(list[k]) == id then
       state.remove(path, k)
-      load_playlist(prm)
       ui.snackbar{ text = "Removed " .. tostring(ev.item.title), action = "Undo", handler = "undo_playlist_remove", args = { path = path, id = id, pos = k } }
       return
     end
@@ -532,14 +541,13 @@ function undo_playlist_remove(ev)
   local list = state.get(a.path)
   if type(list) ~= "table" or has(list, a.id) then return end
   state.insert(a.path, tonumber(a.id), math.min(math.max(tonumber(a.pos) or 1, 1), #list + 1))
-  local prm = ev.params or {}
-  if locals.get("tracks") ~= nil then load_playlist(prm) end
 end
 
 function share_playlist(ev)
   local names = {}
-  for _, t in ipairs(locals.get("tracks") or {}) do table.insert(names, t.title .. " — " .. t.artist) end
-  ui.share{ text = tostring(locals.get("name") or "Playlist") .. "\n" .. table.concat(names, "\n") }
+  local shown = list_model(ev.params)
+  for _, t in ipairs(shown.tracks or {}) do table.insert(names, t.title .. " — " .. t.artist) end
+  ui.share{ text = tostring(shown.name or "Playlist") .. "\n" .. table.concat(names, "\n") }
 end
 
 function new_playlist(ev)
@@ -658,7 +666,9 @@ end
 
 -- ---------------------------------------------------------------- search
 
-local function run_search()
+local KINDS = { { label = "All", value = "" }, { label = "Songs", value = "songs" }, { label = "Albums", value = "albums" }, { label = "Artists", value = "artists" } }
+
+function search_view(ev)
   local q = trim(locals.get("query")):lower()
   local kind = locals.get("kind") or ""
   local results = {}
@@ -685,27 +695,21 @@ local function run_search()
       end
     end
   end
-  locals.set("results", results)
+  return { results = results, chips = KINDS }
 end
 
 function search_enter(ev)
-  locals.set("chips", { { label = "All", value = "" }, { label = "Songs", value = "songs" }, { label = "Albums", value = "albums" }, { label = "Artists", value = "artists" } })
   if locals.get("kind") == nil then locals.set("kind", "") end
-  run_search()
 end
-
-function search_changed(ev) run_search() end
 
 function search_clear(ev)
   locals.set("query", "")
-  run_search()
 end
 
 function search_kind(ev)
   local v = ev.item and ev.item.value
   if type(v) ~= "string" then return end
   locals.set("kind", v)
-  run_search()
 end
 
 function open_result(ev)

@@ -116,17 +116,25 @@ local function load_locals(n)
   locals.set("checklist", n.checklist and true or false)
   locals.set("items", n.items or {})
   locals.set("color", n.color or "default")
-  locals.set("edited", n.edited or clock.today())
-  locals.set("label_text", table.concat(n.labels or {}, ", "))
-  local done = 0
-  for _, it in ipairs(n.items or {}) do if type(it) == "table" and it.done then done = done + 1 end end
-  locals.set("done_text", done > 0 and (done .. " checked item" .. (done == 1 and "" or "s")) or "")
 end
 
 local function current_id(ev)
   local id = locals.get("id")
   if id == nil and ev and ev.params then id = ev.params.id end
   return id
+end
+
+-- What the editor says about the note besides its fields: its labels, checked items, date.
+function edit_view(ev)
+  local n = find_note(current_id(ev))
+  if not n then return {} end
+  local done = 0
+  for _, it in ipairs(n.items or {}) do if type(it) == "table" and it.done then done = done + 1 end end
+  return {
+    label_text = table.concat(n.labels or {}, ", "),
+    done_text = done > 0 and (done .. " checked item" .. (done == 1 and "" or "s")) or "",
+    edited = n.edited or clock.today(),
+  }
 end
 
 -- ---------------------------------------------------------------- home
@@ -292,14 +300,11 @@ end
 
 local function save_items()
   local items = {}
-  local done = 0
   for _, it in ipairs(locals.get("items") or {}) do
     if type(it) == "table" then
       table.insert(items, { text = tostring(it.text or ""), done = it.done and true or false })
-      if it.done then done = done + 1 end
     end
   end
-  locals.set("done_text", done > 0 and (done .. " checked item" .. (done == 1 and "" or "s")) or "")
   save_field(current_id(), "items", items)
 end
 
@@ -415,7 +420,6 @@ function toggle_label(ev)
   end
   if not found then table.insert(labels, l) end
   save_field(id, "labels", labels)
-  locals.set("label_text", table.concat(labels, ", "))
 end
 
 function note_more(ev)
@@ -442,8 +446,8 @@ end
 
 -- ---------------------------------------------------------------- search
 
-local function run_search(q)
-  q = trim(q):lower()
+function search_view(ev)
+  local q = trim(locals.get("query") or ""):lower()
   local results = {}
   if q ~= "" then
     for _, n in ipairs(state.get("notes") or {}) do
@@ -454,21 +458,11 @@ local function run_search(q)
       end
     end
   end
-  locals.set("results", results)
-  locals.set("summary", #results == 1 and "1 note" or (#results .. " notes"))
-end
-
-function search_enter(ev)
-  run_search(locals.get("query") or "")
-end
-
-function search_changed(ev)
-  run_search(locals.get("query") or "")
+  return { results = results, summary = #results == 1 and "1 note" or (#results .. " notes") }
 end
 
 function search_clear(ev)
   locals.set("query", "")
-  run_search("")
 end
 
 -- ---------------------------------------------------------------- labels

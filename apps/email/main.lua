@@ -248,7 +248,6 @@ function undo_move(ev)
   local e, i = find_email(a.id)
   if not e or not FOLDER_NAMES[a.folder] then return end
   state.set("emails." .. i .. ".folder", a.folder)
-  if locals.get("results") ~= nil then run_search_again() end
 end
 
 local function delete_email(id)
@@ -318,7 +317,7 @@ end
 
 -- ---------------------------------------------------------------- folders
 
-function folders_enter(ev)
+function folders_view(ev)
   local current = state.get("folder") or "inbox"
   local counts = {}
   for _, e in ipairs(emails()) do
@@ -334,7 +333,7 @@ function folders_enter(ev)
     local c = counts[f.id]
     table.insert(rows, { id = f.id, name = f.name, icon = f.icon, badge = c and tostring(c) or "", current = f.id == current })
   end
-  locals.set("folders", rows)
+  return { folders = rows }
 end
 
 function pick_folder(ev)
@@ -349,24 +348,24 @@ end
 
 -- ---------------------------------------------------------------- read
 
-local function load_read(id)
-  local e, i = find_email(id)
-  if not e then return nil end
+function read_view(ev)
+  local e = find_email(ev.params and ev.params.id)
+  if not e then return {} end
   local copy = {}
   for k, v in pairs(e) do copy[k] = v end
   copy.starred = e.starred == true
   if trim(copy.subject) == "" then copy.subject = "(no subject)" end
-  locals.set("m", copy)
-  locals.set("when", long_when(e.date, e.t))
   local to = trim(e.to)
-  locals.set("to_text", to == me().email and "me" or (name_for_email(to) or to))
-  locals.set("folder_label", FOLDER_NAMES[e.folder] or "")
-  return e, i
+  return {
+    m = copy,
+    when = long_when(e.date, e.t),
+    to_text = to == me().email and "me" or (name_for_email(to) or to),
+    folder_label = FOLDER_NAMES[e.folder] or "",
+  }
 end
 
 function read_enter(ev)
-  local id = ev.params and ev.params.id
-  local e, i = load_read(id)
+  local e, i = find_email(ev.params and ev.params.id)
   if not e then
     ui.toast("Message not found")
     nav.pop()
@@ -379,7 +378,6 @@ function toggle_star_current(ev)
   local id = ev.params and ev.params.id
   local on = toggle_star(id)
   if on ~= nil then ui.toast(on and "Starred" or "Star removed") end
-  load_read(id)
 end
 
 function archive_current(ev)
@@ -473,7 +471,8 @@ local function recipients(text)
   return out
 end
 
-local function refresh_suggest()
+-- People whose name or address holds what is being typed after the last comma in To.
+function compose_view(ev)
   local to = type(locals.get("to")) == "string" and locals.get("to") or ""
   local last = trim(to:match("([^,;]*)$") or ""):lower()
   local rows = {}
@@ -485,7 +484,7 @@ local function refresh_suggest()
       end
     end
   end
-  locals.set("suggest", rows)
+  return { suggest = rows }
 end
 
 function compose_enter(ev)
@@ -509,14 +508,12 @@ function compose_enter(ev)
   locals.set("err_to", "")
   locals.set("err_body", "")
   locals.set("form_error", "")
-  locals.set("suggest", {})
   locals.set("loaded", true)
 end
 
 function to_changed(ev)
   locals.set("err_to", "")
   locals.set("form_error", "")
-  refresh_suggest()
 end
 
 function subject_changed(ev)
@@ -534,7 +531,6 @@ function pick_suggestion(ev)
   local to = type(locals.get("to")) == "string" and locals.get("to") or ""
   local head = to:match("^(.*[,;])") or ""
   locals.set("to", trim(head .. (head ~= "" and " " or "") .. it.email) .. ", ")
-  locals.set("suggest", {})
   locals.set("err_to", "")
 end
 
@@ -674,7 +670,7 @@ end
 
 -- ---------------------------------------------------------------- search
 
-local function run_search()
+function search_view(ev)
   local q = trim(locals.get("query")):lower()
   local only_unread, only_starred = locals.get("only_unread") == true, locals.get("only_starred") == true
   local rows = {}
@@ -689,12 +685,7 @@ local function run_search()
     table.sort(list, function(a, b) return stamp(a) > stamp(b) end)
     for _, e in ipairs(list) do table.insert(rows, row_of(e)) end
   end
-  locals.set("results", rows)
-  locals.set("count_text", #rows == 1 and "1 result" or (#rows .. " results"))
-end
-
-function run_search_again()
-  run_search()
+  return { results = rows, count_text = #rows == 1 and "1 result" or (#rows .. " results") }
 end
 
 function search_enter(ev)
@@ -703,12 +694,8 @@ function search_enter(ev)
     locals.set("only_unread", false)
     locals.set("only_starred", false)
   end
-  run_search()
 end
 
-function search_changed(ev)
-  run_search()
-end
 
 local function remember(q)
   q = trim(q)
@@ -724,28 +711,23 @@ end
 
 function search_submit(ev)
   remember(locals.get("query"))
-  run_search()
 end
 
 function clear_search(ev)
   locals.set("query", "")
-  run_search()
 end
 
 function toggle_only_unread(ev)
   locals.set("only_unread", not locals.get("only_unread"))
-  run_search()
 end
 
 function toggle_only_starred(ev)
   locals.set("only_starred", not locals.get("only_starred"))
-  run_search()
 end
 
 function use_recent(ev)
   if type(ev.item) ~= "string" then return end
   locals.set("query", ev.item)
-  run_search()
 end
 
 function clear_recent(ev)

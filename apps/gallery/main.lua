@@ -160,22 +160,27 @@ function folder_view(ev)
   return derive(nil, p.folder or p.path or "Download")
 end
 
-local function load_photo(id)
-  local p = photo_by_id(id)
-  if not p then return false end
-  local favs = set_of(state.get("favorites"))
-  local trash = set_of(state.get("trash"), "id")
+-- Whether a photo is in the trash (and since when).
+local function trashed(id)
+  return set_of(state.get("trash"), "id")[tonumber(id)]
+end
+
+-- The photo screen shows the photo whose id its entering picked (`local.id`).
+function photo_view(ev)
+  local p = photo_by_id(locals.get("id"))
+  if not p then return {} end
   local pid = tonumber(p.id)
-  locals.set("id", pid)
+  local view = {}
   for _, k in ipairs({ "caption", "date", "location", "icon", "album", "camera", "resolution", "size", "file" }) do
-    locals.set(k, p[k] or "")
+    view[k] = p[k] or ""
   end
-  locals.set("short_date", short_date(p.date))
-  locals.set("photo", look_of(p).photo)
-  locals.set("favorite", favs[pid] and true or false)
-  locals.set("trashed", trash[pid] and true or false)
-  locals.set("deleted", trash[pid] and trash[pid].deleted or "")
-  return true
+  local trash = trashed(pid)
+  view.short_date = short_date(p.date)
+  view.photo = look_of(p).photo
+  view.favorite = set_of(state.get("favorites"))[pid] and true or false
+  view.trashed = trash and true or false
+  view.deleted = trash and trash.deleted or ""
+  return view
 end
 
 -- ---------------------------------------------------------------- home / albums
@@ -295,11 +300,8 @@ end
 
 function photo_enter(ev)
   local p = ev.params or {}
-  local id = p.id or p.path
-  if not load_photo(id) then
-    local first = (content.get("photos") or {})[1]
-    if first then load_photo(first.id) end
-  end
+  local shown = photo_by_id(p.id or p.path) or (content.get("photos") or {})[1]
+  if shown then locals.set("id", tonumber(shown.id)) end
   locals.set("show_info", p.info and true or false)
   if p.slideshow then
     locals.set("slideshow", true)
@@ -327,12 +329,12 @@ function photo_more(ev)
 end
 
 function copy_caption(ev)
-  clipboard.set(tostring(locals.get("caption") or ""))
+  clipboard.set(tostring((photo_by_id(locals.get("id")) or {}).caption or ""))
   ui.toast("Caption copied")
 end
 
 function open_photo_album(ev)
-  local album = locals.get("album")
+  local album = (photo_by_id(locals.get("id")) or {}).album
   if type(album) == "string" and album ~= "" then nav.push("album", { album = album }) end
 end
 
@@ -348,8 +350,7 @@ end
 function toggle_favorite(ev)
   local id = locals.get("id")
   if not photo_by_id(id) then return end
-  local on = not locals.get("favorite")
-  locals.set("favorite", on)
+  local on = not set_of(state.get("favorites"))[tonumber(id)]
   set_favorite(id, on)
   ui.toast(on and "Added to favorites" or "Removed from favorites")
 end
@@ -364,7 +365,6 @@ end
 function restore_photo(ev)
   local id = locals.get("id")
   if restore(id) then
-    locals.set("trashed", false)
     ui.toast("Photo restored")
   end
 end
@@ -424,7 +424,7 @@ local function neighbor(step)
   local id = tonumber(locals.get("id"))
   local view = derive()
   local list = view.all or {}
-  if locals.get("trashed") then list = view.trash or {} end
+  if trashed(locals.get("id")) then list = view.trash or {} end
   if #list == 0 then return nil end
   for i, c in ipairs(list) do
     if tonumber(c.id) == id then
@@ -469,8 +469,8 @@ end
 
 -- ---------------------------------------------------------------- search
 
-local function run_search(q)
-  q = trim(q):lower()
+function search_view(ev)
+  local q = trim(locals.get("query") or ""):lower()
   local results = {}
   if q ~= "" then
     for _, c in ipairs(derive().all) do
@@ -478,10 +478,6 @@ local function run_search(q)
       if hay:find(q, 1, true) then table.insert(results, c) end
     end
   end
-  locals.set("results", results)
-end
-
-function search_enter(ev)
   local seen, sugg = {}, {}
   for _, p in ipairs(content.get("photos") or {}) do
     local city = tostring(p.location or ""):match("([^,]+)$")
@@ -491,22 +487,17 @@ function search_enter(ev)
       table.insert(sugg, { label = city, value = city })
     end
   end
-  locals.set("suggestions", sugg)
-  run_search(locals.get("query") or "")
+  return { results = results, suggestions = sugg }
 end
-
-function search_changed(ev) run_search(locals.get("query") or "") end
 
 function search_clear(ev)
   locals.set("query", "")
-  run_search("")
 end
 
 function search_suggestion(ev)
   local v = ev.item and ev.item.value
   if type(v) ~= "string" then return end
   locals.set("query", v)
-  run_search(v)
 end
 
 -- ---------------------------------------------------------------- files

@@ -226,7 +226,8 @@ end
 
 -- ---------------------------------------------------------------- search
 
-local function run_search()
+-- The places matching the query and category, nearest first.
+local function search_rows()
   local q = trim(locals.get("query")):lower()
   local cat = locals.get("category") or ""
   local results = {}
@@ -244,43 +245,51 @@ local function run_search()
   end)
   local rows = {}
   for _, p in ipairs(results) do table.insert(rows, row_of(p)) end
-  locals.set("results", rows)
-  locals.set("camera", camera_around(rows))
-  if q == "" and cat == "" then
-    locals.set("summary", "")
-  else
-    locals.set("summary", #rows .. (#rows == 1 and " result" or " results") .. (cat ~= "" and (" in " .. cat) or "") .. ", nearest first")
+  return rows
+end
+
+function search_view(ev)
+  local rows = search_rows()
+  local q, cat = trim(locals.get("query")), locals.get("category") or ""
+  local summary = ""
+  if q ~= "" or cat ~= "" then
+    summary = #rows .. (#rows == 1 and " result" or " results") .. (cat ~= "" and (" in " .. cat) or "") .. ", nearest first"
   end
+  local chips = { { label = "All", value = "" } }
+  for _, c in ipairs(content.get("categories") or {}) do table.insert(chips, { label = c.label, value = c.value }) end
+  return { results = rows, summary = summary, chips = chips }
+end
+
+-- The map over the results frames them whenever they change.
+local function frame_results()
+  locals.set("camera", camera_around(search_rows()))
 end
 
 function search_enter(ev)
   local p = ev.params or {}
-  local chips = { { label = "All", value = "" } }
-  for _, c in ipairs(content.get("categories") or {}) do table.insert(chips, { label = c.label, value = c.value }) end
-  locals.set("chips", chips)
   if locals.get("category") == nil then locals.set("category", type(p.category) == "string" and p.category or "") end
   if locals.get("query") == nil then locals.set("query", type(p.query) == "string" and p.query or "") end
-  run_search()
+  frame_results()
 end
 
-function search_changed(ev) run_search() end
+function search_changed(ev) frame_results() end
 
 function search_submit(ev)
-  run_search()
+  frame_results()
   local q = trim(locals.get("query"))
   if q ~= "" then add_recent(q, 0) end
 end
 
 function search_clear(ev)
   locals.set("query", "")
-  run_search()
+  frame_results()
 end
 
 function pick_category(ev)
   local v = ev.item and ev.item.value
   if type(v) ~= "string" then return end
   locals.set("category", v)
-  run_search()
+  frame_results()
 end
 
 function open_result(ev)
@@ -305,26 +314,31 @@ local function open_status(hours)
   return "Closed · opens " .. clock.format_time(open)
 end
 
-local function load_place(p)
+-- The place screen shows the place its entering picked (`local.id`); its map starts on it.
+function place_enter(ev)
+  local prm = ev.params or {}
+  local p = find_place(prm.id or prm.path) or (content.get("places") or {})[1]
+  if not p then return end
   locals.set("id", p.id)
-  for _, k in ipairs({ "name", "kind", "address", "hours", "phone", "website", "description" }) do
-    locals.set(k, p[k] or "")
-  end
-  locals.set("icon", category_icon(p.category))
-  locals.set("rating", string.format("%.1f", tonumber(p.rating) or 0))
-  locals.set("reviews", with_commas(p.reviews))
-  locals.set("distance", fmt_dist(p.distance_km))
-  locals.set("saved_in", table.concat(lists_with(p.id), ", "))
-  locals.set("status", open_status(p.hours))
-  locals.set("pins", { { id = p.id, name = p.name } })
   local pt = map.place(p.id)
   locals.set("camera", pt and { x = pt.x, y = pt.y, zoom = 16 } or {})
 end
 
-function place_enter(ev)
-  local prm = ev.params or {}
-  local p = find_place(prm.id or prm.path) or (content.get("places") or {})[1]
-  if p then load_place(p) end
+function place_view(ev)
+  local p = find_place(locals.get("id"))
+  if not p then return {} end
+  local view = {}
+  for _, k in ipairs({ "name", "kind", "address", "hours", "phone", "website", "description" }) do
+    view[k] = p[k] or ""
+  end
+  view.icon = category_icon(p.category)
+  view.rating = string.format("%.1f", tonumber(p.rating) or 0)
+  view.reviews = with_commas(p.reviews)
+  view.distance = fmt_dist(p.distance_km)
+  view.saved_in = table.concat(lists_with(p.id), ", ")
+  view.status = open_status(p.hours)
+  view.pins = { { id = p.id, name = p.name } }
+  return view
 end
 
 function share_place(ev)
@@ -334,20 +348,21 @@ function share_place(ev)
 end
 
 function copy_address(ev)
-  local a = locals.get("address")
+  local a = (find_place(locals.get("id")) or {}).address
   if type(a) ~= "string" or a == "" then return end
   clipboard.set(a)
   ui.toast("Address copied")
 end
 
 function call_place(ev)
-  local phone = locals.get("phone")
+  local p = find_place(locals.get("id")) or {}
+  local phone = p.phone
   if type(phone) ~= "string" or phone == "" then
     ui.toast("No phone number")
     return
   end
   ui.dialog{
-    title = "Call " .. tostring(locals.get("name") or "") .. "?",
+    title = "Call " .. tostring(p.name or "") .. "?",
     text = phone,
     buttons = { { text = "Cancel" }, { text = "Call", handler = "call_confirmed", args = { phone = phone } } },
   }
@@ -386,7 +401,6 @@ function toggle_in_list(ev)
       ui.toast(found and ("Removed from " .. l.name) or ("Saved to " .. l.name))
     end
   end
-  if tonumber(locals.get("id")) == id then locals.set("saved_in", table.concat(lists_with(id), ", ")) end
 end
 
 function open_directions(ev)
@@ -399,9 +413,10 @@ end
 
 local TURN_ICONS = { left = "turn_left", right = "turn_right", straight = "straight" }
 
-local function build_route()
+-- The route the directions screen shows: to (or, reversed, from) its place by the chosen mode.
+local function route_model()
   local p = find_place(locals.get("id"))
-  if not p then return end
+  if not p then return nil end
   local mode = locals.get("mode")
   if not MODES[mode] then mode = "drive" end
   local m = MODES[mode]
@@ -442,18 +457,31 @@ local function build_route()
   end
   table.insert(steps, { icon = "flag", text = to .. (reversed and "" or " will be on the right"), detail = reversed and "" or tostring(p.address) })
   local minutes = km / m.kmh * 60 + m.extra
-  locals.set("steps", steps)
-  locals.set("mode", mode)
-  locals.set("mode_icon", m.icon)
-  locals.set("from", from)
-  locals.set("to", to)
-  locals.set("minutes", math.floor(minutes + 0.5))
-  locals.set("total_time", fmt_minutes(minutes))
-  locals.set("total_dist", fmt_dist(km))
-  locals.set("summary", mode == "transit" and "Includes a 6 min wait" or ("via " .. (longest and longest.street or "")))
-  locals.set("route", { from = from_id, to = to_id })
-  locals.set("pins", { { id = p.id, name = p.name } })
-  locals.set("camera", r.camera)
+  return {
+    steps = steps,
+    mode = mode,
+    mode_icon = m.icon,
+    from = from,
+    to = to,
+    minutes = math.floor(minutes + 0.5),
+    total_time = fmt_minutes(minutes),
+    total_dist = fmt_dist(km),
+    summary = mode == "transit" and "Includes a 6 min wait" or ("via " .. (longest and longest.street or "")),
+    route = { from = from_id, to = to_id },
+    pins = { { id = p.id, name = p.name } },
+    camera = r.camera,
+    modes = { { label = "Drive", value = "drive" }, { label = "Walk", value = "walk" }, { label = "Transit", value = "transit" } },
+  }
+end
+
+function directions_view(ev)
+  return route_model() or {}
+end
+
+-- The map over the route frames it whenever the route changes.
+local function frame_route()
+  local r = route_model()
+  if r then locals.set("camera", r.camera) end
 end
 
 function directions_enter(ev)
@@ -462,11 +490,8 @@ function directions_enter(ev)
   if not p then p = (content.get("places") or {})[1] end
   if not p then return end
   locals.set("id", p.id)
-  locals.set("modes", {
-    { label = "Drive", value = "drive" }, { label = "Walk", value = "walk" }, { label = "Transit", value = "transit" },
-  })
   if locals.get("mode") == nil then locals.set("mode", state.get("mode") or "drive") end
-  build_route()
+  frame_route()
 end
 
 function set_mode(ev)
@@ -474,21 +499,24 @@ function set_mode(ev)
   if not MODES[v] then return end
   locals.set("mode", v)
   state.set("mode", v)
-  build_route()
+  frame_route()
 end
 
 function swap_route(ev)
   locals.set("reversed", not locals.get("reversed"))
-  build_route()
+  frame_route()
 end
 
 function share_route(ev)
-  ui.share{ text = tostring(locals.get("from")) .. " → " .. tostring(locals.get("to")) .. ": " .. tostring(locals.get("total_time")) .. " (" .. tostring(locals.get("total_dist")) .. ") by " .. MODES[locals.get("mode") or "drive"].label:lower() }
+  local r = route_model()
+  if not r then return end
+  ui.share{ text = r.from .. " → " .. r.to .. ": " .. r.total_time .. " (" .. r.total_dist .. ") by " .. MODES[r.mode].label:lower() }
 end
 
 function start_navigation(ev)
-  local to = tostring(locals.get("to") or "")
-  local arrive = (clock.minutes() + (tonumber(locals.get("minutes")) or 0)) % 1440
+  local r = route_model() or {}
+  local to = tostring(r.to or "")
+  local arrive = (clock.minutes() + (tonumber(r.minutes) or 0)) % 1440
   ui.toast(string.format("Navigating to %s · arrive %02d:%02d", to, arrive // 60, arrive % 60))
 end
 

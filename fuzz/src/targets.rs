@@ -107,6 +107,7 @@ fn event_ctx(state: &Value, local: &Value, rng: &Rng, clipboard: &str) -> EventC
         effects: Vec::new(),
         host_profile: Value::Null,
         map: None,
+        read: Default::default(),
     }
 }
 

@@ -1,5 +1,5 @@
-//! A screen's view function derives what the screen shows from the data each time it is drawn;
-//! handlers only change data, and the store holds no presentation.
+//! A screen's view function derives what the screen shows from the data whenever it is drawn
+//! after what it read changed; handlers only change data, and the store holds no presentation.
 
 use phoneworld_data::Action;
 use phoneworld_tests::{Harness, ScratchApp};
@@ -69,6 +69,47 @@ fn a_view_that_writes_or_fails_shows_nothing_and_says_why() {
     let problems = h.device.view_problems();
     assert!(problems.iter().any(|p| p.contains("main.lua:9") && p.contains("attempt to concatenate")), "{problems:?}");
     assert!(h.act(Action::Tap { x: 10.0, y: 10.0 }).step > 0);
+}
+
+/// A view's answer is kept while what it read stays the same: it must still follow the clock
+/// as finely as it reads it, the field being typed and data an edit changes in place.
+#[test]
+fn a_kept_view_follows_the_clock_the_field_being_typed_and_the_data() {
+    let lua = r#"
+function clock_view(ev)
+  return { minute = "minute " .. clock.minutes(), echo = "typed " .. (locals.get("q") or ""), note = "note " .. (state.get("note") or "") }
+end
+"#;
+    let screen = r#"Screen(view: "clock_view", root: Column(children: [
+        Text(id: "minute", text: "{vm.minute}"),
+        TextField(id: "q", value: "local.q", hint: "Query"),
+        Text(id: "echo", text: "{vm.echo}"),
+        TextField(id: "note", value: "state.note", hint: "Note"),
+        Text(id: "shown_note", text: "{vm.note}"),
+    ]))"#;
+    let app = ScratchApp::new(
+        "views-kept",
+        &[
+            (
+                "app.ron",
+                r#"App(package: "t.kept", label: "Kept", icon: "list", entry: "main", scripts: ["main.lua"], state: {"note": ""})"#,
+            ),
+            ("main.lua", lua),
+            ("screens/main.ron", screen),
+        ],
+    );
+    let mut h = Harness::with_apps(std::slice::from_ref(&app.dir));
+    h.device.open_screen("t.kept", "main", json!({})).unwrap();
+    let minute = |h: &mut Harness| h.device.ui_elements().into_iter().find_map(|e| e.text.filter(|t| t.starts_with("minute ")));
+    let first = minute(&mut h).expect("the minute is shown");
+    h.act(Action::Wait { ms: 61_000 });
+    let later = minute(&mut h).expect("the minute is shown");
+    assert_ne!(first, later, "a view reading the clock shows the minute after a minute passed");
+
+    h.tap("Query").type_text("abc");
+    assert!(h.find("typed abc").is_some(), "{}", h.device.ui_tree_text());
+    h.tap("Note").type_text("milk");
+    assert!(h.find("note milk").is_some(), "data written in place by a field: {}", h.device.ui_tree_text());
 }
 
 #[test]

@@ -107,6 +107,8 @@ pub struct Device {
     pub(crate) work_used: u64,
     /// Upper bounds of the sizes of app data, screen state and settings.
     pub(crate) size_bounds: crate::limits::SizeBounds,
+    /// The last answers of screens' view functions and what they were computed from.
+    pub(crate) view_memos: crate::view_memo::ViewMemos,
 }
 
 impl std::fmt::Debug for Device {
@@ -194,6 +196,7 @@ impl Device {
             work_step: 0,
             work_used: 0,
             size_bounds: Default::default(),
+            view_memos: Default::default(),
         }
     }
 
@@ -316,6 +319,7 @@ impl Device {
         self.composed = None;
         self.screen_hash = None;
         self.frame = None;
+        self.view_memos.clear();
     }
 
     /// Drops only the cached frame: the next `frame()` renders again from the laid-out view.

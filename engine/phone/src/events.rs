@@ -73,6 +73,7 @@ impl Device {
                 let state = self.store.apps.get(app).map_or(&null, |a| &**a);
                 self.catalog.maps.city(app, spec, state, &installed.content)
             }),
+            read: Default::default(),
         }
     }
 
@@ -122,7 +123,11 @@ impl Device {
         };
         match result {
             Ok(ctx) => {
-                self.store.apps.insert(app.to_owned(), std::sync::Arc::new(ctx.state));
+                // Data a handler only read stays the same allocation: shared with the baseline
+                // and forks, and what views computed from it stays valid.
+                if self.store.apps.get(app).is_none_or(|old| **old != ctx.state) {
+                    self.store.apps.insert(app.to_owned(), std::sync::Arc::new(ctx.state));
+                }
                 if let Some(entry) = self.store.top_mut(app) {
                     entry.local = ctx.local;
                 }

@@ -17,6 +17,7 @@ mod outcome;
 mod snapshot;
 mod step;
 mod text_input;
+mod view_memo;
 mod views;
 
 pub use appearance::{valid_names as appearance_names, Appearance, AppearanceError, ACCENTS, PROFILES, SCREENS};

@@ -10,7 +10,7 @@ use phoneworld_data::CivilTime;
 use serde_json::Value;
 
 use crate::budget::Budget;
-use crate::context::{Effect, EventCtx};
+use crate::context::{ClockRead, Effect, EventCtx};
 use crate::convert::{self, ValueLimits};
 use crate::paths::{get_lua_path, set_lua_path};
 
@@ -325,17 +325,17 @@ fn ui_table(lua: &Lua) -> mlua::Result<Table> {
 
 fn clock_table(lua: &Lua) -> mlua::Result<Table> {
     let t = lua.create_table()?;
-    t.set("now", lua.create_function(|lua, ()| with_ctx(lua, |ctx| Ok(ctx.now_ms)))?)?;
+    t.set("now", lua.create_function(|lua, ()| with_ctx(lua, |ctx| Ok(ctx.now(ClockRead::Millis))))?)?;
     t.set(
         "minutes",
         lua.create_function(|lua, ()| {
             with_ctx(lua, |ctx| {
-                let c = CivilTime::from_ms(ctx.now_ms);
+                let c = CivilTime::from_ms(ctx.now(ClockRead::Minute));
                 Ok(i64::from(c.hour * 60 + c.minute))
             })
         })?,
     )?;
-    t.set("today", lua.create_function(|lua, ()| with_ctx(lua, |ctx| Ok(CivilTime::from_ms(ctx.now_ms).date_string())))?)?;
+    t.set("today", lua.create_function(|lua, ()| with_ctx(lua, |ctx| Ok(CivilTime::from_ms(ctx.now(ClockRead::Day)).date_string())))?)?;
     // Minutes since midnight as the phone's clock setting shows them (`system.clock_24h`).
     t.set(
         "format_time",
@@ -400,9 +400,9 @@ fn install_random(lua: &Lua, math: &Table) -> mlua::Result<()> {
         "random",
         lua.create_function(|lua, (m, n): (Option<i64>, Option<i64>)| {
             with_ctx(lua, |ctx| match (m, n) {
-                (None, _) => Ok(LuaValue::Number(ctx.rng.next_f64())),
-                (Some(m), None) if m >= 1 => Ok(LuaValue::Integer(ctx.rng.range(1, m))),
-                (Some(m), Some(n)) if n >= m => Ok(LuaValue::Integer(ctx.rng.range(m, n))),
+                (None, _) => Ok(LuaValue::Number(ctx.chance().next_f64())),
+                (Some(m), None) if m >= 1 => Ok(LuaValue::Integer(ctx.chance().range(1, m))),
+                (Some(m), Some(n)) if n >= m => Ok(LuaValue::Integer(ctx.chance().range(m, n))),
                 _ => Err(mlua::Error::runtime("bad argument to 'random' (interval is empty)")),
             })
         })?,
@@ -443,7 +443,7 @@ fn os_table(lua: &Lua) -> mlua::Result<Table> {
     t.set(
         "time",
         lua.create_function(|lua, spec: Option<Table>| match spec {
-            None => with_ctx(lua, |ctx| Ok(ctx.now_ms.div_euclid(1000))),
+            None => with_ctx(lua, |ctx| Ok(ctx.now(ClockRead::Millis).div_euclid(1000))),
             Some(tbl) => {
                 let year: i64 = tbl.get("year")?;
                 let month: i64 = tbl.get("month")?;
@@ -464,7 +464,7 @@ fn os_table(lua: &Lua) -> mlua::Result<Table> {
         lua.create_function(|lua, (fmt, at): (Option<Name>, Option<i64>)| {
             let ms = match at {
                 Some(secs) => in_range(secs, MAX_DAYS * 86_400, "os.date time")? * 1000,
-                None => with_ctx(lua, |ctx| Ok(ctx.now_ms))?,
+                None => with_ctx(lua, |ctx| Ok(ctx.now(ClockRead::Millis)))?,
             };
             let civil = CivilTime::from_ms(ms);
             let fmt = fmt.map_or_else(|| "%a %b %e %H:%M:%S %Y".to_owned(), |f| f.0);
@@ -485,7 +485,7 @@ fn os_table(lua: &Lua) -> mlua::Result<Table> {
             Ok(LuaValue::String(lua.create_string(civil.format(fmt))?))
         })?,
     )?;
-    t.set("clock", lua.create_function(|lua, ()| with_ctx(lua, |ctx| Ok(ctx.now_ms as f64 / 1000.0)))?)?;
+    t.set("clock", lua.create_function(|lua, ()| with_ctx(lua, |ctx| Ok(ctx.now(ClockRead::Millis) as f64 / 1000.0)))?)?;
     Ok(t)
 }
 

@@ -75,4 +75,51 @@ pub struct EventCtx {
     pub host_profile: Value,
     /// The app's city, for `map.*` (an app whose manifest has a `map`).
     pub map: Option<Arc<phoneworld_map::City>>,
+    /// How finely the handler read the clock, and whether it drew a random number: what it
+    /// answered depends on those besides the data it read (a view's answer is kept while
+    /// they stay the same).
+    pub read: Reads,
+}
+
+/// How finely a handler read the clock: not at all, the date, the minute, or to the ms.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub enum ClockRead {
+    #[default]
+    Not,
+    Day,
+    Minute,
+    Millis,
+}
+
+impl ClockRead {
+    /// What of `now_ms` the reading depended on: equal keys, equal readings.
+    pub fn key(self, now_ms: i64) -> Option<i64> {
+        match self {
+            ClockRead::Not => None,
+            ClockRead::Day => Some(now_ms.div_euclid(86_400_000)),
+            ClockRead::Minute => Some(now_ms.div_euclid(60_000)),
+            ClockRead::Millis => Some(now_ms),
+        }
+    }
+}
+
+/// What a handler read besides its data (see [`EventCtx::read`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Reads {
+    pub clock: ClockRead,
+    pub chance: bool,
+}
+
+impl EventCtx {
+    /// The virtual time now (ms), noting how finely the caller uses it.
+    pub fn now(&mut self, used: ClockRead) -> i64 {
+        self.read.clock = self.read.clock.max(used);
+        self.now_ms
+    }
+
+    /// The event's random numbers, noting that they were drawn from.
+    pub fn chance(&mut self) -> &mut Rng {
+        self.read.chance = true;
+        &mut self.rng
+    }
 }

@@ -21,7 +21,7 @@ mod sandbox;
 mod strlib;
 
 pub use api::{MAX_EFFECTS_PER_EVENT, MAX_EFFECT_BYTES, MAX_NAME_BYTES, MAX_TEXT_BYTES, MAX_TIMER_MS};
-pub use context::{Effect, EventCtx};
+pub use context::{ClockRead, Effect, EventCtx, Reads};
 pub use convert::{value_size, MAX_VALUE_DEPTH};
 pub use error::ScriptError;
 pub use host::{ScriptHost, ScriptLimits};

@@ -22,6 +22,7 @@ fn ctx() -> EventCtx {
         effects: Vec::new(),
         host_profile: Value::Null,
         map: None,
+        read: Default::default(),
     }
 }
 

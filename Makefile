@@ -5,7 +5,7 @@ CARGO ?= cargo
 OUT ?= out
 
 PHONY_PY := python test-python bench-python bench-adb bench-http bench-ray
-.PHONY: help setup run test test-rust test-round-trips $(PHONY_PY) lint fmt bench bench-report memory verify verify-appearance test-appearance-layouts pixel-sweep verify-interruptions zoo bench-reconstruct
+.PHONY: help setup run test test-rust test-round-trips $(PHONY_PY) lint fmt bench bench-report bench-app-steps memory verify verify-appearance test-appearance-layouts pixel-sweep verify-interruptions zoo bench-reconstruct
 
 help: ## Show the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
@@ -94,6 +94,13 @@ bench-reconstruct: ## Reconstruct a synthetic 100,000-event DroidBot trace: time
 
 bench-report: ## Every performance target measured side by side, as a table
 	$(CARGO) run --release -p phoneworld-bench --bin report
+
+bench-app-steps: ## Step cost of every bundled app against the apps at BEFORE=<rev> (same binary, side by side)
+	@test -n "$(BEFORE)" || { echo "say which apps to compare with: make bench-app-steps BEFORE=<git rev>"; exit 2; }
+	rm -rf $(OUT)/apps-before && mkdir -p $(OUT)/apps-before
+	git archive $(BEFORE) apps layouts lib verifiers assets | tar -x -C $(OUT)/apps-before
+	$(CARGO) build --release -p phoneworld-cli
+	$(PYTHON) tools/app_step_bench.py $(OUT)/apps-before .
 
 verify: ## Prove every task template with 20 seeds
 	$(CARGO) run --release -p phoneworld-cli -- verify --suite phoneworld-v0 --seeds 20

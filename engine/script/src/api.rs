@@ -3,15 +3,13 @@
 //! [`EventCtx`] of the running event, kept in the Lua state's app data. Whatever crosses into
 //! the phone is bounded: values by depth and size, effects by count, texts by length.
 
-use std::sync::Arc;
-
 use mlua::{Lua, Table, Value as LuaValue};
 use phoneworld_data::CivilTime;
 use serde_json::Value;
 
-use crate::budget::Budget;
 use crate::context::{ClockRead, Effect, EventCtx};
 use crate::convert::{self, ValueLimits};
+use crate::crossing::{crossing, from_lua, to_lua};
 use crate::paths::{get_lua_path, set_lua_path};
 
 /// At most this many effects (navigation, toasts, dialogs, timers, ...) per event.
@@ -23,45 +21,10 @@ pub const MAX_TEXT_BYTES: usize = 64 << 10;
 /// Longest delay of `timer.after`: a year of virtual time.
 pub const MAX_TIMER_MS: u64 = 366 * 24 * 3_600_000;
 
-/// What the API functions need besides the event: the budget and the value limits.
-pub(crate) struct Crossing {
-    pub(crate) budget: Arc<Budget>,
-    pub(crate) limits: ValueLimits,
-    /// Bytes written into the store by the running event (state, locals, system).
-    pub(crate) written: std::sync::atomic::AtomicUsize,
-}
-
 fn with_ctx<R>(lua: &Lua, f: impl FnOnce(&mut EventCtx) -> mlua::Result<R>) -> mlua::Result<R> {
     let mut ctx =
         lua.app_data_mut::<EventCtx>().ok_or_else(|| mlua::Error::runtime("this function is only available inside an event handler"))?;
     f(&mut ctx)
-}
-
-fn crossing(lua: &Lua) -> mlua::Result<(Arc<Budget>, ValueLimits)> {
-    let c = lua.app_data_ref::<Crossing>().ok_or_else(|| mlua::Error::runtime("the sandbox is not set up"))?;
-    Ok((Arc::clone(&c.budget), c.limits))
-}
-
-pub(crate) fn to_lua(lua: &Lua, value: &Value) -> mlua::Result<LuaValue> {
-    let (budget, _) = crossing(lua)?;
-    convert::to_lua(lua, &budget, value)
-}
-
-/// What a handler returned (a service's answer, a view): data, held to the value limits, but
-/// no write into the store.
-pub(crate) fn answer_from_lua(lua: &Lua, value: LuaValue) -> mlua::Result<Value> {
-    let (budget, limits) = crossing(lua)?;
-    convert::from_lua(&budget, limits, value).map(|(value, _)| value)
-}
-
-/// A value written into the store; its size counts towards the event's writes.
-pub(crate) fn from_lua(lua: &Lua, value: LuaValue) -> mlua::Result<Value> {
-    let (budget, limits) = crossing(lua)?;
-    let (value, bytes) = convert::from_lua(&budget, limits, value)?;
-    if let Some(c) = lua.app_data_ref::<Crossing>() {
-        c.written.fetch_add(bytes, std::sync::atomic::Ordering::Relaxed);
-    }
-    Ok(value)
 }
 
 /// A value for an effect, held to the smaller effect limit.

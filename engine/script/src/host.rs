@@ -7,9 +7,10 @@ use std::sync::{Arc, Mutex};
 use mlua::{ChunkMode, Function, HookTriggers, Lua, Table, Value as LuaValue, VmState};
 use serde_json::Value;
 
-use crate::api::{self, Crossing};
+use crate::api;
 use crate::budget::{Budget, BUDGET_MARKER};
 use crate::convert::ValueLimits;
+use crate::crossing::{self, Crossing};
 use crate::program::Chunk;
 use crate::raw::{self, AllocMeter};
 use crate::sandbox::{self, Sandbox};
@@ -212,7 +213,7 @@ impl ScriptHost {
         if let Ok(mut seen) = self.last_seen.lock() {
             *seen = None;
         }
-        let event = api::to_lua(&self.lua, event).map_err(|e| self.error(program, &e))?;
+        let event = crossing::to_lua(&self.lua, event).map_err(|e| self.error(program, &e))?;
         self.lua.set_app_data(ctx);
         // A panic in a library function (a bug of ours) fails this handler, not the phone:
         // mlua has already unwound the Lua state when it resumes the panic here.
@@ -223,7 +224,7 @@ impl ScriptHost {
             if !wants_answer || returned.is_nil() {
                 return Ok(Value::Null);
             }
-            api::answer_from_lua(&self.lua, returned)
+            crossing::answer_from_lua(&self.lua, returned)
                 .map_err(|e| mlua::Error::runtime(format!("`{handler}` returned what is not data: {e}")))
         });
         let result = std::panic::catch_unwind(run).unwrap_or_else(|panic| {

@@ -11,6 +11,7 @@ mod api;
 mod budget;
 mod context;
 mod convert;
+mod crossing;
 mod error;
 mod host;
 mod map_api;

@@ -5,7 +5,7 @@
 use mlua::{Lua, Table, Value as LuaValue};
 use serde_json::{json, Value};
 
-use crate::api::to_lua;
+use crate::crossing::to_lua;
 
 fn with_city<R>(lua: &Lua, f: impl FnOnce(&phoneworld_map::City) -> R) -> mlua::Result<Option<R>> {
     let ctx = lua

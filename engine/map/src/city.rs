@@ -8,7 +8,7 @@ use phoneworld_data::Rng;
 
 use crate::geom::{self, P};
 use crate::names::{self, Address};
-use crate::route::Graph;
+use crate::streets::{Graph, Street, StreetKind};
 
 /// A place of the app's content, as the map needs it.
 #[derive(Debug, Clone, PartialEq)]
@@ -17,23 +17,6 @@ pub struct PlaceInput {
     pub name: String,
     pub category: String,
     pub address: String,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum StreetKind {
-    Side,
-    Avenue,
-    /// The road along the bay.
-    Shore,
-}
-
-/// One run of a named street through the nodes (a street cut by a dropped block or the water
-/// has several runs of the same name).
-#[derive(Debug, Clone)]
-pub struct Street {
-    pub name: String,
-    pub kind: StreetKind,
-    pub nodes: Vec<usize>,
 }
 
 /// A named polygon (park, square, water).

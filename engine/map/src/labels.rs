@@ -7,8 +7,9 @@ use std::sync::Arc;
 
 use phoneworld_text::{layout_text, TextLayout, TextStyle, Weight};
 
-use crate::city::{City, StreetKind};
+use crate::city::City;
 use crate::geom::{self, P};
+use crate::streets::StreetKind;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum LabelKind {

@@ -9,11 +9,13 @@ mod labels;
 mod names;
 mod raster;
 mod route;
+mod streets;
 mod style;
 mod tiles;
 
-pub use city::{Area, City, Pin, PlaceInput, Street, StreetKind, TransitLine};
+pub use city::{Area, City, Pin, PlaceInput, TransitLine};
 pub use geom::P;
 pub use route::{Route, RouteStep};
+pub use streets::{Street, StreetKind};
 pub use style::Theme;
 pub use tiles::{px_per_meter, tile, TileKey, MAX_TILE_CACHE_BYTES, MAX_ZOOM, MIN_ZOOM, TILE_PX};

@@ -4,9 +4,10 @@
 use phoneworld_text::glyph_bitmap;
 use tiny_skia::{FillRule, LineCap, LineJoin, Paint, PathBuilder, Pixmap, Stroke, Transform};
 
-use crate::city::{City, StreetKind};
+use crate::city::City;
 use crate::geom::{self, P};
 use crate::labels::{Label, LabelKind};
+use crate::streets::StreetKind;
 use crate::style::{palette, Rgb, Theme};
 
 pub(crate) struct TileJob<'a> {

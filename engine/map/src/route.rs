@@ -1,39 +1,10 @@
 //! Routes along the street graph: shortest paths (petgraph's A* with the straight-line
 //! distance as its estimate) and the turn-by-turn steps of a path.
 
-use petgraph::graph::{NodeIndex, UnGraph};
+use petgraph::graph::NodeIndex;
 
-use crate::city::{City, Street};
+use crate::city::City;
 use crate::geom::P;
-
-/// An edge: its length in metres and the street it belongs to.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Edge {
-    len: f64,
-    street: usize,
-}
-
-/// The street network; node indices equal the city's node indices.
-#[derive(Debug)]
-pub(crate) struct Graph {
-    g: UnGraph<P, Edge>,
-}
-
-impl Graph {
-    pub(crate) fn build(nodes: &[P], streets: &[Street]) -> Graph {
-        let mut g = UnGraph::with_capacity(nodes.len(), nodes.len() * 2);
-        for p in nodes {
-            g.add_node(*p);
-        }
-        for (k, s) in streets.iter().enumerate() {
-            for w in s.nodes.windows(2) {
-                let len = nodes[w[0]].dist(nodes[w[1]]);
-                g.add_edge(NodeIndex::new(w[0]), NodeIndex::new(w[1]), Edge { len, street: k });
-            }
-        }
-        Graph { g }
-    }
-}
 
 /// One instruction: follow `street` for `meters`, after turning `turn` ("left", "right",
 /// "straight"; the first step's is the compass heading, "north", ...).

@@ -108,6 +108,7 @@ fn event_ctx(state: &Value, local: &Value, rng: &Rng, clipboard: &str) -> EventC
         host_profile: Value::Null,
         map: None,
         read: Default::default(),
+        wrote_state: false,
     }
 }
 

@@ -74,6 +74,7 @@ impl Device {
                 self.catalog.maps.city(app, spec, state, &installed.content)
             }),
             read: Default::default(),
+            wrote_state: false,
         }
     }
 
@@ -125,7 +126,7 @@ impl Device {
             Ok(ctx) => {
                 // Data a handler only read stays the same allocation: shared with the baseline
                 // and forks, and what views computed from it stays valid.
-                if self.store.apps.get(app).is_none_or(|old| **old != ctx.state) {
+                if ctx.wrote_state || !self.store.apps.contains_key(app) {
                     self.store.apps.insert(app.to_owned(), std::sync::Arc::new(ctx.state));
                 }
                 if let Some(entry) = self.store.top_mut(app) {

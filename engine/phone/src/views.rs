@@ -42,7 +42,7 @@ impl Device {
         let (written, returned) = (host.last_written_bytes(), host.take_returned());
         let (answer, read) = match result {
             Err(err) => ((Value::Null, Some(format!("view function: {err}"))), Reads::default()),
-            Ok(ctx) if written > 0 || !ctx.effects.is_empty() => (
+            Ok(ctx) if written > 0 || ctx.wrote_state || !ctx.effects.is_empty() => (
                 (
                     Value::Null,
                     Some(format!(
@@ -54,6 +54,7 @@ impl Device {
             Ok(ctx) => ((returned, None), ctx.read),
         };
         let answer = (Arc::new(answer.0), answer.1);
+        // The same inputs as above (a view's writes are dropped), borrowed again after the run.
         let Some(entry) = self.store.top(&package) else { return answer };
         let inputs = Inputs { package: &package, host: installed.bundle.manifest.mini_app_of.as_deref(), entry, store: &self.store };
         self.view_memos.keep(&inputs, read, &answer);

@@ -84,6 +84,10 @@ type Which = fn(&mut EventCtx) -> &mut Value;
 fn state_of(ctx: &mut EventCtx) -> &mut Value {
     &mut ctx.state
 }
+fn state_to_write(ctx: &mut EventCtx) -> &mut Value {
+    ctx.wrote_state = true;
+    &mut ctx.state
+}
 fn local_of(ctx: &mut EventCtx) -> &mut Value {
     &mut ctx.local
 }
@@ -91,8 +95,9 @@ fn system_of(ctx: &mut EventCtx) -> &mut Value {
     &mut ctx.system
 }
 
-/// `get`, `set`, `insert`, `remove` over one of the context's values.
-fn value_table(lua: &Lua, which: Which, writable: bool) -> mlua::Result<Table> {
+/// `get`, `set`, `insert`, `remove` over one of the context's values: `which` reads it, `to_write`
+/// gives it to the writers.
+fn value_table(lua: &Lua, which: Which, to_write: Which) -> mlua::Result<Table> {
     let t = lua.create_table()?;
     t.set(
         "get",
@@ -104,14 +109,11 @@ fn value_table(lua: &Lua, which: Which, writable: bool) -> mlua::Result<Table> {
             }
         })?,
     )?;
-    if !writable {
-        return Ok(t);
-    }
     t.set(
         "set",
         lua.create_function(move |lua, (path, value): (Name, LuaValue)| {
             let value = from_lua(lua, value)?;
-            with_ctx(lua, |ctx| set_lua_path(which(ctx), &path, value).map_err(mlua::Error::runtime))
+            with_ctx(lua, |ctx| set_lua_path(to_write(ctx), &path, value).map_err(mlua::Error::runtime))
         })?,
     )?;
     t.set(
@@ -119,7 +121,7 @@ fn value_table(lua: &Lua, which: Which, writable: bool) -> mlua::Result<Table> {
         lua.create_function(move |lua, (path, value, pos): (Name, LuaValue, Option<usize>)| {
             let value = from_lua(lua, value)?;
             with_ctx(lua, |ctx| {
-                let root = which(ctx);
+                let root = to_write(ctx);
                 if get_lua_path(root, &path).is_none() {
                     set_lua_path(root, &path, Value::Array(Vec::new())).map_err(mlua::Error::runtime)?;
                 }
@@ -139,7 +141,7 @@ fn value_table(lua: &Lua, which: Which, writable: bool) -> mlua::Result<Table> {
         "remove",
         lua.create_function(move |lua, (path, pos): (Name, usize)| {
             let removed = with_ctx(lua, |ctx| {
-                let list = lua_path_mut(which(ctx), &path)
+                let list = lua_path_mut(to_write(ctx), &path)
                     .and_then(Value::as_array_mut)
                     .ok_or_else(|| mlua::Error::runtime(format!("`{path}` is not a list")))?;
                 if pos == 0 || pos > list.len() {
@@ -485,9 +487,9 @@ fn host_table(lua: &Lua) -> mlua::Result<Table> {
 /// `math.random` into the math library.
 pub(crate) fn build(lua: &Lua) -> mlua::Result<Table> {
     let g = lua.create_table()?;
-    g.set("state", value_table(lua, state_of, true)?)?;
-    g.set("locals", value_table(lua, local_of, true)?)?;
-    g.set("system", value_table(lua, system_of, true)?)?;
+    g.set("state", value_table(lua, state_of, state_to_write)?)?;
+    g.set("locals", value_table(lua, local_of, local_of)?)?;
+    g.set("system", value_table(lua, system_of, system_of)?)?;
     let content = lua.create_table()?;
     content.set(
         "get",

@@ -79,6 +79,9 @@ pub struct EventCtx {
     /// answered depends on those besides the data it read (a view's answer is kept while
     /// they stay the same).
     pub read: Reads,
+    /// The handler wrote into `state` (set, insert or remove): only then is the app's data
+    /// replaced when its changes are committed.
+    pub wrote_state: bool,
 }
 
 /// How finely a handler read the clock: not at all, the date, the minute, or to the ms.

@@ -23,6 +23,7 @@ fn ctx() -> EventCtx {
         host_profile: Value::Null,
         map: None,
         read: Default::default(),
+        wrote_state: false,
     }
 }
 

@@ -453,7 +453,7 @@ fn a_huge_string_in_content_or_state_is_refused() {
     s.write("app/content/notes.json", &serde_json::json!({"items": [{"body": "ok"}, {"body": long}]}).to_string());
     s.manifest(r#"content: {"notes": "content/notes.json"}"#);
     let p = find(&s.check(), "a string of 65537 bytes (the limit is 65536)");
-    assert!(p.file.ends_with("app/content/notes.json") && p.message.contains("`items.1.body`"), "{p}");
+    assert!(p.file.ends_with("app/content/notes.json") && p.message.contains("`items.2.body`"), "{p}");
     s.manifest(&format!(r#"state: {{"draft": {{"text": "{long}"}}}}"#));
     let p = find(&s.check(), "a string of 65537 bytes");
     assert!(p.file.ends_with("app/app.ron") && p.message.contains("`state.draft.text`"), "{p}");
@@ -472,7 +472,7 @@ fn a_big_list_passed_to_a_module_in_every_row_is_not_copied() {
     );
     s.write(
         "layouts/row.ron",
-        r#"Module(root: Text(text: "{arg.all|len} items, the last {arg.all.99999}", visible: "arg.all == arg.all"))"#,
+        r#"Module(root: Text(text: "{arg.all|len} items, the last {arg.all.100000}", visible: "arg.all == arg.all"))"#,
     );
     let (texts, problems, took) = render(&s);
     assert!(took < Duration::from_secs(10), "{took:?}");
@@ -533,6 +533,14 @@ fn a_misspelled_state_path_is_named_at_its_line_with_the_key_meant() {
     s.write("app/screens/main.ron", "Screen(\n    title: \"Main\",\n    root: Text(text: \"{state.setings.wifi}\"),\n)\n");
     let problem = find(&s.check(), "no `setings` in the app's initial state: did you mean `settings`?");
     assert!(problem.file.ends_with("screens/main.ron") && problem.line == Some(3), "{problem}");
+    // A list position counts from 1 in layouts as in Lua and task files.
+    s.manifest(r#"state: {"notes": [{"title": "Milk"}]}"#);
+    s.write("app/screens/main.ron", "Screen(\n    title: \"Main\",\n    root: Text(text: \"{state.notes.0.title}\"),\n)\n");
+    let problem =
+        find(&s.check(), "`state.notes.0.title`: list positions count from 1, so `0` names no element (the first is `state.notes.1`)");
+    assert!(problem.file.ends_with("screens/main.ron") && problem.line == Some(3), "{problem}");
+    s.write("app/screens/main.ron", "Screen(\n    title: \"Main\",\n    root: Text(text: \"{state.notes.1.title}\"),\n)\n");
+    assert!(s.check().is_empty(), "{:?}", s.check());
 }
 
 // ---- The shared Lua library ---------------------------------------------------------------

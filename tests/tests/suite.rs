@@ -52,6 +52,20 @@ fn malformed_task_files_name_the_file_line_and_field() {
 }
 
 #[test]
+fn a_list_position_counted_from_zero_is_refused_at_its_line_naming_the_one_meant() {
+    let dir = std::env::temp_dir().join(format!("phoneworld-zero-position-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let task = "Task(\n    id: \"zero\",\n    category: \"app\",\n    apps: [\"com.phoneworld.email\"],\n    instruction: \"Reply.\",\n    \
+                success: [\n        Answer(\"ok\"),\n        Contains(app: \"com.phoneworld.email\", path: \"emails.0.body\", text: \"hi\"),\n    ],\n    \
+                solution: [Open(\"Email\")],\n)\n";
+    std::fs::write(dir.join("zero.ron"), task).unwrap();
+    let err = Suite::load(&dir, &catalog()).expect_err("position 0 is refused").to_string();
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert!(err.contains("zero.ron:8:9: field `success[1]`"), "{err}");
+    assert!(err.contains("`emails.0.body`: list positions count from 1, so `0` names no element (the first is `emails.1`)"), "{err}");
+}
+
+#[test]
 fn the_task_catalog_is_current() {
     let expected = phoneworld_tasks::catalog_markdown(catalog(), &suite()).unwrap();
     let path = project_root().join("docs/tasks.md");

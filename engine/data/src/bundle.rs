@@ -336,7 +336,9 @@ fn long_string(file: &FsPath, at: &str, value: &serde_json::Value) -> Option<Dat
                     message: format!("a string of {} bytes (the limit is {MAX_CONTENT_STRING_BYTES})", text.len()),
                 });
             }
-            serde_json::Value::Array(items) => stack.extend(items.iter().enumerate().rev().map(|(i, v)| (v, join(&i)))),
+            serde_json::Value::Array(items) => {
+                stack.extend(items.iter().enumerate().rev().map(|(i, v)| (v, join(&crate::valuepath::position_segment(i)))))
+            }
             serde_json::Value::Object(map) => stack.extend(map.iter().rev().map(|(k, v)| (v, join(k)))),
             _ => {}
         }

@@ -8,6 +8,7 @@ use std::fmt;
 use serde::{Deserialize, Deserializer};
 use serde_json::Value;
 
+use crate::valuepath;
 use crate::vtime::{parse_date, weekday_of, MONTH_NAMES, WEEKDAY_NAMES};
 
 /// Longest template, condition or path, in bytes (layouts hold short texts; a huge one
@@ -66,7 +67,7 @@ pub enum PathRoot {
     System,
     /// The current row of a list.
     Item,
-    /// The current row's position (0-based).
+    /// The current row's position (counted from 1, as paths count).
     Index,
     /// The arguments of a layout module.
     Arg,
@@ -105,7 +106,8 @@ impl PathRoot {
     }
 }
 
-/// A dotted path into one of the scope's roots; numeric segments index lists (0-based).
+/// A dotted path into one of the scope's roots; on a list, a numeric segment is a position
+/// counted from 1 (see [`crate::valuepath`]).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Path {
     pub root: PathRoot,
@@ -131,7 +133,7 @@ impl Path {
         Ok(Path { root, segments })
     }
 
-    /// The path below the root, dotted (`alarms.0.label`).
+    /// The path below the root, dotted (`alarms.1.label`).
     pub fn key(&self) -> String {
         self.segments.join(".")
     }
@@ -174,8 +176,10 @@ pub struct Scope<'a> {
 }
 
 impl<'a> Scope<'a> {
-    pub fn with_item(self, item: &'a Value, index: usize) -> Scope<'a> {
-        Scope { item: Some(item), index: Some(index), ..self }
+    /// The scope of a list row: its item and its 0-based place in the list (`index` in
+    /// layouts counts from 1).
+    pub fn with_item(self, item: &'a Value, row: usize) -> Scope<'a> {
+        Scope { item: Some(item), index: Some(row + 1), ..self }
     }
 
     pub fn with_args(self, args: &'a Args<'a>) -> Scope<'a> {
@@ -198,25 +202,12 @@ impl<'a> Scope<'a> {
                     // `arg` alone: all of them, as one object (rare, so a copy).
                     return Some(Cow::Owned(Value::Object(args.iter().map(|(k, v)| (k.clone(), v.clone().into_owned())).collect())));
                 };
-                return lookup_path(args.get(name)?.as_ref(), rest).map(Cow::Borrowed);
+                return valuepath::get(args.get(name)?.as_ref(), rest).map(Cow::Borrowed);
             }
             PathRoot::Index => return self.index.map(|i| Cow::Owned(Value::from(i))),
         };
-        lookup_path(root, &path.segments).map(Cow::Borrowed)
+        valuepath::get(root, &path.segments).map(Cow::Borrowed)
     }
-}
-
-/// Follows dotted segments through objects and (0-based) lists.
-pub fn lookup_path<'v, S: AsRef<str>>(mut value: &'v Value, segments: &[S]) -> Option<&'v Value> {
-    for seg in segments {
-        let seg = seg.as_ref();
-        value = match value {
-            Value::Object(map) => map.get(seg)?,
-            Value::Array(list) => list.get(seg.parse::<usize>().ok()?)?,
-            _ => return None,
-        };
-    }
-    Some(value)
 }
 
 /// Lua-like truthiness extended to empty collections: null, false, 0, "", [] and {} are false.
@@ -851,7 +842,7 @@ mod tests {
     #[test]
     fn templates_render_paths_and_filters() {
         with_scope(|s| {
-            let t = Template::parse("{state.alarms.0.label} at {state.alarms.0.time|time}").unwrap();
+            let t = Template::parse("{state.alarms.1.label} at {state.alarms.1.time|time}").unwrap();
             assert_eq!(t.render(&s), "Gym at 06:45");
             assert_eq!(Template::parse("{state.name|initials}").unwrap().render(&s), "AL");
             assert_eq!(Template::parse("{state.wifi ? 'On' : 'Off'}").unwrap().render(&s), "On");

@@ -17,6 +17,7 @@ mod rng;
 mod ron_outline;
 mod ron_util;
 mod ui_element;
+pub mod valuepath;
 mod vtime;
 
 pub use action::{Action, FinishStatus, Key, MAX_ACTION_MS, MAX_ACTION_TEXT_CHARS};
@@ -24,8 +25,8 @@ pub use bundle::{AppBundle, LayoutModule, LayoutModules, Screen, ScriptSource, S
 pub use error::{DataError, Problem};
 pub use expansion::{Expansion, Limit, ModuleAnalysis, MAX_MODULE_DEPTH, MAX_VIEW_DEPTH, MAX_VIEW_NODES};
 pub use expr::{
-    lookup_path, truthy, Args, BoolExpr, Path, PathRoot, Scope, Template, MAX_COMPARED_PARTS, MAX_EXPR_BYTES, MAX_EXPR_DEPTH,
-    MAX_EXPR_PARTS, MAX_TEXT_BYTES,
+    truthy, Args, BoolExpr, Path, PathRoot, Scope, Template, MAX_COMPARED_PARTS, MAX_EXPR_BYTES, MAX_EXPR_DEPTH, MAX_EXPR_PARTS,
+    MAX_TEXT_BYTES,
 };
 pub use files::{read_bounded, read_text_bounded, MAX_BUNDLE_FILE_BYTES};
 pub use library::LuaLibrary;

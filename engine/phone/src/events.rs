@@ -1,10 +1,10 @@
 //! Running app handlers against the store, committing what they changed, and carrying out
 //! the effects they asked for (navigation, dialogs, notifications, timers).
 
+use phoneworld_data::valuepath;
 use phoneworld_script::{Effect, EventCtx, ScriptError};
 use phoneworld_ui::interaction::{EventSource, ItemSource, Target, TargetRoot};
 use phoneworld_ui::store::{Choice, Foreground, Notification, Overlay, ScreenEntry, Timer, Transient};
-use phoneworld_ui::valuepath;
 use serde_json::{json, Value};
 
 use crate::device::Device;
@@ -480,7 +480,7 @@ impl Device {
             ev.insert("item".into(), item);
         }
         if let Some(index) = source.index {
-            ev.insert("index".into(), Value::from(index + 1));
+            ev.insert("index".into(), Value::from(index));
         }
         if let Some(id) = &source.id {
             ev.insert("id".into(), Value::String(id.clone()));
@@ -502,7 +502,7 @@ impl Device {
                 None => return Err(format!("{app} has no open screen")),
             },
         };
-        valuepath::set(root, &target.segments, value)
+        valuepath::set(root, &target.segments, value).map_err(|e| e.to_string())
     }
 
     pub(crate) fn read_target(&self, app: &str, target: &Target) -> Value {

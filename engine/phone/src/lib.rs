@@ -27,7 +27,7 @@ pub use observe::{LaidOut, Reacts};
 pub use phoneworld_script::{ScriptError, ScriptLimits};
 // What a device is made of, re-exported so its users need one crate.
 pub use phoneworld_ui::{
-    app_dirs, check_app, check_tree, interruptions, load_image, project_root, valuepath, widget_reads, Baseline, Catalog, Focus,
-    Foreground, ImageStore, InstalledApp, InterruptionKind, InterruptionSetting, LayoutProblem, MapStore, Notification, Overlay,
-    PhoneError, Planned, ScreenEntry, Session, Store, Wallpaper, EPOCH_START_MS, MAX_DECODED_IMAGE_BYTES, MIN_TOUCH_DP,
+    app_dirs, check_app, check_tree, interruptions, load_image, project_root, widget_reads, Baseline, Catalog, Focus, Foreground,
+    ImageStore, InstalledApp, InterruptionKind, InterruptionSetting, LayoutProblem, MapStore, Notification, Overlay, PhoneError, Planned,
+    ScreenEntry, Session, Store, Wallpaper, EPOCH_START_MS, MAX_DECODED_IMAGE_BYTES, MIN_TOUCH_DP,
 };

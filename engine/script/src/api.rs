@@ -10,7 +10,7 @@ use serde_json::Value;
 use crate::context::{ClockRead, Effect, EventCtx};
 use crate::convert::{self, ValueLimits};
 use crate::crossing::{crossing, from_lua, to_lua};
-use crate::paths::{get_lua_path, set_lua_path};
+use crate::paths;
 
 /// At most this many effects (navigation, toasts, dialogs, timers, ...) per event.
 pub const MAX_EFFECTS_PER_EVENT: usize = 256;
@@ -102,7 +102,7 @@ fn value_table(lua: &Lua, which: Which, to_write: Which) -> mlua::Result<Table> 
     t.set(
         "get",
         lua.create_function(move |lua, path: Option<Name>| {
-            let found = with_ctx(lua, |ctx| Ok(get_lua_path(which(ctx), path.as_deref().unwrap_or("")).cloned()))?;
+            let found = with_ctx(lua, |ctx| Ok(paths::get(which(ctx), path.as_deref().unwrap_or(""))?.cloned()))?;
             match found {
                 Some(v) => to_lua(lua, &v),
                 None => Ok(LuaValue::Nil),
@@ -113,7 +113,7 @@ fn value_table(lua: &Lua, which: Which, to_write: Which) -> mlua::Result<Table> 
         "set",
         lua.create_function(move |lua, (path, value): (Name, LuaValue)| {
             let value = from_lua(lua, value)?;
-            with_ctx(lua, |ctx| set_lua_path(to_write(ctx), &path, value).map_err(mlua::Error::runtime))
+            with_ctx(lua, |ctx| paths::set(to_write(ctx), &path, value))
         })?,
     )?;
     t.set(
@@ -122,12 +122,10 @@ fn value_table(lua: &Lua, which: Which, to_write: Which) -> mlua::Result<Table> 
             let value = from_lua(lua, value)?;
             with_ctx(lua, |ctx| {
                 let root = to_write(ctx);
-                if get_lua_path(root, &path).is_none() {
-                    set_lua_path(root, &path, Value::Array(Vec::new())).map_err(mlua::Error::runtime)?;
+                if paths::get(root, &path)?.is_none() {
+                    paths::set(root, &path, Value::Array(Vec::new()))?;
                 }
-                let list = lua_path_mut(root, &path)
-                    .and_then(Value::as_array_mut)
-                    .ok_or_else(|| mlua::Error::runtime(format!("`{path}` is not a list")))?;
+                let list = paths::list_mut(root, &path)?;
                 let at = pos.map_or(list.len(), |p| p.saturating_sub(1));
                 if at > list.len() {
                     return Err(mlua::Error::runtime(format!("position {} is outside `{path}` ({} items)", at + 1, list.len())));
@@ -141,9 +139,7 @@ fn value_table(lua: &Lua, which: Which, to_write: Which) -> mlua::Result<Table> 
         "remove",
         lua.create_function(move |lua, (path, pos): (Name, usize)| {
             let removed = with_ctx(lua, |ctx| {
-                let list = lua_path_mut(to_write(ctx), &path)
-                    .and_then(Value::as_array_mut)
-                    .ok_or_else(|| mlua::Error::runtime(format!("`{path}` is not a list")))?;
+                let list = paths::list_mut(to_write(ctx), &path)?;
                 if pos == 0 || pos > list.len() {
                     return Err(mlua::Error::runtime(format!("position {pos} is outside `{path}` ({} items)", list.len())));
                 }
@@ -153,21 +149,6 @@ fn value_table(lua: &Lua, which: Which, to_write: Which) -> mlua::Result<Table> 
         })?,
     )?;
     Ok(t)
-}
-
-fn lua_path_mut<'v>(root: &'v mut Value, path: &str) -> Option<&'v mut Value> {
-    let mut value = root;
-    for seg in path.split('.').filter(|s| !s.is_empty()) {
-        value = match value {
-            Value::Object(map) => map.get_mut(seg)?,
-            Value::Array(list) => {
-                let n: usize = seg.parse().ok()?;
-                list.get_mut(n.checked_sub(1)?)?
-            }
-            _ => return None,
-        };
-    }
-    Some(value)
 }
 
 fn push_effect(lua: &Lua, effect: Effect) -> mlua::Result<()> {
@@ -494,7 +475,7 @@ pub(crate) fn build(lua: &Lua) -> mlua::Result<Table> {
     content.set(
         "get",
         lua.create_function(|lua, path: Option<Name>| {
-            let found = with_ctx(lua, |ctx| Ok(get_lua_path(&ctx.content, path.as_deref().unwrap_or("")).cloned()))?;
+            let found = with_ctx(lua, |ctx| Ok(paths::get(&ctx.content, path.as_deref().unwrap_or(""))?.cloned()))?;
             found.map_or(Ok(LuaValue::Nil), |v| to_lua(lua, &v))
         })?,
     )?;

@@ -26,5 +26,4 @@ pub use context::{ClockRead, Effect, EventCtx, Reads};
 pub use convert::{value_size, MAX_VALUE_DEPTH};
 pub use error::ScriptError;
 pub use host::{ScriptHost, ScriptLimits};
-pub use paths::{get_lua_path, set_lua_path};
 pub use program::{Library, Program};

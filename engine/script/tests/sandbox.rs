@@ -74,6 +74,10 @@ end
 function misspelled_choice(ev)
   ui.dialog{ title = "Delete?", buttons = { { text = "Delete", handlr = "bump" } } }
 end
+
+function position_zero(ev)
+  state.set("count", state.get("items.0"))
+end
 "#;
 
 fn program() -> Program {
@@ -129,6 +133,11 @@ fn globals_and_io_are_refused() {
 fn an_effect_field_the_effect_does_not_know_is_refused_with_its_line_and_the_field_meant() {
     assert_stopped("misspelled", "ui.dialog: unknown field `titel`: did you mean `title`? (it takes title, text, buttons)", 38);
     assert_stopped("misspelled_choice", "each of `buttons`: unknown field `handlr`: did you mean `handler`?", 42);
+}
+
+#[test]
+fn a_path_counting_from_zero_is_refused_with_its_line_and_the_position_meant() {
+    assert_stopped("position_zero", "`items.0`: list positions count from 1, so `0` names no element (the first is `items.1`)", 46);
 }
 
 #[test]

@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use phoneworld_agents::{step_recorded, Monkey, TrajectoryWriter};
-use phoneworld_data::Action;
+use phoneworld_data::{valuepath, Action};
 use phoneworld_phone::{Catalog, Device, DeviceConfig, EpisodeOptions, InterruptionSetting, Planned};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -138,16 +138,28 @@ impl Instance {
                     };
                     // Paths may name parameters: `looks.{p.index}`.
                     let path = fill(path, &self.params).map_err(|e| fail(&field, e))?;
-                    let segs: Vec<String> = path.split('.').filter(|s| !s.is_empty()).map(str::to_owned).collect();
-                    if let Setup::Insert { at, .. } = step {
-                        let list = phoneworld_data::lookup_path(root, &segs).and_then(Value::as_array).cloned().unwrap_or_default();
-                        let mut list = list;
-                        let at = at.unwrap_or(list.len()).min(list.len());
-                        list.insert(at, value);
-                        phoneworld_phone::valuepath::set(root, &segs, Value::Array(list)).map_err(|e| fail(&field, e))?;
-                    } else {
-                        phoneworld_phone::valuepath::set(root, &segs, value).map_err(|e| fail(&field, e))?;
-                    }
+                    let segs = valuepath::split(&path);
+                    let value = match step {
+                        Setup::Insert { at, .. } => {
+                            let found = valuepath::lookup(root, &segs).map_err(|e| fail(&field, e.to_string()))?;
+                            let mut list = found.and_then(Value::as_array).cloned().unwrap_or_default();
+                            // `at` is a position counted from 1, as in paths: 1 inserts first.
+                            let index = match at {
+                                None => list.len(),
+                                Some(p) if (1..=list.len() + 1).contains(p) => p - 1,
+                                Some(p) => {
+                                    return Err(fail(
+                                        &field,
+                                        format!("`at: {p}`: positions count from 1; `{path}` has {} elements", list.len()),
+                                    ))
+                                }
+                            };
+                            list.insert(index, value);
+                            Value::Array(list)
+                        }
+                        _ => value,
+                    };
+                    valuepath::set(root, &segs, value).map_err(|e| fail(&field, e.to_string()))?;
                 }
                 Setup::Open { app, screen, params } => {
                     let r = device.step(&Action::OpenApp { app: app.clone() });

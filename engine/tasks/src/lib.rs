@@ -12,6 +12,7 @@ mod rollouts;
 mod solve;
 mod suite;
 mod template;
+mod template_paths;
 mod verify;
 
 use std::path::PathBuf;
@@ -36,6 +37,8 @@ pub use verify::{app_data, changed_paths, collateral, holds, matches, normalize}
 pub enum TaskError {
     #[error("{}:{line}:{col}: {message}", file.display())]
     Syntax { file: PathBuf, line: usize, col: usize, message: String },
+    #[error("{}:{line}:{col}: field `{field}`: {message}", file.display())]
+    Placed { file: PathBuf, line: usize, col: usize, field: String, message: String },
     #[error("{}: field `{field}`: {message}", file.display())]
     Field { file: PathBuf, field: String, message: String },
     #[error("task `{task}`: field `{field}`: {message}")]

@@ -2,7 +2,7 @@
 
 use std::collections::BTreeMap;
 
-use phoneworld_data::Rng;
+use phoneworld_data::{valuepath, Rng};
 use phoneworld_phone::Catalog;
 use serde_json::Value;
 
@@ -163,10 +163,10 @@ fn apply_filter(v: Value, filter: &str, h24: bool) -> Result<Value, String> {
 fn eval_hole(inner: &str, params: &Params, h24: bool) -> Result<Value, String> {
     let mut parts = inner.split('|');
     let head = parts.next().unwrap_or_default().trim();
-    let dotted = head.split_once('.').and_then(|(name, path)| {
-        let segs: Vec<&str> = path.split('.').collect();
-        params.get(name).and_then(|v| phoneworld_data::lookup_path(v, &segs)).cloned()
-    });
+    let dotted = match head.split_once('.').and_then(|(name, path)| Some((params.get(name)?, path))) {
+        Some((v, path)) => valuepath::lookup(v, &valuepath::split(path)).map_err(|e| e.to_string())?.cloned(),
+        None => None,
+    };
     let mut value = match params.get(head).cloned().or(dotted) {
         Some(v) => v,
         None => {

@@ -82,6 +82,7 @@ impl Suite {
             hasher.update(text.as_bytes());
             let template = parse_template(&file, &text)?;
             validate(&file, &template, catalog)?;
+            crate::template_paths::validate(&file, &text, &template, catalog)?;
             templates.push(Arc::new(template));
         }
         templates.sort_by(|a, b| a.id.cmp(&b.id));

@@ -58,7 +58,7 @@ pub enum ParamGen {
 pub enum Setup {
     /// Sets app data at a dotted path (`app: "system"` for system settings).
     Set { app: String, path: String, value: Value },
-    /// Inserts into a list of app data (`at` 0-based; default: the end).
+    /// Inserts into a list of app data (`at` a position counted from 1, as in paths; default: the end).
     Insert {
         app: String,
         path: String,

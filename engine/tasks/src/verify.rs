@@ -1,6 +1,7 @@
 //! Deciding success: checks over app data, the answer and the screen, with normalized
 //! comparison; and the collateral-damage check on app data.
 
+use phoneworld_data::valuepath;
 use phoneworld_phone::Device;
 use serde_json::Value;
 
@@ -61,19 +62,24 @@ fn data<'d>(device: &'d Device, app: &str) -> Option<&'d Value> {
     }
 }
 
-fn at<'v>(root: &'v Value, path: &str) -> Option<&'v Value> {
-    let segs: Vec<&str> = path.split('.').filter(|s| !s.is_empty()).collect();
-    phoneworld_data::lookup_path(root, &segs)
+/// The value at a path (missing is `None`); a path that cannot be right is an error.
+fn at<'v>(root: &'v Value, path: &str) -> Result<Option<&'v Value>, String> {
+    valuepath::lookup(root, &valuepath::split(path)).map_err(|e| e.to_string())
 }
 
-fn list<'d>(device: &'d Device, app: &str, path: &str) -> &'d [Value] {
-    data(device, app).and_then(|d| at(d, path)).and_then(Value::as_array).map_or(&[], Vec::as_slice)
+/// The value a check reads at `path` of `app`'s data.
+fn at_app<'d>(device: &'d Device, app: &str, path: &str) -> Result<Option<&'d Value>, String> {
+    data(device, app).map_or(Ok(None), |d| at(d, path))
+}
+
+fn list<'d>(device: &'d Device, app: &str, path: &str) -> Result<&'d [Value], String> {
+    Ok(at_app(device, app, path)?.and_then(Value::as_array).map_or(&[], Vec::as_slice))
 }
 
 fn fields_match(item: &Value, fields: &std::collections::BTreeMap<String, Value>, params: &Params) -> Result<bool, String> {
     for (key, expected) in fields {
         let expected = fill_json(expected, params)?;
-        if !matches(at(item, key).unwrap_or(&Value::Null), &expected) {
+        if !matches(at(item, key)?.unwrap_or(&Value::Null), &expected) {
             return Ok(false);
         }
     }
@@ -85,7 +91,7 @@ pub fn holds(check: &Check, device: &Device, params: &Params) -> Result<bool, St
     Ok(match check {
         Check::Exists { app, path, fields } => {
             let mut found = false;
-            for item in list(device, app, path) {
+            for item in list(device, app, path)? {
                 if fields_match(item, fields, params)? {
                     found = true;
                     break;
@@ -98,15 +104,15 @@ pub fn holds(check: &Check, device: &Device, params: &Params) -> Result<bool, St
         }
         Check::Equals { app, path, value } => {
             let expected = fill_json(value, params)?;
-            matches(data(device, app).and_then(|d| at(d, path)).unwrap_or(&Value::Null), &expected)
+            matches(at_app(device, app, path)?.unwrap_or(&Value::Null), &expected)
         }
         Check::Contains { app, path, text } => {
             let needle = normalize(&fill(text, params)?);
-            data(device, app).and_then(|d| at(d, path)).is_some_and(|v| normalize(&display(v)).contains(&needle))
+            at_app(device, app, path)?.is_some_and(|v| normalize(&display(v)).contains(&needle))
         }
         Check::Count { app, path, fields, equals } => {
             let mut n = 0;
-            for item in list(device, app, path) {
+            for item in list(device, app, path)? {
                 if fields_match(item, fields, params)? {
                     n += 1;
                 }
@@ -163,7 +169,7 @@ pub fn changed_paths(before: &Value, after: &Value) -> Vec<String> {
             }
             (Value::Array(x), Value::Array(y)) if x.len() == y.len() => {
                 for (i, (p, q)) in x.iter().zip(y).enumerate() {
-                    path.push(i.to_string());
+                    path.push(valuepath::position_segment(i));
                     walk(p, q, path, out);
                     path.pop();
                 }

@@ -172,7 +172,7 @@ impl Catalog {
     /// as Lua writes it): what the payment sheet and the chat picker show.
     pub fn host_value(&self, store: &Store, host: &str, pick: impl Fn(&HostServices) -> Option<&str>) -> Option<Value> {
         let path = self.get(host)?.bundle.manifest.services.as_ref().and_then(pick)?;
-        phoneworld_script::get_lua_path(store.apps.get(host)?, path).cloned()
+        phoneworld_data::valuepath::get(store.apps.get(host)?, &phoneworld_data::valuepath::split(path)).cloned()
     }
 
     /// Finds an app by package or label (case-insensitive).

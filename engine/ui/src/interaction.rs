@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-/// Where an input writes: a root and 0-based segments.
+/// Where an input writes: a root and the path below it (positions counted from 1).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Target {
     pub root: TargetRoot,
@@ -82,7 +82,7 @@ pub enum SystemAction {
 pub enum ItemSource {
     #[default]
     None,
-    /// A path into the store (`state.alarms.3`): read when the event fires.
+    /// A path into the store (`state.alarms.3`, the third alarm): read when the event fires.
     Path(String),
     /// An item computed by the layout (not in the store): kept as is.
     Value(Value),
@@ -93,6 +93,7 @@ pub enum ItemSource {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct EventSource {
     pub item: ItemSource,
+    /// The row's position in its list, counted from 1.
     pub index: Option<usize>,
     pub id: Option<String>,
     pub value: Option<Value>,

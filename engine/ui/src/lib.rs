@@ -20,7 +20,6 @@ mod maps;
 pub mod shell;
 pub mod store;
 pub mod theme;
-pub mod valuepath;
 pub mod wallpaper;
 pub mod widgets;
 

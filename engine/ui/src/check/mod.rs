@@ -4,8 +4,8 @@
 use std::path::Path;
 
 use phoneworld_data::{
-    read_text_bounded, AppBundle, BoolExpr, LayoutModules, LuaLibrary, ModuleAnalysis, Node, NodeKind, Outline, Path as BindPath, PathRoot,
-    Problem, Template, MAX_BUNDLE_FILE_BYTES,
+    read_text_bounded, valuepath, AppBundle, BoolExpr, LayoutModules, LuaLibrary, ModuleAnalysis, Node, NodeKind, Outline,
+    Path as BindPath, PathRoot, Problem, Template, MAX_BUNDLE_FILE_BYTES,
 };
 use phoneworld_script::{Library, Program, ScriptError, ScriptHost, ScriptLimits};
 
@@ -112,6 +112,17 @@ impl Checker<'_> {
             let first = first.unwrap_or("");
             let meant = phoneworld_data::did_you_mean(first, &keys).map(|k| format!(": did you mean `{k}`?")).unwrap_or_default();
             self.report(at, &path.to_string(), format!("`{path}`: no `{first}` in the app's {what}{meant}"));
+            return;
+        }
+        // Further down, only what cannot be right whatever the data becomes: a position 0.
+        let root = match path.root {
+            PathRoot::State => first.and_then(|k| self.bundle.manifest.state.get(k)),
+            PathRoot::Content => first.and_then(|k| self.bundle.content.get(k)),
+            _ => None,
+        };
+        if let Some(Err(e)) = root.map(|v| valuepath::lookup(v, &path.segments[1..])) {
+            let prefix = format!("{}.{}", path.root.name(), first.unwrap_or_default());
+            self.report(at, &path.to_string(), e.within(&prefix).to_string());
         }
     }
 

@@ -3,7 +3,7 @@
 
 use std::borrow::Cow;
 
-use phoneworld_data::{Node, NodeKind, PathRoot};
+use phoneworld_data::{valuepath, Node, NodeKind, PathRoot};
 use phoneworld_layout::{Align, Direction, ViewNode};
 use serde_json::Value;
 
@@ -43,7 +43,7 @@ fn rows(b: &mut Builder<'_>, node: &Node, at: &At<'_>) -> Vec<ViewNode> {
             scope: at.scope.with_item(item, i),
             row: Some(key.clone()),
             key,
-            item_path: base.as_ref().map(|b| format!("{b}.{i}")),
+            item_path: base.as_ref().map(|b| format!("{b}.{}", valuepath::position_segment(i))),
             in_scroll: at.in_scroll,
         };
         if let Some(v) = b.node(row, &row_at) {

@@ -187,7 +187,7 @@ fn pins(
         if let Some(h) = &handler {
             let event = EventSource {
                 item: ItemSource::Value(item.clone()),
-                index: Some(i),
+                index: Some(i + 1),
                 id: node.props.id.as_ref().map(|t| t.render(&at.scope)),
                 value: None,
             };

@@ -48,4 +48,13 @@ function M.filter(list, keep)
   return out
 end
 
+-- The sum of the entries' `key` fields (a missing or non-numeric one counts 0).
+function M.sum(list, key)
+  local total = 0
+  for _, entry in ipairs(type(list) == "table" and list or {}) do
+    total = total + (tonumber(type(entry) == "table" and entry[key]) or 0)
+  end
+  return total
+end
+
 return M

@@ -22,11 +22,8 @@ end
 
 local function cart() return state.get("cart") or {} end
 
-local function recount()
-  local n = 0
-  for _, l in ipairs(cart()) do n = n + (tonumber(l.qty) or 0) end
-  state.set("cart_count", n)
-end
+-- Items in the cart (the "View cart" button), derived in the view that shows it.
+local function cart_count() return lib.lists.sum(cart(), "qty") end
 
 local function summary()
   local sub = 0
@@ -45,13 +42,10 @@ end
 
 -- ---------------------------------------------------------------- menu
 
-function menu_enter(ev)
-  recount()
-end
 
 function menu_view(ev)
   local name = profile().name or "friend"
-  return { first_name = tostring(name):match("^(%S+)") or name }
+  return { first_name = tostring(name):match("^(%S+)") or name, cart_count = cart_count() }
 end
 
 function open_item(ev)
@@ -122,14 +116,12 @@ function add_to_cart(ev)
       local q = l.qty + qty
       state.set("cart." .. i .. ".qty", q)
       state.set("cart." .. i .. ".total_text", money(q * l.unit))
-      recount()
       ui.toast("Added to cart")
       nav.pop()
       return
     end
   end
   state.insert("cart", { key = key, name = it.name, icon = it.icon, options = options, unit = round2(unit), unit_text = money(unit), qty = qty, total_text = money(unit * qty) })
-  recount()
   ui.toast("Added to cart")
   nav.pop()
 end
@@ -160,7 +152,6 @@ function line_plus(ev)
   if not i or l.qty >= 10 then return end
   state.set("cart." .. i .. ".qty", l.qty + 1)
   state.set("cart." .. i .. ".total_text", money((l.qty + 1) * l.unit))
-  recount()
 end
 
 function line_minus(ev)
@@ -172,14 +163,12 @@ function line_minus(ev)
   end
   state.set("cart." .. i .. ".qty", l.qty - 1)
   state.set("cart." .. i .. ".total_text", money((l.qty - 1) * l.unit))
-  recount()
 end
 
 function line_remove(ev)
   local i = line_at(ev.item)
   if not i then return end
   state.remove("cart", i)
-  recount()
 end
 
 function pay(ev)
@@ -219,7 +208,6 @@ function paid(ev)
   }, 1)
   state.set("next_order", id + 1)
   state.set("cart", {})
-  state.set("cart_count", 0)
   timer.after(60000, "advance", { id = id, stage = 2 })
   nav.replace("orders", { id = id })
 end

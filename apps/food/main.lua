@@ -42,11 +42,8 @@ local function cart()
   return c
 end
 
-local function update_count()
-  local n = 0
-  for _, l in ipairs(cart().lines) do n = n + (tonumber(l.qty) or 0) end
-  state.set("cart_count", n)
-end
+-- Items in the cart (the cart buttons), derived in the views that show it.
+local function cart_count() return lib.lists.sum(cart().lines, "qty") end
 
 local function summary(tip_pct)
   local c = cart()
@@ -108,7 +105,6 @@ local function add_to_cart(r, d, option, extras, qty, note)
     })
   end
   state.set("cart", c)
-  update_count()
   return true
 end
 
@@ -178,7 +174,7 @@ function home_view(ev)
   if o and (tonumber(o.stage) or 0) < 4 and o.status ~= "Cancelled" then
     active = { restaurant = o.restaurant, status = o.status }
   end
-  return { restaurants = list, count = #list, sort_label = SORTS[sort] or "Sort", active = active }
+  return { restaurants = list, count = #list, sort_label = SORTS[sort] or "Sort", active = active, cart_count = cart_count() }
 end
 
 function home_enter(ev)
@@ -187,7 +183,6 @@ function home_enter(ev)
     locals.set("query", "")
     locals.set("sort", "recommended")
   end
-  update_count()
 end
 
 function search_cleared(ev)
@@ -230,12 +225,12 @@ end
 
 function restaurant_view(ev)
   local r = find_restaurant(ev.params and ev.params.id)
-  if not r then return {} end
+  if not r then return { cart_count = cart_count() } end
   local fav = false
   for _, f in ipairs(state.get("favorites") or {}) do
     if f == r.id then fav = true end
   end
-  return { r = r, fav = fav, cart_total = summary(0).subtotal }
+  return { r = r, fav = fav, cart_total = summary(0).subtotal, cart_count = cart_count() }
 end
 
 function toggle_favorite(ev)
@@ -376,7 +371,6 @@ end
 -- ---------------------------------------------------------------- cart
 
 function cart_enter(ev)
-  update_count()
 end
 
 function cart_view(ev)
@@ -394,7 +388,6 @@ end
 local function set_line_qty(i, l, q)
   state.set("cart.lines." .. i .. ".qty", q)
   state.set("cart.lines." .. i .. ".total_text", money(q * (tonumber(l.unit) or 0)))
-  update_count()
 end
 
 function line_plus(ev)
@@ -419,7 +412,6 @@ function line_remove(ev)
   if #cart().lines == 0 then
     state.set("cart", { restaurant_id = 0, restaurant = "", fee = 0, lines = {} })
   end
-  update_count()
   ui.toast("Removed " .. (l.name or "item"))
 end
 
@@ -520,7 +512,6 @@ function place_order(ev)
   state.set("active_order", id)
   state.set("address", { street = street, unit = unit, note = trim(locals.get("note")) })
   state.set("cart", { restaurant_id = 0, restaurant = "", fee = 0, lines = {} })
-  state.set("cart_count", 0)
   timer.after(stage_delay(1, later), "advance_order", { id = id, stage = 2 })
   nav.replace("tracking", { id = id })
 end
@@ -636,6 +627,5 @@ function reorder(ev)
   c.restaurant_id, c.restaurant, c.fee = r.id, r.name, r.fee
   for _, l in ipairs(o.lines or {}) do table.insert(c.lines, l) end
   state.set("cart", c)
-  update_count()
   nav.push("cart")
 end

@@ -30,11 +30,8 @@ local function cart()
   return c
 end
 
-local function update_cart_count()
-  local n = 0
-  for _, line in ipairs(cart()) do n = n + (tonumber(line.qty) or 0) end
-  state.set("cart_count", n)
-end
+-- Items in the cart (the badge of the cart buttons), derived in the views that show it.
+local function cart_count() return lib.lists.sum(cart(), "qty") end
 
 local function line_options(size, color)
   local parts = {}
@@ -81,7 +78,6 @@ local function add_line(p, size, color, qty)
       local q = (tonumber(line.qty) or 0) + qty
       state.set("cart." .. i .. ".qty", q)
       state.set("cart." .. i .. ".total_text", money(q * (tonumber(line.price) or 0)))
-      update_cart_count()
       return
     end
   end
@@ -99,7 +95,6 @@ local function add_line(p, size, color, qty)
     qty = qty,
     total_text = money(qty * p.price),
   })
-  update_cart_count()
 end
 
 local function add_recent(q)
@@ -136,16 +131,12 @@ end
 
 -- ---------------------------------------------------------------- home
 
-function home_enter(ev)
-  update_cart_count()
-end
-
 function home_view(ev)
   local featured = {}
   for _, p in ipairs(products()) do
     if p.featured then table.insert(featured, p) end
   end
-  return { featured = featured }
+  return { featured = featured, cart_count = cart_count() }
 end
 
 -- ---------------------------------------------------------------- search
@@ -306,8 +297,8 @@ end
 
 function product_view(ev)
   local p = find_product(ev.params and ev.params.id)
-  if not p then return {} end
-  return { p = p, wished = in_wishlist(p.id) }
+  if not p then return { cart_count = cart_count() } end
+  return { p = p, wished = in_wishlist(p.id), cart_count = cart_count() }
 end
 
 function pick_size(ev)
@@ -383,11 +374,10 @@ end
 -- ---------------------------------------------------------------- cart
 
 function cart_enter(ev)
-  update_cart_count()
 end
 
 function cart_view(ev)
-  return { sum = summary(cart(), "standard") }
+  return { sum = summary(cart(), "standard"), cart_count = cart_count() }
 end
 
 local function line_index(item)
@@ -401,7 +391,6 @@ end
 local function set_qty(i, line, q)
   state.set("cart." .. i .. ".qty", q)
   state.set("cart." .. i .. ".total_text", money(q * (tonumber(line.price) or 0)))
-  update_cart_count()
 end
 
 function line_plus(ev)
@@ -427,7 +416,6 @@ function line_remove(ev)
   local i, line = line_index(ev.item)
   if not i then return end
   state.remove("cart", i)
-  update_cart_count()
   ui.snackbar{ text = "Removed " .. (line.name or "item"), action = "Undo", handler = "undo_remove", args = { line = line, pos = i } }
 end
 
@@ -437,7 +425,6 @@ function undo_remove(ev)
   if line_index(args.line) then return end
   local pos = math.min(tonumber(args.pos) or 1, #cart() + 1)
   state.insert("cart", args.line, pos)
-  update_cart_count()
 end
 
 function open_line_product(ev)
@@ -456,7 +443,6 @@ end
 
 function clear_cart_confirmed(ev)
   state.set("cart", {})
-  update_cart_count()
 end
 
 function open_checkout(ev)
@@ -553,7 +539,6 @@ function place_order(ev)
   state.insert("orders", order, 1)
   state.set("next_order", id + 1)
   state.set("cart", {})
-  state.set("cart_count", 0)
   state.set("payment", payment)
   if locals.get("save_address") then state.set("address", address) end
   timer.after(2 * 3600000, "order_progress", { id = id, stage = 2 })

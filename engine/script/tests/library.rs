@@ -140,3 +140,21 @@ fn a_misspelled_library_name_is_an_error_at_its_line_naming_the_name_meant() {
     let err = run(&mut host, &program, "no_such", "").unwrap_err();
     assert_eq!(err.message, "no `whisper` in lib.loud (it has upper)", "{err}");
 }
+
+#[test]
+fn the_bundled_store_module_keeps_recent_searches_and_toggles_favorites() {
+    let lib = library(&[("store.lua", include_str!("../../../lib/store.lua")), ("lists.lua", include_str!("../../../lib/lists.lua"))]);
+    let source = r#"function go(ev)
+  lib.store.remember("recent", "a", 3)
+  local removed = lib.store.toggle("favs", 2)
+  local added = lib.store.toggle("favs", 5)
+  state.set("out", { removed = removed, added = added, count = lib.lists.sum(lib.store.list("cart"), "qty"), none = #lib.store.list("missing") })
+end"#;
+    let program = Program::from_sources(APP, &[("main.lua", source)]).unwrap().with_library(&lib);
+    let mut ctx = ctx();
+    ctx.state = json!({"recent": ["b", "a", "c", "d"], "favs": [1, 2, 3], "cart": [{"qty": 2}, {"qty": "3"}, {"qty": "x"}]});
+    let out = host().call(&program, "go", &Value::Null, ctx).unwrap().state;
+    assert_eq!(out["recent"], json!(["a", "b", "c"]));
+    assert_eq!(out["favs"], json!([1, 3, 5]));
+    assert_eq!(out["out"], json!({"removed": false, "added": true, "count": 5, "none": 0}));
+}

@@ -13,15 +13,11 @@ local function signed(n)
 end
 
 local trim = lib.text.trim
+local orders = lib.orders
 
 local function days_ago(n) return lib.dates.add_days(clock.today(), -n) end
 
-local function account(id)
-  for i, a in ipairs(state.get("accounts") or {}) do
-    if a.id == id then return a, i end
-  end
-  return nil
-end
+local function account(id) return lib.lists.find(state.get("accounts"), "id", id) end
 
 local function set_balance(id, balance)
   local a, i = account(id)
@@ -29,9 +25,7 @@ local function set_balance(id, balance)
   balance = round2(balance)
   state.set("accounts." .. i .. ".balance", balance)
   state.set("accounts." .. i .. ".balance_text", money(balance))
-  local total = 0
-  for _, acc in ipairs(state.get("accounts") or {}) do total = total + (tonumber(acc.balance) or 0) end
-  state.set("total_text", money(total))
+  state.set("total_text", money(lib.lists.sum(state.get("accounts"), "balance")))
 end
 
 local function new_tx(merchant, category, icon, amount, date, note)
@@ -41,6 +35,16 @@ local function new_tx(merchant, category, icon, amount, date, note)
     id = id, merchant = merchant, category = category, icon = icon, amount = round2(amount),
     amount_text = signed(amount), date = date, note = note or "",
   }
+end
+
+-- An account number typed in the form field `key`, without spaces; whether it has 8-12 digits.
+local function typed_account(key) return (trim(locals.get(key)):gsub("%s", "")) end
+local function valid_account(acct) return acct:match("^%d+$") and #acct >= 8 and #acct <= 12 end
+
+local function add_payee(name, bank, acct)
+  local id = tonumber(state.get("next_payee")) or 1
+  state.insert("payees", { id = id, name = name, bank = bank, account = acct, masked = "•••• " .. acct:sub(-4) })
+  state.set("next_payee", id + 1)
 end
 
 local function require_signin()
@@ -149,11 +153,7 @@ function forgot_pin(ev)
 end
 
 function sign_out(ev)
-  ui.dialog{
-    title = "Sign out?",
-    text = "You'll need your PIN or fingerprint to sign in again.",
-    buttons = { { text = "Cancel" }, { text = "Sign out", handler = "sign_out_confirmed" } },
-  }
+  orders.confirm("Sign out?", "You'll need your PIN or fingerprint to sign in again.", "Sign out", "sign_out_confirmed")
 end
 
 function sign_out_confirmed(ev)
@@ -326,9 +326,9 @@ function review_transfer(ev)
     ok = false
   elseif to == "new" then
     local name = trim(locals.get("new_name"))
-    local acct = trim(locals.get("new_account")):gsub("%s", "")
+    local acct = typed_account("new_account")
     if #name < 2 then err.new_name = "Enter the recipient's name"; ok = false end
-    if not acct:match("^%d+$") or #acct < 8 or #acct > 12 then err.new_account = "Account numbers have 8–12 digits"; ok = false end
+    if not valid_account(acct) then err.new_account = "Account numbers have 8–12 digits"; ok = false end
     to_name, to_detail = name, "•••• " .. acct:sub(-4)
   else
     for _, t in ipairs(targets_from(locals.get("from") or "chk")) do
@@ -369,26 +369,20 @@ function transfer_confirmed(ev)
     return
   end
   local memo = trim(locals.get("memo"))
-  local today = clock.today()
   local txs = state.get("transactions") or {}
-  txs[a.id] = txs[a.id] or {}
-  table.insert(txs[a.id], 1, new_tx("To " .. tostring(args.name), "Transfer", "north_east", -amount, today, memo))
-  set_balance(a.id, (tonumber(a.balance) or 0) - amount)
-  local target = tostring(args.to or ""):match("^acct:(%a+)$")
-  if target then
-    local b = account(target)
-    if b then
-      txs[b.id] = txs[b.id] or {}
-      table.insert(txs[b.id], 1, new_tx("From " .. a.name, "Transfer", "south_west", amount, today, memo))
-      set_balance(b.id, (tonumber(b.balance) or 0) + amount)
-    end
+  -- Each side of the transfer: first in its account's statement, the balance moved by `amount`.
+  local function book(acc, who, icon, amount)
+    txs[acc.id] = txs[acc.id] or {}
+    table.insert(txs[acc.id], 1, new_tx(who, "Transfer", icon, amount, clock.today(), memo))
+    set_balance(acc.id, (tonumber(acc.balance) or 0) + amount)
   end
+  book(a, "To " .. tostring(args.name), "north_east", -amount)
+  local target = tostring(args.to or ""):match("^acct:(%a+)$")
+  local b = target and account(target)
+  if b then book(b, "From " .. a.name, "south_west", amount) end
   state.set("transactions", txs)
   if args.to == "new" and locals.get("save_payee") then
-    local acct = trim(locals.get("new_account")):gsub("%s", "")
-    local id = tonumber(state.get("next_payee")) or 1
-    state.insert("payees", { id = id, name = trim(locals.get("new_name")), bank = "Other bank", account = acct, masked = "•••• " .. acct:sub(-4) })
-    state.set("next_payee", id + 1)
+    add_payee(trim(locals.get("new_name")), "Other bank", typed_account("new_account"))
   end
   ui.toast("Sent " .. money(amount) .. " to " .. tostring(args.name))
   nav.pop()
@@ -403,32 +397,22 @@ end
 function delete_payee(ev)
   local p = ev.item
   if type(p) ~= "table" then return end
-  ui.dialog{
-    title = "Delete " .. (p.name or "payee") .. "?",
-    text = "You can add them again later.",
-    buttons = { { text = "Cancel" }, { text = "Delete", handler = "delete_payee_confirmed", args = { id = p.id } } },
-  }
+  orders.confirm("Delete " .. (p.name or "payee") .. "?", "You can add them again later.", "Delete", "delete_payee_confirmed", { id = p.id })
 end
 
+local function find_payee(id) return lib.lists.find(state.get("payees"), "id", id) end
+
 function delete_payee_confirmed(ev)
-  local id = ev.args and ev.args.id
-  for i, p in ipairs(state.get("payees") or {}) do
-    if p.id == id then
-      state.remove("payees", i)
-      ui.snackbar{ text = "Payee deleted", action = "Undo", handler = "restore_payee", args = { payee = p, pos = i } }
-      return
-    end
-  end
+  local p, i = find_payee(ev.args and ev.args.id)
+  if not p then return end
+  state.remove("payees", i)
+  ui.snackbar{ text = "Payee deleted", action = "Undo", handler = "restore_payee", args = { payee = p, pos = i } }
 end
 
 function restore_payee(ev)
   local args = ev.args or {}
-  if type(args.payee) ~= "table" then return end
-  for _, p in ipairs(state.get("payees") or {}) do
-    if p.id == args.payee.id then return end
-  end
-  local list = state.get("payees") or {}
-  state.insert("payees", args.payee, math.min(tonumber(args.pos) or 1, #list + 1))
+  if type(args.payee) ~= "table" or find_payee(args.payee.id) then return end
+  orders.put_back("payees", args.payee, args.pos)
 end
 
 function open_add_payee(ev) nav.push("add_payee") end
@@ -442,12 +426,11 @@ function cancel_add_payee(ev) nav.pop() end
 
 function save_payee(ev)
   local name, bank = trim(locals.get("name")), trim(locals.get("bank"))
-  local acct = trim(locals.get("account")):gsub("%s", "")
-  local confirm = trim(locals.get("confirm")):gsub("%s", "")
+  local acct, confirm = typed_account("account"), typed_account("confirm")
   local err, ok = {}, true
   if #name < 2 then err.name = "Enter a name"; ok = false end
   if #bank < 2 then err.bank = "Enter the bank name"; ok = false end
-  if not acct:match("^%d+$") or #acct < 8 or #acct > 12 then err.account = "Use 8–12 digits"; ok = false end
+  if not valid_account(acct) then err.account = "Use 8–12 digits"; ok = false end
   if ok and confirm ~= acct then err.confirm = "Account numbers don't match"; ok = false end
   if ok then
     for _, p in ipairs(state.get("payees") or {}) do
@@ -456,9 +439,7 @@ function save_payee(ev)
   end
   locals.set("err", err)
   if not ok then return end
-  local id = tonumber(state.get("next_payee")) or 1
-  state.insert("payees", { id = id, name = name, bank = bank, account = acct, masked = "•••• " .. acct:sub(-4) })
-  state.set("next_payee", id + 1)
+  add_payee(name, bank, acct)
   ui.toast("Payee added")
   nav.pop()
 end

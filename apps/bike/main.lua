@@ -6,12 +6,7 @@ local money = lib.money.format
 local round2 = lib.money.round2
 
 local function stations() return content.get("stations") or {} end
-local function find_station(id)
-  for _, s in ipairs(stations()) do
-    if s.id == tonumber(id) then return s end
-  end
-  return nil
-end
+local function find_station(id) return lib.lists.by_id(stations(), id) end
 
 local function taken()
   local set = {}
@@ -34,6 +29,11 @@ local function fare(ms, bike)
   local minutes = math.max(1, math.ceil((tonumber(ms) or 0) / 60000))
   local rate = PER_MIN + ((type(bike) == "string" and bike:sub(1, 1) == "E") and EBIKE_EXTRA or 0)
   return round2(UNLOCK + minutes * rate), minutes
+end
+
+-- The payment sheet for a ride's fare (`ride_paid` learns how it went).
+local function pay_ride(ride)
+  host.pay{ amount = ride.fare, merchant = "CityBike", note = ride.minutes .. " min ride on " .. ride.bike, handler = "ride_paid", args = { id = ride.id } }
 end
 
 function stations_view(ev)
@@ -122,20 +122,19 @@ function end_ride(ev)
   if to == nil or to == "same" then to = r.station end
   local id = tonumber(state.get("next_ride")) or 1
   state.set("next_ride", id + 1)
-  state.insert("rides", { id = id, bike = r.bike, from = r.station, to = to, minutes = minutes, fare = amount, fare_text = money(amount), date = clock.today(), paid = false }, 1)
+  local ride = { id = id, bike = r.bike, from = r.station, to = to, minutes = minutes, fare = amount, fare_text = money(amount), date = clock.today(), paid = false }
+  state.insert("rides", ride, 1)
   state.set("ride.active", false)
   state.set("ride.run", (tonumber(r.run) or 0) + 1)
   state.set("unpaid", id)
-  host.pay{ amount = amount, merchant = "CityBike", note = minutes .. " min ride on " .. r.bike, handler = "ride_paid", args = { id = id } }
+  pay_ride(ride)
 end
 
 function pay_unpaid(ev)
-  local id = tonumber(state.get("unpaid")) or 0
-  for _, ride in ipairs(state.get("rides") or {}) do
-    if ride.id == id and not ride.paid then
-      host.pay{ amount = ride.fare, merchant = "CityBike", note = ride.minutes .. " min ride on " .. ride.bike, handler = "ride_paid", args = { id = id } }
-      return
-    end
+  local ride = lib.lists.by_id(state.get("rides"), state.get("unpaid"))
+  if ride and not ride.paid then
+    pay_ride(ride)
+    return
   end
   state.set("unpaid", 0)
 end
@@ -146,9 +145,8 @@ function ride_paid(ev)
     ui.toast("Ride not paid yet (" .. tostring(args.reason or "cancelled") .. ")")
     return
   end
-  for i, ride in ipairs(state.get("rides") or {}) do
-    if ride.id == tonumber(args.id) then state.set("rides." .. i .. ".paid", true) end
-  end
+  local _, i = lib.lists.by_id(state.get("rides"), args.id)
+  if i then state.set("rides." .. i .. ".paid", true) end
   state.set("unpaid", 0)
   ui.toast("Thanks for riding!")
   nav.replace("history")

@@ -4,6 +4,7 @@
 local SEARCH = "search.example.com/?q="
 
 local trim = lib.text.trim
+local orders = lib.orders
 
 local function normalize(text)
   local u = trim(text):lower()
@@ -11,12 +12,7 @@ local function normalize(text)
   return u
 end
 
-local function find_page(url)
-  for _, p in ipairs(content.get("pages") or {}) do
-    if p.url == url then return p end
-  end
-  return nil
-end
+local function find_page(url) return lib.lists.find(content.get("pages"), "url", url) end
 
 local function url_decode(s)
   return (tostring(s or ""):gsub("+", " "):gsub("%%20", " "))
@@ -62,22 +58,30 @@ local function page_for(url)
   }
 end
 
+-- The tab a new one would be: the next id, on the home page.
+local function fresh_tab()
+  return { id = tonumber(state.get("next_tab")) or 1, stack = { state.get("settings.home") or "start.page" }, pos = 1 }
+end
+
+-- Opens a new tab on the home page and makes it the current one.
+local function add_tab()
+  local t = fresh_tab()
+  state.set("next_tab", t.id + 1)
+  state.insert("tabs", t)
+  state.set("current", t.id)
+  return t
+end
+
 local function current_tab()
-  local cur = tonumber(state.get("current"))
   local tabs = state.get("tabs") or {}
-  for i, t in ipairs(tabs) do
-    if type(t) == "table" and tonumber(t.id) == cur then return t, i end
-  end
+  local t, i = lib.lists.by_id(tabs, state.get("current"))
+  if t then return t, i end
   if tabs[1] then
     state.set("current", tabs[1].id)
     return tabs[1], 1
   end
   -- No tabs left: open one on the home page.
-  local id = tonumber(state.get("next_tab")) or 1
-  state.set("next_tab", id + 1)
-  local t = { id = id, stack = { state.get("settings.home") or "start.page" }, pos = 1 }
-  state.insert("tabs", t)
-  state.set("current", id)
+  t = add_tab()
   return t, #(state.get("tabs") or {})
 end
 
@@ -88,21 +92,14 @@ local function tab_url(t)
 end
 
 local function is_bookmarked(url)
-  for _, b in ipairs(state.get("bookmarks") or {}) do
-    if type(b) == "table" and b.url == url then return true end
-  end
-  return false
+  return lib.lists.find(state.get("bookmarks"), "url", url) ~= nil
 end
 
 -- The current tab as the data has it, without changing anything: a view may only read (with
 -- no tab left, the tab current_tab would open).
 local function peek_tab()
-  local cur = tonumber(state.get("current"))
   local tabs = state.get("tabs") or {}
-  for _, t in ipairs(tabs) do
-    if type(t) == "table" and tonumber(t.id) == cur then return t end
-  end
-  return tabs[1] or { id = tonumber(state.get("next_tab")) or 1, stack = { state.get("settings.home") or "start.page" }, pos = 1 }
+  return lib.lists.by_id(tabs, state.get("current")) or tabs[1] or fresh_tab()
 end
 
 -- How many times a find-in-page query occurs in a block's text.
@@ -159,7 +156,7 @@ local function add_history(url, title)
   if url == "start.page" then return end
   local h = state.get("history") or {}
   if h[1] and h[1].url == url then return end
-  state.insert("history", { url = url, title = title, when = "Today " .. string.format("%02d:%02d", clock.minutes() // 60, clock.minutes() % 60) }, 1)
+  state.insert("history", { url = url, title = title, when = "Today " .. lib.dates.hhmm(clock.minutes()) }, 1)
   h = state.get("history") or {}
   for i = #h, 51, -1 do state.remove("history", i) end
 end
@@ -213,21 +210,17 @@ function follow_link(ev)
   navigate(href)
 end
 
-function go_back_page(ev)
+-- Back (-1) or forward (1) in the current tab's pages, when there is a page that way.
+local function move(delta)
   local t, i = current_tab()
-  local pos = tonumber(t.pos) or 1
-  if pos <= 1 then return end
-  state.set("tabs." .. i .. ".pos", pos - 1)
+  local pos = (tonumber(t.pos) or 1) + delta
+  if pos < 1 or pos > #(t.stack or {}) then return end
+  state.set("tabs." .. i .. ".pos", pos)
   settle()
 end
 
-function go_forward_page(ev)
-  local t, i = current_tab()
-  local pos = tonumber(t.pos) or 1
-  if pos >= #(t.stack or {}) then return end
-  state.set("tabs." .. i .. ".pos", pos + 1)
-  settle()
-end
+function go_back_page(ev) move(-1) end
+function go_forward_page(ev) move(1) end
 
 function reload_page(ev)
   settle()
@@ -311,10 +304,7 @@ end
 
 
 function new_tab(ev)
-  local id = tonumber(state.get("next_tab")) or 1
-  state.set("next_tab", id + 1)
-  state.insert("tabs", { id = id, stack = { state.get("settings.home") or "start.page" }, pos = 1 })
-  state.set("current", id)
+  add_tab()
   -- From the tabs screen, go back to the page; from the page, stay.
   settle()
   if ev and ev.id == "new_tab" then nav.pop() end
@@ -329,39 +319,29 @@ function switch_tab(ev)
 end
 
 function close_tab(ev)
-  local id = ev.item and tonumber(ev.item.id)
-  local tabs = state.get("tabs") or {}
-  for i, t in ipairs(tabs) do
-    if tonumber(t.id) == id then
-      state.remove("tabs", i)
-      if tonumber(state.get("current")) == id then
-        local rest = state.get("tabs") or {}
-        local nxt = rest[math.min(i, #rest)]
-        state.set("current", nxt and nxt.id or 0)
-      end
-      settle()
-      ui.snackbar{ text = "Tab closed", action = "Undo", handler = "undo_close_tab", args = { tab = t, pos = i } }
-      return
-    end
+  local t, i = lib.lists.by_id(state.get("tabs"), ev.item and ev.item.id)
+  if not t then return end
+  state.remove("tabs", i)
+  if tonumber(state.get("current")) == tonumber(t.id) then
+    local rest = state.get("tabs") or {}
+    local nxt = rest[math.min(i, #rest)]
+    state.set("current", nxt and nxt.id or 0)
   end
+  settle()
+  ui.snackbar{ text = "Tab closed", action = "Undo", handler = "undo_close_tab", args = { tab = t, pos = i } }
 end
 
 function undo_close_tab(ev)
   local a = ev.args or {}
   if type(a.tab) ~= "table" or type(a.tab.stack) ~= "table" then return end
-  local tabs = state.get("tabs") or {}
-  for _, t in ipairs(tabs) do if tonumber(t.id) == tonumber(a.tab.id) then return end end
-  state.insert("tabs", a.tab, math.min(math.max(tonumber(a.pos) or 1, 1), #tabs + 1))
+  if lib.lists.by_id(state.get("tabs"), a.tab.id) then return end
+  orders.put_back("tabs", a.tab, a.pos)
   state.set("current", a.tab.id)
   settle()
 end
 
 function close_all_tabs(ev)
-  ui.dialog{
-    title = "Close all tabs?",
-    text = #(state.get("tabs") or {}) .. " tabs will be closed.",
-    buttons = { { text = "Cancel" }, { text = "Close all", handler = "close_all_confirmed" } },
-  }
+  orders.confirm("Close all tabs?", #(state.get("tabs") or {}) .. " tabs will be closed.", "Close all", "close_all_confirmed")
 end
 
 function close_all_confirmed(ev)
@@ -386,11 +366,8 @@ function remove_history(ev)
 end
 
 function clear_history(ev)
-  ui.dialog{
-    title = "Clear browsing history?",
-    text = "All " .. #(state.get("history") or {}) .. " entries will be deleted.",
-    buttons = { { text = "Cancel" }, { text = "Clear", handler = "clear_history_confirmed" } },
-  }
+  orders.confirm("Clear browsing history?", "All " .. #(state.get("history") or {}) .. " entries will be deleted.",
+    "Clear", "clear_history_confirmed")
 end
 
 function clear_history_confirmed(ev)
@@ -411,19 +388,15 @@ end
 function undo_bookmark(ev)
   local a = ev.args or {}
   if type(a.bookmark) ~= "table" or is_bookmarked(a.bookmark.url) then return end
-  local b = state.get("bookmarks") or {}
-  state.insert("bookmarks", a.bookmark, math.min(math.max(tonumber(a.pos) or 1, 1), #b + 1))
+  orders.put_back("bookmarks", a.bookmark, a.pos)
   settle()
 end
 
 -- ---------------------------------------------------------------- settings
 
 function clear_browsing_data(ev)
-  ui.dialog{
-    title = "Clear browsing data?",
-    text = "History, the shop cart and all open tabs will be cleared. Bookmarks stay.",
-    buttons = { { text = "Cancel" }, { text = "Clear data", handler = "clear_data_confirmed" } },
-  }
+  orders.confirm("Clear browsing data?", "History, the shop cart and all open tabs will be cleared. Bookmarks stay.",
+    "Clear data", "clear_data_confirmed")
 end
 
 function clear_data_confirmed(ev)

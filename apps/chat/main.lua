@@ -13,20 +13,13 @@ local trim = lib.text.trim
 local function now_hhmm() return lib.dates.hhmm(clock.minutes()) end
 local function now_stamp() return clock.today() .. " " .. now_hhmm() end
 
-local function chats() return state.get("chats") or {} end
+local function chats() return lib.store.list("chats") end
+local function find_chat(id) return lib.lists.find(chats(), "id", id) end
+local function mini_info(package) return lib.lists.find(content.get("mini_apps"), "package", package) end
 
-local function find_chat(id)
-  for i, c in ipairs(chats()) do
-    if c.id == id then return c, i end
-  end
-  return nil
-end
-
-local function mini_info(package)
-  for _, m in ipairs(content.get("mini_apps") or {}) do
-    if m.package == package then return m end
-  end
-  return nil
+-- Adds a message to the chat at position `i`.
+local function post(i, from, text)
+  state.insert("chats." .. i .. ".messages", { from = from, text = text, time = now_hhmm() })
 end
 
 local function chat_rows()
@@ -58,11 +51,17 @@ local function wallet_balance()
   return tonumber(state.get("wallet.balance")) or 0
 end
 
-local function add_wallet_tx(merchant, amount, note, kind)
-  local txs = state.get("wallet.transactions") or {}
-  local tx = { id = string.format("T%04d", #txs + 1), merchant = merchant, amount = round2(amount), note = note or "", app = SELF, time = now_stamp() }
-  if kind then tx.kind = kind end
+-- Puts a wallet transaction first in the wallet's history, numbered and stamped now: the transaction.
+local function record_tx(tx)
+  tx.id = string.format("T%04d", #(state.get("wallet.transactions") or {}) + 1)
+  tx.time = now_stamp()
   state.insert("wallet.transactions", tx, 1)
+  return tx
+end
+
+-- A payment of Chatly's own (a transfer, a top up, a withdrawal).
+local function add_wallet_tx(merchant, amount, note, kind)
+  record_tx({ merchant = merchant, amount = round2(amount), note = note or "", app = SELF, kind = kind })
 end
 
 -- ---------------------------------------------------------------- home
@@ -134,7 +133,7 @@ end
 function restore_chat(ev)
   local args = ev.args or {}
   if type(args.chat) ~= "table" or find_chat(args.chat.id) then return end
-  state.insert("chats", args.chat, math.min(tonumber(args.pos) or 1, #chats() + 1))
+  lib.orders.put_back("chats", args.chat, args.pos)
 end
 
 function new_chat(ev)
@@ -193,7 +192,7 @@ function send_message(ev)
   if text == "" then return end
   local c, i = find_chat(id)
   if not c then return end
-  state.insert("chats." .. i .. ".messages", { from = "me", text = text, time = now_hhmm() })
+  post(i, "me", text)
   locals.set("draft", "")
   -- One-to-one chats answer after a short while.
   for _, p in ipairs(state.get("contacts") or {}) do
@@ -210,7 +209,7 @@ function auto_reply(ev)
   local args = ev.args or {}
   local c, i = find_chat(args.id)
   if not c then return end
-  state.insert("chats." .. i .. ".messages", { from = args.from or c.name, text = args.text or "👍", time = now_hhmm() })
+  post(i, args.from or c.name, args.text or "👍")
   if locals.get("chat") ~= args.id then
     state.set("chats." .. i .. ".unread", (tonumber(c.unread) or 0) + 1)
     if state.get("settings.notifications") ~= false then
@@ -271,17 +270,12 @@ function send_money(ev)
   end
   state.set("wallet.balance", round2(wallet_balance() - amount))
   add_wallet_tx("Sent to " .. c.name, amount, "Transfer")
-  state.insert("chats." .. i .. ".messages", { from = "me", text = "💸 Sent " .. money(amount), time = now_hhmm() })
+  post(i, "me", "💸 Sent " .. money(amount))
 end
 
 -- ---------------------------------------------------------------- contacts
 
-local function find_contact(id)
-  for i, p in ipairs(state.get("contacts") or {}) do
-    if p.id == id then return p, i end
-  end
-  return nil
-end
+local function find_contact(id) return lib.lists.find(state.get("contacts"), "id", id) end
 
 function contact_enter(ev)
   if not find_contact(ev.params and ev.params.id) then nav.pop() end
@@ -322,21 +316,12 @@ function call_contact(ev)
   if type(p) == "table" then ui.toast("Voice call with " .. p.name .. " – ringing…") end
 end
 
-function transfer_contact(ev)
-  local p, i = find_contact(ev.params and ev.params.id)
-  if not p then return end
-  local id = chat_for(p, i)
-  nav.push("thread", { id = id })
-end
+-- Money goes through the chat too.
+function transfer_contact(ev) message_contact(ev) end
 
 -- ---------------------------------------------------------------- feed
 
-local function find_post(id)
-  for i, p in ipairs(state.get("feed") or {}) do
-    if p.id == id then return p, i end
-  end
-  return nil
-end
+local function find_post(id) return lib.lists.find(state.get("feed"), "id", id) end
 
 function toggle_like(ev)
   local post, i = find_post(ev.item and ev.item.id)
@@ -371,9 +356,7 @@ function dialog_confirm(ev)
   end
   local me = state.get("profile.name") or "Me"
   if mode == "post" then
-    local max = 0
-    for _, p in ipairs(state.get("feed") or {}) do max = math.max(max, tonumber(p.id) or 0) end
-    state.insert("feed", { id = max + 1, author = me, text = text, time = "Just now", likes = 0, liked = false, comments = {} }, 1)
+    state.insert("feed", { id = lib.lists.next_id(state.get("feed")), author = me, text = text, time = "Just now", likes = 0, liked = false, comments = {} }, 1)
   else
     local post, i = find_post(locals.get("dialog_post"))
     if post then state.insert("feed." .. i .. ".comments", { author = me, text = text }) end
@@ -404,11 +387,7 @@ end
 function launch_mini(ev)
   local m = ev.item
   if type(m) ~= "table" or not m.package then return end
-  local recent = { m.package }
-  for _, pkg in ipairs(state.get("recent_minis") or {}) do
-    if pkg ~= m.package and #recent < 8 then table.insert(recent, pkg) end
-  end
-  state.set("recent_minis", recent)
+  lib.store.remember("recent_minis", m.package, 8)
   host.open(m.package)
 end
 
@@ -441,14 +420,11 @@ function wallet_view(ev)
 end
 
 function top_up(ev)
-  ui.sheet{
-    title = "Top up from Bank ••4821",
-    options = {
-      { text = "$20.00", icon = "add", handler = "top_up_amount", args = { amount = 20 } },
-      { text = "$50.00", icon = "add", handler = "top_up_amount", args = { amount = 50 } },
-      { text = "$100.00", icon = "add", handler = "top_up_amount", args = { amount = 100 } },
-    },
-  }
+  local options = {}
+  for _, amount in ipairs({ 20, 50, 100 }) do
+    table.insert(options, { text = money(amount), icon = "add", handler = "top_up_amount", args = { amount = amount } })
+  end
+  ui.sheet{ title = "Top up from Bank ••4821", options = options }
 end
 
 function top_up_amount(ev)
@@ -529,7 +505,7 @@ function share_to(ev)
   local text = ev.params and ev.params.text
   local c, i = find_chat(row and row.id)
   if not c or type(text) ~= "string" then return end
-  state.insert("chats." .. i .. ".messages", { from = "me", text = text, time = now_hhmm() })
+  post(i, "me", text)
   ui.toast("Sent to " .. c.name)
   nav.replace("thread", { id = c.id })
 end
@@ -550,12 +526,7 @@ function pay_for_mini_app(ev)
     return { paid = false, reason = "insufficient balance" }
   end
   state.set("wallet.balance", round2(balance - amount))
-  local txs = state.get("wallet.transactions") or {}
-  local tx = {
-    id = string.format("T%04d", #txs + 1), merchant = tostring(args.merchant or ""), amount = amount,
-    note = tostring(args.note or ""), app = tostring(args.app or ""), time = now_stamp(),
-  }
-  state.insert("wallet.transactions", tx, 1)
+  local tx = record_tx({ merchant = tostring(args.merchant or ""), amount = amount, note = tostring(args.note or ""), app = tostring(args.app or "") })
   return { paid = true, reason = "", transaction = tx }
 end
 

@@ -1,11 +1,18 @@
 -- Coffee (Chatly mini-app): menu, customize, cart, pay with Chatly Pay, order status, share.
 
 local TAX = 0.0875
-local STAGES = { "Paid", "Brewing", "Ready for pickup", "Picked up" }
+local STAGES = {
+  { title = "Paid", subtitle = "Paid with Chatly Pay" },
+  { title = "Brewing", subtitle = "Your barista is on it" },
+  { title = "Ready for pickup", subtitle = "Pick it up at the counter" },
+  { title = "Picked up", subtitle = "Enjoy!" },
+}
 
 local money = lib.money.format
 local round2 = lib.money.round2
 local trim = lib.text.trim
+local orders = lib.orders
+local find_order = orders.find
 local function hhmm() return lib.dates.hhmm(clock.minutes()) end
 local function profile()
   local p = host.profile()
@@ -13,31 +20,16 @@ local function profile()
   return p
 end
 
-local function find_item(id)
-  for _, it in ipairs(content.get("menu") or {}) do
-    if it.id == tonumber(id) then return it end
-  end
-  return nil
-end
-
-local function cart() return state.get("cart") or {} end
+local function find_item(id) return lib.lists.by_id(content.get("menu"), id) end
+local function cart() return lib.store.list("cart") end
 
 -- Items in the cart (the "View cart" button), derived in the view that shows it.
 local function cart_count() return lib.lists.sum(cart(), "qty") end
 
 local function summary()
-  local sub = 0
-  for _, l in ipairs(cart()) do sub = sub + (tonumber(l.unit) or 0) * (tonumber(l.qty) or 0) end
-  sub = round2(sub)
+  local sub = orders.subtotal(cart(), "unit")
   local tax = round2(sub * TAX)
   return { subtotal = money(sub), tax = money(tax), total = money(sub + tax), total_n = round2(sub + tax) }
-end
-
-local function find_order(id)
-  for i, o in ipairs(state.get("orders") or {}) do
-    if o.id == tonumber(id) then return o, i end
-  end
-  return nil
 end
 
 -- ---------------------------------------------------------------- menu
@@ -78,14 +70,8 @@ function size_small(ev) locals.set("size", "Small") end
 function size_medium(ev) locals.set("size", "Medium") end
 function size_large(ev) locals.set("size", "Large") end
 
-function qty_minus(ev)
-  local q = tonumber(locals.get("qty")) or 1
-  if q > 1 then locals.set("qty", q - 1) end
-end
-function qty_plus(ev)
-  local q = tonumber(locals.get("qty")) or 1
-  if q < 10 then locals.set("qty", q + 1) end
-end
+function qty_minus(ev) orders.qty_minus() end
+function qty_plus(ev) orders.qty_plus(10) end
 
 function add_to_cart(ev)
   local it = find_item(ev.params and ev.params.id)
@@ -110,18 +96,10 @@ function add_to_cart(ev)
   end
   local qty = tonumber(locals.get("qty")) or 1
   local options = table.concat(parts, " · ")
-  local key = it.id .. "|" .. options
-  for i, l in ipairs(cart()) do
-    if l.key == key then
-      local q = l.qty + qty
-      state.set("cart." .. i .. ".qty", q)
-      state.set("cart." .. i .. ".total_text", money(q * l.unit))
-      ui.toast("Added to cart")
-      nav.pop()
-      return
-    end
-  end
-  state.insert("cart", { key = key, name = it.name, icon = it.icon, options = options, unit = round2(unit), unit_text = money(unit), qty = qty, total_text = money(unit * qty) })
+  orders.add_line("cart", {
+    key = it.id .. "|" .. options, name = it.name, icon = it.icon, options = options,
+    unit = round2(unit), unit_text = money(unit), qty = qty, total_text = money(unit * qty),
+  }, "unit")
   ui.toast("Added to cart")
   nav.pop()
 end
@@ -139,34 +117,14 @@ function cart_view(ev)
   return { sum = summary() }
 end
 
-local function line_at(item)
-  if type(item) ~= "table" then return nil end
-  for i, l in ipairs(cart()) do
-    if l.key == item.key then return i, l end
-  end
-  return nil
-end
-
-function line_plus(ev)
-  local i, l = line_at(ev.item)
-  if not i or l.qty >= 10 then return end
-  state.set("cart." .. i .. ".qty", l.qty + 1)
-  state.set("cart." .. i .. ".total_text", money((l.qty + 1) * l.unit))
-end
+function line_plus(ev) orders.more("cart", ev.item, "unit", 10) end
 
 function line_minus(ev)
-  local i, l = line_at(ev.item)
-  if not i then return end
-  if l.qty <= 1 then
-    line_remove(ev)
-    return
-  end
-  state.set("cart." .. i .. ".qty", l.qty - 1)
-  state.set("cart." .. i .. ".total_text", money((l.qty - 1) * l.unit))
+  if orders.fewer("cart", ev.item, "unit") then line_remove(ev) end
 end
 
 function line_remove(ev)
-  local i = line_at(ev.item)
+  local i = orders.line_at("cart", ev.item)
   if not i then return end
   state.remove("cart", i)
 end
@@ -179,13 +137,10 @@ function pay(ev)
     return
   end
   locals.set("name_error", "")
-  local s = summary()
-  local names = {}
-  for _, l in ipairs(cart()) do table.insert(names, l.qty .. "× " .. l.name) end
   host.pay{
-    amount = s.total_n,
+    amount = summary().total_n,
     merchant = "Brew Lab Coffee",
-    note = table.concat(names, ", "),
+    note = orders.summary(cart()),
     handler = "paid",
     args = { name = name, note = trim(locals.get("note")) },
   }
@@ -193,17 +148,11 @@ end
 
 function paid(ev)
   local args = ev.args or {}
-  if not args.paid then
-    ui.toast(args.reason == "cancelled" and "Payment cancelled" or "Payment failed: " .. tostring(args.reason or ""))
-    return
-  end
-  local s = summary()
+  if not orders.paid(args) then return end
   local id = tonumber(state.get("next_order")) or 201
-  local names = {}
-  for _, l in ipairs(cart()) do table.insert(names, l.qty .. "× " .. l.name) end
   state.insert("orders", {
-    id = id, name = args.name or "", note = args.note or "", summary = table.concat(names, ", "),
-    lines = cart(), total_text = s.total, time = clock.today() .. " " .. hhmm(), stage = 1, status = STAGES[1],
+    id = id, name = args.name or "", note = args.note or "", summary = orders.summary(cart()),
+    lines = cart(), total_text = summary().total, time = clock.today() .. " " .. hhmm(), stage = 1, status = STAGES[1].title,
     tx = type(args.transaction) == "table" and args.transaction.id or "",
   }, 1)
   state.set("next_order", id + 1)
@@ -215,12 +164,9 @@ end
 -- ---------------------------------------------------------------- orders
 
 function advance(ev)
-  local args = ev.args or {}
-  local o, i = find_order(args.id)
-  local stage = tonumber(args.stage)
-  if not o or not stage or (tonumber(o.stage) or 1) >= stage then return end
-  state.set("orders." .. i .. ".stage", stage)
-  state.set("orders." .. i .. ".status", STAGES[stage])
+  local o, i, stage = orders.due(ev.args)
+  if not o then return end
+  orders.set_stage(i, stage, STAGES[stage].title)
   if stage == 2 then
     timer.after(4 * 60000, "advance", { id = o.id, stage = 3 })
   elseif stage == 3 then
@@ -241,13 +187,7 @@ end
 function orders_view(ev)
   local o = current_order()
   if not o then return { steps = {} } end
-  local steps = {}
-  local subs = { "Paid with Chatly Pay", "Your barista is on it", "Pick it up at the counter", "Enjoy!" }
-  local stage = tonumber(o.stage) or 1
-  for k, name in ipairs(STAGES) do
-    table.insert(steps, { title = name, subtitle = subs[k], done = k < stage or stage == 4, current = k == stage, last = k == 4 })
-  end
-  return { current = o, steps = steps }
+  return { current = o, steps = orders.steps(STAGES, tonumber(o.stage) or 1) }
 end
 
 function select_order(ev)
@@ -257,10 +197,7 @@ end
 
 function pick_up(ev)
   local o, i = find_order(locals.get("current_id"))
-  if o then
-    state.set("orders." .. i .. ".stage", 4)
-    state.set("orders." .. i .. ".status", STAGES[4])
-  end
+  if o then orders.set_stage(i, 4, STAGES[4].title) end
 end
 
 function share_order(ev)

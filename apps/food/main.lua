@@ -3,10 +3,10 @@
 local SERVICE_RATE = 0.05
 local MIN_ORDER = 10
 local STAGES = {
-  { title = "Order placed", icon = "receipt_long", sub = "The restaurant received your order" },
-  { title = "Preparing", icon = "restaurant", sub = "Your food is being prepared" },
-  { title = "On the way", icon = "delivery_dining", sub = "Your courier picked up the order" },
-  { title = "Delivered", icon = "home", sub = "Enjoy your meal!" },
+  { title = "Order placed", icon = "receipt_long", subtitle = "The restaurant received your order" },
+  { title = "Preparing", icon = "restaurant", subtitle = "Your food is being prepared" },
+  { title = "On the way", icon = "delivery_dining", subtitle = "Your courier picked up the order" },
+  { title = "Delivered", icon = "home", subtitle = "Enjoy your meal!" },
 }
 local COURIERS = { { "Marco Reyes", "e-bike" }, { "Priya Nair", "scooter" }, { "Tom Okafor", "bike" }, { "Lena Fischer", "car" } }
 
@@ -16,24 +16,12 @@ local money = lib.money.format
 local round2 = lib.money.round2
 local trim = lib.text.trim
 local hhmm = lib.dates.hhmm
+local orders = lib.orders
+local find_order = orders.find
 
 local function restaurants() return content.get("restaurants") or {} end
-
-local function find_restaurant(id)
-  id = tonumber(id)
-  for _, r in ipairs(restaurants()) do
-    if r.id == id then return r end
-  end
-  return nil
-end
-
-local function find_dish(r, id)
-  id = tonumber(id)
-  for _, d in ipairs((r and r.menu) or {}) do
-    if d.id == id then return d end
-  end
-  return nil
-end
+local function find_restaurant(id) return lib.lists.by_id(restaurants(), id) end
+local function find_dish(r, id) return lib.lists.by_id(r and r.menu, id) end
 
 local function cart()
   local c = state.get("cart")
@@ -45,11 +33,13 @@ end
 -- Items in the cart (the cart buttons), derived in the views that show it.
 local function cart_count() return lib.lists.sum(cart().lines, "qty") end
 
+local function clear_cart()
+  state.set("cart", { restaurant_id = 0, restaurant = "", fee = 0, lines = {} })
+end
+
 local function summary(tip_pct)
   local c = cart()
-  local subtotal = 0
-  for _, l in ipairs(c.lines) do subtotal = subtotal + (tonumber(l.unit) or 0) * (tonumber(l.qty) or 0) end
-  subtotal = round2(subtotal)
+  local subtotal = orders.subtotal(c.lines, "unit")
   local delivery = #c.lines > 0 and (tonumber(c.fee) or 0) or 0
   local service = round2(subtotal * SERVICE_RATE)
   local tip = round2(subtotal * (tonumber(tip_pct) or 0) / 100)
@@ -65,13 +55,10 @@ local function summary(tip_pct)
   }
 end
 
-local function add_to_cart(r, d, option, extras, qty, note)
-  local c = cart()
-  if c.restaurant_id ~= 0 and c.restaurant_id ~= nil and c.restaurant_id ~= r.id and #c.lines > 0 then
-    return false
-  end
-  local unit = tonumber(d.price) or 0
-  local parts = {}
+-- A dish's price with the option picked ("Large (+$2.00)") and the extras switched on, and what
+-- they read on its cart line.
+local function priced(d, option, extras)
+  local unit, parts = tonumber(d.price) or 0, {}
   if type(option) == "string" and option ~= "" then
     table.insert(parts, (option:gsub(" %(%+%$[%d%.]+%)", "")))
     local extra = option:match("%+%$([%d%.]+)")
@@ -83,6 +70,15 @@ local function add_to_cart(r, d, option, extras, qty, note)
       unit = unit + (tonumber(e.price) or 0)
     end
   end
+  return unit, parts
+end
+
+local function add_to_cart(r, d, option, extras, qty, note)
+  local c = cart()
+  if c.restaurant_id ~= 0 and c.restaurant_id ~= nil and c.restaurant_id ~= r.id and #c.lines > 0 then
+    return false
+  end
+  local unit, parts = priced(d, option, extras)
   note = trim(note)
   if note ~= "" then table.insert(parts, "“" .. note .. "”") end
   local options = table.concat(parts, " · ")
@@ -90,30 +86,12 @@ local function add_to_cart(r, d, option, extras, qty, note)
   c.restaurant_id = r.id
   c.restaurant = r.name
   c.fee = r.fee
-  local found = false
-  for _, l in ipairs(c.lines) do
-    if l.key == key then
-      l.qty = (tonumber(l.qty) or 0) + qty
-      l.total_text = money(l.qty * l.unit)
-      found = true
-    end
-  end
-  if not found then
-    table.insert(c.lines, {
-      key = key, dish_id = d.id, name = d.name, options = options, unit = round2(unit),
-      unit_text = money(unit), qty = qty, total_text = money(unit * qty),
-    })
-  end
   state.set("cart", c)
+  orders.add_line("cart.lines", {
+    key = key, dish_id = d.id, name = d.name, options = options, unit = round2(unit),
+    unit_text = money(unit), qty = qty, total_text = money(unit * qty),
+  }, "unit")
   return true
-end
-
-local function find_order(id)
-  id = tonumber(id)
-  for i, o in ipairs(state.get("orders") or {}) do
-    if o.id == id then return o, i end
-  end
-  return nil
 end
 
 -- ---------------------------------------------------------------- navigation
@@ -226,26 +204,14 @@ end
 function restaurant_view(ev)
   local r = find_restaurant(ev.params and ev.params.id)
   if not r then return { cart_count = cart_count() } end
-  local fav = false
-  for _, f in ipairs(state.get("favorites") or {}) do
-    if f == r.id then fav = true end
-  end
+  local fav = lib.lists.contains(state.get("favorites"), r.id)
   return { r = r, fav = fav, cart_total = summary(0).subtotal, cart_count = cart_count() }
 end
 
 function toggle_favorite(ev)
   local r = find_restaurant(ev.params and ev.params.id)
   if type(r) ~= "table" then return end
-  local favs = state.get("favorites") or {}
-  for i, f in ipairs(favs) do
-    if f == r.id then
-      state.remove("favorites", i)
-      ui.toast("Removed from favorites")
-      return
-    end
-  end
-  state.insert("favorites", r.id)
-  ui.toast("Added to favorites")
+  ui.toast(lib.store.toggle("favorites", r.id) and "Added to favorites" or "Removed from favorites")
 end
 
 function open_dish(ev)
@@ -255,14 +221,9 @@ function open_dish(ev)
 end
 
 local function conflict_dialog(r, d)
-  ui.dialog{
-    title = "Start a new cart?",
-    text = "Your cart has items from " .. (cart().restaurant or "another restaurant") .. ". Clear it and add " .. d.name .. "?",
-    buttons = {
-      { text = "Cancel" },
-      { text = "New cart", handler = "replace_cart", args = { restaurant = r.id, dish = d.id } },
-    },
-  }
+  orders.confirm("Start a new cart?",
+    "Your cart has items from " .. (cart().restaurant or "another restaurant") .. ". Clear it and add " .. d.name .. "?",
+    "New cart", "replace_cart", { restaurant = r.id, dish = d.id })
 end
 
 function quick_add(ev)
@@ -302,12 +263,7 @@ end
 function dish_view(ev)
   local d = dish_of(ev.params)
   if not d then return {} end
-  local unit = tonumber(d.price) or 0
-  local extra = tostring(locals.get("option") or ""):match("%+%$([%d%.]+)")
-  if extra then unit = unit + (tonumber(extra) or 0) end
-  for _, e in ipairs(locals.get("extras") or {}) do
-    if e.on then unit = unit + (tonumber(e.price) or 0) end
-  end
+  local unit = priced(d, locals.get("option"), locals.get("extras"))
   return { d = d, line_total = money(unit * (tonumber(locals.get("qty")) or 1)) }
 end
 
@@ -345,15 +301,8 @@ function toggle_extra(ev)
   locals.set("extras." .. i .. ".on", not extras[i].on)
 end
 
-function dish_minus(ev)
-  local q = tonumber(locals.get("qty")) or 1
-  if q > 1 then locals.set("qty", q - 1) end
-end
-
-function dish_plus(ev)
-  local q = tonumber(locals.get("qty")) or 1
-  if q < 20 then locals.set("qty", q + 1) end
-end
+function dish_minus(ev) orders.qty_minus() end
+function dish_plus(ev) orders.qty_plus(20) end
 
 function add_dish(ev)
   local params = ev.params or {}
@@ -377,41 +326,21 @@ function cart_view(ev)
   return { sum = summary(0) }
 end
 
-local function line_at(item)
-  if type(item) ~= "table" then return nil end
-  for i, l in ipairs(cart().lines) do
-    if l.key == item.key then return i, l end
-  end
-  return nil
-end
-
-local function set_line_qty(i, l, q)
-  state.set("cart.lines." .. i .. ".qty", q)
-  state.set("cart.lines." .. i .. ".total_text", money(q * (tonumber(l.unit) or 0)))
-end
-
 function line_plus(ev)
-  local i, l = line_at(ev.item)
-  if i then set_line_qty(i, l, math.min(20, (tonumber(l.qty) or 1) + 1)) end
+  -- Up to 20 (a line merged past 20 comes back down to it).
+  local i, l, q = orders.line_at("cart.lines", ev.item)
+  if i then orders.set_qty("cart.lines", i, l, math.min(20, q + 1), "unit") end
 end
 
 function line_minus(ev)
-  local i, l = line_at(ev.item)
-  if not i then return end
-  if (tonumber(l.qty) or 1) <= 1 then
-    line_remove(ev)
-  else
-    set_line_qty(i, l, (tonumber(l.qty) or 1) - 1)
-  end
+  if orders.fewer("cart.lines", ev.item, "unit") then line_remove(ev) end
 end
 
 function line_remove(ev)
-  local i, l = line_at(ev.item)
+  local i, l = orders.line_at("cart.lines", ev.item)
   if not i then return end
   state.remove("cart.lines", i)
-  if #cart().lines == 0 then
-    state.set("cart", { restaurant_id = 0, restaurant = "", fee = 0, lines = {} })
-  end
+  if #cart().lines == 0 then clear_cart() end
   ui.toast("Removed " .. (l.name or "item"))
 end
 
@@ -478,8 +407,6 @@ function place_order(ev)
   locals.set("err", {})
   local s = summary(locals.get("tip"))
   local id = tonumber(state.get("next_order")) or 5301
-  local names = {}
-  for _, l in ipairs(c.lines) do table.insert(names, l.qty .. "× " .. l.name) end
   local courier = COURIERS[(id % #COURIERS) + 1]
   local unit = trim(locals.get("unit"))
   local later = locals.get("when") == "later"
@@ -490,7 +417,7 @@ function place_order(ev)
     restaurant_id = c.restaurant_id,
     restaurant = c.restaurant,
     lines = c.lines,
-    summary = table.concat(names, ", "),
+    summary = orders.summary(c.lines),
     total = s.total_n,
     total_text = s.total,
     tip = locals.get("tip"),
@@ -511,21 +438,17 @@ function place_order(ev)
   state.set("next_order", id + 1)
   state.set("active_order", id)
   state.set("address", { street = street, unit = unit, note = trim(locals.get("note")) })
-  state.set("cart", { restaurant_id = 0, restaurant = "", fee = 0, lines = {} })
+  clear_cart()
   timer.after(stage_delay(1, later), "advance_order", { id = id, stage = 2 })
   nav.replace("tracking", { id = id })
 end
 
 function advance_order(ev)
-  local args = ev.args or {}
-  local o, i = find_order(args.id)
-  local stage = tonumber(args.stage)
-  if not o or not stage or o.status == "Cancelled" then return end
-  if (tonumber(o.stage) or 1) >= stage then return end
+  local o, i, stage = orders.due(ev.args)
+  if not o then return end
   local times = o.times or {}
   times[stage] = hhmm(clock.minutes())
-  state.set("orders." .. i .. ".stage", stage)
-  state.set("orders." .. i .. ".status", STAGES[stage].title)
+  orders.set_stage(i, stage, STAGES[stage].title)
   state.set("orders." .. i .. ".times", times)
   if stage < 4 then
     timer.after(stage_delay(stage), "advance_order", { id = o.id, stage = stage + 1 })
@@ -558,19 +481,19 @@ function tracking_view(ev)
   if not o then return {} end
   local eta_text, progress
   local stage = tonumber(o.stage) or 1
-  local steps = {}
+  local steps
   if o.status == "Cancelled" then
-    steps = {
-      { title = "Order placed", subtitle = o.time, done = true, current = false, last = false, icon = "receipt_long" },
-      { title = "Cancelled", subtitle = "You were not charged", done = true, current = false, last = true, icon = "close" },
-    }
+    -- Stage 3 of these two rows: both done, neither current.
+    steps = orders.steps({
+      { title = "Order placed", subtitle = o.time, icon = "receipt_long" },
+      { title = "Cancelled", subtitle = "You were not charged", icon = "close" },
+    }, 3)
     eta_text, progress = "This order was cancelled", 0
   else
     local times = o.times or {}
-    for k, st in ipairs(STAGES) do
-      local sub = st.sub
-      if times[k] and k <= stage then sub = times[k] .. " · " .. st.sub end
-      table.insert(steps, { title = st.title, subtitle = sub, done = k < stage or stage == 4, current = k == stage, last = k == 4, icon = st.icon })
+    steps = orders.steps(STAGES, stage)
+    for k, st in ipairs(steps) do
+      if times[k] and k <= stage then st.subtitle = times[k] .. " · " .. st.subtitle end
     end
     if stage >= 4 then
       eta_text = "Delivered at " .. (times[4] or o.eta)
@@ -590,11 +513,8 @@ end
 function cancel_order(ev)
   local o = find_order(ev.params and ev.params.id)
   if type(o) ~= "table" then return end
-  ui.dialog{
-    title = "Cancel this order?",
-    text = "The restaurant hasn't started preparing it yet, so you won't be charged.",
-    buttons = { { text = "Keep order" }, { text = "Cancel order", handler = "cancel_confirmed", args = { id = o.id } } },
-  }
+  orders.confirm("Cancel this order?", "The restaurant hasn't started preparing it yet, so you won't be charged.",
+    "Cancel order", "cancel_confirmed", { id = o.id }, "Keep order")
 end
 
 function cancel_confirmed(ev)

@@ -1,30 +1,23 @@
 -- Movies (Chatly mini-app): now showing, showtimes, seat map, pay with Chatly Pay, tickets.
-local days_from_civil, civil_from_days = clock.days_from_civil, clock.civil_from_days
 
 local FEE = 1.25
 local ROWS = { "A", "B", "C", "D", "E", "F" }
 
 local money = lib.money.format
 local round2 = lib.money.round2
+local dates = lib.dates
 
-local function find_movie(id)
-  for _, m in ipairs(content.get("movies") or {}) do
-    if m.id == tonumber(id) then return m end
-  end
-  return nil
-end
+local function find_movie(id) return lib.lists.by_id(content.get("movies"), id) end
 
-local WD = { "Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed" }
-
+-- The next `n` days from today: { date = "2024-05-03", label = "Today" / "Fri 3" }.
 local function next_dates(n)
-  local y, m, d = tostring(clock.today()):match("^(%d+)-(%d+)-(%d+)$")
+  local base = dates.day_number(clock.today())
   local out = {}
-  if not y then return out end
-  local base = days_from_civil(tonumber(y), tonumber(m), tonumber(d))
+  if not base then return out end
   for i = 0, n - 1 do
-    local y2, m2, d2 = civil_from_days(base + i)
-    local label = i == 0 and "Today" or (WD[((base + i) % 7) + 1] .. " " .. d2)
-    table.insert(out, { date = string.format("%04d-%02d-%02d", y2, m2, d2), label = label })
+    local _, _, day = clock.civil_from_days(base + i)
+    local label = i == 0 and "Today" or (dates.DAYS[dates.weekday(base + i)] .. " " .. day)
+    table.insert(out, { date = dates.from_day_number(base + i), label = label })
   end
   return out
 end
@@ -84,7 +77,7 @@ function choose_seats(ev)
   nav.push("seats", { id = m.id, title = m.title, date = locals.get("date"), time = time, price = m.price })
 end
 
--- What the picked seats come to, at the showtime's price.
+-- The seats picked (their codes) and what they come to, at the showtime's price.
 local function totals()
   local params = locals.get("params") or {}
   local count, codes = 0, {}
@@ -98,6 +91,7 @@ local function totals()
   local fee = count > 0 and FEE * count or 0
   return {
     count = count,
+    codes = codes,
     picked_text = count > 0 and (table.concat(codes, ", ") .. " · " .. money(price * count)) or "None",
     fee_text = money(fee),
     total_text = money(price * count + fee),
@@ -146,25 +140,18 @@ function pay_tickets(ev)
   local sum = totals()
   local count = sum.count
   if count == 0 then return end
-  local codes = {}
-  for _, s in ipairs(locals.get("seats") or {}) do
-    if s.picked then table.insert(codes, s.code) end
-  end
   host.pay{
     amount = sum.total,
     merchant = "Cinemax Plaza",
     note = count .. " × " .. tostring(params.title) .. " " .. tostring(params.time),
     handler = "tickets_paid",
-    args = { seats = codes },
+    args = { seats = sum.codes },
   }
 end
 
 function tickets_paid(ev)
   local args = ev.args or {}
-  if not args.paid then
-    ui.toast(args.reason == "cancelled" and "Payment cancelled" or ("Payment failed: " .. tostring(args.reason)))
-    return
-  end
+  if not lib.orders.paid(args) then return end
   local params = locals.get("params") or {}
   local seats = args.seats or {}
   local key = show_key(params.id, params.date, params.time)

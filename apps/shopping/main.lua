@@ -11,18 +11,14 @@ local EXPRESS_SHIPPING = 12
 local money = lib.money.format
 local round2 = lib.money.round2
 local trim = lib.text.trim
+local orders = lib.orders
+local find_order = orders.find
 
 local function products()
   return content.get("products") or {}
 end
 
-local function find_product(id)
-  id = tonumber(id)
-  for _, p in ipairs(products()) do
-    if p.id == id then return p end
-  end
-  return nil
-end
+local function find_product(id) return lib.lists.by_id(products(), id) end
 
 local function cart()
   local c = state.get("cart")
@@ -41,12 +37,7 @@ local function line_options(size, color)
 end
 
 local function summary(lines, shipping_mode)
-  local subtotal, count = 0, 0
-  for _, line in ipairs(lines or {}) do
-    subtotal = subtotal + (tonumber(line.price) or 0) * (tonumber(line.qty) or 0)
-    count = count + (tonumber(line.qty) or 0)
-  end
-  subtotal = round2(subtotal)
+  local subtotal, count = orders.subtotal(lines, "price"), lib.lists.sum(lines, "qty")
   local shipping = 0
   if shipping_mode == "express" then
     shipping = EXPRESS_SHIPPING
@@ -71,18 +62,8 @@ local function summary(lines, shipping_mode)
 end
 
 local function add_line(p, size, color, qty)
-  local key = tostring(p.id) .. "|" .. (size or "") .. "|" .. (color or "")
-  local lines = cart()
-  for i, line in ipairs(lines) do
-    if line.key == key then
-      local q = (tonumber(line.qty) or 0) + qty
-      state.set("cart." .. i .. ".qty", q)
-      state.set("cart." .. i .. ".total_text", money(q * (tonumber(line.price) or 0)))
-      return
-    end
-  end
-  state.insert("cart", {
-    key = key,
+  orders.add_line("cart", {
+    key = tostring(p.id) .. "|" .. (size or "") .. "|" .. (color or ""),
     product_id = p.id,
     name = p.name,
     brand = p.brand,
@@ -94,18 +75,12 @@ local function add_line(p, size, color, qty)
     price_text = p.price_text,
     qty = qty,
     total_text = money(qty * p.price),
-  })
+  }, "price")
 end
 
 local function add_recent(q)
   q = trim(q)
-  if q == "" then return end
-  local list = state.get("recent_searches") or {}
-  local out = { q }
-  for _, s in ipairs(list) do
-    if s ~= q and #out < 6 then table.insert(out, s) end
-  end
-  state.set("recent_searches", out)
+  if q ~= "" then lib.store.remember("recent_searches", q, 6) end
 end
 
 -- ---------------------------------------------------------------- navigation
@@ -232,20 +207,13 @@ function toggle_filters(ev)
   locals.set("show_filters", not locals.get("show_filters"))
 end
 
-function pick_category(ev)
-  if type(ev.item) ~= "table" then return end
-  locals.set("category", ev.item.value)
+-- The filter chips: each sets its filter to the chip's value.
+local function set_filter(key, item)
+  if type(item) == "table" then locals.set(key, item.value) end
 end
-
-function pick_price(ev)
-  if type(ev.item) ~= "table" then return end
-  locals.set("price", ev.item.value)
-end
-
-function pick_rating(ev)
-  if type(ev.item) ~= "table" then return end
-  locals.set("rating", ev.item.value)
-end
+function pick_category(ev) set_filter("category", ev.item) end
+function pick_price(ev) set_filter("price", ev.item) end
+function pick_rating(ev) set_filter("rating", ev.item) end
 
 function reset_filters(ev)
   locals.set("category", "all")
@@ -271,13 +239,6 @@ end
 
 -- ---------------------------------------------------------------- product
 
-local function in_wishlist(id)
-  for _, w in ipairs(state.get("wishlist") or {}) do
-    if w == id then return true end
-  end
-  return false
-end
-
 function product_enter(ev)
   local params = ev.params or {}
   local p = find_product(params.id)
@@ -298,7 +259,7 @@ end
 function product_view(ev)
   local p = find_product(ev.params and ev.params.id)
   if not p then return { cart_count = cart_count() } end
-  return { p = p, wished = in_wishlist(p.id), cart_count = cart_count() }
+  return { p = p, wished = lib.lists.contains(state.get("wishlist"), p.id), cart_count = cart_count() }
 end
 
 function pick_size(ev)
@@ -312,18 +273,10 @@ function pick_color(ev)
   locals.set("color", ev.item)
 end
 
-function qty_minus(ev)
-  local q = tonumber(locals.get("qty")) or 1
-  if q > 1 then locals.set("qty", q - 1) end
-end
+function qty_minus(ev) orders.qty_minus() end
 
 function qty_plus(ev)
-  local q = tonumber(locals.get("qty")) or 1
-  if q < 10 then
-    locals.set("qty", q + 1)
-  else
-    ui.toast("Maximum 10 per order")
-  end
+  if not orders.qty_plus(10) then ui.toast("Maximum 10 per order") end
 end
 
 local function add_current(ev)
@@ -353,16 +306,7 @@ end
 function toggle_wish(ev)
   local p = find_product(ev.params and ev.params.id)
   if type(p) ~= "table" then return end
-  local list = state.get("wishlist") or {}
-  for i, w in ipairs(list) do
-    if w == p.id then
-      state.remove("wishlist", i)
-      ui.toast("Removed from wishlist")
-      return
-    end
-  end
-  state.insert("wishlist", p.id)
-  ui.toast("Saved to wishlist")
+  ui.toast(lib.store.toggle("wishlist", p.id) and "Saved to wishlist" or "Removed from wishlist")
 end
 
 function share_product(ev)
@@ -380,40 +324,16 @@ function cart_view(ev)
   return { sum = summary(cart(), "standard"), cart_count = cart_count() }
 end
 
-local function line_index(item)
-  if type(item) ~= "table" then return nil end
-  for i, line in ipairs(cart()) do
-    if line.key == item.key then return i, line end
-  end
-  return nil
-end
-
-local function set_qty(i, line, q)
-  state.set("cart." .. i .. ".qty", q)
-  state.set("cart." .. i .. ".total_text", money(q * (tonumber(line.price) or 0)))
-end
-
 function line_plus(ev)
-  local i, line = line_index(ev.item)
-  if not i then return end
-  local q = (tonumber(line.qty) or 1) + 1
-  if q > 10 then ui.toast("Maximum 10 per order") return end
-  set_qty(i, line, q)
+  if not orders.more("cart", ev.item, "price", 10) then ui.toast("Maximum 10 per order") end
 end
 
 function line_minus(ev)
-  local i, line = line_index(ev.item)
-  if not i then return end
-  local q = (tonumber(line.qty) or 1) - 1
-  if q < 1 then
-    line_remove(ev)
-    return
-  end
-  set_qty(i, line, q)
+  if orders.fewer("cart", ev.item, "price") then line_remove(ev) end
 end
 
 function line_remove(ev)
-  local i, line = line_index(ev.item)
+  local i, line = orders.line_at("cart", ev.item)
   if not i then return end
   state.remove("cart", i)
   ui.snackbar{ text = "Removed " .. (line.name or "item"), action = "Undo", handler = "undo_remove", args = { line = line, pos = i } }
@@ -421,10 +341,8 @@ end
 
 function undo_remove(ev)
   local args = ev.args or {}
-  if type(args.line) ~= "table" then return end
-  if line_index(args.line) then return end
-  local pos = math.min(tonumber(args.pos) or 1, #cart() + 1)
-  state.insert("cart", args.line, pos)
+  if type(args.line) ~= "table" or orders.line_at("cart", args.line) then return end
+  orders.put_back("cart", args.line, args.pos)
 end
 
 function open_line_product(ev)
@@ -434,11 +352,7 @@ function open_line_product(ev)
 end
 
 function clear_cart(ev)
-  ui.dialog{
-    title = "Empty cart?",
-    text = "All items will be removed from your cart.",
-    buttons = { { text = "Cancel" }, { text = "Empty", handler = "clear_cart_confirmed" } },
-  }
+  orders.confirm("Empty cart?", "All items will be removed from your cart.", "Empty", "clear_cart_confirmed")
 end
 
 function clear_cart_confirmed(ev)
@@ -523,7 +437,7 @@ function place_order(ev)
   local order = {
     id = id,
     date = clock.today(),
-    time = string.format("%02d:%02d", clock.minutes() // 60, clock.minutes() % 60),
+    time = lib.dates.hhmm(clock.minutes()),
     items = items,
     count = sum.count,
     summary = table.concat(names, ", "),
@@ -546,24 +460,17 @@ function place_order(ev)
   nav.replace("order_placed", { id = id, total = sum.total, eta = eta })
 end
 
-local function find_order(id)
-  id = tonumber(id)
-  for i, o in ipairs(state.get("orders") or {}) do
-    if o.id == id then return o, i end
-  end
-  return nil
-end
-
-local STAGES = { "Processing", "Shipped", "Out for delivery", "Delivered" }
+local STAGES = {
+  { title = "Processing", subtitle = "We're preparing your items" },
+  { title = "Shipped", subtitle = "Handed to the carrier" },
+  { title = "Out for delivery", subtitle = "With your courier today" },
+  { title = "Delivered", subtitle = "Left at your door" },
+}
 
 function order_progress(ev)
-  local args = ev.args or {}
-  local o, i = find_order(args.id)
-  local stage = tonumber(args.stage)
-  if not o or not stage or o.status == "Cancelled" then return end
-  if (tonumber(o.stage) or 1) >= stage then return end
-  state.set("orders." .. i .. ".stage", stage)
-  state.set("orders." .. i .. ".status", STAGES[stage] or "Delivered")
+  local o, i, stage = orders.due(ev.args)
+  if not o then return end
+  orders.set_stage(i, stage, (STAGES[stage] or STAGES[#STAGES]).title)
   if stage < #STAGES then
     local wait = stage == 2 and 20 * 3600000 or 3 * 3600000
     timer.after(wait, "order_progress", { id = o.id, stage = stage + 1 })
@@ -602,18 +509,15 @@ end
 function order_view(ev)
   local o = find_order(ev.params and ev.params.id)
   if not o then return {} end
-  local stage = tonumber(o.stage) or 1
-  local steps = {}
+  local steps
   if o.status == "Cancelled" then
-    steps = {
-      { title = "Order placed", subtitle = o.date .. " " .. (o.time or ""), done = true, current = false, last = false },
-      { title = "Cancelled", subtitle = "Refund issued to " .. (o.payment_label or "your payment method"), done = true, current = false, last = true },
-    }
+    -- Stage 3 of these two rows: both done, neither current.
+    steps = orders.steps({
+      { title = "Order placed", subtitle = o.date .. " " .. (o.time or "") },
+      { title = "Cancelled", subtitle = "Refund issued to " .. (o.payment_label or "your payment method") },
+    }, 3)
   else
-    local subs = { "We're preparing your items", "Handed to the carrier", "With your courier today", "Left at your door" }
-    for k, name in ipairs(STAGES) do
-      table.insert(steps, { title = name, subtitle = subs[k], done = k < stage or (k == stage and k == #STAGES), current = k == stage, last = k == #STAGES })
-    end
+    steps = orders.steps(STAGES, tonumber(o.stage) or 1)
   end
   return { o = o, steps = steps }
 end
@@ -642,11 +546,8 @@ end
 function cancel_order(ev)
   local o = find_order(ev.params and ev.params.id)
   if type(o) ~= "table" then return end
-  ui.dialog{
-    title = "Cancel order #" .. o.id .. "?",
-    text = "You'll get a full refund of " .. (o.total_text or "") .. ".",
-    buttons = { { text = "Keep order" }, { text = "Cancel order", handler = "cancel_confirmed", args = { id = o.id } } },
-  }
+  orders.confirm("Cancel order #" .. o.id .. "?", "You'll get a full refund of " .. (o.total_text or "") .. ".",
+    "Cancel order", "cancel_confirmed", { id = o.id }, "Keep order")
 end
 
 function cancel_confirmed(ev)

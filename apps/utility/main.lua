@@ -5,12 +5,11 @@ local IDS = { "electricity", "water", "gas", "internet" }
 local money = lib.money.format
 local trim = lib.text.trim
 
-local function find_bill(id)
-  for _, b in ipairs(content.get("providers") or {}) do
-    if b.id == id then return b end
-  end
-  return nil
-end
+local function find_bill(id) return lib.lists.find(content.get("providers"), "id", id) end
+
+-- The account number saved for a bill ("" when none) and its payment record (nil when unpaid).
+local function account_of(b) return (state.get("accounts") or {})[b.id] or "" end
+local function payment_of(b) return (state.get("paid") or {})[b.id] end
 
 local function holder()
   local p = host.profile() or {}
@@ -72,8 +71,8 @@ function bill_view(ev)
   return {
     b = b,
     name = holder(),
-    account = (state.get("accounts") or {})[b.id] or "",
-    paid = (state.get("paid") or {})[b.id],
+    account = account_of(b),
+    paid = payment_of(b),
     prev_text = money(b.prev),
     change_text = change_text,
   }
@@ -82,17 +81,13 @@ end
 function pay_bill(ev)
   local b = find_bill(ev.params and ev.params.id)
   if type(b) ~= "table" then return end
-  if (state.get("paid") or {})[b.id] then
+  if payment_of(b) then
     ui.toast("This bill is already paid")
     return
   end
-  local account = (state.get("accounts") or {})[b.id] or ""
+  local account = account_of(b)
   if account == "" then
-    ui.dialog{
-      title = "Account number needed",
-      text = "Add your " .. b.provider .. " account number before paying.",
-      buttons = { { text = "Cancel" }, { text = "Add now", handler = "open_accounts" } },
-    }
+    lib.orders.confirm("Account number needed", "Add your " .. b.provider .. " account number before paying.", "Add now", "open_accounts")
     return
   end
   host.pay{ amount = b.amount, merchant = b.provider, note = b.name .. " bill · " .. account, handler = "bill_paid", args = { id = b.id } }
@@ -100,10 +95,7 @@ end
 
 function bill_paid(ev)
   local args = ev.args or {}
-  if not args.paid then
-    ui.toast(args.reason == "cancelled" and "Payment cancelled" or ("Payment failed: " .. tostring(args.reason)))
-    return
-  end
+  if not lib.orders.paid(args) then return end
   local b = find_bill(args.id)
   if not b then return end
   local tx = type(args.transaction) == "table" and args.transaction or {}

@@ -84,6 +84,29 @@ pub struct EventCtx {
     pub wrote_state: bool,
 }
 
+impl EventCtx {
+    /// An event of `app` on empty data at the epoch, random numbers seeded with 1: what a
+    /// test or tool fills in the fields it cares about (`EventCtx { state, ..EventCtx::empty(app) }`).
+    pub fn empty(app: &str) -> EventCtx {
+        EventCtx {
+            app: app.to_owned(),
+            state: Value::Object(Default::default()),
+            local: Value::Object(Default::default()),
+            system: Value::Object(Default::default()),
+            content: Arc::new(Value::Object(Default::default())),
+            clipboard: String::new(),
+            now_ms: 0,
+            rng: Rng::new(1),
+            next_timer_id: 1,
+            effects: Vec::new(),
+            host_profile: Value::Null,
+            map: None,
+            read: Reads::default(),
+            wrote_state: false,
+        }
+    }
+}
+
 /// How finely a handler read the clock: not at all, the date, the minute, or to the ms.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord)]
 pub enum ClockRead {

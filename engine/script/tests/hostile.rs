@@ -3,29 +3,13 @@
 
 use std::sync::Arc;
 
-use phoneworld_data::Rng;
 use phoneworld_script::{EventCtx, Program, ScriptError, ScriptHost, ScriptLimits};
 use serde_json::{json, Value};
 
 const APP: &str = "com.example.hostile";
 
 fn ctx() -> EventCtx {
-    EventCtx {
-        app: APP.into(),
-        state: json!({"count": 0}),
-        local: json!({}),
-        system: json!({}),
-        content: Arc::new(json!({"items": [1, 2, 3]})),
-        clipboard: String::new(),
-        now_ms: 9 * 3_600_000,
-        rng: Rng::new(1),
-        next_timer_id: 1,
-        effects: Vec::new(),
-        host_profile: Value::Null,
-        map: None,
-        read: Default::default(),
-        wrote_state: false,
-    }
+    EventCtx { state: json!({"count": 0}), content: Arc::new(json!({"items": [1, 2, 3]})), now_ms: 9 * 3_600_000, ..EventCtx::empty(APP) }
 }
 
 fn host() -> ScriptHost {

@@ -1,31 +1,15 @@
 //! The shared Lua library: every app reads `lib.<module>`, read-only, fresh in every world.
 
 use std::collections::BTreeMap;
-use std::sync::Arc;
 
-use phoneworld_data::{LuaLibrary, Rng};
+use phoneworld_data::LuaLibrary;
 use phoneworld_script::{EventCtx, Library, Program, ScriptError, ScriptHost, ScriptLimits};
 use serde_json::{json, Value};
 
 const APP: &str = "com.example.lib";
 
 fn ctx() -> EventCtx {
-    EventCtx {
-        app: APP.into(),
-        state: json!({}),
-        local: json!({}),
-        system: json!({}),
-        content: Arc::new(json!({})),
-        clipboard: String::new(),
-        now_ms: 0,
-        rng: Rng::new(1),
-        next_timer_id: 1,
-        effects: Vec::new(),
-        host_profile: Value::Null,
-        map: None,
-        read: Default::default(),
-        wrote_state: false,
-    }
+    EventCtx::empty(APP)
 }
 
 const TEXT: &str = r#"local M = {}

@@ -2,7 +2,6 @@
 
 use std::sync::Arc;
 
-use phoneworld_data::Rng;
 use phoneworld_script::{Effect, EventCtx, Program, ScriptHost, ScriptLimits};
 use serde_json::{json, Value};
 
@@ -10,20 +9,11 @@ const APP: &str = "com.example.test";
 
 fn ctx() -> EventCtx {
     EventCtx {
-        app: APP.into(),
         state: json!({"count": 1, "items": [1, 2]}),
-        local: json!({}),
         system: json!({"wifi": true}),
         content: Arc::new(json!({"name": "x"})),
-        clipboard: String::new(),
         now_ms: 86_400_000 + 9 * 3_600_000,
-        rng: Rng::new(1),
-        next_timer_id: 1,
-        effects: Vec::new(),
-        host_profile: Value::Null,
-        map: None,
-        read: Default::default(),
-        wrote_state: false,
+        ..EventCtx::empty(APP)
     }
 }
 

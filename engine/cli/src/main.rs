@@ -193,38 +193,22 @@ enum Command {
     },
     /// Reconstruct a runnable app, its tasks and a fidelity report from real GUI traces.
     Reconstruct {
-        /// Trace folders or files (DroidBot, LlamaTouch, Rico, uiautomator + JSONL, PhoneWorld, canonical JSON).
-        #[arg(required = true)]
-        traces: Vec<PathBuf>,
-        /// auto, droidbot, llamatouch, rico, uiautomator, phoneworld or canonical.
-        #[arg(long, default_value = "auto")]
-        format: String,
+        #[command(flatten)]
+        traces: reconstruct_commands::TraceArgs,
         /// The app folder to write.
         #[arg(long)]
         out: PathBuf,
-        /// The package to reconstruct (default: the one the traces use most).
-        #[arg(long)]
-        package: Option<String>,
-        /// Minimum structural similarity (0..1) for two screens to merge.
-        #[arg(long, default_value_t = 0.5)]
-        tolerance: f64,
         /// Write into `--out` even when it holds other files than an earlier reconstruction.
         #[arg(long)]
         force: bool,
     },
     /// The GUI-usage graph of traces, as DOT or JSON.
     Graph {
-        #[arg(required = true)]
-        traces: Vec<PathBuf>,
-        #[arg(long, default_value = "auto")]
-        format: String,
+        #[command(flatten)]
+        traces: reconstruct_commands::TraceArgs,
         /// FILE.dot or FILE.json.
         #[arg(long)]
         out: PathBuf,
-        #[arg(long)]
-        package: Option<String>,
-        #[arg(long, default_value_t = 0.5)]
-        tolerance: f64,
     },
     /// Replay traces on a reconstructed app: transition accuracy, coverage, element recall.
     Replay {
@@ -371,12 +355,8 @@ fn main() -> ExitCode {
                 cli.json,
             )
         }
-        Command::Reconstruct { traces, format, out, package, tolerance, force } => {
-            reconstruct_commands::reconstruct(traces, format, out, package.as_deref(), *tolerance, *force, cli.json)
-        }
-        Command::Graph { traces, format, out, package, tolerance } => {
-            reconstruct_commands::graph(traces, format, out, package.as_deref(), *tolerance, cli.json)
-        }
+        Command::Reconstruct { traces, out, force } => reconstruct_commands::reconstruct(traces, out, *force, cli.json),
+        Command::Graph { traces, out } => reconstruct_commands::graph(traces, out, cli.json),
         Command::Replay { traces, format, app, out_dir } => {
             reconstruct_commands::replay_traces(traces, format, app, out_dir.as_deref(), cli.json)
         }

@@ -9,27 +9,43 @@ use phoneworld_reconstruct::import::{import_all, TraceFormat};
 use phoneworld_reconstruct::replay::replay_writing_frames;
 use phoneworld_reconstruct::{analyze, fidelity_json, fidelity_markdown, reconstruct as run_reconstruct, ReconOptions};
 
-fn options(format: &str, package: Option<&str>, tolerance: f64) -> Result<ReconOptions> {
-    Ok(ReconOptions { format: TraceFormat::parse(format)?, package: package.map(str::to_owned), tolerance, ..ReconOptions::default() })
+/// The traces `reconstruct` and `graph` read, and how they group screens.
+#[derive(clap::Args, Debug)]
+pub(crate) struct TraceArgs {
+    /// Trace folders or files (DroidBot, LlamaTouch, Rico, uiautomator + JSONL, PhoneWorld, canonical JSON).
+    #[arg(required = true)]
+    traces: Vec<PathBuf>,
+    /// auto, droidbot, llamatouch, rico, uiautomator, phoneworld or canonical.
+    #[arg(long, default_value = "auto")]
+    format: String,
+    /// The package to reconstruct (default: the one the traces use most).
+    #[arg(long)]
+    package: Option<String>,
+    /// Minimum structural similarity (0..1) for two screens to merge.
+    #[arg(long, default_value_t = 0.5)]
+    tolerance: f64,
+}
+
+impl TraceArgs {
+    fn options(&self) -> Result<ReconOptions> {
+        Ok(ReconOptions {
+            format: TraceFormat::parse(&self.format)?,
+            package: self.package.clone(),
+            tolerance: self.tolerance,
+            ..ReconOptions::default()
+        })
+    }
 }
 
 fn pct(v: f64) -> String {
     format!("{:.1}%", v * 100.0)
 }
 
-pub(crate) fn reconstruct(
-    traces: &[PathBuf],
-    format: &str,
-    out: &Path,
-    package: Option<&str>,
-    tolerance: f64,
-    force: bool,
-    as_json: bool,
-) -> Result<ExitCode> {
+pub(crate) fn reconstruct(args: &TraceArgs, out: &Path, force: bool, as_json: bool) -> Result<ExitCode> {
     // The library refuses an `--out` that is a file, or a folder of other files than an
     // earlier reconstruction (unless forced), before reading any trace.
-    let options = ReconOptions { overwrite: force, ..options(format, package, tolerance)? };
-    let r = run_reconstruct(traces, out, &options)?;
+    let options = ReconOptions { overwrite: force, ..args.options()? };
+    let r = run_reconstruct(&args.traces, out, &options)?;
     let summary = r.summary();
     if as_json {
         out!("{summary}");
@@ -70,16 +86,8 @@ pub(crate) fn reconstruct(
     Ok(ExitCode::SUCCESS)
 }
 
-pub(crate) fn graph(
-    traces: &[PathBuf],
-    format: &str,
-    out: &Path,
-    package: Option<&str>,
-    tolerance: f64,
-    as_json: bool,
-) -> Result<ExitCode> {
-    let options = options(format, package, tolerance)?;
-    let analysis = analyze(traces, &options)?;
+pub(crate) fn graph(args: &TraceArgs, out: &Path, as_json: bool) -> Result<ExitCode> {
+    let analysis = analyze(&args.traces, &args.options()?)?;
     let text = match out.extension().and_then(|e| e.to_str()) {
         Some("dot") => analysis.graph.to_dot(),
         Some("json") => serde_json::to_string_pretty(&analysis.graph.to_json())?,

@@ -224,15 +224,8 @@ pub(super) fn toggle(b: &mut Builder<'_>, node: &Node, at: &At<'_>, enabled: boo
     let label = p.text.as_ref().map(|x| x.render(&at.scope));
     let is_switch = node.kind == NodeKind::Switch;
     let control = if is_switch { switch_control(b, on, enabled) } else { checkbox_control(b, on) };
-    let mut row = labelled_row(b, label.clone(), control, is_switch);
-    silence(&mut row);
-    let mut a = b.a11y(if is_switch { "android.widget.Switch" } else { "android.widget.CheckBox" });
-    a.text = label.unwrap_or_default();
-    a.checkable = true;
-    a.checked = on;
-    a.clickable = enabled;
-    a.focusable = true;
-    row.a11y = Some(a);
+    let class = if is_switch { "android.widget.Switch" } else { "android.widget.CheckBox" };
+    let mut row = checkable_row(b, class, label, control, is_switch, on, enabled);
     if enabled {
         if let Some(target) = p.value.as_ref().and_then(|path| b.target(path, at)) {
             let event = b.event(node, at, Some(Value::Bool(!on)));
@@ -243,6 +236,28 @@ pub(super) fn toggle(b: &mut Builder<'_>, node: &Node, at: &At<'_>, enabled: boo
     row
 }
 
+/// A control beside its label, seen by accessibility as one checkable element of `class`.
+fn checkable_row(
+    b: &mut Builder<'_>,
+    class: &'static str,
+    label: Option<String>,
+    control: ViewNode,
+    label_first: bool,
+    on: bool,
+    enabled: bool,
+) -> ViewNode {
+    let mut row = labelled_row(b, label.clone(), control, label_first);
+    silence(&mut row);
+    let mut a = b.a11y(class);
+    a.text = label.unwrap_or_default();
+    a.checkable = true;
+    a.checked = on;
+    a.clickable = enabled;
+    a.focusable = true;
+    row.a11y = Some(a);
+    row
+}
+
 pub(super) fn radio(b: &mut Builder<'_>, node: &Node, at: &At<'_>, enabled: bool) -> ViewNode {
     let p = &node.props;
     let option = p.option.clone().unwrap_or(Value::Null);
@@ -250,15 +265,7 @@ pub(super) fn radio(b: &mut Builder<'_>, node: &Node, at: &At<'_>, enabled: bool
     let on = value == option || (value.as_f64().is_some() && value.as_f64() == option.as_f64());
     let label = p.text.as_ref().map(|x| x.render(&at.scope));
     let control = radio_control(b, on);
-    let mut row = labelled_row(b, label.clone(), control, false);
-    silence(&mut row);
-    let mut a = b.a11y("android.widget.RadioButton");
-    a.text = label.unwrap_or_default();
-    a.checkable = true;
-    a.checked = on;
-    a.clickable = enabled;
-    a.focusable = true;
-    row.a11y = Some(a);
+    let mut row = checkable_row(b, "android.widget.RadioButton", label, control, false, on, enabled);
     if enabled {
         if let Some(target) = p.value.as_ref().and_then(|path| b.target(path, at)) {
             let event = b.event(node, at, Some(option.clone()));

@@ -1,7 +1,8 @@
 -- Carts, orders and payments, as the shopping apps keep them (Food, Shop, Coffee and the Chatly
--- mini-apps): cart lines merged by key and their quantities, what a cart comes to, order stages
--- moved on by timers and the steps a tracker shows, a payment's answer, the dialogs and Undo of
--- their lists.
+-- mini-apps; Bank, Chatly and Browser use the list helpers too): cart lines merged by key and
+-- their quantities, what a cart comes to, order stages moved on by timers and the steps a tracker
+-- shows, checkout forms, a payment's answer, and the rows, sorts, confirmations and Undo of the
+-- lists the user changes.
 local M = {}
 
 -- ---------------------------------------------------------------- cart lines
@@ -124,6 +125,23 @@ function M.steps(stages, stage)
   return steps
 end
 
+-- Tells the user how order `o` is doing: a notification that opens `screen` on it.
+function M.notify(o, screen, icon, title, text)
+  ui.notify{ title = title, text = text, icon = icon, screen = screen, params = { id = o.id } }
+end
+
+-- A checkout (or any) form opened: once per screen (the local `loaded`), its fields (locals named
+-- as in `fields`) filled from `record` ("" for one it lacks) and its errors (`err`) cleared;
+-- false when it was loaded already (the caller sets the rest of the form when true).
+function M.load_form(record, fields)
+  if locals.get("loaded") then return false end
+  record = record or {}
+  for _, f in ipairs(fields) do locals.set(f, record[f] or "") end
+  locals.set("err", {})
+  locals.set("loaded", true)
+  return true
+end
+
 -- Whether a mini-app's `host.pay` came back paid (`args` of its handler); when not, a toast says
 -- why ("Payment cancelled", "Payment failed: insufficient balance").
 function M.paid(args)
@@ -132,7 +150,22 @@ function M.paid(args)
   return false
 end
 
--- ---------------------------------------------------------------- lists the user sorts and changes
+-- ---------------------------------------------------------------- lists the user taps, sorts and changes
+
+-- Opens `screen` on the row tapped (`ev.item`: a product, an order, a station): the row's `field`
+-- ("id" when nil) becomes the screen's parameter `param` (named `field` too when nil). A row
+-- without that field opens nothing.
+function M.open_row(ev, screen, field, param)
+  field = field or "id"
+  local row = ev.item
+  if type(row) == "table" and row[field] ~= nil then nav.push(screen, { [param or field] = row[field] }) end
+end
+
+-- A chip or a row picked (`ev.item`): the screen's local `key` becomes its `field` ("value" when
+-- nil).
+function M.pick(ev, key, field)
+  if type(ev.item) == "table" then locals.set(key, ev.item[field or "value"]) end
+end
 
 -- The sheet that picks how a list is sorted: a radio option for each of `sorts` ({ label =,
 -- value = }), the screen's local `sort` checked; a pick runs the app's `sort_picked`.
@@ -171,6 +204,15 @@ end
 function M.put_back(path, entry, pos)
   local list = lib.store.list(path)
   state.insert(path, entry, math.min(math.max(tonumber(pos) or 1, 1), #list + 1))
+end
+
+-- The Undo handler of `remove`: puts `args[key]` (the entry removed) back at `args.pos`, unless
+-- the list holds an entry with the same `field` again; true when it did.
+function M.undo_remove(args, key, path, field)
+  local entry = args and args[key]
+  if type(entry) ~= "table" or lib.lists.find(state.get(path), field, entry[field]) then return false end
+  M.put_back(path, entry, args.pos)
+  return true
 end
 
 return M

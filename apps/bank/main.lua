@@ -178,9 +178,7 @@ function home_view(ev)
   return { first_name = name:match("^(%S+)") or name, recent = recent }
 end
 
-function open_account(ev)
-  if type(ev.item) == "table" and ev.item.id then nav.push("account", { id = ev.item.id }) end
-end
+function open_account(ev) orders.open_row(ev, "account") end
 function open_checking(ev) nav.push("account", { id = "chk" }) end
 function open_transfer(ev) nav.push("transfer", {}) end
 function open_payees(ev) nav.push("payees") end
@@ -220,11 +218,7 @@ function account_enter(ev)
   if not locals.get("filter") then locals.set("filter", "all") end
 end
 
-function pick_filter(ev)
-  if type(ev.item) == "table" then
-    locals.set("filter", ev.item.value)
-  end
-end
+function pick_filter(ev) orders.pick(ev, "filter") end
 
 function show_transaction(ev)
   local t = ev.item
@@ -390,9 +384,7 @@ end
 
 -- ---------------------------------------------------------------- payees
 
-function pay_payee(ev)
-  if type(ev.item) == "table" and ev.item.id then nav.push("transfer", { payee = ev.item.id }) end
-end
+function pay_payee(ev) orders.open_row(ev, "transfer", "id", "payee") end
 
 function delete_payee(ev)
   local p = ev.item
@@ -400,20 +392,13 @@ function delete_payee(ev)
   orders.confirm("Delete " .. (p.name or "payee") .. "?", "You can add them again later.", "Delete", "delete_payee_confirmed", { id = p.id })
 end
 
-local function find_payee(id) return lib.lists.find(state.get("payees"), "id", id) end
-
 function delete_payee_confirmed(ev)
-  local p, i = find_payee(ev.args and ev.args.id)
+  local p, i = lib.lists.find(state.get("payees"), "id", ev.args and ev.args.id)
   if not p then return end
-  state.remove("payees", i)
-  ui.snackbar{ text = "Payee deleted", action = "Undo", handler = "restore_payee", args = { payee = p, pos = i } }
+  orders.remove("payees", i, "Payee deleted", "restore_payee", { payee = p, pos = i })
 end
 
-function restore_payee(ev)
-  local args = ev.args or {}
-  if type(args.payee) ~= "table" or find_payee(args.payee.id) then return end
-  orders.put_back("payees", args.payee, args.pos)
-end
+function restore_payee(ev) orders.undo_remove(ev.args, "payee", "payees", "id") end
 
 function open_add_payee(ev) nav.push("add_payee") end
 

@@ -4,6 +4,7 @@ local UNLOCK, PER_MIN, EBIKE_EXTRA = 1.00, 0.15, 0.10
 
 local money = lib.money.format
 local round2 = lib.money.round2
+local orders = lib.orders
 
 local function stations() return content.get("stations") or {} end
 local function find_station(id) return lib.lists.by_id(stations(), id) end
@@ -50,9 +51,7 @@ end
 function open_history(ev) nav.push("history") end
 function open_ride(ev) nav.push("ride") end
 
-function open_station(ev)
-  if type(ev.item) == "table" then nav.push("station", { id = ev.item.id }) end
-end
+function open_station(ev) orders.open_row(ev, "station") end
 
 function station_enter(ev)
   local s = find_station(ev.params and ev.params.id)
@@ -66,9 +65,7 @@ function station_view(ev)
   return { s = s, bikes = bikes, count = #bikes }
 end
 
-function pick_bike(ev)
-  if type(ev.item) == "table" then locals.set("bike", ev.item.code) end
-end
+function pick_bike(ev) orders.pick(ev, "bike", "code") end
 
 function unlock(ev)
   local s = find_station(ev.params and ev.params.id)

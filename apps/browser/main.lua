@@ -321,14 +321,13 @@ end
 function close_tab(ev)
   local t, i = lib.lists.by_id(state.get("tabs"), ev.item and ev.item.id)
   if not t then return end
-  state.remove("tabs", i)
+  orders.remove("tabs", i, "Tab closed", "undo_close_tab", { tab = t, pos = i })
   if tonumber(state.get("current")) == tonumber(t.id) then
     local rest = state.get("tabs") or {}
     local nxt = rest[math.min(i, #rest)]
     state.set("current", nxt and nxt.id or 0)
   end
   settle()
-  ui.snackbar{ text = "Tab closed", action = "Undo", handler = "undo_close_tab", args = { tab = t, pos = i } }
 end
 
 function undo_close_tab(ev)
@@ -379,17 +378,12 @@ function remove_bookmark(ev)
   local i = tonumber(ev.index)
   local b = state.get("bookmarks") or {}
   if not (i and b[i]) then return end
-  local removed = b[i]
-  state.remove("bookmarks", i)
+  orders.remove("bookmarks", i, "Bookmark removed", "undo_bookmark", { bookmark = b[i], pos = i })
   settle()
-  ui.snackbar{ text = "Bookmark removed", action = "Undo", handler = "undo_bookmark", args = { bookmark = removed, pos = i } }
 end
 
 function undo_bookmark(ev)
-  local a = ev.args or {}
-  if type(a.bookmark) ~= "table" or is_bookmarked(a.bookmark.url) then return end
-  orders.put_back("bookmarks", a.bookmark, a.pos)
-  settle()
+  if orders.undo_remove(ev.args, "bookmark", "bookmarks", "url") then settle() end
 end
 
 -- ---------------------------------------------------------------- settings

@@ -2,17 +2,14 @@
 -- Events live in state.events; screens derive their rows in on_enter.
 local days_from_civil, civil_from_days = clock.days_from_civil, clock.civil_from_days
 
-local MONTH_NAMES = lib.dates.MONTH_NAMES
-local MONTHS = lib.dates.MONTHS
-local DAYS = lib.dates.DAYS
+local MONTH_NAMES, MONTHS, DAYS = lib.dates.MONTH_NAMES, lib.dates.MONTHS, lib.dates.DAYS
 local STATUS_TEXT = { accepted = "Going", declined = "Not going", maybe = "Maybe", pending = "Not answered" }
 
 local trim = lib.text.trim
-local parse_date = lib.dates.parse
-local day_number = lib.dates.day_number
-local fmt_date = lib.dates.format
-local add_days = lib.dates.add_days
-local fmt_time = lib.dates.time
+local parse_date, fmt_date, day_number = lib.dates.parse, lib.dates.format, lib.dates.day_number
+local add_days, fmt_time = lib.dates.add_days, lib.dates.time
+local people = lib.people
+local person_by_id = people.by_id
 
 local function short_day(date)
   local z = day_number(date)
@@ -25,33 +22,19 @@ local function range_text(e)
   return fmt_time(e.start) .. " – " .. fmt_time(e["end"])
 end
 
-local function people()
-  local list = content.get("people")
-  if type(list) ~= "table" then return {} end
-  return list
+local function events() return lib.store.list("events") end
+local function find_event(id) return lib.lists.by_id(events(), id) end
+
+-- Opens `screen` on the event `id` when there is one (details, or the editor).
+local function open_on(screen, id)
+  if find_event(id) then nav.push(screen, { id = id }) end
 end
 
-local function person_by_id(id)
-  id = tonumber(id)
-  for _, p in ipairs(people()) do
-    if p.id == id then return p end
-  end
-  return nil
-end
-
-local function events()
-  local list = state.get("events")
-  if type(list) ~= "table" then return {} end
-  return list
-end
-
-local function find_event(id)
-  id = tonumber(id)
-  if not id then return nil end
-  for i, e in ipairs(events()) do
-    if type(e) == "table" and tonumber(e.id) == id then return e, i end
-  end
-  return nil
+-- An id for a new event (copies and added events).
+local function take_id()
+  local id = tonumber(state.get("next_id")) or 100
+  state.set("next_id", id + 1)
+  return id
 end
 
 local function events_on(date)
@@ -202,8 +185,7 @@ function add_event(ev)
 end
 
 function open_event(ev)
-  local id = ev.item and ev.item.id
-  if find_event(id) then nav.push("event", { id = id }) end
+  open_on("event", ev.item and ev.item.id)
 end
 
 function open_invitations(ev)
@@ -234,13 +216,12 @@ function day_enter(ev)
   end
 end
 
-function prev_day(ev)
-  locals.set("date", add_days(locals.get("date") or clock.today(), -1))
+local function shift_day(n)
+  locals.set("date", add_days(locals.get("date") or clock.today(), n))
 end
 
-function next_day(ev)
-  locals.set("date", add_days(locals.get("date") or clock.today(), 1))
-end
+function prev_day(ev) shift_day(-1) end
+function next_day(ev) shift_day(1) end
 
 function add_event_day(ev)
   nav.push("edit", { date = locals.get("date") or clock.today() })
@@ -260,8 +241,7 @@ function event_menu(ev)
 end
 
 function menu_edit(ev)
-  local id = ev.args and ev.args.id
-  if find_event(id) then nav.push("edit", { id = id }) end
+  open_on("edit", ev.args and ev.args.id)
 end
 
 function menu_duplicate(ev)
@@ -269,26 +249,24 @@ function menu_duplicate(ev)
   if not e then return end
   local copy = {}
   for k, v in pairs(e) do copy[k] = v end
-  copy.id = tonumber(state.get("next_id")) or 100
+  copy.id = take_id()
   copy.organizer = nil
   copy.status = nil
   copy.title = (e.title or "") .. " (copy)"
-  state.set("next_id", copy.id + 1)
   state.insert("events", copy)
   ui.toast("Event duplicated")
 end
 
-local function confirm_delete(e)
-  ui.dialog{
-    title = "Delete event?",
-    text = "“" .. (e.title or "") .. "” on " .. short_day(e.date) .. " will be deleted.",
-    buttons = { { text = "Cancel" }, { text = "Delete", handler = "delete_confirmed", args = { id = e.id } } },
-  }
+-- Asks before the event `id` is deleted (from a row's menu or the details screen).
+local function confirm_delete(id)
+  local e = find_event(id)
+  if not e then return end
+  lib.orders.confirm("Delete event?", "“" .. (e.title or "") .. "” on " .. short_day(e.date) .. " will be deleted.",
+    "Delete", "delete_confirmed", { id = e.id })
 end
 
 function menu_delete(ev)
-  local e = find_event(ev.args and ev.args.id)
-  if e then confirm_delete(e) end
+  confirm_delete(ev.args and ev.args.id)
 end
 
 function delete_confirmed(ev)
@@ -341,13 +319,11 @@ function event_enter(ev)
 end
 
 function edit_event(ev)
-  local id = ev.params and ev.params.id
-  if find_event(id) then nav.push("edit", { id = id }) end
+  open_on("edit", ev.params and ev.params.id)
 end
 
 function delete_event(ev)
-  local e = find_event(ev.params and ev.params.id)
-  if e then confirm_delete(e) end
+  confirm_delete(ev.params and ev.params.id)
 end
 
 function share_event(ev)
@@ -370,7 +346,7 @@ function email_guest(ev)
   local it = ev.item
   if type(it) == "table" and trim(it.email) ~= "" then
     local e = find_event(ev.params and ev.params.id)
-    nav.open_app("com.phoneworld.email", "compose", { to = it.email, subject = e and e.title or "" })
+    people.email(it.email, e and e.title or "")
   end
 end
 
@@ -481,15 +457,14 @@ function date_changed(ev)
   locals.set("pick_date", false)
 end
 
-function pick_start(ev)
-  locals.set("pick", locals.get("pick") == "start" and "" or "start")
+-- Opens the time picker for "start" or "end", or closes it when it is open; the date picker closes.
+local function toggle_pick(which)
+  locals.set("pick", locals.get("pick") == which and "" or which)
   locals.set("pick_date", false)
 end
 
-function pick_end(ev)
-  locals.set("pick", locals.get("pick") == "end" and "" or "end")
-  locals.set("pick_date", false)
-end
+function pick_start(ev) toggle_pick("start") end
+function pick_end(ev) toggle_pick("end") end
 
 function time_changed(ev)
   check_times()
@@ -499,7 +474,7 @@ function add_people(ev)
   local chosen = {}
   for _, id in ipairs(locals.get("invitees") or {}) do chosen[tonumber(id)] = true end
   local options = {}
-  for _, p in ipairs(people()) do
+  for _, p in ipairs(people.all()) do
     if not chosen[p.id] then
       table.insert(options, { text = p.name, icon = "person", handler = "guest_picked", args = { id = p.id } })
     end
@@ -560,8 +535,7 @@ function save_event(ev)
     ui.toast("Event saved")
     nav.pop()
   else
-    fields.id = tonumber(state.get("next_id")) or 100
-    state.set("next_id", fields.id + 1)
+    fields.id = take_id()
     state.insert("events", fields)
     ui.toast("Event added on " .. short_day(date))
     nav.replace("event", { id = fields.id })

@@ -10,6 +10,7 @@ local REPLIES = { "👍", "Sounds good!", "Haha 😄", "Got it, thanks!", "Let m
 local money = lib.money.format
 local round2 = lib.money.round2
 local trim = lib.text.trim
+local orders = lib.orders
 local function now_hhmm() return lib.dates.hhmm(clock.minutes()) end
 local function now_stamp() return clock.today() .. " " .. now_hhmm() end
 
@@ -92,9 +93,7 @@ function home_enter(ev)
   if locals.get("tab") == nil then locals.set("tab", 0) end
 end
 
-function open_chat(ev)
-  if type(ev.item) == "table" and ev.item.id then nav.push("thread", { id = ev.item.id }) end
-end
+function open_chat(ev) orders.open_row(ev, "thread") end
 
 function chat_menu(ev)
   local row = ev.item
@@ -111,39 +110,33 @@ function chat_menu(ev)
   }
 end
 
-function toggle_pin(ev)
-  local c, i = find_chat(ev.args and ev.args.id)
-  if not c then return end
-  state.set("chats." .. i .. ".pinned", not c.pinned)
+-- Switches the true/false `field` of the entry `e` at position `i` (as find_chat and find_contact
+-- give them) of the state list at `path`; nothing without an entry.
+local function flip(path, field, e, i)
+  if e then state.set(path .. "." .. i .. "." .. field, not e[field]) end
 end
 
+function toggle_pin(ev) flip("chats", "pinned", find_chat(ev.args and ev.args.id)) end
+
 function mark_read(ev)
-  local c, i = find_chat(ev.args and ev.args.id)
-  if not c then return end
-  state.set("chats." .. i .. ".unread", 0)
+  local _, i = find_chat(ev.args and ev.args.id)
+  if i then state.set("chats." .. i .. ".unread", 0) end
 end
 
 function delete_chat(ev)
   local c, i = find_chat(ev.args and ev.args.id)
   if not c then return end
-  state.remove("chats", i)
-  ui.snackbar{ text = "Chat deleted", action = "Undo", handler = "restore_chat", args = { chat = c, pos = i } }
+  orders.remove("chats", i, "Chat deleted", "restore_chat", { chat = c, pos = i })
 end
 
-function restore_chat(ev)
-  local args = ev.args or {}
-  if type(args.chat) ~= "table" or find_chat(args.chat.id) then return end
-  lib.orders.put_back("chats", args.chat, args.pos)
-end
+function restore_chat(ev) orders.undo_remove(ev.args, "chat", "chats", "id") end
 
 function new_chat(ev)
   locals.set("tab", 1)
   ui.toast("Pick a contact to chat with")
 end
 
-function open_contact(ev)
-  if type(ev.item) == "table" and ev.item.id then nav.push("contact", { id = ev.item.id }) end
-end
+function open_contact(ev) orders.open_row(ev, "contact") end
 
 function open_feed(ev) nav.push("feed") end
 function open_mini_apps(ev) nav.push("mini_apps") end
@@ -241,10 +234,8 @@ function thread_menu(ev)
 end
 
 function clear_history(ev)
-  local id = ev.args and ev.args.id
-  local c, i = find_chat(id)
-  if not c then return end
-  state.set("chats." .. i .. ".messages", {})
+  local _, i = find_chat(ev.args and ev.args.id)
+  if i then state.set("chats." .. i .. ".messages", {}) end
 end
 
 function attach_menu(ev)
@@ -291,11 +282,7 @@ function contact_view(ev)
   return { c = p, posts = posts }
 end
 
-function toggle_star(ev)
-  local p, i = find_contact(ev.params and ev.params.id)
-  if not p then return end
-  state.set("contacts." .. i .. ".starred", not p.starred)
-end
+function toggle_star(ev) flip("contacts", "starred", find_contact(ev.params and ev.params.id)) end
 
 local function chat_for(p, i)
   if p.chat and p.chat ~= "" and find_chat(p.chat) then return p.chat end
@@ -457,15 +444,7 @@ end
 
 -- ---------------------------------------------------------------- profile
 
-function profile_enter(ev)
-  if locals.get("loaded") then return end
-  local p = state.get("profile") or {}
-  locals.set("name", p.name or "")
-  locals.set("phone", p.phone or "")
-  locals.set("status", p.status or "")
-  locals.set("err", {})
-  locals.set("loaded", true)
-end
+function profile_enter(ev) orders.load_form(state.get("profile"), { "name", "phone", "status" }) end
 
 function save_profile(ev)
   local name, phone = trim(locals.get("name")), trim(locals.get("phone"))

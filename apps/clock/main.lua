@@ -53,13 +53,10 @@ local function until_text(time, days)
   return ""
 end
 
+-- The alarm with exactly that id (the id its row or sheet carries), and its position.
 local function find_alarm(id)
-  local alarms = state.get("alarms")
-  if type(alarms) ~= "table" or id == nil then return nil end
-  for i, a in ipairs(alarms) do
-    if type(a) == "table" and a.id == id then return a, i end
-  end
-  return nil
+  if id == nil then return nil end
+  return lib.lists.find(state.get("alarms"), "id", id)
 end
 
 local function sorted_days(days)
@@ -74,14 +71,12 @@ local function sorted_days(days)
 end
 
 local trim = lib.text.trim
+local C = lib.collections
 
 -- ---------------------------------------------------------------- world clock
 
 local function find_city(name)
-  for _, c in ipairs(content.get("cities") or {}) do
-    if c.name == name then return c end
-  end
-  return nil
+  return (lib.lists.find(content.get("cities"), "name", name))
 end
 
 local function offset_text(offset)
@@ -129,17 +124,22 @@ local function get_timer()
   return t
 end
 
-local function timer_progress(t)
-  if t.duration <= 0 then return 0 end
-  return math.max(0, math.min(1, t.remaining / t.duration))
+-- Stores the timer with the progress its remaining time makes.
+local function save_timer(t)
+  t.progress = t.duration <= 0 and 0 or math.max(0, math.min(1, t.remaining / t.duration))
+  state.set("timer", t)
+end
+
+-- What is left of a running timer now.
+local function time_left(t)
+  return math.max(0, t.end_at - clock.now())
 end
 
 local function refresh_timer()
   local t = get_timer()
   if t.running then
-    t.remaining = math.max(0, t.end_at - clock.now())
-    t.progress = timer_progress(t)
-    state.set("timer", t)
+    t.remaining = time_left(t)
+    save_timer(t)
   end
 end
 
@@ -154,12 +154,23 @@ local function get_stopwatch()
   return s
 end
 
+-- The running stopwatch's time now.
+local function time_run(s)
+  return s.base + (clock.now() - s.started_at)
+end
+
 local function refresh_stopwatch()
   local s = get_stopwatch()
   if s.running then
-    s.elapsed = s.base + (clock.now() - s.started_at)
+    s.elapsed = time_run(s)
     state.set("stopwatch", s)
   end
+end
+
+-- Whether a timer event (`ev.args.run`) belongs to the running timer or stopwatch `x`'s chain:
+-- a stale chain's events are dropped.
+local function live(ev, x)
+  return x.running and (ev.args and tonumber(ev.args.run)) == x.run
 end
 
 -- ---------------------------------------------------------------- home
@@ -210,22 +221,17 @@ function alarm_menu(ev)
   if type(a) ~= "table" or a.id == nil then return end
   local title = fmt_time(a.time)
   if type(a.label) == "string" and a.label ~= "" then title = title .. " · " .. a.label end
-  ui.sheet{
-    title = title,
-    options = {
-      { text = "Duplicate", icon = "content_copy", handler = "duplicate_alarm", args = { id = a.id } },
-      { text = "Delete", icon = "delete", handler = "delete_alarm_now", args = { id = a.id } },
-    },
-  }
+  C.menu(title, { id = a.id }, {
+    { text = "Duplicate", icon = "content_copy", handler = "duplicate_alarm" },
+    { text = "Delete", icon = "delete", handler = "delete_alarm_now" },
+  })
 end
 
 function duplicate_alarm(ev)
-  local id = ev.args and ev.args.id
-  local a, i = find_alarm(id)
+  local a, i = find_alarm(ev.args and ev.args.id)
   if not a then return end
-  local new_id = tonumber(state.get("next_id")) or 1
   local copy = {
-    id = new_id,
+    id = C.take_id("next_id"),
     time = a.time,
     label = a.label or "",
     enabled = a.enabled == true,
@@ -233,16 +239,12 @@ function duplicate_alarm(ev)
     vibrate = a.vibrate ~= false,
   }
   state.insert("alarms", copy, i + 1)
-  state.set("next_id", new_id + 1)
   ui.toast("Alarm duplicated")
 end
 
 function delete_alarm_now(ev)
-  local id = ev.args and ev.args.id
-  local a, i = find_alarm(id)
-  if not a then return end
-  state.remove("alarms", i)
-  ui.snackbar{ text = "Alarm deleted", action = "Undo", handler = "restore_alarm", args = { alarm = a, pos = i } }
+  local a, i = find_alarm(ev.args and ev.args.id)
+  if a then lib.orders.remove("alarms", i, "Alarm deleted", "restore_alarm", { alarm = a, pos = i }) end
 end
 
 function restore_alarm(ev)
@@ -275,11 +277,7 @@ function edit_enter(ev)
   local time, label, days, vibrate = 7 * 60, "", {}, true
   if params.id ~= nil then
     local a = find_alarm(params.id)
-    if not a then
-      ui.toast("This alarm no longer exists")
-      nav.pop()
-      return
-    end
+    if C.missing(a, "This alarm no longer exists") then return end
     time, label, days, vibrate = tonumber(a.time) or time, a.label or "", sorted_days(a.days), a.vibrate ~= false
   elseif params.time ~= nil then
     -- Deep links may pass a time as minutes or "HH:MM".
@@ -337,8 +335,7 @@ function save_alarm(ev)
   if existing then
     alarm.id = existing.id
   else
-    alarm.id = tonumber(state.get("next_id")) or 1
-    state.set("next_id", alarm.id + 1)
+    alarm.id = C.take_id("next_id")
   end
   -- Keep the list sorted by time.
   local alarms = {}
@@ -363,19 +360,12 @@ function delete_alarm(ev)
   local params = ev.params or {}
   local a = find_alarm(params.id)
   if not a then return end
-  ui.dialog{
-    title = "Delete alarm?",
-    text = "The " .. fmt_time(a.time) .. " alarm will be deleted.",
-    buttons = {
-      { text = "Cancel" },
-      { text = "Delete", handler = "delete_confirmed", args = { id = a.id } },
-    },
-  }
+  lib.orders.confirm("Delete alarm?", "The " .. fmt_time(a.time) .. " alarm will be deleted.", "Delete",
+    "delete_confirmed", { id = a.id })
 end
 
 function delete_confirmed(ev)
-  local id = ev.args and ev.args.id
-  local a, i = find_alarm(id)
+  local a, i = find_alarm(ev.args and ev.args.id)
   if a then
     state.remove("alarms", i)
     ui.toast("Alarm deleted")
@@ -394,19 +384,12 @@ function add_city(ev)
       table.insert(options, { text = c.name .. ", " .. c.country, icon = "public", handler = "add_city_pick", args = { name = c.name } })
     end
   end
-  if #options == 0 then
-    ui.toast("All cities are already added")
-    return
-  end
-  ui.sheet{ title = "Add a city", options = options }
+  C.sheet("Add a city", options, "All cities are already added")
 end
 
 function add_city_pick(ev)
   local name = ev.args and ev.args.name
-  if not name or not find_city(name) then return end
-  for _, n in ipairs(state.get("world_cities") or {}) do
-    if n == name then return end
-  end
+  if not name or not find_city(name) or lib.lists.contains(state.get("world_cities"), name) then return end
   state.insert("world_cities", name)
 end
 
@@ -420,16 +403,14 @@ function city_menu(ev)
 end
 
 function remove_city(ev)
-  local name = ev.args and ev.args.name
-  local cities = state.get("world_cities") or {}
-  for i = #cities, 1, -1 do
-    if cities[i] == name then state.remove("world_cities", i) end
-  end
+  C.remove_value("world_cities", ev.args and ev.args.name)
 end
 
 -- ---------------------------------------------------------------- timer
 
-local function schedule_timer(t)
+-- Runs the timer: its end, the tick chain and the alarm when it is done.
+local function start_timer(t)
+  t.running = true
   t.run = t.run + 1
   t.end_at = clock.now() + t.remaining
   t.end_minutes = (t.end_at % DAY_MS) // 60000
@@ -439,10 +420,11 @@ local function schedule_timer(t)
   end
 end
 
-local function cancel_timer(t)
+local function stop_timer(t)
   if t.done_id ~= nil then timer.cancel(t.done_id) end
   t.done_id = nil
   t.run = t.run + 1 -- stops the tick chain
+  t.running = false
 end
 
 function timer_preset(ev)
@@ -459,26 +441,21 @@ function timer_start(ev)
   local t = get_timer()
   if t.running then return end
   if t.remaining <= 0 then t.remaining = t.duration end
-  t.running = true
-  schedule_timer(t)
-  t.progress = timer_progress(t)
-  state.set("timer", t)
+  start_timer(t)
+  save_timer(t)
 end
 
 function timer_pause(ev)
   local t = get_timer()
   if not t.running then return end
-  t.remaining = math.max(0, t.end_at - clock.now())
-  t.running = false
-  cancel_timer(t)
-  t.progress = timer_progress(t)
-  state.set("timer", t)
+  t.remaining = time_left(t)
+  stop_timer(t)
+  save_timer(t)
 end
 
 function timer_reset(ev)
   local t = get_timer()
-  if t.running then cancel_timer(t) end
-  t.running = false
+  if t.running then stop_timer(t) end
   t.remaining = t.duration
   t.end_at = 0
   t.end_minutes = 0
@@ -489,21 +466,18 @@ end
 function timer_add_minute(ev)
   local t = get_timer()
   if not t.running then return end
-  t.remaining = math.max(0, t.end_at - clock.now()) + 60000
+  t.remaining = time_left(t) + 60000
   t.duration = t.duration + 60000
-  cancel_timer(t)
-  schedule_timer(t)
-  t.progress = timer_progress(t)
-  state.set("timer", t)
+  stop_timer(t)
+  start_timer(t)
+  save_timer(t)
 end
 
 function timer_tick(ev)
   local t = get_timer()
-  local run = ev.args and tonumber(ev.args.run)
-  if not t.running or run ~= t.run then return end
-  t.remaining = math.max(0, t.end_at - clock.now())
-  t.progress = timer_progress(t)
-  state.set("timer", t)
+  if not live(ev, t) then return end
+  t.remaining = time_left(t)
+  save_timer(t)
   if t.remaining > 1000 then
     timer.after(1000, "timer_tick", { run = t.run })
   end
@@ -511,8 +485,7 @@ end
 
 function timer_done(ev)
   local t = get_timer()
-  local run = ev.args and tonumber(ev.args.run)
-  if not t.running or run ~= t.run or clock.now() < t.end_at then return end
+  if not live(ev, t) or clock.now() < t.end_at then return end
   t.running = false
   t.remaining = 0
   t.progress = 0
@@ -545,7 +518,7 @@ end
 function stopwatch_stop(ev)
   local s = get_stopwatch()
   if not s.running then return end
-  s.elapsed = s.base + (clock.now() - s.started_at)
+  s.elapsed = time_run(s)
   s.base = s.elapsed
   s.running = false
   s.run = s.run + 1
@@ -554,9 +527,8 @@ end
 
 function stopwatch_tick(ev)
   local s = get_stopwatch()
-  local run = ev.args and tonumber(ev.args.run)
-  if not s.running or run ~= s.run then return end
-  s.elapsed = s.base + (clock.now() - s.started_at)
+  if not live(ev, s) then return end
+  s.elapsed = time_run(s)
   state.set("stopwatch", s)
   if s.elapsed < STOPWATCH_TICK_LIMIT then
     timer.after(1000, "stopwatch_tick", { run = s.run })
@@ -566,7 +538,7 @@ end
 function stopwatch_lap(ev)
   local s = get_stopwatch()
   if not s.running then return end
-  local total = s.base + (clock.now() - s.started_at)
+  local total = time_run(s)
   s.elapsed = total
   state.set("stopwatch", s)
   local laps = state.get("laps") or {}

@@ -40,9 +40,7 @@ function menu_view(ev)
   return { first_name = tostring(name):match("^(%S+)") or name, cart_count = cart_count() }
 end
 
-function open_item(ev)
-  if type(ev.item) == "table" then nav.push("customize", { id = ev.item.id }) end
-end
+function open_item(ev) orders.open_row(ev, "customize") end
 function open_cart(ev) nav.push("cart") end
 function open_orders(ev) nav.push("orders", {}) end
 
@@ -170,7 +168,7 @@ function advance(ev)
   if stage == 2 then
     timer.after(4 * 60000, "advance", { id = o.id, stage = 3 })
   elseif stage == 3 then
-    ui.notify{ title = "Brew Lab Coffee", text = "Order #" .. o.id .. " for " .. (o.name or "you") .. " is ready for pickup", icon = "local_cafe", screen = "orders", params = { id = o.id } }
+    orders.notify(o, "orders", "local_cafe", "Brew Lab Coffee", "Order #" .. o.id .. " for " .. (o.name or "you") .. " is ready for pickup")
   end
 end
 
@@ -190,10 +188,7 @@ function orders_view(ev)
   return { current = o, steps = orders.steps(STAGES, tonumber(o.stage) or 1) }
 end
 
-function select_order(ev)
-  if type(ev.item) ~= "table" then return end
-  locals.set("current_id", ev.item.id)
-end
+function select_order(ev) orders.pick(ev, "current_id", "id") end
 
 function pick_up(ev)
   local o, i = find_order(locals.get("current_id"))

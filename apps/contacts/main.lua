@@ -1,21 +1,16 @@
 -- Contacts: the address book. All data lives in state; screens derive their lists in on_enter.
 
-local trim = lib.text.trim
-local plural = lib.text.plural
+local trim, plural, digits = lib.text.trim, lib.text.plural, lib.text.digits
+local people = lib.people
+local confirm = lib.orders.confirm
 
-local function contacts()
-  local list = state.get("contacts")
-  if type(list) ~= "table" then return {} end
-  return list
-end
+local function contacts() return lib.store.list("contacts") end
+local function find_contact(id) return lib.lists.by_id(contacts(), id) end
+local function find_deleted(id) return lib.lists.by_id(lib.store.list("trash"), id) end
 
-local function find_contact(id)
-  id = tonumber(id)
-  if not id then return nil end
-  for i, c in ipairs(contacts()) do
-    if type(c) == "table" and tonumber(c.id) == id then return c, i end
-  end
-  return nil
+-- Opens `screen` (detail, edit) on the contact `id` when there is one.
+local function open_on(screen, id)
+  if find_contact(id) then nav.push(screen, { id = id }) end
 end
 
 local function sort_key(c)
@@ -49,8 +44,6 @@ local function sorted_contacts()
   return list
 end
 
-local digits = lib.text.digits
-
 local COLORS = { "#E57373", "#64B5F6", "#81C784", "#FFB74D", "#BA68C8", "#4DB6AC", "#F06292", "#9575CD", "#4FC3F7", "#AED581", "#FF8A65", "#7986CB" }
 
 -- ---------------------------------------------------------------- photos
@@ -58,9 +51,8 @@ local COLORS = { "#E57373", "#64B5F6", "#81C784", "#FFB74D", "#BA68C8", "#4DB6AC
 -- Some people of the address book have a photo (content/photos.ron, by contact id); the others
 -- show their initials.
 local function photo_of(id)
-  for _, p in ipairs(content.get("photos") or {}) do
-    if tonumber(p.id) == tonumber(id) then return p.photo end
-  end
+  local p = lib.lists.by_id(lib.store.content_list("photos"), id)
+  if p then return p.photo end
   return ""
 end
 
@@ -101,8 +93,7 @@ function list_enter(ev)
 end
 
 function open_contact(ev)
-  local id = ev.item and ev.item.id
-  if find_contact(id) then nav.push("detail", { id = id }) end
+  open_on("detail", ev.item and ev.item.id)
 end
 
 function add_contact(ev)
@@ -117,18 +108,18 @@ function open_settings(ev)
   nav.push("settings")
 end
 
-local function set_favorite(id, on)
+-- Adds the contact `id` to the favorites or takes it out; the contact as it was before, nil
+-- when there is none.
+local function flip_favorite(id)
   local c, i = find_contact(id)
   if not c then return nil end
-  state.set("contacts." .. i .. ".favorite", on)
+  state.set("contacts." .. i .. ".favorite", not c.favorite)
   return c
 end
 
 function toggle_row_favorite(ev)
-  local id = ev.item and ev.item.id
-  local c = find_contact(id)
+  local c = flip_favorite(ev.item and ev.item.id)
   if not c then return end
-  set_favorite(id, not c.favorite)
   ui.toast(c.favorite and (c.name .. " removed from favorites") or (c.name .. " added to favorites"))
 end
 
@@ -147,15 +138,11 @@ function contact_menu(ev)
 end
 
 function menu_favorite(ev)
-  local id = ev.args and ev.args.id
-  local c = find_contact(id)
-  if not c then return end
-  set_favorite(id, not c.favorite)
+  flip_favorite(ev.args and ev.args.id)
 end
 
 function menu_edit(ev)
-  local id = ev.args and ev.args.id
-  if find_contact(id) then nav.push("edit", { id = id }) end
+  open_on("edit", ev.args and ev.args.id)
 end
 
 local function contact_card_text(c)
@@ -165,25 +152,24 @@ local function contact_card_text(c)
   return table.concat(lines, "\n")
 end
 
-function menu_share(ev)
-  local c = find_contact(ev.args and ev.args.id)
+-- Shares the card of the contact `id` (from a row's menu or the detail screen).
+local function share(id)
+  local c = find_contact(id)
   if c then ui.share{ text = contact_card_text(c) } end
 end
 
-local function ask_delete(c)
-  ui.dialog{
-    title = "Delete contact?",
-    text = c.name .. " will be moved to Recently deleted.",
-    buttons = {
-      { text = "Cancel" },
-      { text = "Delete", handler = "delete_confirmed", args = { id = c.id } },
-    },
-  }
+function menu_share(ev)
+  share(ev.args and ev.args.id)
+end
+
+-- Asks before the contact `id` moves to Recently deleted.
+local function ask_delete(id)
+  local c = find_contact(id)
+  if c then confirm("Delete contact?", c.name .. " will be moved to Recently deleted.", "Delete", "delete_confirmed", { id = c.id }) end
 end
 
 function menu_delete(ev)
-  local c = find_contact(ev.args and ev.args.id)
-  if c then ask_delete(c) end
+  ask_delete(ev.args and ev.args.id)
 end
 
 function delete_confirmed(ev)
@@ -199,24 +185,17 @@ function delete_confirmed(ev)
   end
 end
 
-local function restore_from_trash(id)
-  id = tonumber(id)
-  local trash = state.get("trash") or {}
-  for i, c in ipairs(trash) do
-    if type(c) == "table" and tonumber(c.id) == id then
-      state.remove("trash", i)
-      if not find_contact(id) then state.insert("contacts", c) end
-      return c
-    end
-  end
-  return nil
+-- Moves the contact `id` back from Recently deleted (unless the book has it again) and says so.
+local function restore(id)
+  local c, i = find_deleted(id)
+  if not c then return end
+  state.remove("trash", i)
+  if not find_contact(id) then state.insert("contacts", c) end
+  ui.toast(c.name .. " restored")
 end
 
 function undo_delete(ev)
-  local c = restore_from_trash(ev.args and ev.args.id)
-  if c then
-    ui.toast(c.name .. " restored")
-  end
+  restore(ev.args and ev.args.id)
 end
 
 -- ---------------------------------------------------------------- detail
@@ -240,16 +219,13 @@ function detail_enter(ev)
 end
 
 function toggle_favorite(ev)
-  local id = ev.params and ev.params.id
-  local c = find_contact(id)
+  local c = flip_favorite(ev.params and ev.params.id)
   if not c then return end
-  set_favorite(id, not c.favorite)
   ui.toast(c.favorite and "Removed from favorites" or "Added to favorites")
 end
 
 function edit_contact(ev)
-  local id = ev.params and ev.params.id
-  if find_contact(id) then nav.push("edit", { id = id }) end
+  open_on("edit", ev.params and ev.params.id)
 end
 
 function detail_menu(ev)
@@ -266,57 +242,55 @@ function detail_menu(ev)
   }
 end
 
-function copy_phone(ev)
-  local c = find_contact((ev.args and ev.args.id) or (ev.params and ev.params.id))
-  if c and trim(c.phone) ~= "" then
-    clipboard.set(c.phone)
-    ui.toast("Phone number copied")
+-- Copies the contact's `field` (phone, address) when it has one.
+local function copy_field(id, field, done)
+  local c = find_contact(id)
+  if c and trim(c[field]) ~= "" then
+    clipboard.set(c[field])
+    ui.toast(done)
   end
+end
+
+function copy_phone(ev)
+  copy_field((ev.args and ev.args.id) or (ev.params and ev.params.id), "phone", "Phone number copied")
 end
 
 function copy_address(ev)
-  local c = find_contact(ev.params and ev.params.id)
-  if c and trim(c.address) ~= "" then
-    clipboard.set(c.address)
-    ui.toast("Address copied")
-  end
+  copy_field(ev.params and ev.params.id, "address", "Address copied")
 end
 
 function delete_contact(ev)
+  ask_delete(ev.params and ev.params.id)
+end
+
+-- The contact on the detail screen when it has a `field` (phone, email) to call, text or mail;
+-- otherwise nil, and the toast `missing` says so.
+local function reachable(ev, field, missing)
   local c = find_contact(ev.params and ev.params.id)
-  if c then ask_delete(c) end
+  if not c or trim(c[field]) == "" then
+    ui.toast(missing)
+    return nil
+  end
+  return c
 end
 
 function call_contact(ev)
-  local c = find_contact(ev.params and ev.params.id)
-  if not c or trim(c.phone) == "" then
-    ui.toast("No phone number")
-    return
-  end
-  nav.open_app("com.phoneworld.phone", "in_call", { number = c.phone, name = c.name })
+  local c = reachable(ev, "phone", "No phone number")
+  if c then people.call(c.phone, c.name) end
 end
 
 function message_contact(ev)
-  local c = find_contact(ev.params and ev.params.id)
-  if not c or trim(c.phone) == "" then
-    ui.toast("No phone number")
-    return
-  end
-  nav.open_app("com.phoneworld.messages", "compose", { number = c.phone, name = c.name })
+  local c = reachable(ev, "phone", "No phone number")
+  if c then people.message(c.phone, c.name) end
 end
 
 function email_contact(ev)
-  local c = find_contact(ev.params and ev.params.id)
-  if not c or trim(c.email) == "" then
-    ui.toast("No email address")
-    return
-  end
-  nav.open_app("com.phoneworld.email", "compose", { to = c.email })
+  local c = reachable(ev, "email", "No email address")
+  if c then people.email(c.email) end
 end
 
 function share_contact(ev)
-  local c = find_contact(ev.params and ev.params.id)
-  if c then ui.share{ text = contact_card_text(c) } end
+  share(ev.params and ev.params.id)
 end
 
 -- ---------------------------------------------------------------- edit
@@ -459,16 +433,10 @@ function search_enter(ev)
   if locals.get("query") == nil then locals.set("query", "") end
 end
 
+-- The last five searches, newest first.
 local function remember_search(q)
   q = trim(q)
-  if q == "" then return end
-  local recent = state.get("recent_searches") or {}
-  for i = #recent, 1, -1 do
-    if recent[i] == q then state.remove("recent_searches", i) end
-  end
-  state.insert("recent_searches", q, 1)
-  recent = state.get("recent_searches") or {}
-  for i = #recent, 6, -1 do state.remove("recent_searches", i) end
+  if q ~= "" then lib.store.remember("recent_searches", q, 5) end
 end
 
 function search_submit(ev)
@@ -497,9 +465,7 @@ end
 
 function call_row(ev)
   local c = find_contact(ev.item and ev.item.id)
-  if c and trim(c.phone) ~= "" then
-    nav.open_app("com.phoneworld.phone", "in_call", { number = c.phone, name = c.name })
-  end
+  if c and trim(c.phone) ~= "" then people.call(c.phone, c.name) end
 end
 
 function go_back(ev)
@@ -523,14 +489,7 @@ function export_contacts(ev)
 end
 
 function restore_defaults(ev)
-  ui.dialog{
-    title = "Restore default contacts?",
-    text = "Your changes to the address book will be lost.",
-    buttons = {
-      { text = "Cancel" },
-      { text = "Restore", handler = "restore_confirmed" },
-    },
-  }
+  confirm("Restore default contacts?", "Your changes to the address book will be lost.", "Restore", "restore_confirmed")
 end
 
 function restore_confirmed(ev)
@@ -540,8 +499,7 @@ function restore_confirmed(ev)
 end
 
 function restore_contact(ev)
-  local c = restore_from_trash(ev.item and ev.item.id)
-  if c then ui.toast(c.name .. " restored") end
+  restore(ev.item and ev.item.id)
 end
 
 function trash_menu(ev)
@@ -557,31 +515,18 @@ function trash_menu(ev)
 end
 
 function restore_picked(ev)
-  local c = restore_from_trash(ev.args and ev.args.id)
-  if c then ui.toast(c.name .. " restored") end
+  restore(ev.args and ev.args.id)
 end
 
 function forget_picked(ev)
-  local id = tonumber(ev.args and ev.args.id)
-  local trash = state.get("trash") or {}
-  for i, c in ipairs(trash) do
-    if type(c) == "table" and tonumber(c.id) == id then
-      state.remove("trash", i)
-      ui.toast("Deleted forever")
-      return
-    end
-  end
+  local c, i = find_deleted(ev.args and ev.args.id)
+  if not c then return end
+  state.remove("trash", i)
+  ui.toast("Deleted forever")
 end
 
 function empty_trash(ev)
-  ui.dialog{
-    title = "Delete all forever?",
-    text = "These contacts cannot be restored.",
-    buttons = {
-      { text = "Cancel" },
-      { text = "Delete all", handler = "empty_trash_confirmed" },
-    },
-  }
+  confirm("Delete all forever?", "These contacts cannot be restored.", "Delete all", "empty_trash_confirmed")
 end
 
 function empty_trash_confirmed(ev)

@@ -13,9 +13,8 @@ local EMPTY = {
 }
 
 local trim = lib.text.trim
-local day_number = lib.dates.day_number
-local add_days = lib.dates.add_days
-local fmt_time = lib.dates.time
+local day_number, add_days, fmt_time = lib.dates.day_number, lib.dates.add_days, lib.dates.time
+local confirm = lib.orders.confirm
 
 local function when(date, t)
   local today = day_number(clock.today())
@@ -43,41 +42,15 @@ local function me()
   return content.get("mail.me") or { name = "Me", email = "me@phoneworld.com" }
 end
 
-local function people()
-  local list = content.get("people")
-  if type(list) ~= "table" then return {} end
-  return list
-end
-
-local function person_by_id(id)
-  for _, p in ipairs(people()) do
-    if p.id == id then return p end
-  end
-  return nil
-end
+local people = lib.people
 
 local function name_for_email(addr)
-  addr = trim(addr):lower()
-  for _, p in ipairs(people()) do
-    if (p.email or ""):lower() == addr then return p.name end
-  end
-  return nil
+  local p = people.by_email(addr)
+  return p and p.name
 end
 
-local function emails()
-  local list = state.get("emails")
-  if type(list) ~= "table" then return {} end
-  return list
-end
-
-local function find_email(id)
-  id = tonumber(id)
-  if not id then return nil end
-  for i, e in ipairs(emails()) do
-    if type(e) == "table" and tonumber(e.id) == id then return e, i end
-  end
-  return nil
-end
+local function emails() return lib.store.list("emails") end
+local function find_email(id) return lib.lists.by_id(emails(), id) end
 
 local function stamp(e)
   return (day_number(e.date) or 0) * 1440 + (tonumber(e.t) or 0)
@@ -95,6 +68,15 @@ end
 local function in_folder(e, folder)
   if folder == "starred" then return e.starred == true and e.folder ~= "trash" end
   return e.folder == folder
+end
+
+-- A mail of mine (sent, or a draft): read and not starred.
+local function my_mail(folder, to, subject, body, date, t)
+  local myself = me()
+  return {
+    folder = folder, from_name = myself.name, from_email = myself.email, to = to,
+    subject = subject, body = body, date = date, t = t, unread = false, starred = false,
+  }
 end
 
 local function next_id()
@@ -118,7 +100,7 @@ function seed_inbox(ev)
   end
   local personal = mail.personal or {}
   local services = mail.services or {}
-  local ppl = people()
+  local ppl = people.all()
   local myself = me()
   -- 34 received mails over the last three weeks, newest first.
   local day, t = 0, now - math.random(3, 20)
@@ -144,16 +126,15 @@ function seed_inbox(ev)
     add(e)
     t = t - math.random(25, 200)
   end
-  for k, s in ipairs(mail.sent or {}) do
-    local p = person_by_id(s.person)
-    add({ folder = "sent", from_name = myself.name, from_email = myself.email, to = p and p.email or "",
-      subject = s.subject, body = s.body, date = add_days(today, -k), t = math.random(480, 1260), unread = false, starred = false })
+  -- Sent mail one a day before today, drafts from today back, to people of the address book.
+  local function add_mine(folder, list, back, latest)
+    for k, s in ipairs(list or {}) do
+      local p = people.by_id(s.person)
+      add(my_mail(folder, p and p.email or "", s.subject, s.body, add_days(today, -(k - back)), math.random(480, latest)))
+    end
   end
-  for k, s in ipairs(mail.drafts or {}) do
-    local p = person_by_id(s.person)
-    add({ folder = "drafts", from_name = myself.name, from_email = myself.email, to = p and p.email or "",
-      subject = s.subject, body = s.body, date = add_days(today, -(k - 1)), t = math.random(480, 1000), unread = false, starred = false })
-  end
+  add_mine("sent", mail.sent, 0, 1260)
+  add_mine("drafts", mail.drafts, 1, 1000)
   table.sort(list, function(a, b)
     if stamp(a) ~= stamp(b) then return stamp(a) > stamp(b) end
     return a.id < b.id
@@ -300,11 +281,7 @@ function menu_delete(ev)
 end
 
 function empty_trash(ev)
-  ui.dialog{
-    title = "Empty Trash?",
-    text = "All messages in Trash will be deleted forever.",
-    buttons = { { text = "Cancel" }, { text = "Empty Trash", handler = "empty_trash_confirmed" } },
-  }
+  confirm("Empty Trash?", "All messages in Trash will be deleted forever.", "Empty Trash", "empty_trash_confirmed")
 end
 
 function empty_trash_confirmed(ev)
@@ -438,11 +415,17 @@ local function quoted(e)
   return "On " .. long_when(e.date, e.t) .. ", " .. (e.from_name or e.from_email or "") .. " wrote:\n" .. table.concat(lines, "\n")
 end
 
+-- The subject of a reply or a forward: "Re: " or "Fwd: " before it unless it starts so already.
+local function prefixed(e, prefix)
+  local subject = trim(e.subject)
+  if subject:lower():sub(1, #prefix) ~= prefix:lower() then subject = prefix .. " " .. subject end
+  return subject
+end
+
 function reply(ev)
   local e = find_email(ev.params and ev.params.id)
   if not e then return end
-  local subject = trim(e.subject)
-  if not subject:lower():match("^re:") then subject = "Re: " .. subject end
+  local subject = prefixed(e, "Re:")
   local to = e.folder == "sent" and e.to or e.from_email
   nav.push("compose", { to = to, subject = subject, body = "\n\n" .. quoted(e), mode = "reply" })
 end
@@ -450,8 +433,7 @@ end
 function forward(ev)
   local e = find_email(ev.params and ev.params.id)
   if not e then return end
-  local subject = trim(e.subject)
-  if not subject:lower():match("^fwd:") then subject = "Fwd: " .. subject end
+  local subject = prefixed(e, "Fwd:")
   local header = "---------- Forwarded message ----------\nFrom: " .. (e.from_name or "") .. " <" .. (e.from_email or "") .. ">\nDate: " .. long_when(e.date, e.t) .. "\nSubject: " .. (e.subject or "") .. "\n\n"
   nav.push("compose", { to = "", subject = subject, body = "\n\n" .. header .. (e.body or ""), mode = "forward" })
 end
@@ -477,11 +459,9 @@ function compose_view(ev)
   local last = trim(to:match("([^,;]*)$") or ""):lower()
   local rows = {}
   if #last >= 1 and not valid_email(last) then
-    for _, p in ipairs(people()) do
-      if (p.name or ""):lower():find(last, 1, true) or (p.email or ""):lower():find(last, 1, true) then
-        table.insert(rows, { id = p.id, name = p.name, email = p.email })
-        if #rows >= 4 then break end
-      end
+    for _, p in ipairs(people.search(last, { "name", "email" })) do
+      table.insert(rows, { id = p.id, name = p.name, email = p.email })
+      if #rows >= 4 then break end
     end
   end
   return { suggest = rows }
@@ -511,19 +491,15 @@ function compose_enter(ev)
   locals.set("loaded", true)
 end
 
-function to_changed(ev)
-  locals.set("err_to", "")
+-- Typing in a field clears its error (`err`, when it has one) and the form's.
+local function edited(err)
+  if err then locals.set(err, "") end
   locals.set("form_error", "")
 end
 
-function subject_changed(ev)
-  locals.set("form_error", "")
-end
-
-function body_changed(ev)
-  locals.set("err_body", "")
-  locals.set("form_error", "")
-end
+function to_changed(ev) edited("err_to") end
+function subject_changed(ev) edited() end
+function body_changed(ev) edited("err_body") end
 
 function pick_suggestion(ev)
   local it = ev.item
@@ -555,7 +531,6 @@ end
 
 local function do_send()
   local to = table.concat(recipients(locals.get("to")), ", ")
-  local myself = me()
   local draft_id = locals.get("draft_id")
   if draft_id then
     local d, i = find_email(draft_id)
@@ -564,10 +539,9 @@ local function do_send()
   local attach = locals.get("attachments") or {}
   local body = locals.get("body") or ""
   if #attach > 0 then body = body .. "\n\nAttachments: " .. table.concat(attach, ", ") end
-  state.insert("emails", {
-    id = next_id(), folder = "sent", from_name = myself.name, from_email = myself.email, to = to,
-    subject = trim(locals.get("subject")), body = body, date = clock.today(), t = clock.minutes(), unread = false, starred = false,
-  }, 1)
+  local m = my_mail("sent", to, trim(locals.get("subject")), body, clock.today(), clock.minutes())
+  m.id = next_id()
+  state.insert("emails", m, 1)
   ui.toast("Message sent")
   nav.pop()
 end
@@ -578,11 +552,7 @@ function send(ev)
     return
   end
   if trim(locals.get("subject")) == "" then
-    ui.dialog{
-      title = "Send without a subject?",
-      text = "This message has no subject.",
-      buttons = { { text = "Cancel" }, { text = "Send", handler = "send_confirmed" } },
-    }
+    confirm("Send without a subject?", "This message has no subject.", "Send", "send_confirmed")
     return
   end
   do_send()
@@ -603,12 +573,7 @@ function compose_menu(ev)
 end
 
 function save_draft(ev)
-  local myself = me()
-  local fields = {
-    folder = "drafts", from_name = myself.name, from_email = myself.email, to = trim(locals.get("to")),
-    subject = trim(locals.get("subject")), body = locals.get("body") or "", date = clock.today(), t = clock.minutes(),
-    unread = false, starred = false,
-  }
+  local fields = my_mail("drafts", trim(locals.get("to")), trim(locals.get("subject")), locals.get("body") or "", clock.today(), clock.minutes())
   local d, i = find_email(locals.get("draft_id"))
   if d then
     fields.id = d.id
@@ -696,17 +661,10 @@ function search_enter(ev)
   end
 end
 
-
+-- The last five searches, newest first.
 local function remember(q)
   q = trim(q)
-  if q == "" then return end
-  local recent = state.get("recent_searches") or {}
-  for i = #recent, 1, -1 do
-    if recent[i] == q then state.remove("recent_searches", i) end
-  end
-  state.insert("recent_searches", q, 1)
-  recent = state.get("recent_searches") or {}
-  for i = #recent, 6, -1 do state.remove("recent_searches", i) end
+  if q ~= "" then lib.store.remember("recent_searches", q, 5) end
 end
 
 function search_submit(ev)
@@ -717,13 +675,10 @@ function clear_search(ev)
   locals.set("query", "")
 end
 
-function toggle_only_unread(ev)
-  locals.set("only_unread", not locals.get("only_unread"))
-end
-
-function toggle_only_starred(ev)
-  locals.set("only_starred", not locals.get("only_starred"))
-end
+-- The Unread and Starred filter chips.
+local function flip(key) locals.set(key, not locals.get(key)) end
+function toggle_only_unread(ev) flip("only_unread") end
+function toggle_only_starred(ev) flip("only_starred") end
 
 function use_recent(ev)
   if type(ev.item) ~= "string" then return end

@@ -104,13 +104,14 @@ function open_tracking(ev)
   if id > 0 then nav.push("tracking", { id = id }) end
 end
 
-function open_restaurant(ev)
-  if type(ev.item) == "table" and ev.item.id then nav.push("restaurant", { id = ev.item.id }) end
-end
+function open_restaurant(ev) orders.open_row(ev, "restaurant") end
 
 -- ---------------------------------------------------------------- home
 
-local SORTS = { recommended = "Recommended", rating = "Top rated", time = "Fastest", fee = "Lowest fee" }
+local SORTS = {
+  { value = "recommended", label = "Recommended" }, { value = "rating", label = "Top rated" },
+  { value = "time", label = "Fastest" }, { value = "fee", label = "Lowest fee" },
+}
 
 function home_view(ev)
   local q = string.lower(trim(locals.get("query")))
@@ -152,7 +153,8 @@ function home_view(ev)
   if o and (tonumber(o.stage) or 0) < 4 and o.status ~= "Cancelled" then
     active = { restaurant = o.restaurant, status = o.status }
   end
-  return { restaurants = list, count = #list, sort_label = SORTS[sort] or "Sort", active = active, cart_count = cart_count() }
+  local picked = lib.lists.find(SORTS, "value", sort)
+  return { restaurants = list, count = #list, sort_label = picked and picked.label or "Sort", active = active, cart_count = cart_count() }
 end
 
 function home_enter(ev)
@@ -167,30 +169,10 @@ function search_cleared(ev)
   locals.set("query", "")
 end
 
-function pick_cuisine(ev)
-  if type(ev.item) ~= "table" then return end
-  locals.set("cuisine", ev.item.value)
-end
+function pick_cuisine(ev) orders.pick(ev, "cuisine") end
 
-function choose_sort(ev)
-  local options = {}
-  for _, key in ipairs({ "recommended", "rating", "time", "fee" }) do
-    table.insert(options, {
-      text = SORTS[key],
-      icon = locals.get("sort") == key and "radio_button_checked" or "radio_button_unchecked",
-      handler = "sort_picked",
-      args = { value = key },
-    })
-  end
-  ui.sheet{ title = "Sort restaurants", options = options }
-end
-
-function sort_picked(ev)
-  local v = ev.args and ev.args.value
-  if type(v) == "string" and SORTS[v] then
-    locals.set("sort", v)
-  end
-end
+function choose_sort(ev) orders.sort_sheet("Sort restaurants", SORTS) end
+function sort_picked(ev) orders.pick_sort(ev, SORTS) end
 
 -- ---------------------------------------------------------------- restaurant
 
@@ -359,18 +341,10 @@ end
 function checkout_enter(ev)
   if #cart().lines == 0 then
     nav.pop()
-    return
-  end
-  if not locals.get("loaded") then
-    local a = state.get("address") or {}
-    locals.set("street", a.street or "")
-    locals.set("unit", a.unit or "")
-    locals.set("note", a.note or "")
+  elseif orders.load_form(state.get("address"), { "street", "unit", "note" }) then
     locals.set("when", "asap")
     locals.set("tip", 15)
     locals.set("payment", "card")
-    locals.set("err", {})
-    locals.set("loaded", true)
   end
 end
 
@@ -454,16 +428,11 @@ function advance_order(ev)
     timer.after(stage_delay(stage), "advance_order", { id = o.id, stage = stage + 1 })
   end
   if stage == 3 then
-    ui.notify{ title = o.restaurant, text = o.courier .. " is on the way with your order", icon = "delivery_dining", screen = "tracking", params = { id = o.id } }
+    orders.notify(o, "tracking", "delivery_dining", o.restaurant, o.courier .. " is on the way with your order")
   elseif stage == 4 then
     state.set("active_order", 0)
-    ui.notify{
-      title = "Your order has arrived",
-      text = "Order #" .. o.id .. " from " .. o.restaurant .. " was delivered. Enjoy!",
-      icon = "delivery_dining",
-      screen = "tracking",
-      params = { id = o.id },
-    }
+    orders.notify(o, "tracking", "delivery_dining", "Your order has arrived",
+      "Order #" .. o.id .. " from " .. o.restaurant .. " was delivered. Enjoy!")
   end
 end
 
@@ -530,9 +499,7 @@ end
 
 -- ---------------------------------------------------------------- orders
 
-function open_order(ev)
-  if type(ev.item) == "table" and ev.item.id then nav.push("tracking", { id = ev.item.id }) end
-end
+function open_order(ev) orders.open_row(ev, "tracking") end
 
 function reorder(ev)
   local o = ev.item

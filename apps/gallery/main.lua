@@ -8,6 +8,8 @@ local KIND_ICONS = {
 }
 
 local trim = lib.text.trim
+local by_id, confirm = lib.lists.by_id, lib.orders.confirm
+local C = lib.collections
 
 local function short_date(d)
   if type(d) ~= "string" then return "" end
@@ -21,15 +23,10 @@ end
 
 local days_between = lib.dates.days_between
 
+-- A photo of the content, unless it was deleted forever.
 local function photo_by_id(id)
-  id = tonumber(id)
-  for _, x in ipairs(state.get("purged") or {}) do
-    if tonumber(x) == id then return nil end
-  end
-  for _, p in ipairs(content.get("photos") or {}) do
-    if tonumber(p.id) == id then return p end
-  end
-  return nil
+  if C.has_id(state.get("purged"), id) then return nil end
+  return (by_id(content.get("photos"), id))
 end
 
 local function set_of(list, key)
@@ -162,7 +159,7 @@ end
 
 -- Whether a photo is in the trash (and since when).
 local function trashed(id)
-  return set_of(state.get("trash"), "id")[tonumber(id)]
+  return (by_id(state.get("trash"), id))
 end
 
 -- The photo screen shows the photo whose id its entering picked (`local.id`).
@@ -177,7 +174,7 @@ function photo_view(ev)
   local trash = trashed(pid)
   view.short_date = short_date(p.date)
   view.photo = look_of(p).photo
-  view.favorite = set_of(state.get("favorites"))[pid] and true or false
+  view.favorite = C.has_id(state.get("favorites"), pid)
   view.trashed = trash and true or false
   view.deleted = trash and trash.deleted or ""
   return view
@@ -203,11 +200,7 @@ function go_back(ev) nav.pop() end
 function open_search(ev) nav.push("search") end
 function open_trash(ev) nav.push("trash") end
 
-function open_album(ev)
-  local name = ev.item and ev.item.name
-  if type(name) ~= "string" then return end
-  nav.push("album", { album = name })
-end
+open_album = C.opener("album", "album", "name")
 
 function open_favorites(ev)
   nav.push("album", { album = "Favorites" })
@@ -229,72 +222,44 @@ function photo_menu(ev)
   local id = ev.item and ev.item.id
   local p = photo_by_id(id)
   if not p then return end
-  local fav = set_of(state.get("favorites"))[tonumber(id)]
-  ui.sheet{
-    title = p.caption,
-    options = {
-      { text = "Share", icon = "share", handler = "sheet_share", args = { id = id } },
-      { text = fav and "Remove from favorites" or "Add to favorites", icon = "favorite", handler = "sheet_favorite", args = { id = id } },
-      { text = "Move to trash", icon = "delete", handler = "sheet_trash", args = { id = id } },
-    },
-  }
+  local fav = C.has_id(state.get("favorites"), id)
+  C.menu(p.caption, { id = id }, {
+    { text = "Share", icon = "share", handler = "sheet_share" },
+    { text = fav and "Remove from favorites" or "Add to favorites", icon = "favorite", handler = "sheet_favorite" },
+    { text = "Move to trash", icon = "delete", handler = "sheet_trash" },
+  })
 end
 
-local function share_text(p)
+-- The photo menu and the photo screen share, favorite, trash and restore alike.
+local function share(id)
+  local p = photo_by_id(id)
+  if not p then return end
   local t = p.caption
   if (p.location or "") ~= "" then t = t .. " — " .. p.location end
-  return t .. " (" .. short_date(p.date) .. ")"
+  ui.share{ text = t .. " (" .. short_date(p.date) .. ")" }
 end
 
-local function set_favorite(id, on)
-  id = tonumber(id)
-  local favs = state.get("favorites") or {}
-  for i = #favs, 1, -1 do
-    if tonumber(favs[i]) == id then state.remove("favorites", i) end
-  end
-  if on then state.insert("favorites", id) end
+local function flip_favorite(id)
+  if not photo_by_id(id) then return end
+  local on = C.toggle_id("favorites", id)
+  ui.toast(on and "Added to favorites" or "Removed from favorites")
 end
 
 local function move_to_trash(id)
   id = tonumber(id)
-  if not photo_by_id(id) or set_of(state.get("trash"), "id")[id] then return end
+  if not photo_by_id(id) or trashed(id) then return end
   state.insert("trash", { id = id, deleted = clock.today() })
   ui.snackbar{ text = "Moved to trash", action = "Undo", handler = "undo_trash", args = { id = id } }
 end
 
 local function restore(id)
-  id = tonumber(id)
-  local trash = state.get("trash") or {}
-  local found = false
-  for i = #trash, 1, -1 do
-    if type(trash[i]) == "table" and tonumber(trash[i].id) == id then
-      state.remove("trash", i)
-      found = true
-    end
-  end
-  return found
+  if C.remove_id("trash", id) then ui.toast("Photo restored") end
 end
 
-function sheet_share(ev)
-  local p = photo_by_id(ev.args and ev.args.id)
-  if p then ui.share{ text = share_text(p) } end
-end
-
-function sheet_favorite(ev)
-  local id = ev.args and ev.args.id
-  if not photo_by_id(id) then return end
-  local on = not set_of(state.get("favorites"))[tonumber(id)]
-  set_favorite(id, on)
-  ui.toast(on and "Added to favorites" or "Removed from favorites")
-end
-
-function sheet_trash(ev)
-  move_to_trash(ev.args and ev.args.id)
-end
-
-function undo_trash(ev)
-  if restore(ev.args and ev.args.id) then ui.toast("Photo restored") end
-end
+function sheet_share(ev) share(ev.args and ev.args.id) end
+function sheet_favorite(ev) flip_favorite(ev.args and ev.args.id) end
+function sheet_trash(ev) move_to_trash(ev.args and ev.args.id) end
+function undo_trash(ev) restore(ev.args and ev.args.id) end
 
 -- ---------------------------------------------------------------- photo
 
@@ -342,18 +307,8 @@ function edit_caption_hint(ev)
   ui.toast("Editing is not available for this photo")
 end
 
-function share_photo(ev)
-  local p = photo_by_id(locals.get("id"))
-  if p then ui.share{ text = share_text(p) } end
-end
-
-function toggle_favorite(ev)
-  local id = locals.get("id")
-  if not photo_by_id(id) then return end
-  local on = not set_of(state.get("favorites"))[tonumber(id)]
-  set_favorite(id, on)
-  ui.toast(on and "Added to favorites" or "Removed from favorites")
-end
+function share_photo(ev) share(locals.get("id")) end
+function toggle_favorite(ev) flip_favorite(locals.get("id")) end
 
 function trash_photo(ev)
   local id = locals.get("id")
@@ -362,36 +317,21 @@ function trash_photo(ev)
   move_to_trash(id)
 end
 
-function restore_photo(ev)
-  local id = locals.get("id")
-  if restore(id) then
-    ui.toast("Photo restored")
-  end
-end
-
-function restore_from_list(ev)
-  local id = ev.item and ev.item.id
-  if restore(id) then ui.toast("Photo restored") end
-end
+function restore_photo(ev) restore(locals.get("id")) end
+function restore_from_list(ev) restore(ev.item and ev.item.id) end
 
 function delete_forever(ev)
   local id = locals.get("id")
   if not photo_by_id(id) then return end
-  ui.dialog{
-    title = "Delete forever?",
-    text = "This photo will be permanently deleted from your device.",
-    buttons = { { text = "Cancel" }, { text = "Delete", handler = "delete_forever_confirmed", args = { id = id } } },
-  }
+  confirm("Delete forever?", "This photo will be permanently deleted from your device.", "Delete",
+    "delete_forever_confirmed", { id = id })
 end
 
 local function purge(id)
   id = tonumber(id)
   if not id then return end
-  local trash = state.get("trash") or {}
-  for i = #trash, 1, -1 do
-    if type(trash[i]) == "table" and tonumber(trash[i].id) == id then state.remove("trash", i) end
-  end
-  if not set_of(state.get("purged"))[id] then state.insert("purged", id) end
+  C.remove_id("trash", id)
+  if not C.has_id(state.get("purged"), id) then state.insert("purged", id) end
 end
 
 function delete_forever_confirmed(ev)
@@ -402,11 +342,7 @@ end
 
 function empty_trash(ev)
   if #derive().trash == 0 then return end
-  ui.dialog{
-    title = "Empty trash?",
-    text = "All items in trash will be permanently deleted.",
-    buttons = { { text = "Cancel" }, { text = "Empty trash", handler = "empty_trash_confirmed" } },
-  }
+  confirm("Empty trash?", "All items in trash will be permanently deleted.", "Empty trash", "empty_trash_confirmed")
 end
 
 function empty_trash_confirmed(ev)
@@ -435,15 +371,13 @@ local function neighbor(step)
   return list[1].id
 end
 
-function prev_photo(ev)
-  local id = neighbor(-1)
+local function show_neighbor(step)
+  local id = neighbor(step)
   if id then nav.replace("photo", { id = id }) end
 end
 
-function next_photo(ev)
-  local id = neighbor(1)
-  if id then nav.replace("photo", { id = id }) end
-end
+function prev_photo(ev) show_neighbor(-1) end
+function next_photo(ev) show_neighbor(1) end
 
 function toggle_slideshow(ev)
   if locals.get("slideshow") then
@@ -490,92 +424,64 @@ function search_view(ev)
   return { results = results, suggestions = sugg }
 end
 
-function search_clear(ev)
-  locals.set("query", "")
-end
-
-function search_suggestion(ev)
-  local v = ev.item and ev.item.value
-  if type(v) ~= "string" then return end
-  locals.set("query", v)
-end
+function search_clear(ev) locals.set("query", "") end
+search_suggestion = C.picker("query", "value")
 
 -- ---------------------------------------------------------------- files
 
 local function find_file(id)
-  id = tonumber(id)
-  for i, f in ipairs(state.get("files") or {}) do
-    if type(f) == "table" and tonumber(f.id) == id then return f, i end
-  end
-  return nil
+  return by_id(state.get("files"), id)
 end
 
-function open_folder(ev)
-  local name = ev.item and ev.item.name
-  if type(name) ~= "string" then return end
-  nav.push("folder", { folder = name })
-end
+open_folder = C.opener("folder", "folder", "name")
+open_file_folder = C.opener("folder", "folder", "folder")
 
-function open_file_folder(ev)
-  local folder = ev.item and ev.item.folder
-  if type(folder) ~= "string" then return end
-  nav.push("folder", { folder = folder })
-end
+-- How the folder screen can sort its files (`state.sort`).
+local SORTS = {
+  { text = "Name", icon = "sort_by_alpha", sort = "name" },
+  { text = "Date modified", icon = "schedule", sort = "date" },
+  { text = "Size", icon = "straighten", sort = "size" },
+}
 
 function choose_sort(ev)
-  ui.sheet{
-    title = "Sort by",
-    options = {
-      { text = "Name", icon = "sort_by_alpha", handler = "set_sort", args = { sort = "name" } },
-      { text = "Date modified", icon = "schedule", handler = "set_sort", args = { sort = "date" } },
-      { text = "Size", icon = "straighten", handler = "set_sort", args = { sort = "size" } },
-    },
-  }
+  local options = {}
+  for _, s in ipairs(SORTS) do
+    table.insert(options, { text = s.text, icon = s.icon, handler = "set_sort", args = { sort = s.sort } })
+  end
+  ui.sheet{ title = "Sort by", options = options }
 end
 
 function set_sort(ev)
   local s = ev.args and ev.args.sort
-  if s ~= "name" and s ~= "date" and s ~= "size" then return end
-  state.set("sort", s)
+  if lib.lists.find(SORTS, "sort", s) then state.set("sort", s) end
 end
 
 function file_menu(ev)
-  local f = find_file(ev.item and ev.item.id)
-  if not f then return end
-  ui.sheet{
-    title = f.name,
-    options = {
-      { text = "Rename", icon = "drive_file_rename_outline", handler = "rename_file", args = { id = f.id } },
-      { text = "Move to…", icon = "drive_file_move", handler = "move_file", args = { id = f.id } },
-      { text = "Share", icon = "share", handler = "share_file", args = { id = f.id } },
-      { text = "Delete", icon = "delete", handler = "delete_file", args = { id = f.id } },
-    },
-  }
+  C.row_menu(ev, find_file, "name", {
+    { text = "Rename", icon = "drive_file_rename_outline", handler = "rename_file" },
+    { text = "Move to…", icon = "drive_file_move", handler = "move_file" },
+    { text = "Share", icon = "share", handler = "share_file" },
+    { text = "Delete", icon = "delete", handler = "delete_file" },
+  })
 end
 
 function rename_file(ev)
   local f = find_file(ev.args and ev.args.id)
   if not f then return end
   locals.set("target", f.id)
-  locals.set("dialog_text", f.name)
-  locals.set("dialog", true)
+  C.open_dialog(f.name)
 end
 
-function close_dialog(ev)
-  locals.set("dialog", false)
-end
+function close_dialog(ev) locals.set("dialog", false) end
 
 function rename_confirmed(ev)
   local f, i = find_file(locals.get("target"))
-  local name = trim(locals.get("dialog_text"))
   if not f then
     locals.set("dialog", false)
     return
   end
-  if name == "" then
-    ui.toast("Name can't be empty")
-    return
-  end
+  local name = C.dialog_name("Name can't be empty")
+  if not name then return end
   if name:find("[/\\]") then
     ui.toast("Name can't contain / or \\")
     return
@@ -587,8 +493,7 @@ function rename_confirmed(ev)
     end
   end
   state.set("files." .. i .. ".name", name)
-  locals.set("dialog", false)
-  ui.toast("Renamed to " .. name)
+  C.dialog_done("Renamed to " .. name)
 end
 
 function move_file(ev)
@@ -620,11 +525,8 @@ end
 function delete_file(ev)
   local f = find_file(ev.args and ev.args.id)
   if not f then return end
-  ui.dialog{
-    title = "Delete " .. f.name .. "?",
-    text = "This file will be deleted from " .. f.folder .. ".",
-    buttons = { { text = "Cancel" }, { text = "Delete", handler = "delete_file_confirmed", args = { id = f.id } } },
-  }
+  confirm("Delete " .. f.name .. "?", "This file will be deleted from " .. f.folder .. ".", "Delete",
+    "delete_file_confirmed", { id = f.id })
 end
 
 function delete_file_confirmed(ev)

@@ -8,21 +8,17 @@ local MODES = {
 }
 
 local trim = lib.text.trim
+local find, confirm = lib.lists.find, lib.orders.confirm
+local C = lib.collections
 
 local function category_icon(cat)
-  for _, c in ipairs(content.get("categories") or {}) do
-    if c.value == cat then return c.icon end
-  end
+  local c = find(content.get("categories"), "value", cat)
+  if c then return c.icon end
   return "place"
 end
 
 local function find_place(id)
-  id = tonumber(id)
-  if not id then return nil end
-  for _, p in ipairs(content.get("places") or {}) do
-    if tonumber(p.id) == id then return p end
-  end
-  return nil
+  return (lib.lists.by_id(content.get("places"), id))
 end
 
 local function fmt_dist(km)
@@ -84,16 +80,15 @@ local function list_name_of(params) return params.name or params.path or "Favori
 function maps_view(ev) return derive() end
 function list_view(ev) return derive(list_name_of(ev.params or {})) end
 
+-- A search or an opened place goes first in the recent searches (one entry a text, 8 at most).
+local function same_text(entry, other)
+  return type(other) == "table" and other.text == entry.text
+end
+
 local function add_recent(text, place)
   text = trim(text)
   if text == "" then return end
-  local recents = state.get("recents") or {}
-  for i = #recents, 1, -1 do
-    if type(recents[i]) == "table" and recents[i].text == text then state.remove("recents", i) end
-  end
-  state.insert("recents", { text = text, place = tonumber(place) or 0 }, 1)
-  recents = state.get("recents") or {}
-  for i = #recents, 9, -1 do state.remove("recents", i) end
+  lib.store.remember("recents", { text = text, place = tonumber(place) or 0 }, 8, same_text)
 end
 
 local function lists_with(id)
@@ -117,11 +112,7 @@ function show_location(ev)
   ui.toast("You are at " .. tostring(state.get("home_address") or ""))
 end
 
-function search_category(ev)
-  local v = ev.item and ev.item.value
-  if type(v) ~= "string" then return end
-  nav.push("search", { category = v })
-end
+search_category = C.opener("search", "category", "value")
 
 function open_place(ev)
   local id = ev.item and ev.item.id
@@ -142,58 +133,35 @@ function open_recent(ev)
 end
 
 function remove_recent(ev)
-  local i = tonumber(ev.index)
-  local recents = state.get("recents") or {}
-  if i and recents[i] then state.remove("recents", i) end
+  local r, i = C.at("recents", ev.index)
+  if r then state.remove("recents", i) end
 end
 
 function clear_recents(ev)
-  ui.dialog{
-    title = "Clear recent searches?",
-    text = "Your search history on this phone will be deleted.",
-    buttons = { { text = "Cancel" }, { text = "Clear", handler = "clear_recents_confirmed" } },
-  }
+  confirm("Clear recent searches?", "Your search history on this phone will be deleted.", "Clear", "clear_recents_confirmed")
 end
 
-function clear_recents_confirmed(ev)
-  state.set("recents", {})
-  ui.toast("Recent searches cleared")
-end
+clear_recents_confirmed = C.clearer("recents", "Recent searches cleared")
 
-function open_list(ev)
-  local name = ev.item and ev.item.name
-  if type(name) ~= "string" then return end
-  nav.push("list", { name = name })
-end
+-- A saved list opens from its row, or from its row's menu.
+open_list = C.opener("list", "name", "name")
+open_list_named = C.opener("list", "name", "name", "args")
 
 function list_menu(ev)
-  local name = ev.item and ev.item.name
-  if type(name) ~= "string" then return end
-  ui.sheet{ title = name, options = {
-    { text = "Open", icon = "list", handler = "open_list_named", args = { name = name } },
-    { text = "Delete list", icon = "delete", handler = "delete_list_named", args = { name = name } },
-  } }
+  local name = C.text_of(ev, "name")
+  if not name then return end
+  C.menu(name, { name = name }, {
+    { text = "Open", icon = "list", handler = "open_list_named" },
+    { text = "Delete list", icon = "delete", handler = "delete_list_named" },
+  })
 end
 
-function open_list_named(ev)
-  local name = ev.args and ev.args.name
-  if type(name) == "string" then nav.push("list", { name = name }) end
-end
-
-function new_list(ev)
-  locals.set("dialog_text", "")
-  locals.set("dialog", true)
-end
-
+function new_list(ev) C.open_dialog() end
 function close_dialog(ev) locals.set("dialog", false) end
 
 function create_list(ev)
-  local name = trim(locals.get("dialog_text"))
-  if name == "" then
-    ui.toast("Enter a name for the list")
-    return
-  end
-  if #name > 40 then name = name:sub(1, 40) end
+  local name = C.dialog_name("Enter a name for the list", 40)
+  if not name then return end
   for _, l in ipairs(state.get("lists") or {}) do
     if type(l) == "table" and l.name:lower() == name:lower() then
       ui.toast("A list with that name exists")
@@ -201,8 +169,7 @@ function create_list(ev)
     end
   end
   state.insert("lists", { name = name, icon = "bookmark", ids = {} })
-  locals.set("dialog", false)
-  ui.toast("List \"" .. name .. "\" created")
+  C.dialog_done("List \"" .. name .. "\" created")
 end
 
 -- ---------------------------------------------------------------- map
@@ -286,8 +253,8 @@ function search_clear(ev)
 end
 
 function pick_category(ev)
-  local v = ev.item and ev.item.value
-  if type(v) ~= "string" then return end
+  local v = C.text_of(ev, "value")
+  if not v then return end
   locals.set("category", v)
   frame_results()
 end
@@ -361,11 +328,7 @@ function call_place(ev)
     ui.toast("No phone number")
     return
   end
-  ui.dialog{
-    title = "Call " .. tostring(p.name or "") .. "?",
-    text = phone,
-    buttons = { { text = "Cancel" }, { text = "Call", handler = "call_confirmed", args = { phone = phone } } },
-  }
+  confirm("Call " .. tostring(p.name or "") .. "?", phone, "Call", "call_confirmed", { phone = phone })
 end
 
 function call_confirmed(ev)
@@ -381,7 +344,7 @@ function save_place(ev)
   for _, n in ipairs(lists_with(id)) do saved[n] = true end
   for _, l in ipairs(state.get("lists") or {}) do
     if type(l) == "table" then
-      table.insert(options, { text = l.name, icon = saved[l.name] and "check_box" or "check_box_outline_blank", handler = "toggle_in_list", args = { id = id, name = l.name } })
+      table.insert(options, C.check_option(l.name, saved[l.name], "toggle_in_list", { id = id, name = l.name }))
     end
   end
   ui.sheet{ title = "Save to list", options = options }
@@ -392,13 +355,9 @@ function toggle_in_list(ev)
   local id = tonumber(a.id)
   for i, l in ipairs(state.get("lists") or {}) do
     if type(l) == "table" and l.name == a.name then
-      local ids, found = {}, false
-      for _, x in ipairs(l.ids or {}) do
-        if tonumber(x) == id then found = true else table.insert(ids, x) end
-      end
-      if not found then table.insert(ids, id) end
+      local ids, added = C.toggled(l.ids, id, C.same_id)
       state.set("lists." .. i .. ".ids", ids)
-      ui.toast(found and ("Removed from " .. l.name) or ("Saved to " .. l.name))
+      ui.toast(added and ("Saved to " .. l.name) or ("Removed from " .. l.name))
     end
   end
 end
@@ -527,9 +486,7 @@ function remove_from_list(ev)
   local name = list_name_of(ev.params or {})
   for i, l in ipairs(state.get("lists") or {}) do
     if type(l) == "table" and l.name == name then
-      local ids = {}
-      for _, x in ipairs(l.ids or {}) do if tonumber(x) ~= id then table.insert(ids, x) end end
-      state.set("lists." .. i .. ".ids", ids)
+      state.set("lists." .. i .. ".ids", (C.without(l.ids, id, C.same_id)))
       ui.snackbar{ text = "Removed from " .. name, action = "Undo", handler = "undo_remove", args = { name = name, ids = l.ids } }
       return
     end
@@ -553,22 +510,15 @@ function share_list(ev)
 end
 
 local function remove_list(name)
-  for i, l in ipairs(state.get("lists") or {}) do
-    if type(l) == "table" and l.name == name then
-      state.remove("lists", i)
-      return true
-    end
-  end
-  return false
+  local _, i = find(state.get("lists"), "name", name)
+  if i then state.remove("lists", i) end
+  return i ~= nil
 end
 
 function delete_list(ev)
   local name = list_name_of(ev.params or {})
-  ui.dialog{
-    title = "Delete \"" .. tostring(name) .. "\"?",
-    text = "The list is deleted; the places stay on the map.",
-    buttons = { { text = "Cancel" }, { text = "Delete", handler = "delete_list_confirmed", args = { name = name } } },
-  }
+  confirm("Delete \"" .. tostring(name) .. "\"?", "The list is deleted; the places stay on the map.", "Delete",
+    "delete_list_confirmed", { name = name })
 end
 
 function delete_list_confirmed(ev)

@@ -1,14 +1,12 @@
 -- Messages: SMS threads with the people of the shared address book.
 -- Threads live in state.threads; each screen derives its rows in on_enter.
 
-local MONTHS = lib.dates.MONTHS
-
-local trim = lib.text.trim
-local digits = lib.text.digits
-local parse_date = lib.dates.parse
-local day_number = lib.dates.day_number
-local add_days = lib.dates.add_days
-local fmt_time = lib.dates.time
+local MONTHS, DAYS, DAY_NAMES = lib.dates.MONTHS, lib.dates.DAYS, lib.dates.DAY_NAMES
+local parse_date, day_number, add_days = lib.dates.parse, lib.dates.day_number, lib.dates.add_days
+local weekday, fmt_time = lib.dates.weekday, lib.dates.time
+local trim, digits = lib.text.trim, lib.text.digits
+local people = lib.people
+local confirm = lib.orders.confirm
 
 local function short_date(text)
   local y, m, d = parse_date(text)
@@ -24,10 +22,7 @@ local function when(date, t)
   local diff = today - z
   if diff <= 0 then return fmt_time(t) end
   if diff == 1 then return "Yesterday" end
-  if diff < 7 then
-    local names = { "Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun" }
-    return names[((z + 3) % 7) + 1]
-  end
+  if diff < 7 then return DAYS[weekday(z)] end
   return short_date(date)
 end
 
@@ -37,47 +32,13 @@ local function day_label(date)
   if not today or not z then return "" end
   if today == z then return "Today" end
   if today - z == 1 then return "Yesterday" end
-  local names = { "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday" }
-  return names[((z + 3) % 7) + 1] .. ", " .. short_date(date)
+  return DAY_NAMES[weekday(z)] .. ", " .. short_date(date)
 end
 
-local function people()
-  local list = content.get("people")
-  if type(list) ~= "table" then return {} end
-  return list
-end
+local person_by_id, person_by_number = people.by_id, people.by_number
 
-local function person_by_id(id)
-  for _, p in ipairs(people()) do
-    if p.id == id then return p end
-  end
-  return nil
-end
-
-local function person_by_number(number)
-  local d = digits(number)
-  if d == "" then return nil end
-  for _, p in ipairs(people()) do
-    local pd = p.digits or digits(p.phone)
-    if pd == d or (#d >= 7 and pd:sub(-#d) == d) then return p end
-  end
-  return nil
-end
-
-local function threads()
-  local list = state.get("threads")
-  if type(list) ~= "table" then return {} end
-  return list
-end
-
-local function find_thread(id)
-  id = tonumber(id)
-  if not id then return nil end
-  for i, t in ipairs(threads()) do
-    if type(t) == "table" and tonumber(t.id) == id then return t, i end
-  end
-  return nil
-end
+local function threads() return lib.store.list("threads") end
+local function find_thread(id) return lib.lists.by_id(threads(), id) end
 
 local function find_thread_by_number(number)
   local d = digits(number)
@@ -100,16 +61,15 @@ local function sort_key(t)
   return (day_number(m.date) or 0) * 1440 + (tonumber(m.t) or 0) + (tonumber(m.seq) or 0) / 100000
 end
 
-local function new_msg_id()
-  local id = tonumber(state.get("next_message")) or 1
-  state.set("next_message", id + 1)
+-- The next number of the counter at `key` (next_message, next_thread).
+local function take(key)
+  local id = tonumber(state.get(key)) or 1
+  state.set(key, id + 1)
   return id
 end
 
 local function new_thread(number, name, contact_id)
-  local id = tonumber(state.get("next_thread")) or 1
-  state.set("next_thread", id + 1)
-  local t = { id = id, name = name, number = number, contact_id = contact_id, unread = 0, muted = false, pinned = false, blocked = false, messages = {} }
+  local t = { id = take("next_thread"), name = name, number = number, contact_id = contact_id, unread = 0, muted = false, pinned = false, blocked = false, messages = {} }
   state.insert("threads", t, 1)
   return t
 end
@@ -163,9 +123,13 @@ function inbox_view(ev)
   return { threads = rows }
 end
 
+-- Opens `screen` (thread, info) on the conversation `id` when there is one.
+local function open_on(screen, id)
+  if find_thread(id) then nav.push(screen, { id = id }) end
+end
+
 function open_thread(ev)
-  local id = ev.item and ev.item.id
-  if find_thread(id) then nav.push("thread", { id = id }) end
+  open_on("thread", ev.item and ev.item.id)
 end
 
 function start_chat(ev)
@@ -220,14 +184,8 @@ function pin_from_menu(ev)
 end
 
 local function confirm_delete(t)
-  ui.dialog{
-    title = "Delete this conversation?",
-    text = "Messages with " .. (t.name or "this number") .. " will be deleted from this phone.",
-    buttons = {
-      { text = "Cancel" },
-      { text = "Delete", handler = "delete_confirmed", args = { id = t.id } },
-    },
-  }
+  confirm("Delete this conversation?", "Messages with " .. (t.name or "this number") .. " will be deleted from this phone.",
+    "Delete", "delete_confirmed", { id = t.id })
 end
 
 function delete_from_menu(ev)
@@ -280,7 +238,7 @@ function thread_enter(ev)
 end
 
 local function append_message(t, i, text, out)
-  local m = { id = new_msg_id(), out = out, text = text, date = clock.today(), t = clock.minutes() }
+  local m = { id = take("next_message"), out = out, text = text, date = clock.today(), t = clock.minutes() }
   m.seq = m.id
   state.insert("threads." .. i .. ".messages", m)
   return m
@@ -354,17 +312,14 @@ function message_menu(ev)
   }
 end
 
-local function find_message(t, mid)
-  mid = tonumber(mid)
-  for k, m in ipairs((t and t.messages) or {}) do
-    if tonumber(m.id) == mid then return m, k end
-  end
-  return nil
+-- The message a menu option is about (args.id) in the conversation on screen, and its position.
+local function find_message(ev)
+  local t = find_thread(ev.params and ev.params.id)
+  return lib.lists.by_id(t and t.messages, ev.args and ev.args.id)
 end
 
 function copy_message(ev)
-  local t = find_thread(ev.params and ev.params.id)
-  local m = find_message(t, ev.args and ev.args.id)
+  local m = find_message(ev)
   if m then
     clipboard.set(m.text or "")
     ui.toast("Message copied")
@@ -372,15 +327,13 @@ function copy_message(ev)
 end
 
 function forward_message(ev)
-  local t = find_thread(ev.params and ev.params.id)
-  local m = find_message(t, ev.args and ev.args.id)
+  local m = find_message(ev)
   if m then nav.push("compose", { text = m.text }) end
 end
 
 function delete_message(ev)
-  local id = ev.params and ev.params.id
-  local t, i = find_thread(id)
-  local m, k = find_message(t, ev.args and ev.args.id)
+  local t, i = find_thread(ev.params and ev.params.id)
+  local m, k = find_message(ev)
   if not m then return end
   state.remove("threads." .. i .. ".messages", k)
   ui.snackbar{ text = "Message deleted", action = "Undo", handler = "undo_delete_message", args = { thread = t.id, pos = k, message = m } }
@@ -397,12 +350,11 @@ end
 function call_thread(ev)
   local t = find_thread(ev.params and ev.params.id)
   if not t then return end
-  nav.open_app("com.phoneworld.phone", "in_call", { number = t.number, name = t.name })
+  people.call(t.number, t.name)
 end
 
 function open_info(ev)
-  local id = ev.params and ev.params.id
-  if find_thread(id) then nav.push("info", { id = id }) end
+  open_on("info", ev.params and ev.params.id)
 end
 
 -- ---------------------------------------------------------------- details
@@ -443,11 +395,7 @@ function toggle_block(ev)
     toggle_field(ev, "blocked", "Blocked", "Unblocked")
     return
   end
-  ui.dialog{
-    title = "Block " .. (t.name or t.number) .. "?",
-    text = "You will no longer receive calls or texts from this number.",
-    buttons = { { text = "Cancel" }, { text = "Block", handler = "block_confirmed" } },
-  }
+  confirm("Block " .. (t.name or t.number) .. "?", "You will no longer receive calls or texts from this number.", "Block", "block_confirmed")
 end
 
 function block_confirmed(ev)
@@ -461,12 +409,12 @@ end
 
 function open_contact(ev)
   local t = find_thread(ev.params and ev.params.id)
-  if t and t.contact_id then nav.open_app("com.phoneworld.contacts", "detail", { id = t.contact_id }) end
+  if t and t.contact_id then people.show(t.contact_id) end
 end
 
 function add_contact(ev)
   local t = find_thread(ev.params and ev.params.id)
-  if t then nav.open_app("com.phoneworld.contacts", "edit", { phone = t.number }) end
+  if t then people.add(t.number) end
 end
 
 -- ---------------------------------------------------------------- compose
@@ -478,18 +426,17 @@ end
 
 -- The people whose name, email or number holds what is typed in To.
 local function matches_for(to)
-  local q = trim(to):lower()
-  local qd = digits(q)
   local rows = {}
-  for _, p in ipairs(people()) do
-    local hit = q == ""
-      or (p.name or ""):lower():find(q, 1, true) ~= nil
-      or (p.email or ""):lower():find(q, 1, true) ~= nil
-      or (#qd >= 2 and (p.digits or digits(p.phone)):find(qd, 1, true) ~= nil)
-    if hit then table.insert(rows, { id = p.id, name = p.name, phone = p.phone }) end
+  for _, p in ipairs(people.search(to, { "name", "email", "phone" })) do
+    table.insert(rows, { id = p.id, name = p.name, phone = p.phone })
   end
-  table.sort(rows, function(a, b) return a.name < b.name end)
-  return rows
+  return people.sort_by_name(rows)
+end
+
+-- Who the new message goes to: a number and the name shown for it ("" and "" for nobody yet).
+local function set_recipient(number, name)
+  locals.set("number", number)
+  locals.set("name", name)
 end
 
 function compose_view(ev)
@@ -505,11 +452,9 @@ function compose_enter(ev)
   locals.set("text", type(p.text) == "string" and p.text or "")
   if type(p.number) == "string" and p.number ~= "" then
     local person = person_by_number(p.number)
-    locals.set("number", p.number)
-    locals.set("name", (type(p.name) == "string" and p.name ~= "" and p.name) or (person and person.name) or p.number)
+    set_recipient(p.number, (type(p.name) == "string" and p.name ~= "" and p.name) or (person and person.name) or p.number)
   else
-    locals.set("number", "")
-    locals.set("name", "")
+    set_recipient("", "")
   end
   locals.set("loaded", true)
 end
@@ -524,8 +469,7 @@ function to_submit(ev)
   if looks_like_number(q) then
     pick_number(ev)
   elseif #matches == 1 then
-    locals.set("number", matches[1].phone)
-    locals.set("name", matches[1].name)
+    set_recipient(matches[1].phone, matches[1].name)
   elseif q == "" then
     locals.set("to_error", "Enter a name or phone number")
   else
@@ -536,8 +480,7 @@ end
 function pick_contact(ev)
   local p = ev.item and person_by_id(ev.item.id)
   if not p then return end
-  locals.set("number", p.phone)
-  locals.set("name", p.name)
+  set_recipient(p.phone, p.name)
   locals.set("to_error", "")
 end
 
@@ -548,14 +491,12 @@ function pick_number(ev)
     return
   end
   local person = person_by_number(q)
-  locals.set("number", person and person.phone or q)
-  locals.set("name", person and person.name or q)
+  set_recipient(person and person.phone or q, person and person.name or q)
   locals.set("to_error", "")
 end
 
 function clear_recipient(ev)
-  locals.set("number", "")
-  locals.set("name", "")
+  set_recipient("", "")
 end
 
 function compose_send(ev)
@@ -625,14 +566,13 @@ function clear_search(ev)
   locals.set("query", "")
 end
 
+-- A message found and a person of the row above both open their conversation.
 function open_result(ev)
-  local id = ev.item and ev.item.thread
-  if find_thread(id) then nav.push("thread", { id = id }) end
+  open_on("thread", ev.item and ev.item.thread)
 end
 
 function open_person(ev)
-  local id = ev.item and ev.item.thread
-  if find_thread(id) then nav.push("thread", { id = id }) end
+  open_result(ev)
 end
 
 function go_back(ev)

@@ -6,6 +6,7 @@ local ROWS = { "A", "B", "C", "D", "E", "F" }
 local money = lib.money.format
 local round2 = lib.money.round2
 local dates = lib.dates
+local orders = lib.orders
 
 local function find_movie(id) return lib.lists.by_id(content.get("movies"), id) end
 
@@ -26,9 +27,7 @@ local function show_key(movie, date, time) return tostring(movie) .. "_" .. tost
 
 function now_enter(ev) end
 function open_tickets(ev) nav.push("tickets") end
-function open_movie(ev)
-  if type(ev.item) == "table" then nav.push("movie", { id = ev.item.id }) end
-end
+function open_movie(ev) orders.open_row(ev, "movie") end
 
 function movie_enter(ev)
   local m = find_movie(ev.params and ev.params.id)
@@ -49,11 +48,7 @@ function movie_view(ev)
   return { m = m, dates = next_dates(4) }
 end
 
-function pick_date(ev)
-  if type(ev.item) == "table" then
-    locals.set("date", ev.item.date)
-  end
-end
+function pick_date(ev) orders.pick(ev, "date", "date") end
 
 function pick_time(ev)
   if type(ev.item) ~= "string" then return end
@@ -151,7 +146,7 @@ end
 
 function tickets_paid(ev)
   local args = ev.args or {}
-  if not lib.orders.paid(args) then return end
+  if not orders.paid(args) then return end
   local params = locals.get("params") or {}
   local seats = args.seats or {}
   local key = show_key(params.id, params.date, params.time)

@@ -8,26 +8,20 @@ local function fmt(secs)
 end
 
 local trim = lib.text.trim
+local confirm = lib.orders.confirm
+local C = lib.collections
+local has = C.has_id
 
 local function song(id)
-  id = tonumber(id)
-  if not id then return nil end
-  for _, s in ipairs(content.get("songs") or {}) do
-    if tonumber(s.id) == id then return s end
-  end
-  return nil
+  return (lib.lists.by_id(content.get("songs"), id))
 end
 
 local function album(name)
-  for _, a in ipairs(content.get("albums") or {}) do
-    if a.name == name then return a end
-  end
-  return nil
+  return (lib.lists.find(content.get("albums"), "name", name))
 end
 
-local function has(list, v)
-  for _, x in ipairs(list or {}) do if tonumber(x) == tonumber(v) then return true end end
-  return false
+local function find_playlist(id)
+  return lib.lists.by_id(state.get("playlists"), id)
 end
 
 local function pb()
@@ -110,10 +104,7 @@ local function start_song(id, keep_queue_list)
 end
 
 local function queue_index(id)
-  for i, x in ipairs(state.get("queue") or {}) do
-    if tonumber(x) == tonumber(id) then return i end
-  end
-  return nil
+  return C.index_of(state.get("queue"), id)
 end
 
 local function advance(step, from_tick)
@@ -222,19 +213,9 @@ function cycle_repeat(ev)
 end
 
 function toggle_like(ev)
-  local p = pb()
-  local id = tonumber(p.song)
+  local id = tonumber(pb().song)
   if not song(id) then return end
-  local liked = state.get("liked") or {}
-  for i = #liked, 1, -1 do
-    if tonumber(liked[i]) == id then
-      state.remove("liked", i)
-      ui.toast("Removed from Liked songs")
-      return
-    end
-  end
-  state.insert("liked", id)
-  ui.toast("Added to Liked songs")
+  ui.toast(C.toggle_id("liked", id) and "Added to Liked songs" or "Removed from Liked songs")
 end
 
 -- ---------------------------------------------------------------- library
@@ -256,20 +237,31 @@ function play_song(ev)
   nav.push("now_playing")
 end
 
-function shuffle_all(ev)
-  local ids = {}
-  for _, s in ipairs(content.get("songs") or {}) do table.insert(ids, s.id) end
+-- `ids` in a random order (in place).
+local function shuffle(ids)
   for i = #ids, 2, -1 do
     local j = math.random(1, i)
     ids[i], ids[j] = ids[j], ids[i]
   end
+  return ids
+end
+
+-- Plays `ids` from the first on the now-playing screen, with shuffle on or off.
+local function play_ids(ids, shuffled)
+  local p = pb()
+  p.shuffle = shuffled
+  state.set("playback", p)
+  start_song(ids[1], ids)
+  nav.push("now_playing")
+end
+
+function shuffle_all(ev)
+  local ids = {}
+  for _, s in ipairs(content.get("songs") or {}) do table.insert(ids, s.id) end
+  shuffle(ids)
   local list = {}
   for i = 1, math.min(25, #ids) do list[i] = ids[i] end
-  local p = pb()
-  p.shuffle = true
-  state.set("playback", p)
-  start_song(list[1], list)
-  nav.push("now_playing")
+  play_ids(list, true)
 end
 
 function song_menu(ev)
@@ -314,27 +306,20 @@ function menu_add_playlist(ev)
       table.insert(options, { text = pl.name .. (inside and " (added)" or ""), icon = inside and "check" or "queue_music", handler = "add_to_playlist", args = { id = s.id, playlist = pl.id } })
     end
   end
-  if #options == 0 then
-    ui.toast("Create a playlist first")
-    return
-  end
-  ui.sheet{ title = "Add to playlist", options = options }
+  C.sheet("Add to playlist", options, "Create a playlist first")
 end
 
 function add_to_playlist(ev)
   local a = ev.args or {}
   local s = song(a.id)
   if not s then return end
-  for i, pl in ipairs(state.get("playlists") or {}) do
-    if type(pl) == "table" and tonumber(pl.id) == tonumber(a.playlist) then
-      if has(pl.songs, s.id) then
-        ui.toast("Already in " .. pl.name)
-      else
-        state.insert("playlists." .. i .. ".songs", s.id)
-        ui.toast("Added to " .. pl.name)
-      end
-      return
-    end
+  local pl, i = find_playlist(a.playlist)
+  if not pl then return end
+  if has(pl.songs, s.id) then
+    ui.toast("Already in " .. pl.name)
+  else
+    state.insert("playlists." .. i .. ".songs", s.id)
+    ui.toast("Added to " .. pl.name)
   end
 end
 
@@ -412,10 +397,7 @@ function open_album(ev)
   if album(name) then nav.push("album", { album = name }) end
 end
 
-function open_artist(ev)
-  local name = ev.item and ev.item.name
-  if type(name) == "string" then nav.push("album", { artist = name }) end
-end
+open_artist = C.opener("album", "artist", "name")
 
 function open_album_artist(ev)
   local name = list_model(ev.params).artist
@@ -437,26 +419,12 @@ end
 
 function play_all(ev)
   local ids = list_ids(ev)
-  if #ids == 0 then return end
-  local p = pb()
-  p.shuffle = false
-  state.set("playback", p)
-  start_song(ids[1], ids)
-  nav.push("now_playing")
+  if #ids > 0 then play_ids(ids, false) end
 end
 
 function shuffle_list(ev)
   local ids = list_ids(ev)
-  if #ids == 0 then return end
-  for i = #ids, 2, -1 do
-    local j = math.random(1, i)
-    ids[i], ids[j] = ids[j], ids[i]
-  end
-  local p = pb()
-  p.shuffle = true
-  state.set("playback", p)
-  start_song(ids[1], ids)
-  nav.push("now_playing")
+  if #ids > 0 then play_ids(shuffle(ids), true) end
 end
 
 function queue_list(ev)
@@ -471,13 +439,6 @@ function share_album(ev)
 end
 
 -- ---------------------------------------------------------------- playlists
-
-local function find_playlist(id)
-  for i, pl in ipairs(state.get("playlists") or {}) do
-    if type(pl) == "table" and tonumber(pl.id) == tonumber(id) then return pl, i end
-  end
-  return nil
-end
 
 function playlist_model(prm)
   local ids, name
@@ -528,8 +489,7 @@ function remove_from_playlist(ev)
   local list = state.get(path) or {}
   for k = #list, 1, -1 do
     if tonumber(list[k]) == id then
-      state.remove(path, k)
-      ui.snackbar{ text = "Removed " .. tostring(ev.item.title), action = "Undo", handler = "undo_playlist_remove", args = { path = path, id = id, pos = k } }
+      lib.orders.remove(path, k, "Removed " .. tostring(ev.item.title), "undo_playlist_remove", { path = path, id = id, pos = k })
       return
     end
   end
@@ -540,7 +500,7 @@ function undo_playlist_remove(ev)
   if type(a.path) ~= "string" or not song(a.id) then return end
   local list = state.get(a.path)
   if type(list) ~= "table" or has(list, a.id) then return end
-  state.insert(a.path, tonumber(a.id), math.min(math.max(tonumber(a.pos) or 1, 1), #list + 1))
+  lib.orders.put_back(a.path, tonumber(a.id), a.pos)
 end
 
 function share_playlist(ev)
@@ -550,34 +510,21 @@ function share_playlist(ev)
   ui.share{ text = tostring(shown.name or "Playlist") .. "\n" .. table.concat(names, "\n") }
 end
 
-function new_playlist(ev)
-  locals.set("dialog_text", "")
-  locals.set("dialog", true)
-end
-
+function new_playlist(ev) C.open_dialog() end
 function close_dialog(ev) locals.set("dialog", false) end
 
 function create_playlist(ev)
-  local name = trim(locals.get("dialog_text"))
-  if name == "" then
-    ui.toast("Give the playlist a name")
-    return
-  end
-  if #name > 40 then name = name:sub(1, 40) end
-  local id = tonumber(state.get("next_playlist")) or 1
-  state.set("next_playlist", id + 1)
-  state.insert("playlists", { id = id, name = name, songs = {} })
-  locals.set("dialog", false)
-  ui.toast("Playlist \"" .. name .. "\" created")
+  local name = C.dialog_name("Give the playlist a name", 40)
+  if not name then return end
+  state.insert("playlists", { id = C.take_id("next_playlist"), name = name, songs = {} })
+  C.dialog_done("Playlist \"" .. name .. "\" created")
 end
 
 function playlist_menu(ev)
-  local pl = find_playlist(ev.item and ev.item.id)
-  if not pl then return end
-  ui.sheet{ title = pl.name, options = {
-    { text = "Play", icon = "play_arrow", handler = "play_playlist", args = { id = pl.id } },
-    { text = "Delete playlist", icon = "delete", handler = "delete_playlist", args = { id = pl.id } },
-  } }
+  C.row_menu(ev, find_playlist, "name", {
+    { text = "Play", icon = "play_arrow", handler = "play_playlist" },
+    { text = "Delete playlist", icon = "delete", handler = "delete_playlist" },
+  })
 end
 
 function play_playlist(ev)
@@ -593,18 +540,12 @@ end
 function delete_playlist(ev)
   local pl = find_playlist(ev.args and ev.args.id)
   if not pl then return end
-  ui.dialog{
-    title = "Delete \"" .. pl.name .. "\"?",
-    text = "The playlist is deleted; the songs stay in your library.",
-    buttons = { { text = "Cancel" }, { text = "Delete", handler = "delete_playlist_confirmed", args = { id = pl.id } } },
-  }
+  confirm("Delete \"" .. pl.name .. "\"?", "The playlist is deleted; the songs stay in your library.", "Delete",
+    "delete_playlist_confirmed", { id = pl.id })
 end
 
 function delete_playlist_confirmed(ev)
-  local _, i = find_playlist(ev.args and ev.args.id)
-  if not i then return end
-  state.remove("playlists", i)
-  ui.toast("Playlist deleted")
+  if C.remove_id("playlists", ev.args and ev.args.id) then ui.toast("Playlist deleted") end
 end
 
 -- ---------------------------------------------------------------- queue
@@ -632,27 +573,17 @@ function queue_down(ev)
 end
 
 function queue_remove(ev)
-  local i = tonumber(ev.index)
-  local q = state.get("queue") or {}
-  if not (i and q[i]) then return end
-  local id = q[i]
-  state.remove("queue", i)
-  ui.snackbar{ text = "Removed from queue", action = "Undo", handler = "undo_queue_remove", args = { id = id, pos = i } }
+  local id, i = C.at("queue", ev.index)
+  if id then lib.orders.remove("queue", i, "Removed from queue", "undo_queue_remove", { id = id, pos = i }) end
 end
 
 function undo_queue_remove(ev)
   local a = ev.args or {}
-  if not song(a.id) then return end
-  local q = state.get("queue") or {}
-  state.insert("queue", tonumber(a.id), math.min(math.max(tonumber(a.pos) or 1, 1), #q + 1))
+  if song(a.id) then lib.orders.put_back("queue", tonumber(a.id), a.pos) end
 end
 
 function clear_queue(ev)
-  ui.dialog{
-    title = "Clear queue?",
-    text = "All songs will be removed from the queue.",
-    buttons = { { text = "Cancel" }, { text = "Clear", handler = "clear_queue_confirmed" } },
-  }
+  confirm("Clear queue?", "All songs will be removed from the queue.", "Clear", "clear_queue_confirmed")
 end
 
 function clear_queue_confirmed(ev)
@@ -702,15 +633,8 @@ function search_enter(ev)
   if locals.get("kind") == nil then locals.set("kind", "") end
 end
 
-function search_clear(ev)
-  locals.set("query", "")
-end
-
-function search_kind(ev)
-  local v = ev.item and ev.item.value
-  if type(v) ~= "string" then return end
-  locals.set("kind", v)
-end
+function search_clear(ev) locals.set("query", "") end
+search_kind = C.picker("kind", "value")
 
 function open_result(ev)
   local r = ev.item

@@ -2,14 +2,10 @@
 -- derives the cards and filter chips the home and archive screens show.
 
 local trim = lib.text.trim
+local C = lib.collections
 
 local function find_note(id)
-  id = tonumber(id)
-  if not id then return nil end
-  for i, n in ipairs(state.get("notes") or {}) do
-    if type(n) == "table" and tonumber(n.id) == id then return n, i end
-  end
-  return nil
+  return lib.lists.by_id(state.get("notes"), id)
 end
 
 local has = lib.lists.contains
@@ -94,8 +90,7 @@ end
 
 local function create_note(checklist, title, body)
   discard_empty() -- a note left blank earlier is dropped, as a real notes app does
-  local id = tonumber(state.get("next_id")) or 1
-  state.set("next_id", id + 1)
+  local id = C.take_id("next_id")
   state.insert("notes", {
     id = id, title = title or "", body = body or "", color = "default", pinned = false, archived = false,
     labels = {}, checklist = checklist and true or false, items = {}, edited = clock.today(),
@@ -157,15 +152,12 @@ function filter_label(ev)
   state.set("filter_label", v)
 end
 
-function new_note(ev)
-  local id = create_note(false)
-  nav.push("edit", { id = id, new = true })
+local function open_new(checklist)
+  nav.push("edit", { id = create_note(checklist), new = true })
 end
 
-function new_checklist(ev)
-  local id = create_note(true)
-  nav.push("edit", { id = id, new = true })
-end
+function new_note(ev) open_new(false) end
+function new_checklist(ev) open_new(true) end
 
 function open_note(ev)
   local id = ev.item and ev.item.id
@@ -173,37 +165,41 @@ function open_note(ev)
   nav.push("edit", { id = id })
 end
 
-function note_menu(ev)
+-- The menu of a note's card (home) or of an archived one: `options` act on the note.
+local function card_menu(ev, options)
   local n = find_note(ev.item and ev.item.id)
   if not n then return end
-  ui.sheet{
-    title = n.title ~= "" and n.title or "Note",
-    options = {
-      { text = n.pinned and "Unpin" or "Pin", icon = "push_pin", handler = "menu_pin", args = { id = n.id } },
-      { text = "Archive", icon = "archive", handler = "menu_archive", args = { id = n.id } },
-      { text = "Make a copy", icon = "content_copy", handler = "menu_copy", args = { id = n.id } },
-      { text = "Share", icon = "share", handler = "menu_share", args = { id = n.id } },
-      { text = "Delete", icon = "delete", handler = "menu_delete", args = { id = n.id } },
-    },
-  }
+  C.menu(n.title ~= "" and n.title or "Note", { id = n.id }, options(n))
+end
+
+function note_menu(ev)
+  card_menu(ev, function(n)
+    return {
+      { text = n.pinned and "Unpin" or "Pin", icon = "push_pin", handler = "menu_pin" },
+      { text = "Archive", icon = "archive", handler = "menu_archive" },
+      { text = "Make a copy", icon = "content_copy", handler = "menu_copy" },
+      { text = "Share", icon = "share", handler = "menu_share" },
+      { text = "Delete", icon = "delete", handler = "menu_delete" },
+    }
+  end)
 end
 
 function archived_menu(ev)
-  local n = find_note(ev.item and ev.item.id)
-  if not n then return end
-  ui.sheet{
-    title = n.title ~= "" and n.title or "Note",
-    options = {
-      { text = "Unarchive", icon = "unarchive", handler = "menu_archive", args = { id = n.id } },
-      { text = "Delete", icon = "delete", handler = "menu_delete", args = { id = n.id } },
-    },
-  }
+  card_menu(ev, function()
+    return {
+      { text = "Unarchive", icon = "unarchive", handler = "menu_archive" },
+      { text = "Delete", icon = "delete", handler = "menu_delete" },
+    }
+  end)
 end
 
 function menu_pin(ev)
-  local n, i = find_note(ev.args and ev.args.id)
-  if not n then return end
-  state.set("notes." .. i .. ".pinned", not n.pinned)
+  C.flip("notes", ev.args and ev.args.id, "pinned")
+end
+
+-- Archiving (from the menu or the editor) offers to undo it: `n` as it was, archived `now`.
+local function archived_snackbar(n, now)
+  ui.snackbar{ text = now and "Note archived" or "Note unarchived", action = "Undo", handler = "undo_archive", args = { id = n.id, archived = n.archived and true or false, pinned = n.pinned and true or false } }
 end
 
 function menu_archive(ev)
@@ -212,7 +208,7 @@ function menu_archive(ev)
   local now = not n.archived
   state.set("notes." .. i .. ".archived", now)
   if now then state.set("notes." .. i .. ".pinned", false) end
-  ui.snackbar{ text = now and "Note archived" or "Note unarchived", action = "Undo", handler = "undo_archive", args = { id = n.id, archived = n.archived and true or false, pinned = n.pinned and true or false } }
+  archived_snackbar(n, now)
 end
 
 function undo_archive(ev)
@@ -226,8 +222,7 @@ end
 function menu_copy(ev)
   local n = find_note(ev.args and ev.args.id)
   if not n then return end
-  local id = tonumber(state.get("next_id")) or 1
-  state.set("next_id", id + 1)
+  local id = C.take_id("next_id")
   local copy = {}
   for k, v in pairs(n) do copy[k] = v end
   copy.id = id
@@ -256,9 +251,7 @@ end
 
 local function delete_note(id)
   local n, i = find_note(id)
-  if not n then return end
-  state.remove("notes", i)
-  ui.snackbar{ text = "Note deleted", action = "Undo", handler = "undo_delete", args = { note = n, pos = i } }
+  if n then lib.orders.remove("notes", i, "Note deleted", "undo_delete", { note = n, pos = i }) end
 end
 
 function menu_delete(ev)
@@ -269,11 +262,9 @@ function undo_delete(ev)
   local a = ev.args or {}
   local n = a.note
   if type(n) ~= "table" or find_note(n.id) then return end
-  local notes = state.get("notes") or {}
-  local pos = math.min(math.max(tonumber(a.pos) or 1, 1), #notes + 1)
   if type(n.labels) ~= "table" then n.labels = {} end
   if type(n.items) ~= "table" then n.items = {} end
-  state.insert("notes", n, pos)
+  lib.orders.put_back("notes", n, a.pos)
   ui.toast("Note restored")
 end
 
@@ -348,7 +339,7 @@ function toggle_archive(ev)
   save_field(id, "archived", v)
   if v then save_field(id, "pinned", false) end
   nav.pop()
-  ui.snackbar{ text = v and "Note archived" or "Note unarchived", action = "Undo", handler = "undo_archive", args = { id = n.id, archived = n.archived and true or false, pinned = n.pinned and true or false } }
+  archived_snackbar(n, v)
 end
 
 function toggle_checklist(ev)
@@ -398,14 +389,9 @@ function choose_labels(ev)
   if not n then return end
   local options = {}
   for _, l in ipairs(state.get("labels") or {}) do
-    local on = has(n.labels, l)
-    table.insert(options, { text = l, icon = on and "check_box" or "check_box_outline_blank", handler = "toggle_label", args = { label = l } })
+    table.insert(options, C.check_option(l, has(n.labels, l), "toggle_label", { label = l }))
   end
-  if #options == 0 then
-    ui.toast("Create labels from Edit labels")
-    return
-  end
-  ui.sheet{ title = "Labels", options = options }
+  C.sheet("Labels", options, "Create labels from Edit labels")
 end
 
 function toggle_label(ev)
@@ -413,13 +399,7 @@ function toggle_label(ev)
   local n = find_note(id)
   local l = ev.args and ev.args.label
   if not n or type(l) ~= "string" then return end
-  local labels = {}
-  local found = false
-  for _, x in ipairs(n.labels or {}) do
-    if x == l then found = true else table.insert(labels, x) end
-  end
-  if not found then table.insert(labels, l) end
-  save_field(id, "labels", labels)
+  save_field(id, "labels", (C.toggled(n.labels, l)))
 end
 
 function note_more(ev)
@@ -461,35 +441,22 @@ function search_view(ev)
   return { results = results, summary = #results == 1 and "1 note" or (#results .. " notes") }
 end
 
-function search_clear(ev)
-  locals.set("query", "")
-end
+function search_clear(ev) locals.set("query", "") end
 
 -- ---------------------------------------------------------------- labels
 
-function new_label(ev)
-  locals.set("dialog_text", "")
-  locals.set("dialog", true)
-end
-
-function close_dialog(ev)
-  locals.set("dialog", false)
-end
+function new_label(ev) C.open_dialog() end
+function close_dialog(ev) locals.set("dialog", false) end
 
 function create_label(ev)
-  local name = trim(locals.get("dialog_text"))
-  if name == "" then
-    ui.toast("Enter a label name")
-    return
-  end
-  if #name > 30 then name = name:sub(1, 30) end
+  local name = C.dialog_name("Enter a label name", 30)
+  if not name then return end
   if has(state.get("labels"), name) then
     ui.toast("Label already exists")
     return
   end
   state.insert("labels", name)
-  locals.set("dialog", false)
-  ui.toast("Label \"" .. name .. "\" created")
+  C.dialog_done("Label \"" .. name .. "\" created")
 end
 
 function show_label(ev)
@@ -502,24 +469,16 @@ end
 function delete_label(ev)
   local l = ev.item
   if type(l) ~= "string" then return end
-  ui.dialog{
-    title = "Delete label?",
-    text = "\"" .. l .. "\" will be removed from all notes. The notes stay.",
-    buttons = { { text = "Cancel" }, { text = "Delete", handler = "delete_label_confirmed", args = { label = l } } },
-  }
+  lib.orders.confirm("Delete label?", "\"" .. l .. "\" will be removed from all notes. The notes stay.", "Delete",
+    "delete_label_confirmed", { label = l })
 end
 
 function delete_label_confirmed(ev)
   local l = ev.args and ev.args.label
-  local labels = state.get("labels") or {}
-  for i = #labels, 1, -1 do
-    if labels[i] == l then state.remove("labels", i) end
-  end
+  C.remove_value("labels", l)
   for i, n in ipairs(state.get("notes") or {}) do
     if type(n) == "table" and has(n.labels, l) then
-      local keep = {}
-      for _, x in ipairs(n.labels) do if x ~= l then table.insert(keep, x) end end
-      state.set("notes." .. i .. ".labels", keep)
+      state.set("notes." .. i .. ".labels", (C.without(n.labels, l)))
     end
   end
   if state.get("filter_label") == l then state.set("filter_label", "") end

@@ -2,16 +2,15 @@
 -- The call log lives in state.calls (newest first); the ongoing call in state.call.
 local civil_from_days = clock.civil_from_days
 
-local MONTHS = lib.dates.MONTHS
-local DAY_NAMES = lib.dates.DAY_NAMES
+local MONTHS, DAY_NAMES = lib.dates.MONTHS, lib.dates.DAY_NAMES
 local KIND_LABEL = { missed = "Missed call", outgoing = "Outgoing call", incoming = "Incoming call" }
 local KIND_ICON = { missed = "call_missed", outgoing = "call_made", incoming = "call_received" }
 
-local trim = lib.text.trim
-local digits = lib.text.digits
-local day_number = lib.dates.day_number
-local add_days = lib.dates.add_days
-local fmt_time = lib.dates.time
+local trim, digits = lib.text.trim, lib.text.digits
+local day_number, add_days, fmt_time = lib.dates.day_number, lib.dates.add_days, lib.dates.time
+local people = lib.people
+local person_by_id = people.by_id
+local confirm = lib.orders.confirm
 
 local function day_label(date)
   local today = day_number(clock.today())
@@ -33,35 +32,12 @@ local function length_text(secs)
   return m .. " min " .. s .. " sec"
 end
 
-local function people()
-  local list = content.get("people")
-  if type(list) ~= "table" then return {} end
-  return list
-end
-
-local function person_by_id(id)
-  id = tonumber(id)
-  for _, p in ipairs(people()) do
-    if p.id == id then return p end
-  end
-  return nil
-end
-
+-- Who has this number; the keypad looks from the third digit on.
 local function person_by_number(number)
-  local d = digits(number)
-  if #d < 3 then return nil end
-  for _, p in ipairs(people()) do
-    local pd = p.digits or digits(p.phone)
-    if pd == d or (#d >= 7 and pd:sub(-#d) == d) then return p end
-  end
-  return nil
+  return people.by_number(number, 3)
 end
 
-local function calls()
-  local list = state.get("calls")
-  if type(list) ~= "table" then return {} end
-  return list
-end
+local function calls() return lib.store.list("calls") end
 
 local function log_call(number, name, kind, secs)
   local id = tonumber(state.get("next_call")) or 1
@@ -100,7 +76,7 @@ end
 -- Favourites, and the people called most often who are not favourites.
 local function favorites_and_frequent()
   local favs = {}
-  for _, p in ipairs(people()) do
+  for _, p in ipairs(people.all()) do
     if p.favorite then table.insert(favs, { id = p.id, name = p.name, first = p.first, phone = p.phone }) end
   end
   -- Frequent: the people called most often.
@@ -141,15 +117,11 @@ local function recent_rows(filter)
 end
 
 local function contact_rows(query)
-  local q = trim(query):lower()
-  local qd = digits(q)
   local rows = {}
-  for _, p in ipairs(people()) do
-    if q == "" or (p.name or ""):lower():find(q, 1, true) or (#qd >= 2 and (p.digits or digits(p.phone)):find(qd, 1, true)) then
-      table.insert(rows, { id = p.id, name = p.name, phone = p.phone, number = p.phone })
-    end
+  for _, p in ipairs(people.search(query, { "name", "phone" })) do
+    table.insert(rows, { id = p.id, name = p.name, phone = p.phone, number = p.phone })
   end
-  table.sort(rows, function(a, b) return a.name < b.name end)
+  people.sort_by_name(rows)
   local last = nil
   for _, r in ipairs(rows) do
     local l = r.name:sub(1, 1):upper()
@@ -194,11 +166,7 @@ function home_menu(ev)
 end
 
 function clear_history(ev)
-  ui.dialog{
-    title = "Clear call history?",
-    text = "All calls will be removed from Recents.",
-    buttons = { { text = "Cancel" }, { text = "Clear", handler = "clear_history_confirmed" } },
-  }
+  confirm("Clear call history?", "All calls will be removed from Recents.", "Clear", "clear_history_confirmed")
 end
 
 function clear_history_confirmed(ev)
@@ -221,17 +189,22 @@ function call_favorite(ev)
   if type(it) == "table" then start_call(it.phone, it.name) end
 end
 
+-- The sheet of a favorite or a call: call `number` (`call` says how), text it, then `more`.
+local function number_sheet(it, number, call, more)
+  local options = {
+    { text = call, icon = "call", handler = "menu_call", args = { number = number, name = it.name } },
+    { text = "Send message", icon = "chat", handler = "menu_message", args = { number = number, name = it.name } },
+  }
+  for _, o in ipairs(more) do table.insert(options, o) end
+  ui.sheet{ title = it.name, options = options }
+end
+
 function favorite_menu(ev)
   local it = ev.item
   if type(it) ~= "table" then return end
-  ui.sheet{
-    title = it.name,
-    options = {
-      { text = "Call", icon = "call", handler = "menu_call", args = { number = it.phone, name = it.name } },
-      { text = "Send message", icon = "chat", handler = "menu_message", args = { number = it.phone, name = it.name } },
-      { text = "Call details", icon = "info", handler = "menu_details", args = { number = it.phone } },
-    },
-  }
+  number_sheet(it, it.phone, "Call", {
+    { text = "Call details", icon = "info", handler = "menu_details", args = { number = it.phone } },
+  })
 end
 
 function call_item(ev)
@@ -250,15 +223,10 @@ end
 function call_menu(ev)
   local it = ev.item
   if type(it) ~= "table" then return end
-  ui.sheet{
-    title = it.name,
-    options = {
-      { text = "Call back", icon = "call", handler = "menu_call", args = { number = it.number, name = it.name } },
-      { text = "Send message", icon = "chat", handler = "menu_message", args = { number = it.number, name = it.name } },
-      { text = "Copy number", icon = "content_copy", handler = "menu_copy", args = { number = it.number } },
-      { text = "Delete", icon = "delete", handler = "menu_delete_call", args = { id = it.id } },
-    },
-  }
+  number_sheet(it, it.number, "Call back", {
+    { text = "Copy number", icon = "content_copy", handler = "menu_copy", args = { number = it.number } },
+    { text = "Delete", icon = "delete", handler = "menu_delete_call", args = { id = it.id } },
+  })
 end
 
 function menu_call(ev)
@@ -266,9 +234,21 @@ function menu_call(ev)
   start_call(a.number, a.name)
 end
 
+-- A new text to `number` in Messages (nothing for an empty number).
+local function message(number, name)
+  if trim(number) ~= "" then people.message(number, name) end
+end
+
+local function copy(number)
+  if trim(number) ~= "" then
+    clipboard.set(number)
+    ui.toast("Number copied")
+  end
+end
+
 function menu_message(ev)
   local a = ev.args or {}
-  if trim(a.number) ~= "" then nav.open_app("com.phoneworld.messages", "compose", { number = a.number, name = a.name }) end
+  message(a.number, a.name)
 end
 
 function menu_details(ev)
@@ -277,22 +257,14 @@ function menu_details(ev)
 end
 
 function menu_copy(ev)
-  local a = ev.args or {}
-  if trim(a.number) ~= "" then
-    clipboard.set(a.number)
-    ui.toast("Number copied")
-  end
+  copy((ev.args or {}).number)
 end
 
 function menu_delete_call(ev)
-  local id = tonumber(ev.args and ev.args.id)
-  for i, c in ipairs(calls()) do
-    if tonumber(c.id) == id then
-      state.remove("calls", i)
-      ui.snackbar{ text = "Call deleted", action = "Undo", handler = "undo_delete_call", args = { call = c, pos = i } }
-      break
-    end
-  end
+  local c, i = lib.lists.by_id(calls(), ev.args and ev.args.id)
+  if not c then return end
+  state.remove("calls", i)
+  ui.snackbar{ text = "Call deleted", action = "Undo", handler = "undo_delete_call", args = { call = c, pos = i } }
 end
 
 function undo_delete_call(ev)
@@ -380,7 +352,7 @@ end
 
 local function add_to_contacts(number)
   number = trim(number)
-  if number ~= "" then nav.open_app("com.phoneworld.contacts", "edit", { phone = number }) end
+  if number ~= "" then people.add(number) end
 end
 
 function add_number(ev)
@@ -426,9 +398,16 @@ function call_enter(ev)
   timer.after(3000, "call_connected", { run = c.run })
 end
 
-function call_connected(ev)
+-- The ongoing call when a timer of its own run fires (a timer of an ended call finds nil).
+local function timed_call(ev)
   local c = get_call()
-  if not c.active or tonumber(ev.args and ev.args.run) ~= c.run then return end
+  if not c.active or tonumber(ev.args and ev.args.run) ~= c.run then return nil end
+  return c
+end
+
+function call_connected(ev)
+  local c = timed_call(ev)
+  if not c then return end
   c.status = c.hold and "On hold" or "Connected"
   c.connected_at = clock.now()
   c.elapsed = 0
@@ -437,24 +416,21 @@ function call_connected(ev)
 end
 
 function call_tick(ev)
-  local c = get_call()
-  if not c.active or tonumber(ev.args and ev.args.run) ~= c.run then return end
+  local c = timed_call(ev)
+  if not c then return end
   c.elapsed = clock.now() - (tonumber(c.connected_at) or clock.now())
   state.set("call", c)
   if c.elapsed < 4 * 3600000 then timer.after(1000, "call_tick", { run = c.run }) end
 end
 
-function toggle_mute(ev)
+-- Turns a switch of the ongoing call (muted, speaker) on or off.
+local function toggle_call(field)
   local c = get_call()
-  if not c.active then return end
-  state.set("call.muted", not c.muted)
+  if c.active then state.set("call." .. field, not c[field]) end
 end
 
-function toggle_speaker(ev)
-  local c = get_call()
-  if not c.active then return end
-  state.set("call.speaker", not c.speaker)
-end
+function toggle_mute(ev) toggle_call("muted") end
+function toggle_speaker(ev) toggle_call("speaker") end
 
 function toggle_hold(ev)
   local c = get_call()
@@ -473,11 +449,7 @@ function add_call(ev)
 end
 
 function record_call(ev)
-  ui.dialog{
-    title = "Record this call?",
-    text = "Both parties will hear that the call is being recorded.",
-    buttons = { { text = "Cancel" }, { text = "Record", handler = "record_confirmed" } },
-  }
+  confirm("Record this call?", "Both parties will hear that the call is being recorded.", "Record", "record_confirmed")
 end
 
 function record_confirmed(ev)
@@ -545,28 +517,21 @@ end
 
 function message_number(ev)
   local number = ev.params and ev.params.number
-  if trim(number) ~= "" then nav.open_app("com.phoneworld.messages", "compose", { number = number, name = details_of(number).name }) end
+  if trim(number) ~= "" then message(number, details_of(number).name) end
 end
 
 function open_contact(ev)
   local id = details_of(ev.params and ev.params.number).contact_id
-  if id then nav.open_app("com.phoneworld.contacts", "detail", { id = id }) end
+  if id then people.show(id) end
 end
 
 function copy_number(ev)
-  local number = ev.params and ev.params.number
-  if trim(number) ~= "" then
-    clipboard.set(number)
-    ui.toast("Number copied")
-  end
+  copy(ev.params and ev.params.number)
 end
 
 function delete_history(ev)
-  ui.dialog{
-    title = "Delete call history?",
-    text = "Calls with " .. (details_of(ev.params and ev.params.number).name or "this number") .. " will be removed.",
-    buttons = { { text = "Cancel" }, { text = "Delete", handler = "delete_history_confirmed" } },
-  }
+  confirm("Delete call history?", "Calls with " .. (details_of(ev.params and ev.params.number).name or "this number") .. " will be removed.",
+    "Delete", "delete_history_confirmed")
 end
 
 function delete_history_confirmed(ev)

@@ -3,9 +3,15 @@
 local find_by = lib.lists.find
 local contains = lib.lists.contains
 local trim = lib.text.trim
+local confirm = lib.orders.confirm
 
 local function start_scan()
   locals.set("scan_until", clock.now() + 2500)
+end
+
+-- The network list scans while Wi-Fi is on.
+local function scan_if_on()
+  if system.get("wifi") then start_scan() end
 end
 
 -- ---------------------------------------------------------------- main list
@@ -27,15 +33,8 @@ end
 
 -- ---------------------------------------------------------------- network
 
-function network_enter(ev)
-  if system.get("wifi") then start_scan() end
-end
-
-function rescan(ev)
-  if system.get("wifi") then
-    start_scan()
-  end
-end
+function network_enter(ev) scan_if_on() end
+function rescan(ev) scan_if_on() end
 
 function wifi_changed(ev)
   if ev.value then
@@ -49,14 +48,7 @@ function airplane_changed(ev)
   if ev.value then
     -- Ask first; the switch stays off until confirmed.
     system.set("airplane_mode", false)
-    ui.dialog{
-      title = "Turn on airplane mode?",
-      text = "Wi-Fi, Bluetooth and mobile data will be turned off.",
-      buttons = {
-        { text = "Cancel" },
-        { text = "Turn on", handler = "airplane_confirmed" },
-      },
-    }
+    confirm("Turn on airplane mode?", "Wi-Fi, Bluetooth and mobile data will be turned off.", "Turn on", "airplane_confirmed")
   else
     ui.toast("Airplane mode off")
   end
@@ -79,25 +71,24 @@ local function connect(ssid)
   ui.toast("Connected to " .. ssid)
 end
 
+-- A secured network not saved yet asks for its password first.
+local function join(ssid, secured)
+  if secured and not contains(state.get("saved_networks"), ssid) then
+    nav.push("wifi_password", { ssid = ssid })
+  else
+    connect(ssid)
+  end
+end
+
 function network_tap(ev)
   local net = ev.item
   if type(net) ~= "table" or not net.ssid then return end
   if net.ssid == state.get("connected_network") then
-    ui.dialog{
-      title = net.ssid,
-      text = "Connected · Signal " .. tostring(net.signal or ""),
-      buttons = {
-        { text = "Close" },
-        { text = "Disconnect", handler = "disconnect_network", args = { ssid = net.ssid } },
-      },
-    }
+    confirm(net.ssid, "Connected · Signal " .. tostring(net.signal or ""), "Disconnect", "disconnect_network",
+      { ssid = net.ssid }, "Close")
     return
   end
-  if net.secured and not contains(state.get("saved_networks"), net.ssid) then
-    nav.push("wifi_password", { ssid = net.ssid })
-  else
-    connect(net.ssid)
-  end
+  join(net.ssid, net.secured)
 end
 
 function network_menu(ev)
@@ -116,11 +107,7 @@ function connect_network(ev)
   local ssid = ev.args and ev.args.ssid
   if not ssid then return end
   local net = find_by(content.get("networks"), "ssid", ssid)
-  if net and net.secured and not contains(state.get("saved_networks"), ssid) then
-    nav.push("wifi_password", { ssid = ssid })
-  else
-    connect(ssid)
-  end
+  join(ssid, net and net.secured)
 end
 
 function disconnect_network(ev)
@@ -131,10 +118,7 @@ end
 function forget_network(ev)
   local ssid = ev.args and ev.args.ssid
   if not ssid then return end
-  local saved = state.get("saved_networks") or {}
-  for i = #saved, 1, -1 do
-    if saved[i] == ssid then state.remove("saved_networks", i) end
-  end
+  lib.collections.remove_value("saved_networks", ssid)
   if state.get("connected_network") == ssid then
     state.set("connected_network", "")
   end
@@ -175,15 +159,19 @@ function bluetooth_changed(ev)
   end
 end
 
+-- Connects the paired device `name` ("" disconnects), saying so in `toast`.
+local function set_device(name, toast)
+  state.set("bt_connected", name)
+  ui.toast(toast)
+end
+
 function device_tap(ev)
   local dev = ev.item
   if type(dev) ~= "table" or not dev.name then return end
   if state.get("bt_connected") == dev.name then
-    state.set("bt_connected", "")
-    ui.toast("Disconnected from " .. dev.name)
+    set_device("", "Disconnected from " .. dev.name)
   else
-    state.set("bt_connected", dev.name)
-    ui.toast("Connected to " .. dev.name)
+    set_device(dev.name, "Connected to " .. dev.name)
   end
 end
 
@@ -204,15 +192,10 @@ end
 
 function device_connect(ev)
   local name = ev.args and ev.args.name
-  if not name then return end
-  state.set("bt_connected", name)
-  ui.toast("Connected to " .. name)
+  if name then set_device(name, "Connected to " .. name) end
 end
 
-function device_disconnect(ev)
-  state.set("bt_connected", "")
-  ui.toast("Disconnected")
-end
+function device_disconnect(ev) set_device("", "Disconnected") end
 
 function device_rename(ev)
   ui.toast("Renaming paired devices is not supported")
@@ -232,20 +215,25 @@ function font_changed(ev)
   ui.toast("Font size changed")
 end
 
+-- A sheet to pick one of `values`, `current` checked; a pick runs `handler` with the value as
+-- the arg `key`.
+local function choice_sheet(title, values, current, handler, key)
+  local options = {}
+  for _, v in ipairs(values) do
+    table.insert(options, {
+      text = v,
+      icon = (v == current) and "radio_button_checked" or "radio_button_unchecked",
+      handler = handler,
+      args = { [key] = v },
+    })
+  end
+  ui.sheet{ title = title, options = options }
+end
+
 local TIMEOUTS = { "15 seconds", "30 seconds", "1 minute", "2 minutes", "5 minutes", "10 minutes" }
 
 function choose_timeout(ev)
-  local current = state.get("screen_timeout")
-  local options = {}
-  for _, t in ipairs(TIMEOUTS) do
-    table.insert(options, {
-      text = t,
-      icon = (t == current) and "radio_button_checked" or "radio_button_unchecked",
-      handler = "set_timeout",
-      args = { value = t },
-    })
-  end
-  ui.sheet{ title = "Screen timeout", options = options }
+  choice_sheet("Screen timeout", TIMEOUTS, state.get("screen_timeout"), "set_timeout", "value")
 end
 
 function set_timeout(ev)
@@ -281,17 +269,7 @@ function toggle_dnd(ev)
 end
 
 function choose_ringtone(ev)
-  local current = system.get("ringtone")
-  local options = {}
-  for _, name in ipairs(content.get("ringtones") or {}) do
-    table.insert(options, {
-      text = name,
-      icon = (name == current) and "radio_button_checked" or "radio_button_unchecked",
-      handler = "set_ringtone",
-      args = { name = name },
-    })
-  end
-  ui.sheet{ title = "Phone ringtone", options = options }
+  choice_sheet("Phone ringtone", content.get("ringtones") or {}, system.get("ringtone"), "set_ringtone", "name")
 end
 
 function set_ringtone(ev)
@@ -320,12 +298,20 @@ function reset_device_name(ev)
   locals.set("error", "")
 end
 
-function save_device_name(ev)
-  local name = trim(locals.get("name"))
-  if name == "" then
-    locals.set("error", "Enter a device name")
-    return
+-- The text of the screen's field `key`, trimmed; nil, with `message` as the screen's error, when
+-- it is blank.
+local function filled(key, message)
+  local text = trim(locals.get(key))
+  if text == "" then
+    locals.set("error", message)
+    return nil
   end
+  return text
+end
+
+function save_device_name(ev)
+  local name = filled("name", "Enter a device name")
+  if not name then return end
   if #name > 32 then
     locals.set("error", "Use at most 32 characters")
     return
@@ -336,14 +322,8 @@ function save_device_name(ev)
     return
   end
   locals.set("error", "")
-  ui.dialog{
-    title = "Rename device?",
-    text = "Other devices will see your phone as \"" .. name .. "\".",
-    buttons = {
-      { text = "Cancel" },
-      { text = "Rename", handler = "rename_confirmed", args = { name = name } },
-    },
-  }
+  confirm("Rename device?", "Other devices will see your phone as \"" .. name .. "\".", "Rename", "rename_confirmed",
+    { name = name })
 end
 
 function rename_confirmed(ev)
@@ -379,11 +359,8 @@ end
 -- ---------------------------------------------------------------- Feedback
 
 function send_feedback(ev)
-  local text = trim(locals.get("text"))
-  if text == "" then
-    locals.set("error", "Write something first")
-    return
-  end
+  local text = filled("text", "Write something first")
+  if not text then return end
   state.insert("feedback", { text = text, logs = locals.get("include_logs") == true, at = clock.now() })
   locals.set("text", "")
   locals.set("error", "")

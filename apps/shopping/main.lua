@@ -92,17 +92,8 @@ function open_orders(ev) nav.push("orders") end
 function open_search(ev) nav.push("search", {}) end
 function open_sale(ev) nav.push("search", { sale = true }) end
 
-function open_category(ev)
-  local c = ev.item
-  if type(c) ~= "table" or not c.id then return end
-  nav.push("search", { category = c.id })
-end
-
-function open_product(ev)
-  local p = ev.item
-  if type(p) ~= "table" or p.id == nil then return end
-  nav.push("product", { id = p.id })
-end
+function open_category(ev) orders.open_row(ev, "search", "id", "category") end
+function open_product(ev) orders.open_row(ev, "product") end
 
 -- ---------------------------------------------------------------- home
 
@@ -208,12 +199,9 @@ function toggle_filters(ev)
 end
 
 -- The filter chips: each sets its filter to the chip's value.
-local function set_filter(key, item)
-  if type(item) == "table" then locals.set(key, item.value) end
-end
-function pick_category(ev) set_filter("category", ev.item) end
-function pick_price(ev) set_filter("price", ev.item) end
-function pick_rating(ev) set_filter("rating", ev.item) end
+function pick_category(ev) orders.pick(ev, "category") end
+function pick_price(ev) orders.pick(ev, "price") end
+function pick_rating(ev) orders.pick(ev, "rating") end
 
 function reset_filters(ev)
   locals.set("category", "all")
@@ -222,20 +210,10 @@ function reset_filters(ev)
   locals.set("sale", false)
 end
 
-function choose_sort(ev)
-  local options = {}
-  for _, s in ipairs((content.get("filters") or {}).sorts or {}) do
-    local mark = (locals.get("sort") == s.value) and "radio_button_checked" or "radio_button_unchecked"
-    table.insert(options, { text = s.label, icon = mark, handler = "sort_picked", args = { value = s.value } })
-  end
-  ui.sheet{ title = "Sort by", options = options }
-end
-
-function sort_picked(ev)
-  local v = ev.args and ev.args.value
-  if type(v) ~= "string" then return end
-  locals.set("sort", v)
-end
+-- The sorts the search offers (content), in the sheet's order.
+local function sorts() return (content.get("filters") or {}).sorts or {} end
+function choose_sort(ev) orders.sort_sheet("Sort by", sorts()) end
+function sort_picked(ev) orders.pick_sort(ev, sorts()) end
 
 -- ---------------------------------------------------------------- product
 
@@ -335,21 +313,12 @@ end
 function line_remove(ev)
   local i, line = orders.line_at("cart", ev.item)
   if not i then return end
-  state.remove("cart", i)
-  ui.snackbar{ text = "Removed " .. (line.name or "item"), action = "Undo", handler = "undo_remove", args = { line = line, pos = i } }
+  orders.remove("cart", i, "Removed " .. (line.name or "item"), "undo_remove", { line = line, pos = i })
 end
 
-function undo_remove(ev)
-  local args = ev.args or {}
-  if type(args.line) ~= "table" or orders.line_at("cart", args.line) then return end
-  orders.put_back("cart", args.line, args.pos)
-end
+function undo_remove(ev) orders.undo_remove(ev.args, "line", "cart", "key") end
 
-function open_line_product(ev)
-  if type(ev.item) == "table" and ev.item.product_id then
-    nav.push("product", { id = ev.item.product_id })
-  end
-end
+function open_line_product(ev) orders.open_row(ev, "product", "product_id", "id") end
 
 function clear_cart(ev)
   orders.confirm("Empty cart?", "All items will be removed from your cart.", "Empty", "clear_cart_confirmed")
@@ -372,20 +341,10 @@ end
 function checkout_enter(ev)
   if #cart() == 0 then
     nav.pop()
-    return
-  end
-  if not locals.get("loaded") then
-    local a = state.get("address") or {}
-    locals.set("name", a.name or "")
-    locals.set("street", a.street or "")
-    locals.set("city", a.city or "")
-    locals.set("zip", a.zip or "")
-    locals.set("phone", a.phone or "")
+  elseif orders.load_form(state.get("address"), { "name", "street", "city", "zip", "phone" }) then
     locals.set("save_address", true)
     locals.set("shipping", "standard")
     locals.set("payment", state.get("payment") or "card")
-    locals.set("err", {})
-    locals.set("loaded", true)
   end
 end
 
@@ -476,13 +435,8 @@ function order_progress(ev)
     timer.after(wait, "order_progress", { id = o.id, stage = stage + 1 })
   end
   if stage == 2 or stage == #STAGES then
-    ui.notify{
-      title = stage == 2 and "Your order has shipped" or "Delivered",
-      text = "Order #" .. o.id .. (stage == 2 and " is on its way." or " was delivered."),
-      icon = "local_shipping",
-      screen = "order_detail",
-      params = { id = o.id },
-    }
+    orders.notify(o, "order_detail", "local_shipping", stage == 2 and "Your order has shipped" or "Delivered",
+      "Order #" .. o.id .. (stage == 2 and " is on its way." or " was delivered."))
   end
 end
 
@@ -493,11 +447,7 @@ end
 
 -- ---------------------------------------------------------------- orders
 
-function open_order(ev)
-  if type(ev.item) == "table" and ev.item.id then
-    nav.push("order_detail", { id = ev.item.id })
-  end
-end
+function open_order(ev) orders.open_row(ev, "order_detail") end
 
 function order_enter(ev)
   if not find_order(ev.params and ev.params.id) then

@@ -4,6 +4,7 @@ local IDS = { "electricity", "water", "gas", "internet" }
 
 local money = lib.money.format
 local trim = lib.text.trim
+local orders = lib.orders
 
 local function find_bill(id) return lib.lists.find(content.get("providers"), "id", id) end
 
@@ -51,9 +52,7 @@ function bills_view(ev)
   return { name = holder(), bills = out, due_text = money(due), due_count = count }
 end
 
-function open_bill(ev)
-  if type(ev.item) == "table" then nav.push("bill", { id = ev.item.id }) end
-end
+function open_bill(ev) orders.open_row(ev, "bill") end
 
 function bill_enter(ev)
   if not find_bill(ev.params and ev.params.id) then nav.pop() end
@@ -87,7 +86,7 @@ function pay_bill(ev)
   end
   local account = account_of(b)
   if account == "" then
-    lib.orders.confirm("Account number needed", "Add your " .. b.provider .. " account number before paying.", "Add now", "open_accounts")
+    orders.confirm("Account number needed", "Add your " .. b.provider .. " account number before paying.", "Add now", "open_accounts")
     return
   end
   host.pay{ amount = b.amount, merchant = b.provider, note = b.name .. " bill · " .. account, handler = "bill_paid", args = { id = b.id } }
@@ -95,7 +94,7 @@ end
 
 function bill_paid(ev)
   local args = ev.args or {}
-  if not lib.orders.paid(args) then return end
+  if not orders.paid(args) then return end
   local b = find_bill(args.id)
   if not b then return end
   local tx = type(args.transaction) == "table" and args.transaction or {}
@@ -107,13 +106,7 @@ function bill_paid(ev)
   ui.toast(b.name .. " bill paid")
 end
 
-function accounts_enter(ev)
-  if locals.get("loaded") then return end
-  local a = state.get("accounts") or {}
-  for _, id in ipairs(IDS) do locals.set(id, a[id] or "") end
-  locals.set("err", {})
-  locals.set("loaded", true)
-end
+function accounts_enter(ev) orders.load_form(state.get("accounts"), IDS) end
 
 function save_accounts(ev)
   local err, ok, values = {}, true, {}

@@ -18,11 +18,10 @@ local function weekday_of_today(offset_days)
   return lib.dates.weekday(today + (offset_days or 0))
 end
 
+local find, contains = lib.lists.find, lib.lists.contains
+
 local function find_city(name)
-  for _, c in ipairs(content.get("cities") or {}) do
-    if c.name == name then return c end
-  end
-  return nil
+  return (find(content.get("cities"), "name", name))
 end
 
 local function pick(list)
@@ -61,10 +60,7 @@ local function generate()
 end
 
 local function data_of(name)
-  for _, d in ipairs(state.get("data") or {}) do
-    if type(d) == "table" and d.name == name then return d end
-  end
-  return nil
+  return (find(state.get("data"), "name", name))
 end
 
 local function temp(c)
@@ -233,9 +229,8 @@ function remove_city(ev)
   end
   for i = #saved, 1, -1 do
     if saved[i] == name then
-      state.remove("saved", i)
+      lib.orders.remove("saved", i, name .. " removed", "undo_remove_city", { name = name, pos = i })
       ensure_data()
-      ui.snackbar{ text = name .. " removed", action = "Undo", handler = "undo_remove_city", args = { name = name, pos = i } }
       return
     end
   end
@@ -243,10 +238,8 @@ end
 
 function undo_remove_city(ev)
   local a = ev.args or {}
-  if not find_city(a.name) then return end
-  for _, n in ipairs(state.get("saved") or {}) do if n == a.name then return end end
-  local saved = state.get("saved") or {}
-  state.insert("saved", a.name, math.min(math.max(tonumber(a.pos) or 1, 1), #saved + 1))
+  if not find_city(a.name) or contains(state.get("saved"), a.name) then return end
+  lib.orders.put_back("saved", a.name, a.pos)
   ensure_data()
 end
 
@@ -265,24 +258,20 @@ function add_city_view(ev)
   return { results = results }
 end
 
-function city_search_clear(ev)
-  locals.set("query", "")
-end
+function city_search_clear(ev) locals.set("query", "") end
 
+-- A city already saved becomes the current one; another is saved.
 function add_city(ev)
   local name = ev.item and ev.item.name
   if not find_city(name) then return end
-  for _, n in ipairs(state.get("saved") or {}) do
-    if n == name then
-      state.set("current", name)
-      ensure_data()
-      nav.pop()
-      return
-    end
+  if contains(state.get("saved"), name) then
+    state.set("current", name)
+    ensure_data()
+  else
+    state.insert("saved", name)
+    ensure_data()
+    ui.toast(name .. " added")
   end
-  state.insert("saved", name)
-  ensure_data()
-  ui.toast(name .. " added")
   nav.pop()
 end
 
@@ -328,12 +317,11 @@ function day_view(ev)
   }
 end
 
-function prev_day(ev)
-  local n = day_number(ev, data_of(state.get("current")))
-  if n > 1 then nav.replace("day", { n = n - 1 }) end
+-- The day before or after (`step`) within the week's forecast.
+local function step_day(ev, step)
+  local n = day_number(ev, data_of(state.get("current"))) + step
+  if n >= 1 and n <= 7 then nav.replace("day", { n = n }) end
 end
 
-function next_day(ev)
-  local n = day_number(ev, data_of(state.get("current")))
-  if n < 7 then nav.replace("day", { n = n + 1 }) end
-end
+function prev_day(ev) step_day(ev, -1) end
+function next_day(ev) step_day(ev, 1) end

@@ -1,7 +1,9 @@
+-- Handlers change the data; main_view derives what the screen shows from it.
+local plural, hhmm = lib.text.plural, lib.dates.hhmm
+
 function add(ev)
-  local count = state.get("count") + 1
-  state.set("count", count)
-  state.insert("history", "Added one at " .. os.date("%H:%M"), 1)
+  state.set("count", state.get("count") + 1)
+  state.insert("history", clock.minutes(), 1)
 end
 
 function confirm_reset(ev)
@@ -14,5 +16,14 @@ end
 
 function reset(ev)
   state.set("count", 0)
+  state.set("history", {})
   ui.toast("Tally reset")
+end
+
+function main_view(ev)
+  local rows = {}
+  for _, minutes in ipairs(lib.store.list("history")) do
+    table.insert(rows, "Added one at " .. hhmm(minutes))
+  end
+  return { rows = rows, summary = plural(#rows, "tap") .. " so far" }
 end

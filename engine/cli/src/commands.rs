@@ -288,6 +288,19 @@ pub(crate) fn monkey(
     Ok(if errors.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }
 
+pub(crate) fn new_app(app_dir: &Path, label: Option<&str>, package: Option<&str>, as_json: bool) -> Result<ExitCode> {
+    use phoneworld_data::scaffold;
+    let label = label.map_or_else(|| scaffold::label_for(app_dir), str::to_owned);
+    let package = package.map_or_else(|| scaffold::package_for(app_dir), str::to_owned);
+    let written = scaffold::scaffold(app_dir, &label, &package)?;
+    if !as_json {
+        out!("{label} ({package}): wrote {}", written.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", "));
+        out!("try it: phoneworld --apps-dir {} render --app \"{label}\" --out app.png", app_dir.display());
+    }
+    // What it wrote passes check, or the scaffold is broken: say so the same way check does.
+    check(app_dir, as_json)
+}
+
 pub(crate) fn check(app_dir: &Path, as_json: bool) -> Result<ExitCode> {
     let root = project_root();
     let (modules, module_errors) = LayoutModules::load(&[root.join("layouts")]);

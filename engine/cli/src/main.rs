@@ -113,6 +113,17 @@ enum Command {
     },
     /// Validate an app bundle and list every problem with file and line.
     Check { app_dir: PathBuf },
+    /// Write a new app to start from (a screen with a computed view, handlers using the shared
+    /// library), then check it.
+    New {
+        app_dir: PathBuf,
+        /// The name on the launcher (default: from the folder's name).
+        #[arg(long)]
+        label: Option<String>,
+        /// The package (default: com.example.<folder name>).
+        #[arg(long)]
+        package: Option<String>,
+    },
     /// List the task templates of a suite.
     Tasks {
         #[arg(long, default_value = "phoneworld-v0")]
@@ -303,6 +314,7 @@ fn main() -> ExitCode {
             commands::monkey(&cli.apps_dir, &walk, &screen, out_dir.as_deref(), cli.json)
         }
         Command::Check { app_dir } => commands::check(app_dir, cli.json),
+        Command::New { app_dir, label, package } => commands::new_app(app_dir, label.as_deref(), package.as_deref(), cli.json),
         Command::Tasks { suite, markdown } => task_commands::tasks(&cli.apps_dir, &cli.suite_dir, suite, *markdown, cli.json),
         Command::Eval { suite, agent, seeds, out_dir, appearance, min_success, interruptions, ray: Some(address), report } => {
             let mut args = ray_handover::Args::new(&cli, suite, *seeds, interruptions);

@@ -16,6 +16,7 @@ mod options;
 mod rng;
 mod ron_outline;
 mod ron_util;
+pub mod scaffold;
 mod ui_element;
 pub mod valuepath;
 mod vtime;

@@ -85,4 +85,44 @@ function M.add(number)
   nav.open_app("com.phoneworld.contacts", "edit", { phone = number })
 end
 
+-- The search screens of Contacts and Email: what is typed in the screen's local `query`, the
+-- last five searches (newest first) in the state list `recent_searches`. The handlers serve
+-- as they are (`use_recent = people.use_recent`).
+function M.remember_search(q)
+  q = lib.text.trim(q)
+  if q ~= "" then lib.store.remember("recent_searches", q, 5) end
+end
+
+function M.search_submit(ev)
+  M.remember_search(locals.get("query"))
+end
+
+function M.clear_search(ev)
+  locals.set("query", "")
+end
+
+function M.use_recent(ev)
+  if type(ev.item) ~= "string" then return end
+  locals.set("query", ev.item)
+end
+
+function M.clear_recent(ev)
+  state.set("recent_searches", {})
+end
+
+-- A copy of the record `entry` (its fields, one level deep), to change without touching state.
+function M.copy(entry)
+  local copy = {}
+  for k, v in pairs(entry) do copy[k] = v end
+  return copy
+end
+
+-- For a details screen's view: a copy of the record `find(ev.params.id)` finds, and the record;
+-- nil when there is none.
+function M.viewed(find, ev)
+  local entry = find(ev.params and ev.params.id)
+  if not entry then return nil end
+  return M.copy(entry), entry
+end
+
 return M

@@ -228,16 +228,11 @@ function add_event_day(ev)
 end
 
 function event_menu(ev)
-  local e = find_event(ev.item and ev.item.id)
-  if not e then return end
-  ui.sheet{
-    title = e.title,
-    options = {
-      { text = "Edit", icon = "edit", handler = "menu_edit", args = { id = e.id } },
-      { text = "Duplicate", icon = "content_copy", handler = "menu_duplicate", args = { id = e.id } },
-      { text = "Delete", icon = "delete", handler = "menu_delete", args = { id = e.id } },
-    },
-  }
+  lib.collections.row_menu(ev, find_event, "title", {
+    { text = "Edit", icon = "edit", handler = "menu_edit" },
+    { text = "Duplicate", icon = "content_copy", handler = "menu_duplicate" },
+    { text = "Delete", icon = "delete", handler = "menu_delete" },
+  })
 end
 
 function menu_edit(ev)
@@ -247,8 +242,7 @@ end
 function menu_duplicate(ev)
   local e = find_event(ev.args and ev.args.id)
   if not e then return end
-  local copy = {}
-  for k, v in pairs(e) do copy[k] = v end
+  local copy = people.copy(e)
   copy.id = take_id()
   copy.organizer = nil
   copy.status = nil
@@ -288,10 +282,8 @@ end
 -- ---------------------------------------------------------------- event details
 
 function event_view(ev)
-  local e = find_event(ev.params and ev.params.id)
-  if not e then return {} end
-  local copy = {}
-  for k, v in pairs(e) do copy[k] = v end
+  local copy, e = people.viewed(find_event, ev)
+  if not copy then return {} end
   copy.organizer = e.organizer or false
   copy.status = e.status or ""
   local org = e.organizer and person_by_id(e.organizer) or nil

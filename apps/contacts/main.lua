@@ -126,15 +126,12 @@ end
 function contact_menu(ev)
   local c = find_contact(ev.item and ev.item.id)
   if not c then return end
-  ui.sheet{
-    title = c.name,
-    options = {
-      { text = c.favorite and "Remove from favorites" or "Add to favorites", icon = c.favorite and "star_border" or "star", handler = "menu_favorite", args = { id = c.id } },
-      { text = "Edit", icon = "edit", handler = "menu_edit", args = { id = c.id } },
-      { text = "Share", icon = "share", handler = "menu_share", args = { id = c.id } },
-      { text = "Delete", icon = "delete", handler = "menu_delete", args = { id = c.id } },
-    },
-  }
+  lib.collections.menu(c.name, { id = c.id }, {
+    { text = c.favorite and "Remove from favorites" or "Add to favorites", icon = c.favorite and "star_border" or "star", handler = "menu_favorite" },
+    { text = "Edit", icon = "edit", handler = "menu_edit" },
+    { text = "Share", icon = "share", handler = "menu_share" },
+    { text = "Delete", icon = "delete", handler = "menu_delete" },
+  })
 end
 
 function menu_favorite(ev)
@@ -201,10 +198,8 @@ end
 -- ---------------------------------------------------------------- detail
 
 function detail_view(ev)
-  local c = find_contact(ev.params and ev.params.id)
-  if not c then return {} end
-  local copy = {}
-  for k, v in pairs(c) do copy[k] = v end
+  local copy, c = people.viewed(find_contact, ev)
+  if not copy then return {} end
   copy.favorite = c.favorite == true
   copy.photo = photo_of(c.id)
   return { c = copy }
@@ -232,14 +227,11 @@ function detail_menu(ev)
   local id = ev.params and ev.params.id
   local c = find_contact(id)
   if not c then return end
-  ui.sheet{
-    title = c.name,
-    options = {
-      { text = "Share", icon = "share", handler = "menu_share", args = { id = c.id } },
-      { text = "Copy phone number", icon = "content_copy", handler = "copy_phone", args = { id = c.id } },
-      { text = "Delete", icon = "delete", handler = "menu_delete", args = { id = c.id } },
-    },
-  }
+  lib.collections.menu(c.name, { id = c.id }, {
+    { text = "Share", icon = "share", handler = "menu_share" },
+    { text = "Copy phone number", icon = "content_copy", handler = "copy_phone" },
+    { text = "Delete", icon = "delete", handler = "menu_delete" },
+  })
 end
 
 -- Copies the contact's `field` (phone, address) when it has one.
@@ -433,33 +425,13 @@ function search_enter(ev)
   if locals.get("query") == nil then locals.set("query", "") end
 end
 
--- The last five searches, newest first.
-local function remember_search(q)
-  q = trim(q)
-  if q ~= "" then lib.store.remember("recent_searches", q, 5) end
-end
-
-function search_submit(ev)
-  remember_search(locals.get("query"))
-end
-
-function clear_search(ev)
-  locals.set("query", "")
-end
-
-function use_recent(ev)
-  if type(ev.item) ~= "string" then return end
-  locals.set("query", ev.item)
-end
-
-function clear_recent(ev)
-  state.set("recent_searches", {})
-end
+search_submit, clear_search = people.search_submit, people.clear_search
+use_recent, clear_recent = people.use_recent, people.clear_recent
 
 function open_result(ev)
   local id = ev.item and ev.item.id
   if not find_contact(id) then return end
-  remember_search(locals.get("query"))
+  people.remember_search(locals.get("query"))
   nav.push("detail", { id = id })
 end
 
@@ -505,13 +477,10 @@ end
 function trash_menu(ev)
   local c = ev.item
   if type(c) ~= "table" then return end
-  ui.sheet{
-    title = c.name,
-    options = {
-      { text = "Restore", icon = "restore_from_trash", handler = "restore_picked", args = { id = c.id } },
-      { text = "Delete forever", icon = "delete_forever", handler = "forget_picked", args = { id = c.id } },
-    },
-  }
+  lib.collections.menu(c.name, { id = c.id }, {
+    { text = "Restore", icon = "restore_from_trash", handler = "restore_picked" },
+    { text = "Delete forever", icon = "delete_forever", handler = "forget_picked" },
+  })
 end
 
 function restore_picked(ev)
@@ -529,7 +498,4 @@ function empty_trash(ev)
   confirm("Delete all forever?", "These contacts cannot be restored.", "Delete all", "empty_trash_confirmed")
 end
 
-function empty_trash_confirmed(ev)
-  state.set("trash", {})
-  ui.toast("Recently deleted emptied")
-end
+empty_trash_confirmed = lib.collections.clearer("trash", "Recently deleted emptied")

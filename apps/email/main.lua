@@ -79,11 +79,7 @@ local function my_mail(folder, to, subject, body, date, t)
   }
 end
 
-local function next_id()
-  local id = tonumber(state.get("next_id")) or 1
-  state.set("next_id", id + 1)
-  return id
-end
+local function next_id() return lib.collections.take_id("next_id") end
 
 -- ---------------------------------------------------------------- install
 
@@ -246,16 +242,16 @@ function email_menu(ev)
   local e = find_email(ev.item and ev.item.id)
   if not e then return end
   local opts = {
-    { text = e.unread and "Mark as read" or "Mark as unread", icon = e.unread and "drafts" or "mark_email_unread", handler = "menu_toggle_read", args = { id = e.id } },
-    { text = e.starred and "Remove star" or "Add star", icon = "star", handler = "menu_star", args = { id = e.id } },
+    { text = e.unread and "Mark as read" or "Mark as unread", icon = e.unread and "drafts" or "mark_email_unread", handler = "menu_toggle_read" },
+    { text = e.starred and "Remove star" or "Add star", icon = "star", handler = "menu_star" },
   }
   if e.folder == "inbox" then
-    table.insert(opts, { text = "Archive", icon = "archive", handler = "menu_archive", args = { id = e.id } })
+    table.insert(opts, { text = "Archive", icon = "archive", handler = "menu_archive" })
   elseif e.folder == "archive" or e.folder == "trash" then
-    table.insert(opts, { text = "Move to Inbox", icon = "move_to_inbox", handler = "menu_to_inbox", args = { id = e.id } })
+    table.insert(opts, { text = "Move to Inbox", icon = "move_to_inbox", handler = "menu_to_inbox" })
   end
-  table.insert(opts, { text = e.folder == "trash" and "Delete forever" or "Delete", icon = "delete", handler = "menu_delete", args = { id = e.id } })
-  ui.sheet{ title = trim(e.subject) ~= "" and e.subject or "(no subject)", options = opts }
+  table.insert(opts, { text = e.folder == "trash" and "Delete forever" or "Delete", icon = "delete", handler = "menu_delete" })
+  lib.collections.menu(trim(e.subject) ~= "" and e.subject or "(no subject)", { id = e.id }, opts)
 end
 
 function menu_toggle_read(ev)
@@ -326,10 +322,8 @@ end
 -- ---------------------------------------------------------------- read
 
 function read_view(ev)
-  local e = find_email(ev.params and ev.params.id)
-  if not e then return {} end
-  local copy = {}
-  for k, v in pairs(e) do copy[k] = v end
+  local copy, e = people.viewed(find_email, ev)
+  if not copy then return {} end
   copy.starred = e.starred == true
   if trim(copy.subject) == "" then copy.subject = "(no subject)" end
   local to = trim(e.to)
@@ -661,35 +655,15 @@ function search_enter(ev)
   end
 end
 
--- The last five searches, newest first.
-local function remember(q)
-  q = trim(q)
-  if q ~= "" then lib.store.remember("recent_searches", q, 5) end
-end
-
-function search_submit(ev)
-  remember(locals.get("query"))
-end
-
-function clear_search(ev)
-  locals.set("query", "")
-end
+search_submit, clear_search = people.search_submit, people.clear_search
+use_recent, clear_recent = people.use_recent, people.clear_recent
 
 -- The Unread and Starred filter chips.
 local function flip(key) locals.set(key, not locals.get(key)) end
 function toggle_only_unread(ev) flip("only_unread") end
 function toggle_only_starred(ev) flip("only_starred") end
 
-function use_recent(ev)
-  if type(ev.item) ~= "string" then return end
-  locals.set("query", ev.item)
-end
-
-function clear_recent(ev)
-  state.set("recent_searches", {})
-end
-
 function go_back(ev)
-  remember(locals.get("query"))
+  people.remember_search(locals.get("query"))
   nav.pop()
 end

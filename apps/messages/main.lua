@@ -161,14 +161,11 @@ function thread_menu(ev)
   local t = find_thread(ev.item and ev.item.id)
   if not t then return end
   local unread = (tonumber(t.unread) or 0) > 0
-  ui.sheet{
-    title = t.name,
-    options = {
-      { text = unread and "Mark as read" or "Mark as unread", icon = unread and "mark_chat_read" or "mark_chat_unread", handler = "toggle_read", args = { id = t.id } },
-      { text = t.pinned and "Unpin" or "Pin", icon = "push_pin", handler = "pin_from_menu", args = { id = t.id } },
-      { text = "Delete", icon = "delete", handler = "delete_from_menu", args = { id = t.id } },
-    },
-  }
+  lib.collections.menu(t.name, { id = t.id }, {
+    { text = unread and "Mark as read" or "Mark as unread", icon = unread and "mark_chat_read" or "mark_chat_unread", handler = "toggle_read" },
+    { text = t.pinned and "Unpin" or "Pin", icon = "push_pin", handler = "pin_from_menu" },
+    { text = "Delete", icon = "delete", handler = "delete_from_menu" },
+  })
 end
 
 function toggle_read(ev)
@@ -302,14 +299,11 @@ end
 function message_menu(ev)
   local row = ev.item
   if type(row) ~= "table" then return end
-  ui.sheet{
-    title = "Message",
-    options = {
-      { text = "Copy text", icon = "content_copy", handler = "copy_message", args = { id = row.id } },
-      { text = "Forward", icon = "forward", handler = "forward_message", args = { id = row.id } },
-      { text = "Delete", icon = "delete", handler = "delete_message", args = { id = row.id } },
-    },
-  }
+  lib.collections.menu("Message", { id = row.id }, {
+    { text = "Copy text", icon = "content_copy", handler = "copy_message" },
+    { text = "Forward", icon = "forward", handler = "forward_message" },
+    { text = "Delete", icon = "delete", handler = "delete_message" },
+  })
 end
 
 -- The message a menu option is about (args.id) in the conversation on screen, and its position.

@@ -40,8 +40,7 @@ end
 local function calls() return lib.store.list("calls") end
 
 local function log_call(number, name, kind, secs)
-  local id = tonumber(state.get("next_call")) or 1
-  state.set("next_call", id + 1)
+  local id = lib.collections.take_id("next_call")
   local person = person_by_number(number)
   state.insert("calls", {
     id = id, number = number, name = (person and person.name) or name or number, contact_id = person and person.id or nil,
@@ -169,10 +168,7 @@ function clear_history(ev)
   confirm("Clear call history?", "All calls will be removed from Recents.", "Clear", "clear_history_confirmed")
 end
 
-function clear_history_confirmed(ev)
-  state.set("calls", {})
-  ui.toast("Call history cleared")
-end
+clear_history_confirmed = lib.collections.clearer("calls", "Call history cleared")
 
 function call_voicemail(ev)
   nav.push("in_call", { number = "*86", name = "Voicemail" })
@@ -184,10 +180,14 @@ local function start_call(number, name)
   nav.push("in_call", { number = number, name = name })
 end
 
-function call_favorite(ev)
-  local it = ev.item
-  if type(it) == "table" then start_call(it.phone, it.name) end
+-- A handler of a favorite's or a call's row: `act(row)` when the tapped row is there.
+local function on_row(act)
+  return function(ev)
+    if type(ev.item) == "table" then act(ev.item) end
+  end
 end
+
+call_favorite = on_row(function(it) start_call(it.phone, it.name) end)
 
 -- The sheet of a favorite or a call: call `number` (`call` says how), text it, then `more`.
 local function number_sheet(it, number, call, more)
@@ -199,35 +199,25 @@ local function number_sheet(it, number, call, more)
   ui.sheet{ title = it.name, options = options }
 end
 
-function favorite_menu(ev)
-  local it = ev.item
-  if type(it) ~= "table" then return end
+favorite_menu = on_row(function(it)
   number_sheet(it, it.phone, "Call", {
     { text = "Call details", icon = "info", handler = "menu_details", args = { number = it.phone } },
   })
-end
+end)
 
-function call_item(ev)
-  local it = ev.item
-  if type(it) ~= "table" then return end
-  start_call(it.number or it.phone, it.name)
-end
+call_item = on_row(function(it) start_call(it.number or it.phone, it.name) end)
 
-function open_details(ev)
-  local it = ev.item
-  if type(it) ~= "table" then return end
+open_details = on_row(function(it)
   local number = it.number or it.phone
   if trim(number) ~= "" then nav.push("call_details", { number = number }) end
-end
+end)
 
-function call_menu(ev)
-  local it = ev.item
-  if type(it) ~= "table" then return end
+call_menu = on_row(function(it)
   number_sheet(it, it.number, "Call back", {
     { text = "Copy number", icon = "content_copy", handler = "menu_copy", args = { number = it.number } },
     { text = "Delete", icon = "delete", handler = "menu_delete_call", args = { id = it.id } },
   })
-end
+end)
 
 function menu_call(ev)
   local a = ev.args or {}

@@ -66,6 +66,8 @@ pub struct ScriptHost {
     returned: Value,
     /// The next call's caller reads what the handler returns.
     wants_answer: bool,
+    /// Apps' worlds built so far (see [`ScriptHost::worlds_built`]).
+    worlds_built: u64,
 }
 
 impl std::fmt::Debug for ScriptHost {
@@ -123,7 +125,18 @@ impl ScriptHost {
         // finalizers and weak tables would depend on when it last ran, which differs between a
         // device and its restored copy.
         lua.gc_stop();
-        Ok(ScriptHost { lua, meter, budget, sandbox, apps: BTreeMap::new(), last_seen, limits, returned: Value::Null, wants_answer: false })
+        Ok(ScriptHost {
+            lua,
+            meter,
+            budget,
+            sandbox,
+            apps: BTreeMap::new(),
+            last_seen,
+            limits,
+            returned: Value::Null,
+            wants_answer: false,
+            worlds_built: 0,
+        })
     }
 
     /// Loads an app's compiled scripts into this state, once per device, and runs them once to
@@ -202,8 +215,9 @@ impl ScriptHost {
         // its own, so the event costs the same whether it was built now or kept.
         self.budget.reset();
         self.meter.take_refused_at();
-        if let Err(err) = self.sandbox.prepare.call::<()>(&chunks) {
-            return Err(self.error(program, &err));
+        match self.sandbox.prepare.call::<bool>(&chunks) {
+            Ok(built) => self.worlds_built += u64::from(built),
+            Err(err) => return Err(self.error(program, &err)),
         }
         self.budget.reset_within(allowance);
         raw::restart_hook_count(&self.lua);
@@ -270,6 +284,13 @@ impl ScriptHost {
     /// nothing, or when it failed), taken.
     pub fn take_returned(&mut self) -> Value {
         std::mem::take(&mut self.returned)
+    }
+
+    /// How many times an app's world (its scripts run into a fresh environment) was built for
+    /// an event. A world is kept while events leave it as built, so an app is built once
+    /// however many events it handles; more means each event pays for running its scripts.
+    pub fn worlds_built(&self) -> u64 {
+        self.worlds_built
     }
 
     /// Units of work the last event used (instructions and charged library work).

@@ -161,12 +161,15 @@ pub(crate) fn world_unchanged(lua: &Lua, record: &mlua::Table) -> bool {
     same.unwrap_or(false)
 }
 
-/// `record[1]`: (function, upvalue index, value) triples. The record is at index 1.
+/// `record[1]`: (function, upvalue index, value) triples, `record[3]` entries long (a nil
+/// value is a hole, so the array's length cannot be asked). The record is at index 1.
 unsafe fn cells_unchanged(state: *mut ffi::lua_State) -> bool {
     // SAFETY (for the whole body): see `world_unchanged`.
     unsafe {
+        ffi::lua_rawgeti(state, 1, 3);
+        let n = ffi::lua_tointegerx(state, 2, std::ptr::null_mut());
+        ffi::lua_settop(state, 1);
         ffi::lua_rawgeti(state, 1, 1);
-        let n = ffi::lua_rawlen(state, 2) as ffi::lua_Integer;
         let mut i = 1;
         while i + 2 <= n {
             ffi::lua_rawgeti(state, 2, i); // 3: function

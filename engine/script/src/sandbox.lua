@@ -356,7 +356,9 @@ local MAX_SURVEY = 4096
 
 local function survey(env, kept)
   local cells, tables, seen, cell_seen, stack = {}, {}, {}, {}, {}
-  local entries = 0
+  -- Counted apart from `#cells`: an upvalue holding nil leaves a hole in the array, and `#`
+  -- across a hole would misalign every triple after it.
+  local cell_count, entries = 0, 0
   local function visit(v)
     local kind = type(v)
     if (kind == "table" or kind == "function") and not seen[v] and not rawequal(getmetatable(v), LOCKED) then
@@ -382,9 +384,8 @@ local function survey(env, kept)
         local id = upvalueid(v, i)
         if not cell_seen[id] then
           cell_seen[id] = true
-          cells[#cells + 1] = v
-          cells[#cells + 1] = i
-          cells[#cells + 1] = value
+          cells[cell_count + 1], cells[cell_count + 2], cells[cell_count + 3] = v, i, value
+          cell_count = cell_count + 3
           visit(value)
         end
         i = i + 1
@@ -406,8 +407,9 @@ local function survey(env, kept)
     if entries > MAX_SURVEY then return nil end
   end
   -- Checked after every event by the host (`raw::world_unchanged`): cells are (function,
-  -- upvalue index, value) triples, tables (table, copy, metatable or false) triples.
-  return { cells, tables }
+  -- upvalue index, value) triples, `cell_count` entries long; tables (table, copy, metatable
+  -- or false) triples.
+  return { cells, tables, cell_count }
 end
 
 -- Each app's world: its environment and the record of what it held when built. A world is
@@ -417,11 +419,12 @@ local worlds = {}
 
 -- Builds the app's world if it has none (with a budget of its own, so an event costs the same
 -- whether its world was built for it or kept from the last one).
+-- True when it built one.
 local function prepare(chunks)
-  if worlds[chunks] == nil then
-    local env, kept = instantiate(chunks)
-    worlds[chunks] = { env = env, record = survey(env, kept) }
-  end
+  if worlds[chunks] ~= nil then return false end
+  local env, kept = instantiate(chunks)
+  worlds[chunks] = { env = env, record = survey(env, kept) }
+  return true
 end
 
 local function run_event(chunks, handler, event)

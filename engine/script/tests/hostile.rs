@@ -204,6 +204,30 @@ end
 }
 
 #[test]
+fn a_world_its_events_leave_as_built_is_built_once_nil_upvalues_included() {
+    // `from` and `unset` hold nil: the record of the world must not lose its place at them.
+    let source = r#"
+local unset
+local function opener(field, from)
+  return function(ev) state.set("out", { field, from == nil, unset == nil }) end
+end
+local seen = {}
+read = opener("name")
+function write(ev) seen[1] = true end
+"#;
+    let program = Program::from_sources(APP, &[("main.lua", source)]).unwrap();
+    let mut host = host();
+    for _ in 0..5 {
+        let out = host.call(&program, "read", &Value::Null, ctx()).unwrap();
+        assert_eq!(out.state["out"], json!(["name", true, true]));
+    }
+    assert_eq!(host.worlds_built(), 1, "events that leave the world as built reuse it");
+    host.call(&program, "write", &Value::Null, ctx()).unwrap();
+    host.call(&program, "read", &Value::Null, ctx()).unwrap();
+    assert_eq!(host.worlds_built(), 2, "a world an event changed is built afresh for the next");
+}
+
+#[test]
 fn one_app_cannot_change_anothers_libraries() {
     let mut host = host();
     let hostile = Program::from_sources("com.example.a", &[(

@@ -21,6 +21,7 @@ mod http_commands;
 mod progress;
 mod ray_handover;
 mod reconstruct_commands;
+mod studio_command;
 mod task_commands;
 
 use std::path::PathBuf;
@@ -280,6 +281,26 @@ enum Command {
         #[arg(long, default_value_t = 2)]
         threads: usize,
     },
+    /// A live phone in the browser for app authors: drive it, see each save of the app's files
+    /// reloaded and its problems as they happen, inspect its elements, state and computed
+    /// view, play and record tasks.
+    Studio {
+        /// The app folders to work on (the project's apps are on the phone too).
+        #[arg(required = true)]
+        app_dirs: Vec<PathBuf>,
+        /// 0 chooses a free port.
+        #[arg(long, default_value_t = 8750)]
+        port: u16,
+        /// Address to listen on; only 127.0.0.1 (the default) keeps the studio to this machine.
+        #[arg(long, default_value = "127.0.0.1")]
+        bind: String,
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// The phone's look: a profile (default, dark, large_text, small_phone, large_phone,
+        /// compact, accent_green_24h, dark_large); the page can change it.
+        #[arg(long, default_value = "default")]
+        appearance: String,
+    },
     /// Prove every template: its solution passes, doing nothing and wrong variants fail.
     Verify {
         #[arg(long, default_value = "phoneworld-v0")]
@@ -392,6 +413,9 @@ fn main() -> ExitCode {
             },
             cli.json,
         ),
+        Command::Studio { app_dirs, port, bind, seed, appearance } => {
+            studio_command::studio(app_dirs, &studio_command::StudioArgs { port: *port, bind, seed: *seed, appearance }, cli.json)
+        }
         Command::Verify { suite, seeds, interruptions } => {
             task_commands::verify(&cli.apps_dir, &cli.suite_dir, suite, *seeds, cli.json, interruptions)
         }

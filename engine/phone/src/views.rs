@@ -15,6 +15,12 @@ use crate::device::Device;
 use crate::view_memo::{Answer, Inputs};
 
 impl Device {
+    /// What the foreground screen's view function returns now (`null` when it has none), and
+    /// the problem when it failed: what its layout reads as `vm.*` (studio's inspector shows it).
+    pub fn view_model(&mut self) -> (Arc<Value>, Option<String>) {
+        self.screen_vm()
+    }
+
     /// What the foreground screen's view function returns (`null` when it has none), and the
     /// problem when it failed or tried to change something; the last answer when nothing it
     /// read has changed since.

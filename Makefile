@@ -70,7 +70,7 @@ bench-http: python ## serve-http throughput: a step as upstream JSON and as PNG 
 lint: ## Format check, clippy with warnings as errors, and no import circles between modules
 	$(CARGO) fmt --all -- --check
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
-	$(PYTHON) tools/import_circles.py engine/ui/src engine/phone/src engine/agents/src engine/script/src engine/map/src python/src engine/reconstruct/src/generate
+	$(PYTHON) tools/import_circles.py engine/ui/src engine/phone/src engine/agents/src engine/script/src engine/map/src python/src engine/reconstruct/src/generate engine/studio/src
 
 fmt: ## Format the code
 	$(CARGO) fmt --all

@@ -8,6 +8,7 @@ mod desk;
 mod guard;
 mod server;
 mod session;
+mod tasks;
 mod watch;
 
 pub use desk::{Listed, Offer};

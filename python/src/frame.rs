@@ -33,14 +33,8 @@ pub(crate) struct ObsSize {
 
 /// Renders the device's screen at `size` into `out` (height * width * 3 bytes).
 pub(crate) fn render_into(device: &mut Device, size: ObsSize, out: &mut [u8]) {
-    let config = device.config();
-    if (config.width, config.height) == (size.width, size.height) {
-        let frame = device.frame();
-        rgba_to_rgb(&frame.pixels, out);
-    } else {
-        let frame = device.frame_scaled(size.width, size.height);
-        rgba_to_rgb(&frame.pixels, out);
-    }
+    let frame = device.frame_scaled(size.width, size.height);
+    rgba_to_rgb(&frame.pixels, out);
 }
 
 /// An (H, W, 3) uint8 array that owns `rgb` (no copy).

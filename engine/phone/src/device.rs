@@ -95,6 +95,8 @@ pub struct Device {
     screen_hash: Option<u64>,
     layouter: Layouter,
     frame: Option<(u64, Arc<Frame>)>,
+    /// The frame at the last reduced size asked for, by the hash of the view it shows.
+    scaled_frame: Option<(u64, Arc<Frame>)>,
     /// What the buffer of `frame` holds, band by band, so the next frame redraws what changed.
     frame_bands: FrameBands,
     display_list: Vec<DrawCmd>,
@@ -189,6 +191,7 @@ impl Device {
             screen_hash: None,
             layouter: Layouter::new(),
             frame: None,
+            scaled_frame: None,
             frame_bands: FrameBands::default(),
             display_list: Vec::new(),
             install_errors: Vec::new(),
@@ -319,12 +322,14 @@ impl Device {
         self.composed = None;
         self.screen_hash = None;
         self.frame = None;
+        self.scaled_frame = None;
         self.view_memos.clear();
     }
 
     /// Drops only the cached frame: the next `frame()` renders again from the laid-out view.
     pub fn clear_frame_cache(&mut self) {
         self.frame = None;
+        self.scaled_frame = None;
     }
 
     /// The next changed `frame()` draws every pixel into its buffer, not only the bands that
@@ -371,13 +376,23 @@ impl Device {
         frame
     }
 
-    /// The frame downscaled to `width` x `height` (box filter; deterministic).
-    pub fn frame_scaled(&mut self, width: u32, height: u32) -> Frame {
+    /// The frame downscaled to `width` x `height` (box filter; deterministic). The last size
+    /// asked for is kept until the screen changes, so observing an unchanged screen at a reduced
+    /// size costs no second downscale.
+    pub fn frame_scaled(&mut self, width: u32, height: u32) -> Arc<Frame> {
         let frame = self.frame();
         if frame.width == width && frame.height == height {
-            return (*frame).clone();
+            return frame;
         }
-        frame.downscale(width, height)
+        let hash = self.view().hash;
+        if let Some((kept, scaled)) = &self.scaled_frame {
+            if *kept == hash && (scaled.width, scaled.height) == (width, height) {
+                return Arc::clone(scaled);
+            }
+        }
+        let scaled = Arc::new(frame.downscale(width, height));
+        self.scaled_frame = Some((hash, Arc::clone(&scaled)));
+        scaled
     }
 
     /// blake3 of the frame.

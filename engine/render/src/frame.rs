@@ -41,10 +41,13 @@ impl Frame {
     pub fn downscale(&self, width: u32, height: u32) -> Frame {
         let (sw, sh) = (self.width as usize, self.height as usize);
         let (dw, dh) = (width as usize, height as usize);
-        let mut out = Frame::new(width, height);
         if sw == 0 || sh == 0 || dw == 0 || dh == 0 {
-            return out;
+            return Frame::new(width, height);
         }
+        if sw == 2 * dw && sh == 2 * dh {
+            return self.halved();
+        }
+        let mut out = Frame::new(width, height);
         let span = |i: usize, s: usize, d: usize| {
             let a = i * s / d;
             let b = ((i + 1) * s / d).max(a + 1).min(s);
@@ -78,6 +81,26 @@ impl Frame {
             }
         }
         out
+    }
+
+    /// [`Frame::downscale`] to exactly half the width and height (540x1200 from 1080x2400, the
+    /// size RL observations ask for most): each output pixel is the rounded mean of a 2x2 block,
+    /// the same bytes the general box filter gives, in loops the compiler vectorizes.
+    fn halved(&self) -> Frame {
+        let (dw, dh) = (self.width as usize / 2, self.height as usize / 2);
+        let row = self.width as usize * 4;
+        let mut pixels = vec![0u8; dw * dh * 4];
+        for (y, out_row) in pixels.chunks_exact_mut(dw * 4).enumerate() {
+            let top = &self.pixels[2 * y * row..(2 * y + 1) * row];
+            let bottom = &self.pixels[(2 * y + 1) * row..(2 * y + 2) * row];
+            for ((out, t), b) in out_row.chunks_exact_mut(4).zip(top.chunks_exact(8)).zip(bottom.chunks_exact(8)) {
+                for ch in 0..4 {
+                    let sum = u16::from(t[ch]) + u16::from(t[4 + ch]) + u16::from(b[ch]) + u16::from(b[4 + ch]);
+                    out[ch] = ((sum + 2) >> 2) as u8;
+                }
+            }
+        }
+        Frame { width: dw as u32, height: dh as u32, pixels }
     }
 
     /// Packed RGB, `height * width * 3` bytes.

@@ -171,16 +171,17 @@ fn downscale_and_rgb() {
 
 #[test]
 fn downscale_averages_each_output_pixels_source_box() {
-    // Varied pixels (a fixed pattern) and sizes that divide and do not divide the source.
-    let mut f = Frame::new(37, 23);
-    for (i, v) in f.pixels.iter_mut().enumerate() {
-        *v = (i.wrapping_mul(2_654_435_761) >> 7) as u8;
-    }
-    for (dw, dh) in [(37, 23), (10, 7), (1, 1), (36, 5)] {
+    // Varied pixels (a fixed pattern) and sizes that divide and do not divide the source; half
+    // the size (a path of its own) included.
+    for (sw, sh, dw, dh) in [(37, 23, 37, 23), (37, 23, 10, 7), (37, 23, 1, 1), (37, 23, 36, 5), (38, 24, 19, 12), (38, 24, 19, 24)] {
+        let mut f = Frame::new(sw, sh);
+        for (i, v) in f.pixels.iter_mut().enumerate() {
+            *v = (i.wrapping_mul(2_654_435_761) >> 7) as u8;
+        }
         let d = f.downscale(dw, dh);
         for (y, x) in (0..dh).flat_map(|y| (0..dw).map(move |x| (y, x))) {
             let span = |i: u32, s: u32, d: u32| (i * s / d, ((i + 1) * s / d).max(i * s / d + 1).min(s));
-            let ((x0, x1), (y0, y1)) = (span(x, 37, dw), span(y, 23, dh));
+            let ((x0, x1), (y0, y1)) = (span(x, sw, dw), span(y, sh, dh));
             let n = (x1 - x0) * (y1 - y0);
             for ch in 0..4 {
                 let sum: u32 = (y0..y1).flat_map(|sy| (x0..x1).map(move |sx| (sy, sx))).map(|(sy, sx)| u32::from(px(&f, sx, sy)[ch])).sum();

@@ -232,6 +232,10 @@ impl Session {
         self.device = fresh_device(&self.options, &self.catalog)?;
         self.script_errors.clear();
         self.png = None;
+        // What they were doing was on the phone just replaced.
+        self.desk.player = None;
+        self.desk.recording = None;
+        self.desk.offered.clear();
         self.bump();
         Ok(())
     }

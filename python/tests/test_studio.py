@@ -51,6 +51,10 @@ def test_a_request_without_the_token_or_from_another_origin_or_host_is_refused(s
     assert status(panels, {"x-studio-token": token, "Origin": "http://evil.example"}) == 403
     assert status(panels, {"x-studio-token": token, "Host": "evil.example"}) == 403
     assert status(f"{studio['base']}/api/file?path={studio['app'].parent}/../etc/passwd", {"x-studio-token": token}) == 404
+    # The live socket too: a page elsewhere cannot open it with the token.
+    upgrade = {"Connection": "Upgrade", "Upgrade": "websocket", "Sec-WebSocket-Version": "13", "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ=="}
+    assert status(f"{studio['base']}/api/live?token={token}", {**upgrade, "Origin": "http://evil.example"}) == 403
+    assert status(f"{studio['base']}/api/live", upgrade) == 403
 
 
 def open_page(browser: Any, studio: dict[str, Any]) -> None:

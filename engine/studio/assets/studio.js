@@ -8,6 +8,7 @@ const studio = { panels: null, version: 0, hovered: null };
 window.studio = studio;
 
 async function api(method, path, body) {
+  if (!token) throw new Error("open the URL the studio printed: it carries the token (?token=...)");
   const response = await fetch(path, {
     method,
     headers: { "x-studio-token": token, "content-type": "application/json" },
@@ -38,25 +39,34 @@ function size() {
   return studio.panels ? studio.panels.size : { width: 1080, height: 2400 };
 }
 
-// Page coordinates of a pointer event → the phone's pixels.
+// Page coordinates of a pointer event → the phone's pixels (on the screen, edges included).
 function devicePoint(event) {
   const rect = $("screen").getBoundingClientRect();
   const { width, height } = size();
+  const clamp = (v, most) => Math.min(Math.max(Math.round(v), 0), most - 1);
   return {
-    x: Math.round(((event.clientX - rect.left) / rect.width) * width),
-    y: Math.round(((event.clientY - rect.top) / rect.height) * height),
+    x: clamp(((event.clientX - rect.left) / rect.width) * width, width),
+    y: clamp(((event.clientY - rect.top) / rect.height) * height, height),
   };
 }
 
+// Actions go one at a time, in the order done: keys typed quickly must arrive as typed.
+let queue = Promise.resolve();
 function act(action) {
-  return run(() => api("POST", "/api/action", action));
+  queue = queue.then(() => run(() => api("POST", "/api/action", action)));
+  return queue;
 }
 
 let press = null;
 $("screen").addEventListener("pointerdown", (event) => {
   event.preventDefault();
   $("phone").focus();
+  // A drag released off the phone still ends here.
+  $("screen").setPointerCapture(event.pointerId);
   press = { at: devicePoint(event), time: performance.now() };
+});
+$("screen").addEventListener("pointercancel", () => {
+  press = null;
 });
 $("screen").addEventListener("pointerup", (event) => {
   if (!press) return;
@@ -245,7 +255,8 @@ function showDesk(desk) {
     }),
   );
   const offered = desk.offered || [];
-  if ($("offers").childElementCount !== offered.length) {
+  const shown = [...$("offers").querySelectorAll("label")].map((l) => l.textContent.trim());
+  if (shown.join("\n") !== offered.map((o) => o.check).join("\n")) {
     $("offers").replaceChildren(
       ...offered.map((offer, i) => {
         const li = document.createElement("li");
@@ -301,6 +312,7 @@ $("verify").onclick = () => run(async () => {
   const answer = await api("POST", "/api/verify", { template: $("templates").value });
   deskMessage(answer.ok ? `verified on ${answer.seeds} seeds` : "verify found problems", !answer.ok);
 });
+$("reload-templates").onclick = () => loadTemplates($("templates").value);
 $("record-start").onclick = () => run(async () => {
   await api("POST", "/api/record/start");
   $("offers").replaceChildren();
@@ -327,7 +339,8 @@ function showJson(id, value) {
 
 async function refresh(version) {
   const panels = await run(() => api("GET", "/api/panels"));
-  if (!panels) return;
+  // An answer overtaken by a newer one is not shown.
+  if (!panels || panels.version < studio.version) return;
   studio.panels = panels;
   $("screen").src = `/api/frame.png?v=${panels.version}&token=${encodeURIComponent(token)}`;
   $("apps").textContent = panels.apps.map((a) => `${a.label} (${a.dir})`).join(", ");
@@ -354,10 +367,12 @@ async function refresh(version) {
   document.body.dataset.version = String(Math.max(version, panels.version));
 }
 
+let failedConnections = 0;
 function follow() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   const socket = new WebSocket(`${scheme}://${location.host}/api/live?token=${encodeURIComponent(token)}`);
   socket.onopen = () => {
+    failedConnections = 0;
     $("connection").textContent = "live";
     $("connection").className = "on";
   };
@@ -366,7 +381,10 @@ function follow() {
     if (version !== studio.version) refresh(version);
   };
   socket.onclose = () => {
-    $("connection").textContent = "disconnected: retrying…";
+    failedConnections += 1;
+    // A studio started again has a new token: this page's will not do.
+    $("connection").textContent =
+      failedConnections > 3 ? "disconnected: if the studio was restarted, open the URL it printed" : "disconnected: retrying…";
     $("connection").className = "off";
     setTimeout(follow, 1000);
   };

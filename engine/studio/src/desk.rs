@@ -30,23 +30,73 @@ pub(crate) struct Player {
     pub(crate) ended: Option<String>,
 }
 
+/// A step of a recorded solution (the template format's `Step`, as recording builds it).
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum RecordedStep {
+    Open(String),
+    Tap(String),
+    ScrollTap(String),
+    LongPress(String),
+    Fill(String, String),
+    Type(String),
+    Back,
+    Home,
+    Enter,
+    Wait(u64),
+    Answer(String),
+}
+
+impl RecordedStep {
+    /// As the task file writes it: `Tap("Add one")`.
+    pub(crate) fn ron(&self) -> String {
+        match self {
+            RecordedStep::Open(a) => format!("Open({})", ron_str(a)),
+            RecordedStep::Tap(l) => format!("Tap({})", ron_str(l)),
+            RecordedStep::ScrollTap(l) => format!("ScrollTap({})", ron_str(l)),
+            RecordedStep::LongPress(l) => format!("LongPress({})", ron_str(l)),
+            RecordedStep::Fill(l, t) => format!("Fill({}, {})", ron_str(l), ron_str(t)),
+            RecordedStep::Type(t) => format!("Type({})", ron_str(t)),
+            RecordedStep::Back => "Back".into(),
+            RecordedStep::Home => "Home".into(),
+            RecordedStep::Enter => "Enter".into(),
+            RecordedStep::Wait(ms) => format!("Wait({ms})"),
+            RecordedStep::Answer(t) => format!("Answer({})", ron_str(t)),
+        }
+    }
+
+    /// The texts it holds (labels, typed text), where a `{` would read as a parameter's hole.
+    pub(crate) fn texts(&self) -> Vec<&str> {
+        match self {
+            RecordedStep::Open(t) | RecordedStep::Tap(t) | RecordedStep::ScrollTap(t) | RecordedStep::LongPress(t) => vec![t],
+            RecordedStep::Type(t) | RecordedStep::Answer(t) => vec![t],
+            RecordedStep::Fill(l, t) => vec![l, t],
+            RecordedStep::Back | RecordedStep::Home | RecordedStep::Enter | RecordedStep::Wait(_) => vec![],
+        }
+    }
+}
+
 /// The steps of a recording, as a reference solution, and what they were done on.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub(crate) struct Recording {
     pub(crate) baseline: Value,
-    pub(crate) steps: Vec<String>,
+    pub(crate) steps: Vec<RecordedStep>,
     /// Actions no step can say (a tap on nothing nameable), which the saved task would lack.
     pub(crate) unsaid: Vec<String>,
     /// A swipe waits for the tap after it: scrolling to an element is how solutions say it.
     pub(crate) swiped: bool,
     pub(crate) answers: Vec<String>,
+    /// Stop was pressed: what the author does next is not part of the task.
+    pub(crate) stopped: bool,
 }
 
-/// A check the author may keep: its RON text and, in words, what it asks.
+/// A check the author may keep: its RON text and the allowance for the change it checks.
 #[derive(Debug, Clone, Serialize)]
 pub struct Offer {
     pub check: String,
     pub allow: String,
+    /// A text it compares holds `{` or `}`, which a task file reads as a parameter's hole.
+    #[serde(skip)]
+    pub holes: bool,
 }
 
 /// A template the page lists.
@@ -73,7 +123,11 @@ impl Desk {
                 "actions": p.actions,
                 "ended": p.ended,
             })),
-            "recording": self.recording.as_ref().map(|r| json!({ "steps": r.steps, "unsaid": r.unsaid })),
+            "recording": self.recording.as_ref().map(|r| json!({
+                "steps": r.steps.iter().map(RecordedStep::ron).collect::<Vec<_>>(),
+                "unsaid": r.unsaid,
+                "stopped": r.stopped,
+            })),
             "offered": self.offered,
             "verified": self.verified,
         })
@@ -93,46 +147,68 @@ impl Recording {
     pub(crate) fn note(&mut self, action: &Action, elements: &[UiElement]) {
         let step = match action {
             Action::Tap { x, y } | Action::DoubleTap { x, y } => self.named_at(elements, *x, *y).map(|label| {
-                let verb = if std::mem::take(&mut self.swiped) { "ScrollTap" } else { "Tap" };
-                format!("{verb}({})", ron_str(&label))
+                if std::mem::take(&mut self.swiped) {
+                    RecordedStep::ScrollTap(label)
+                } else {
+                    RecordedStep::Tap(label)
+                }
             }),
-            Action::LongPress { x, y, .. } => self.named_at(elements, *x, *y).map(|label| format!("LongPress({})", ron_str(&label))),
+            Action::LongPress { x, y, .. } => self.named_at(elements, *x, *y).map(RecordedStep::LongPress),
             Action::Swipe { .. } | Action::Drag { .. } => {
                 self.swiped = true;
                 return;
             }
-            Action::TypeText { text, .. } => {
-                // A tap on a field then typing is filling that field.
-                let field = self.steps.last().and_then(|s| s.strip_prefix("Tap(")).map(|s| s.trim_end_matches(')').to_owned());
-                match field.filter(|label| {
-                    ron::from_str::<String>(label).is_ok_and(|l| find_field(elements, &l).is_some_and(|e| e.is_editable == Some(true)))
-                }) {
-                    Some(label) => {
-                        self.steps.pop();
-                        Some(format!("Fill({label}, {})", ron_str(text)))
+            Action::TypeText { text, clear } => {
+                self.typed(text, *clear, elements);
+                return;
+            }
+            Action::Key { key: Key::Delete } => {
+                match self.steps.last_mut() {
+                    Some(RecordedStep::Fill(_, typed) | RecordedStep::Type(typed)) if !typed.is_empty() => {
+                        typed.pop();
                     }
-                    None => Some(format!("Type({})", ron_str(text))),
+                    _ => self.unsaid.push("a delete with nothing typed before it (a solution has no step for it)".into()),
                 }
+                return;
             }
             Action::Key { key } => match key {
-                Key::Back => Some("Back".into()),
-                Key::Home => Some("Home".into()),
-                Key::Enter => Some("Enter".into()),
+                Key::Back => Some(RecordedStep::Back),
+                Key::Home => Some(RecordedStep::Home),
+                Key::Enter => Some(RecordedStep::Enter),
                 other => {
                     self.unsaid.push(format!("the {other:?} key (a solution has no step for it)"));
                     None
                 }
             },
-            Action::OpenApp { app } => Some(format!("Open({})", ron_str(app))),
-            Action::Wait { ms } => Some(format!("Wait({ms})")),
+            Action::OpenApp { app } => Some(RecordedStep::Open(app.clone())),
+            Action::Wait { ms } => Some(RecordedStep::Wait(*ms)),
             Action::Answer { text } => {
                 self.answers.push(text.clone());
-                Some(format!("Answer({})", ron_str(text)))
+                Some(RecordedStep::Answer(text.clone()))
             }
             Action::CloseApp { .. } | Action::Finish { .. } => None,
         };
         if let Some(step) = step {
             self.steps.push(step);
+        }
+    }
+
+    /// Typing: a tap on a field then typing is filling that field; typing on is more of the
+    /// same text (one `Fill` or `Type` however many keys it took).
+    fn typed(&mut self, text: &str, clear: bool, elements: &[UiElement]) {
+        let last = self.steps.last_mut();
+        match last {
+            Some(RecordedStep::Tap(label)) if find_field(elements, label).is_some_and(|e| e.is_editable == Some(true)) => {
+                let label = label.clone();
+                *self.steps.last_mut().expect("matched above") = RecordedStep::Fill(label, text.to_owned());
+            }
+            Some(RecordedStep::Fill(_, typed) | RecordedStep::Type(typed)) => {
+                if clear {
+                    typed.clear();
+                }
+                typed.push_str(text);
+            }
+            _ => self.steps.push(RecordedStep::Type(text.to_owned())),
         }
     }
 
@@ -175,7 +251,7 @@ pub(crate) fn offer_checks(before: &Value, after: &Value) -> Vec<Offer> {
         if path.ends_with('+') || path.ends_with('-') {
             let was = lookup(before).unwrap_or(Value::Null);
             let (old, new) = (was.as_array().cloned().unwrap_or_default(), now.as_array().cloned().unwrap_or_default());
-            offers.push(Offer { check: format!("Count({head}, equals: {})", new.len()), allow: allow.clone() });
+            offers.push(Offer { check: format!("Count({head}, equals: {})", new.len()), allow: allow.clone(), holes: false });
             let (kind, moved) = if path.ends_with('+') { ("Exists", difference(&new, &old)) } else { ("Absent", difference(&old, &new)) };
             for element in moved {
                 if let Value::Object(fields) = element {
@@ -185,15 +261,30 @@ pub(crate) fn offer_checks(before: &Value, after: &Value) -> Vec<Offer> {
                         .map(|(k, v)| format!("{}: {}", ron_str(k), ron_value(v)))
                         .collect();
                     if !scalars.is_empty() {
-                        offers.push(Offer { check: format!("{kind}({head}, fields: {{ {} }})", scalars.join(", ")), allow: allow.clone() });
+                        let holes = fields.values().any(has_braces);
+                        offers.push(Offer {
+                            check: format!("{kind}({head}, fields: {{ {} }})", scalars.join(", ")),
+                            allow: allow.clone(),
+                            holes,
+                        });
                     }
                 }
             }
         } else if !now.is_null() {
-            offers.push(Offer { check: format!("Equals({head}, value: {})", ron_value(&now)), allow });
+            offers.push(Offer { check: format!("Equals({head}, value: {})", ron_value(&now)), allow, holes: has_braces(&now) });
         }
     }
     offers
+}
+
+/// Whether a text in `value` holds `{` or `}`.
+fn has_braces(value: &Value) -> bool {
+    match value {
+        Value::String(s) => s.contains(['{', '}']),
+        Value::Array(items) => items.iter().any(has_braces),
+        Value::Object(fields) => fields.values().any(has_braces),
+        _ => false,
+    }
 }
 
 /// The elements of `long` left once each of `short` is matched once, in order.
@@ -214,6 +305,40 @@ fn difference(long: &[Value], short: &[Value]) -> Vec<Value> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn field(id: &str, x_min: f64, y_min: f64) -> UiElement {
+        serde_json::from_value(json!({
+            "resource_id": format!("com.x:id/{id}"), "is_editable": true, "is_clickable": true,
+            "bbox_pixels": { "x_min": x_min, "x_max": x_min + 500.0, "y_min": y_min, "y_max": y_min + 100.0 },
+        }))
+        .unwrap()
+    }
+
+    #[test]
+    fn typing_into_a_field_is_one_fill_of_the_text_left_after_deletes() {
+        let elements = [field("title", 0.0, 0.0), field("body", 0.0, 200.0)];
+        let mut r =
+            Recording { baseline: Value::Null, steps: Vec::new(), unsaid: Vec::new(), swiped: false, answers: Vec::new(), stopped: false };
+        let typed = |text: &str| Action::TypeText { text: text.into(), clear: false };
+        let delete = Action::Key { key: Key::Delete };
+        for action in [
+            Action::Tap { x: 10.0, y: 10.0 },
+            typed("ab"),
+            typed("x"),
+            delete.clone(),
+            typed("c"),
+            Action::Tap { x: 10.0, y: 250.0 },
+            typed("hi"),
+        ] {
+            r.note(&action, &elements);
+        }
+        r.note(&delete, &elements);
+        r.note(&delete, &elements);
+        r.note(&delete, &elements);
+        let steps: Vec<String> = r.steps.iter().map(RecordedStep::ron).collect();
+        assert_eq!(steps, vec![r#"Fill("title", "abc")"#, r#"Fill("body", "")"#]);
+        assert_eq!(r.unsaid, vec!["a delete with nothing typed before it (a solution has no step for it)"]);
+    }
 
     #[test]
     fn changes_of_app_data_are_offered_as_checks_that_read_back() {

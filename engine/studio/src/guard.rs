@@ -1,7 +1,7 @@
 //! Who may talk to the studio: a request must name the studio's own address in its Host header
 //! (so a web page elsewhere cannot reach it through a rebound DNS name), come from the studio's
 //! own page when a browser says where it comes from (Origin), and carry the token printed with
-//! the URL (query, header or the cookie the page sets).
+//! the URL (in the query or a header).
 
 use std::net::SocketAddr;
 
@@ -37,7 +37,7 @@ pub struct Guard {
 pub struct Credentials<'a> {
     pub host: Option<&'a str>,
     pub origin: Option<&'a str>,
-    /// From the query, the header or the cookie, whichever is present.
+    /// From the query or the header, whichever is present.
     pub token: Option<&'a str>,
 }
 
@@ -64,11 +64,6 @@ impl Guard {
 
     pub fn token(&self) -> &str {
         &self.token
-    }
-
-    /// The name of the cookie that carries the token (one per port, as cookies ignore ports).
-    pub fn cookie_name(&self, port: u16) -> String {
-        format!("studio_token_{port}")
     }
 
     /// Lets the request through, or says why not.

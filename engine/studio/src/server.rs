@@ -9,7 +9,7 @@ use std::time::Duration;
 use axum::body::Body;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Query, Request, State};
-use axum::http::{header, HeaderValue, StatusCode};
+use axum::http::{header, StatusCode};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -30,24 +30,28 @@ const POLL_FILES: Duration = Duration::from_millis(250);
 struct Shared {
     session: Arc<Mutex<Session>>,
     guard: Arc<Guard>,
-    port: u16,
     /// The session's version, sent to every live page when it changes.
     changes: watch::Sender<u64>,
 }
 
 impl Shared {
-    /// Runs `work` on the session off the async threads, then tells the live pages.
-    async fn with<T: Send + 'static>(&self, work: impl FnOnce(&mut Session) -> T + Send + 'static) -> T {
+    /// Runs `work` on the session off the async threads, then tells the live pages. A panic in
+    /// it (a bug of ours) fails this request only: the server, and the file poller, go on.
+    async fn with<T: Send + 'static>(&self, work: impl FnOnce(&mut Session) -> T + Send + 'static) -> Result<T, Response> {
         let session = Arc::clone(&self.session);
-        let (answer, version) = tokio::task::spawn_blocking(move || {
+        let done = tokio::task::spawn_blocking(move || {
             let mut session = session.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
             let answer = work(&mut session);
             (answer, session.version)
         })
-        .await
-        .expect("session work does not panic");
+        .await;
+        let (answer, version) = done.map_err(|e| {
+            let message = format!("internal error in the studio: {e}");
+            eprintln!("{message}");
+            (StatusCode::INTERNAL_SERVER_ERROR, Json(json!({ "error": message }))).into_response()
+        })?;
         self.changes.send_if_modified(|v| std::mem::replace(v, version) != version);
-        answer
+        Ok(answer)
     }
 }
 
@@ -70,7 +74,7 @@ impl Studio {
         let guard = Arc::new(Guard::new(addr));
         let token = guard.token().to_owned();
         let (changes, _) = watch::channel(session.version);
-        let shared = Shared { session: Arc::new(Mutex::new(session)), guard, port: addr.port(), changes };
+        let shared = Shared { session: Arc::new(Mutex::new(session)), guard, changes };
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(2)
             .enable_all()
@@ -115,7 +119,8 @@ async fn poll_files(shared: Shared) {
     let mut tick = tokio::time::interval(POLL_FILES);
     loop {
         tick.tick().await;
-        shared.with(Session::poll_files).await;
+        // A failed look (reported by `with`) is tried again at the next tick.
+        let _ = shared.with(Session::poll_files).await;
     }
 }
 
@@ -142,23 +147,17 @@ fn router(shared: Shared) -> Router {
         .with_state(shared)
 }
 
+/// The page's script and style: the same for every studio, so they need no token (Host and
+/// Origin are still checked); everything else does.
+const PUBLIC: [&str; 2] = ["/studio.js", "/studio.css"];
+
 /// The guard, before every route.
 async fn admit(State(shared): State<Shared>, request: Request, next: Next) -> Response {
     let headers = request.headers();
-    let text = |name: &str| headers.get(name).and_then(|v| v.to_str().ok());
-    let query_token = request.uri().query().and_then(|q| q.split('&').find_map(|kv| kv.strip_prefix("token=")));
-    let cookie_name = shared.guard.cookie_name(shared.port);
-    let cookie_token = headers
-        .get_all(header::COOKIE)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .flat_map(|v| v.split(';'))
-        .find_map(|c| c.trim().strip_prefix(cookie_name.as_str()).and_then(|rest| rest.strip_prefix('=')));
-    let credentials = Credentials {
-        host: text(header::HOST.as_str()),
-        origin: text(header::ORIGIN.as_str()),
-        token: query_token.or(text(TOKEN_HEADER)).or(cookie_token),
-    };
+    let text = |name: &str| headers.get(name).and_then(|v| v.to_str().ok()).filter(|v| !v.is_empty());
+    let query_token = request.uri().query().and_then(|q| q.split('&').find_map(|kv| kv.strip_prefix("token="))).filter(|t| !t.is_empty());
+    let token = if PUBLIC.contains(&request.uri().path()) { Some(shared.guard.token()) } else { query_token.or(text(TOKEN_HEADER)) };
+    let credentials = Credentials { host: text(header::HOST.as_str()), origin: text(header::ORIGIN.as_str()), token };
     match shared.guard.check(&credentials) {
         Ok(()) => next.run(request).await,
         Err(refusal) => (StatusCode::FORBIDDEN, Json(json!({ "error": refusal.to_string() }))).into_response(),
@@ -169,34 +168,37 @@ fn asset(kind: &'static str, body: &'static str) -> Response {
     ([(header::CONTENT_TYPE, kind), (header::CACHE_CONTROL, "no-store")], body).into_response()
 }
 
-/// The page; it sets the token's cookie so the page's images and scripts carry it.
-async fn page(State(shared): State<Shared>) -> Response {
-    let cookie = format!("{}={}; Path=/; HttpOnly; SameSite=Strict", shared.guard.cookie_name(shared.port), shared.guard.token());
-    let mut response = asset("text/html; charset=utf-8", crate::assets::PAGE);
-    if let Ok(value) = HeaderValue::from_str(&cookie) {
-        response.headers_mut().insert(header::SET_COOKIE, value);
-    }
-    response
+/// The page. Its script sends the token from the page's URL with every request; no cookie
+/// carries it, as cookies would go to every other server on this host, whatever its port.
+async fn page() -> Response {
+    asset("text/html; charset=utf-8", crate::assets::PAGE)
 }
 
 fn failed(err: impl std::fmt::Display) -> Response {
     (StatusCode::BAD_REQUEST, Json(json!({ "error": err.to_string() }))).into_response()
 }
 
-fn answer(result: Result<Value, StudioError>) -> Response {
+fn answer(result: Result<Result<Value, StudioError>, Response>) -> Response {
     match result {
-        Ok(value) => Json(value).into_response(),
-        Err(err) => failed(err),
+        Ok(Ok(value)) => Json(value).into_response(),
+        Ok(Err(err)) => failed(err),
+        Err(response) => response,
     }
 }
 
 async fn frame(State(shared): State<Shared>) -> Response {
-    let png = shared.with(Session::frame_png).await;
+    let png = match shared.with(Session::frame_png).await {
+        Ok(png) => png,
+        Err(response) => return response,
+    };
     ([(header::CONTENT_TYPE, "image/png"), (header::CACHE_CONTROL, "no-store")], Body::from(png.to_vec())).into_response()
 }
 
 async fn panels(State(shared): State<Shared>) -> Response {
-    Json(shared.with(Session::panels).await).into_response()
+    match shared.with(Session::panels).await {
+        Ok(panels) => Json(panels).into_response(),
+        Err(response) => response,
+    }
 }
 
 #[derive(Deserialize)]
@@ -207,14 +209,14 @@ struct FileQuery {
 async fn app_file(State(shared): State<Shared>, Query(q): Query<FileQuery>) -> Response {
     let path = std::path::PathBuf::from(q.path);
     match shared.with(move |s| s.app_file(&path)).await {
-        Some(text) => ([(header::CONTENT_TYPE, "text/plain; charset=utf-8")], text).into_response(),
-        None => (StatusCode::NOT_FOUND, Json(json!({ "error": "not a file of the apps this studio serves" }))).into_response(),
+        Err(response) => response,
+        Ok(Some(text)) => ([(header::CONTENT_TYPE, "text/plain; charset=utf-8")], text).into_response(),
+        Ok(None) => (StatusCode::NOT_FOUND, Json(json!({ "error": "not a file of the apps this studio serves" }))).into_response(),
     }
 }
 
 async fn tasks(State(shared): State<Shared>) -> Response {
-    let (templates, errors) = shared.with(|s| s.templates()).await;
-    Json(json!({ "templates": templates, "errors": errors })).into_response()
+    answer(shared.with(|s| s.templates()).await.map(|(templates, errors)| Ok(json!({ "templates": templates, "errors": errors }))))
 }
 
 /// A canonical action from the page (the body is its JSON).
@@ -223,8 +225,7 @@ async fn action(State(shared): State<Shared>, body: String) -> Response {
         Ok(a) => a,
         Err(e) => return failed(format!("action: {e}")),
     };
-    let result = shared.with(move |s| s.act(&action)).await;
-    Json(json!({ "ok": result.ok, "note": result.note, "screen": result.screen })).into_response()
+    answer(shared.with(move |s| s.act(&action)).await.map(|r| Ok(json!({ "ok": r.ok, "note": r.note, "screen": r.screen }))))
 }
 
 async fn reset(State(shared): State<Shared>) -> Response {

@@ -159,6 +159,7 @@ impl Session {
         };
         let initial = initial_data(&apps, &fresh);
         let gone = self.screens_gone(&catalog);
+        let restarted = gone.is_some();
         let (device, kept) = if let Some(gone) = gone {
             (fresh, format!("the phone started afresh: {gone}"))
         } else {
@@ -174,6 +175,9 @@ impl Session {
             }
             let mut device = fresh;
             *device.store_mut() = store;
+            if !reset.is_empty() {
+                self.end_recording();
+            }
             let kept = if reset.is_empty() {
                 "state kept".to_owned()
             } else {
@@ -187,6 +191,9 @@ impl Session {
         self.initial = initial;
         self.png = None;
         self.desk.forget_player();
+        if restarted {
+            self.end_recording();
+        }
         // Errors of the version just replaced: the new one reports its own as they happen.
         self.script_errors.clear();
         self.notice = Some(format!("{names} changed: reloaded, {kept}"));
@@ -195,7 +202,9 @@ impl Session {
     /// A screen on an app's back stack that the new version does not have, named.
     fn screens_gone(&self, catalog: &Catalog) -> Option<String> {
         for (package, stack) in &self.device.store().session.tasks {
-            let Some(app) = catalog.get(package) else { continue };
+            let Some(app) = catalog.get(package) else {
+                return Some(format!("`{package}` is not installed any more"));
+            };
             if let Some(entry) = stack.iter().find(|e| !app.bundle.screens.contains_key(&e.screen)) {
                 return Some(format!("{} has no screen `{}` any more", app.label(), entry.screen));
             }
@@ -234,10 +243,15 @@ impl Session {
         self.png = None;
         // What they were doing was on the phone just replaced.
         self.desk.player = None;
-        self.desk.recording = None;
-        self.desk.offered.clear();
+        self.end_recording();
         self.bump();
         Ok(())
+    }
+
+    /// Ends a recording (and its offered checks): the phone it was done on is gone.
+    fn end_recording(&mut self) {
+        self.desk.recording = None;
+        self.desk.offered.clear();
     }
 
     /// The phone in another look (a profile name); it starts afresh.

@@ -10,7 +10,7 @@ use phoneworld_phone::InterruptionSetting;
 use phoneworld_tasks::{app_data, holds, judge, parse_template, Instance, Oracle, Suite, TaskTemplate};
 use serde_json::{json, Value};
 
-use crate::desk::{offer_checks, ron_str, Listed, Offer, Player, Recording};
+use crate::desk::{offer_checks, ron_str, Listed, Offer, Player, RecordedStep, Recording};
 use crate::session::{fresh_device, Session};
 use crate::StudioError;
 
@@ -125,9 +125,10 @@ impl Session {
         let baseline = app_data(&self.device);
         self.desk.player = None;
         self.desk.offered.clear();
-        let mut recording = Recording { baseline, steps: Vec::new(), unsaid: Vec::new(), swiped: false, answers: Vec::new() };
+        let mut recording =
+            Recording { baseline, steps: Vec::new(), unsaid: Vec::new(), swiped: false, answers: Vec::new(), stopped: false };
         if let Some(app) = self.apps.first().cloned() {
-            recording.steps.push(format!("Open({})", ron_str(&app.label)));
+            recording.steps.push(RecordedStep::Open(app.label.clone()));
             self.desk.recording = Some(recording);
             self.step(&Action::OpenApp { app: app.package });
         } else {
@@ -136,24 +137,35 @@ impl Session {
         Ok(())
     }
 
-    /// Plays an action from the page; while recording, notes it as a solution step first
-    /// (what it touches is read off the screen before it changes).
+    /// Plays an action from the page; while recording, notes it as a solution step (what it
+    /// touches is read off the screen before it changes), unless the phone refused it.
     pub fn act(&mut self, action: &Action) -> phoneworld_phone::StepResult {
-        if self.desk.recording.is_some() {
+        let mut before = None;
+        if self.desk.recording.as_ref().is_some_and(|r| !r.stopped) {
             let elements = self.device.ui_elements();
             if let Some(recording) = self.desk.recording.as_mut() {
+                before = Some(recording.clone());
                 recording.note(action, &elements);
             }
         }
-        self.step(action)
+        let result = self.step(action);
+        if let (false, Some(before)) = (result.ok, before) {
+            self.desk.recording = Some(before);
+        }
+        result
     }
 
     /// Stops recording; offers a check for each change of app data since it started.
     pub fn record_stop(&mut self) -> Result<Vec<Offer>, StudioError> {
-        let recording = self.desk.recording.as_ref().ok_or_else(|| StudioError::Task("not recording".into()))?;
         let after = app_data(&self.device);
+        let recording = self.desk.recording.as_mut().ok_or_else(|| StudioError::Task("not recording".into()))?;
+        recording.stopped = true;
         let mut offers = offer_checks(&recording.baseline, &after);
-        offers.extend(recording.answers.iter().map(|a| Offer { check: format!("Answer({})", ron_str(a)), allow: String::new() }));
+        offers.extend(recording.answers.iter().map(|a| Offer {
+            check: format!("Answer({})", ron_str(a)),
+            allow: String::new(),
+            holes: a.contains(['{', '}']),
+        }));
         self.desk.offered = offers.clone();
         self.bump();
         Ok(offers)
@@ -177,7 +189,22 @@ impl Session {
         if chosen.is_empty() {
             return Err(bad("keep at least one check".into()));
         }
+        // Task files read `{name}` as a parameter's hole and have no escape for a brace.
+        let braces = |what: &str| bad(format!("{what} holds `{{` or `}}`, which a task file reads as a parameter's hole: leave them out"));
+        if instruction.contains(['{', '}']) {
+            return Err(braces("the instruction"));
+        }
+        if recording.steps.iter().any(|step| step.texts().iter().any(|t| t.contains(['{', '}']))) {
+            return Err(braces("a step (a label or typed text)"));
+        }
+        if chosen.iter().any(|o| o.holes) {
+            return Err(braces("a kept check"));
+        }
         let app = self.apps.first().ok_or_else(|| bad("no app of yours is loaded".into()))?;
+        let (listed, _) = self.templates();
+        if let Some(taken) = listed.iter().find(|l| l.id == id) {
+            return Err(bad(format!("`{id}` is a task of suite `{}` already ({}): choose another id", taken.suite, taken.file.display())));
+        }
         let dir = self.record_dir(&app.package, &app.dir);
         let file = dir.join(format!("{id}.ron"));
         if file.exists() {
@@ -206,10 +233,11 @@ impl Session {
             ron_str(instruction.trim()),
             list(chosen.iter().map(|o| o.check.clone()).collect()),
             allow.iter().map(|a| ron_str(a)).collect::<Vec<_>>().join(", "),
-            list(recording.steps.clone()),
+            list(recording.steps.iter().map(RecordedStep::ron).collect()),
         );
-        // What is written must read back as a template.
-        parse_template(&file, &text).map_err(|e| bad(format!("the recorded task does not read back (a bug): {e}")))?;
+        // What is written must read back as a template, and one an instance can be drawn of.
+        let template = parse_template(&file, &text).map_err(|e| bad(format!("the recorded task does not read back (a bug): {e}")))?;
+        Instance::new(Arc::new(template), 0, &self.catalog).map_err(|e| bad(format!("the recorded task does not play (a bug): {e}")))?;
         std::fs::create_dir_all(&dir).map_err(|e| StudioError::Io(format!("{}: {e}", dir.display())))?;
         std::fs::write(&file, text).map_err(|e| StudioError::Io(format!("{}: {e}", file.display())))?;
         self.desk.recording = None;

@@ -80,6 +80,22 @@ fn a_reload_keeps_the_state_unless_the_initial_data_or_the_screen_shown_is_gone(
     assert_eq!(count(&mut session), json!(10));
     assert_eq!(session.panels()["problems"], json!([]));
 
+    // A refused action is not recorded.
+    session.record_start().unwrap();
+    assert!(!session.act(&Action::OpenApp { app: "com.example.nope".into() }).ok);
+    assert_eq!(session.panels()["desk"]["recording"]["steps"], json!(["Open(\"Tally\")"]));
+
+    // The app's package renamed: its old back stack has no app, so a fresh phone (and the
+    // recording made on the old one ends).
+    edit(&dir.join("app.ron"), "com.example.tally", "com.example.tally2");
+    session.reload(&[dir.join("app.ron")]);
+    let panels = session.panels();
+    assert!(panels["notice"].as_str().unwrap().contains("`com.example.tally` is not installed any more"), "{}", panels["notice"]);
+    assert_eq!(panels["desk"]["recording"], Value::Null);
+    edit(&dir.join("app.ron"), "com.example.tally2", "com.example.tally");
+    session.reload(&[dir.join("app.ron")]);
+    assert!(session.act(&Action::OpenApp { app: "Tally".into() }).ok);
+
     // The screen on show renamed away: a fresh phone.
     std::fs::rename(dir.join("screens/main.ron"), dir.join("screens/home.ron")).unwrap();
     edit(&dir.join("app.ron"), "entry: \"main\"", "entry: \"home\"");
@@ -107,7 +123,19 @@ fn a_task_recorded_by_doing_it_is_saved_verified_and_played_back_to_success() {
     assert_eq!(file, dir.join("verifiers/tally/tally_twice.ron"));
     let text = std::fs::read_to_string(&file).unwrap();
     assert!(text.contains("solution: [\n        Open(\"Tally\"),\n        Tap(\"Add one\"),\n        Tap(\"Add one\"),\n    ]"), "{text}");
-    assert!(session.record_save("tally_twice", "again", &[0]).is_err(), "not recording any more");
+
+    // Taken ids, and braces (a task file's parameter holes), are refused with the reason.
+    let taken = session.record_save("tally_twice", "again", &[0]).unwrap_err().to_string();
+    assert!(taken.contains("not recording"), "{taken}");
+    session.record_start().unwrap();
+    tap_text(&mut session, "Add one");
+    session.record_stop().unwrap();
+    tap_text(&mut session, "Add one");
+    assert_eq!(session.panels()["desk"]["recording"]["steps"], json!(["Open(\"Tally\")", "Tap(\"Add one\")"]), "Stop ends it");
+    let braces = session.record_save("tally_once", "Add {one}", &[0]).unwrap_err().to_string();
+    assert!(braces.contains("the instruction holds `{` or `}`"), "{braces}");
+    let taken = session.record_save("tally_twice", "Add one", &[0]).unwrap_err().to_string();
+    assert!(taken.contains("`tally_twice` is a task of suite `tally` already"), "{taken}");
 
     let verified = session.verify("tally_twice", 2).unwrap();
     assert_eq!(verified["ok"], json!(true), "{verified}");

@@ -227,6 +227,39 @@ fn main() {
     });
     rows.push(Row { name: "  same, as a multiple of memcpy", ns: render_changed, target: Target::Memcpy(6.0), note: String::new() });
 
+    // The size RL observations ask for most: a changed screen rendered full size and halved, and
+    // an unchanged one (the halved frame is kept until the screen changes).
+    let half_changed = best(rounds, || {
+        median_timed(iters, 5, || {
+            d.step(&tabs[i % 2]);
+            d.prepare_view();
+            i += 1;
+            let t = Instant::now();
+            let f = d.frame_scaled(540, 1200);
+            let ns = t.elapsed().as_nanos();
+            black_box(&f);
+            ns
+        })
+    });
+    rows.push(Row {
+        name: "frame_scaled(540x1200), changed screen",
+        ns: half_changed,
+        target: Target::None,
+        note: "as `frame()` of a changed screen, then halved (2x2 box)".into(),
+    });
+    black_box(d.frame_scaled(540, 1200));
+    let half_unchanged = best(rounds, || {
+        median_ns(iters, 5, || {
+            black_box(d.frame_scaled(540, 1200));
+        })
+    });
+    rows.push(Row {
+        name: "frame_scaled(540x1200), unchanged screen",
+        ns: half_unchanged,
+        target: Target::Memcpy(0.25),
+        note: "the kept halved frame; target: a memcpy of the halved frame (a quarter of a full one)".into(),
+    });
+
     // Images: 12 photo thumbnails against the same grid of placeholders, measured side by side
     // in each round. Decoded images and their scaled copies are warm (decoded once per catalog,
     // scaled once per size): a changed frame blends the cached copies through their corners.

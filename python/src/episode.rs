@@ -146,7 +146,11 @@ impl Episode {
     /// Back to the start state of the current task (a fork of the kept phone).
     pub(crate) fn restart(&mut self) {
         let Some(start) = &self.start else { return };
-        self.device = Some(start.device.fork());
+        let mut device = start.device.fork();
+        if let Some(old) = self.device.as_mut() {
+            device.adopt_scripts(old);
+        }
+        self.device = Some(device);
         self.steps = 0;
         self.done = false;
         self.success = None;

@@ -94,3 +94,27 @@ fn a_downscaled_observation_is_the_frame_box_filtered() {
     assert_eq!(device.frame_scaled(270, 600).hash(), device.frame().downscale(270, 600).hash());
     assert_eq!(device.frame_scaled(540, 1200).hash(), device.frame().downscale(540, 1200).hash());
 }
+
+#[test]
+fn a_device_that_took_over_anothers_lua_host_plays_as_a_fresh_one() {
+    let start = device_with_apps_open();
+    let actions = [
+        Action::Tap { x: 540.0, y: 700.0 },
+        Action::Key { key: phoneworld_data::Key::Back },
+        Action::OpenApp { app: "Clock".into() },
+        Action::Tap { x: 405.0, y: 2180.0 },
+        Action::OpenApp { app: "Notes".into() },
+        Action::Tap { x: 540.0, y: 900.0 },
+    ];
+    let mut used = start.fork();
+    for a in &actions {
+        used.step(a);
+    }
+    let (mut fresh, mut adopted) = (start.fork(), start.fork());
+    adopted.adopt_scripts(&mut used);
+    for a in &actions {
+        assert_eq!(fresh.step(a), adopted.step(a));
+        assert_eq!(fresh.state_hash(), adopted.state_hash());
+        assert_eq!(fresh.frame_hash(), adopted.frame_hash());
+    }
+}

@@ -420,4 +420,14 @@ impl Device {
     pub fn fork(&self) -> Device {
         Device::from_store(Arc::clone(&self.catalog), self.config, self.store.clone())
     }
+
+    /// Takes over `other`'s Lua host, when both run the same apps under the same limits: a
+    /// device that replaces another (an env reset to its task's start) then skips building a
+    /// Lua state and its apps' scripts again. Nothing of `other`'s events carries over: the
+    /// host keeps an app's scripts only while every event leaves them as they were built.
+    pub fn adopt_scripts(&mut self, other: &mut Device) {
+        if Arc::ptr_eq(&self.catalog, &other.catalog) && self.config.limits == other.config.limits && self.scripts.is_none() {
+            self.scripts = other.scripts.take();
+        }
+    }
 }

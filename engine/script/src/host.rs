@@ -17,7 +17,7 @@ use crate::sandbox::{self, Sandbox};
 use crate::{EventCtx, Program, ScriptError};
 
 /// The limits a device puts on its scripts. `docs/limits.md` lists every limit of the phone.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ScriptLimits {
     /// Bytes the Lua state of one device may hold.
     pub memory_bytes: usize,

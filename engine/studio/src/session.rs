@@ -95,7 +95,7 @@ impl Session {
             desk: Desk::default(),
         };
         session.problems = session.check();
-        if let Some((package, _)) = session.apps.first().map(|a| (a.package.clone(), ())) {
+        if let Some(package) = session.apps.first().map(|a| a.package.clone()) {
             session.step(&Action::OpenApp { app: package });
         }
         Ok(session)

@@ -205,7 +205,7 @@ impl Session {
         if let Some(taken) = listed.iter().find(|l| l.id == id) {
             return Err(bad(format!("`{id}` is a task of suite `{}` already ({}): choose another id", taken.suite, taken.file.display())));
         }
-        let dir = self.record_dir(&app.package, &app.dir);
+        let dir = record_dir(&listed, &app.package, &app.dir);
         let file = dir.join(format!("{id}.ron"));
         if file.exists() {
             return Err(bad(format!("{} exists: choose another id", file.display())));
@@ -246,17 +246,6 @@ impl Session {
         Ok(file)
     }
 
-    fn record_dir(&self, package: &str, app_dir: &Path) -> PathBuf {
-        let (listed, _) = self.templates();
-        if let Some(found) = listed.iter().find(|l| l.apps.first().is_some_and(|a| a == package)) {
-            if let Some(dir) = found.file.parent() {
-                return dir.to_path_buf();
-            }
-        }
-        let name = app_dir.file_name().map_or_else(|| "tasks".to_owned(), |n| n.to_string_lossy().into_owned());
-        app_dir.join("verifiers").join(name)
-    }
-
     /// `verify` of one template: the reference solution succeeds and doing nothing fails, on
     /// `seeds` seeds. The template is loaded with its suite, so its paths are checked too.
     pub fn verify(&mut self, id: &str, seeds: u64) -> Result<Value, StudioError> {
@@ -278,4 +267,16 @@ impl Session {
         self.bump();
         Ok(answer)
     }
+}
+
+/// Where a recorded task of `package` goes: the suite folder that holds its tasks already, or
+/// `APP_DIR/verifiers/<app folder name>/`.
+fn record_dir(listed: &[Listed], package: &str, app_dir: &Path) -> PathBuf {
+    if let Some(found) = listed.iter().find(|l| l.apps.first().is_some_and(|a| a == package)) {
+        if let Some(dir) = found.file.parent() {
+            return dir.to_path_buf();
+        }
+    }
+    let name = app_dir.file_name().map_or_else(|| "tasks".to_owned(), |n| n.to_string_lossy().into_owned());
+    app_dir.join("verifiers").join(name)
 }

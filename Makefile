@@ -5,7 +5,7 @@ CARGO ?= cargo
 OUT ?= out
 
 PHONY_PY := python test-python bench-python bench-adb bench-http bench-ray
-.PHONY: help setup run test test-rust test-round-trips $(PHONY_PY) lint fmt bench bench-report bench-app-steps memory verify verify-appearance test-appearance-layouts pixel-sweep verify-interruptions zoo bench-reconstruct
+.PHONY: help setup run test test-rust test-round-trips $(PHONY_PY) lint fmt bench bench-report bench-app-steps memory verify verify-appearance test-appearance-layouts pixel-sweep verify-interruptions damage-sweep zoo bench-reconstruct
 
 help: ## Show the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
@@ -101,6 +101,9 @@ bench-app-steps: ## Step cost of every bundled app against the apps at BEFORE=<r
 	git archive $(BEFORE) apps layouts lib verifiers assets | tar -x -C $(OUT)/apps-before
 	$(CARGO) build --release -p phoneworld-cli
 	$(PYTHON) tools/app_step_bench.py $(OUT)/apps-before .
+
+damage-sweep: ## Band-by-band redraws equal whole redraws over 5,000 monkey steps on every app (make test walks 500)
+	PHONEWORLD_DAMAGE_STEPS=5000 $(CARGO) test --release -p phoneworld-tests --test damage_regions
 
 verify: ## Prove every task template with 20 seeds
 	$(CARGO) run --release -p phoneworld-cli -- verify --suite phoneworld-v0 --seeds 20

@@ -70,8 +70,40 @@ fn build(key: ShapeKey, pb: &mut PathBuilder, dx: f32, dy: f32) -> (usize, usize
     }
 }
 
+/// Side of the tiles a big mask is rasterized in.
+const TILE: i32 = 128;
+
+/// The coverage of the key's full mask over the tiles that hold the part `x0..x1` × `y0..y1`
+/// (mask coordinates), and where that box starts in the mask. Each tile is rasterized on its own
+/// at a place fixed by the key: tiny-skia's anti-aliasing depends on where the path is cut, so
+/// cutting at the asked part would make a band redraw differ from a whole redraw.
+pub(crate) fn rasterize_tiles(key: ShapeKey, x0: i32, y0: i32, x1: i32, y1: i32) -> (ShapeMask, i32, i32) {
+    let (w, h) = mask_size(key);
+    let (w, h) = (w as i32, h as i32);
+    let (bx0, by0) = ((x0.max(0) / TILE) * TILE, (y0.max(0) / TILE) * TILE);
+    let (bx1, by1) = (x1.min(w), y1.min(h));
+    if bx1 <= bx0 || by1 <= by0 {
+        return (ShapeMask { w: 0, h: 0, data: Vec::new() }, bx0, by0);
+    }
+    let (bx1, by1) = ((bx1 + TILE - 1) / TILE * TILE, (by1 + TILE - 1) / TILE * TILE);
+    let (bx1, by1) = (bx1.min(w), by1.min(h));
+    let bw = (bx1 - bx0) as usize;
+    let mut data = vec![0u8; bw * (by1 - by0) as usize];
+    for ty in (by0..by1).step_by(TILE as usize) {
+        for tx in (bx0..bx1).step_by(TILE as usize) {
+            let (tw, th) = ((TILE.min(w - tx)) as usize, (TILE.min(h - ty)) as usize);
+            let tile = rasterize_window(key, tx, ty, tw, th);
+            for row in 0..th {
+                let at = (ty - by0) as usize * bw + row * bw + (tx - bx0) as usize;
+                data[at..at + tw].copy_from_slice(&tile.data[row * tw..(row + 1) * tw]);
+            }
+        }
+    }
+    (ShapeMask { w: bw, h: (by1 - by0) as usize, data }, bx0, by0)
+}
+
 /// Rasterizes the `w`×`h` window at (x, y) of the key's full mask.
-pub(crate) fn rasterize_window(key: ShapeKey, x: i32, y: i32, w: usize, h: usize) -> ShapeMask {
+fn rasterize_window(key: ShapeKey, x: i32, y: i32, w: usize, h: usize) -> ShapeMask {
     let mut pb = PathBuilder::new();
     build(key, &mut pb, -x as f32, -y as f32);
     let empty = ShapeMask { w, h, data: vec![0; w * h] };

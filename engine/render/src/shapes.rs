@@ -6,10 +6,9 @@ use crate::blend::{Canvas, Coverage};
 use crate::color::{Color, IRect, Rect};
 use std::sync::Arc;
 
-use crate::mask_cache::{mask_size, rasterize_window, shape_mask, ShapeKey, ShapeMask, MAX_CACHED_SIDE};
+use crate::mask_cache::{mask_size, rasterize_tiles, shape_mask, ShapeKey, ShapeMask, MAX_CACHED_SIDE};
 
-/// Blends the key's mask with its top-left at (x, y), limited to `region` ∩ clip. Small masks
-/// come from the cache; big ones are rasterized only where visible.
+/// Blends the key's mask with its top-left at (x, y), limited to `region` ∩ clip.
 fn draw_mask(cv: &mut Canvas<'_>, key: ShapeKey, x: i32, y: i32, region: IRect, clip: IRect, c: Color) {
     let (w, h) = mask_size(key);
     let full = IRect { x0: x, y0: y, x1: x + w as i32, y1: y + h as i32 };
@@ -17,26 +16,20 @@ fn draw_mask(cv: &mut Canvas<'_>, key: ShapeKey, x: i32, y: i32, region: IRect, 
     if vis.is_empty() {
         return;
     }
-    if w.max(h) <= MAX_CACHED_SIDE as usize {
-        let m = shape_mask(key);
-        cv.blit_coverage(Coverage { x, y, w: m.w, h: m.h, data: &m.data }, vis, c);
-    } else {
-        let (vw, vh) = (vis.width() as usize, vis.height() as usize);
-        let m = rasterize_window(key, vis.x0 - x, vis.y0 - y, vw, vh);
-        cv.blit_coverage(Coverage { x: vis.x0, y: vis.y0, w: vw, h: vh, data: &m.data }, vis, c);
-    }
+    let (m, mx, my) = mask_over(key, x, y, vis);
+    cv.blit_coverage(Coverage { x: mx, y: my, w: m.w, h: m.h, data: &m.data }, vis, c);
 }
 
 /// The coverage of `key` drawn with its top-left at (x, y), for the pixels of `vis`: the mask
-/// and where its top-left lands (small masks whole from the cache, big ones only `vis`).
+/// and where its top-left lands (small masks whole from the cache, big ones only the tiles
+/// that hold `vis`).
 fn mask_over(key: ShapeKey, x: i32, y: i32, vis: IRect) -> (Arc<ShapeMask>, i32, i32) {
     let (w, h) = mask_size(key);
     if w.max(h) <= MAX_CACHED_SIDE as usize {
         return (shape_mask(key), x, y);
     }
-    let vis = vis.intersect(IRect { x0: x, y0: y, x1: x + w as i32, y1: y + h as i32 });
-    let (vw, vh) = (vis.width().max(0) as usize, vis.height().max(0) as usize);
-    (Arc::new(rasterize_window(key, vis.x0 - x, vis.y0 - y, vw, vh)), vis.x0, vis.y0)
+    let (m, mx, my) = rasterize_tiles(key, vis.x0 - x, vis.y0 - y, vis.x1 - x, vis.y1 - y);
+    (Arc::new(m), x + mx, y + my)
 }
 
 /// The coverage of a filled circle (the same pixels `circle` draws), over `vis`.

@@ -24,7 +24,8 @@ class PhoneConfig:
     suite: str = "phoneworld-v0"
     #: Device pixels (width, height).
     screen: Tuple[int, int] = (1080, 2400)
-    #: Screenshot size (width, height), downscaled in Rust; None keeps the device size.
+    #: Screenshot size (width, height), drawn at that size in Rust (box-filtered when the aspect
+    #: differs from the device's); None keeps the device size.
     obs_size: Optional[Tuple[int, int]] = None
     #: Which observations: "screenshot", "ui_tree" (the instruction is always there).
     observe: Tuple[str, ...] = ("screenshot", "ui_tree")

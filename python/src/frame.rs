@@ -24,7 +24,8 @@ pub(crate) fn rgba_to_rgb(rgba: &[u8], out: &mut [u8]) {
     }
 }
 
-/// What size observations are rendered at: the device's, or a downscale done in Rust.
+/// What size observations are rendered at: the device's, or a reduced one (drawn at that size
+/// when it keeps the aspect, box-filtered otherwise; see `Device::frame_scaled`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct ObsSize {
     pub(crate) width: u32,

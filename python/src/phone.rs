@@ -97,7 +97,8 @@ impl Phone {
         Ok(())
     }
 
-    /// The screen as an (H, W, 3) uint8 array; with width and/or height, downscaled in Rust.
+    /// The screen as an (H, W, 3) uint8 array; with width and/or height, at that size (drawn at
+    /// it when the aspect is kept, box-filtered otherwise).
     #[pyo3(signature = (width=None, height=None))]
     fn screenshot<'py>(&self, py: Python<'py>, width: Option<u32>, height: Option<u32>) -> PyResult<Bound<'py, PyArray3<u8>>> {
         let size = obs_size(self.size(py), width, height)?;

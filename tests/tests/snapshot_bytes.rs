@@ -81,21 +81,6 @@ fn devices_and_catalogs_can_move_between_threads() {
 }
 
 #[test]
-fn a_downscaled_observation_is_the_frame_box_filtered() {
-    let mut device = device_with_apps_open();
-    let small = device.frame_scaled(270, 600);
-    assert_eq!((small.width, small.height, small.pixels.len()), (270, 600, 270 * 600 * 4));
-    assert_eq!(small.hash(), device.frame().downscale(270, 600).hash());
-    assert!(std::sync::Arc::ptr_eq(&small, &device.frame_scaled(270, 600)), "an unchanged screen is downscaled once");
-    assert_eq!(device.frame_scaled(1080, 2400).hash(), device.frame_hash());
-    // A changed screen is downscaled afresh, at the half size's path too.
-    device.step(&Action::Key { key: phoneworld_data::Key::Home });
-    assert_ne!(device.frame_scaled(270, 600).hash(), small.hash());
-    assert_eq!(device.frame_scaled(270, 600).hash(), device.frame().downscale(270, 600).hash());
-    assert_eq!(device.frame_scaled(540, 1200).hash(), device.frame().downscale(540, 1200).hash());
-}
-
-#[test]
 fn a_device_that_took_over_anothers_lua_host_plays_as_a_fresh_one() {
     let start = device_with_apps_open();
     let actions = [

@@ -34,7 +34,7 @@ impl ImageFormat {
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ImageOptions {
     pub format: ImageFormat,
-    /// Downscale screenshots to this size; `None` keeps the device size.
+    /// Screenshots at this size (as `Device::frame_scaled` draws it); `None` keeps the device size.
     pub size: Option<(u32, u32)>,
     /// Also write the uiautomator XML.
     pub xml: bool,
@@ -92,13 +92,10 @@ impl TrajectoryWriter {
         let frame = device.frame();
         let (image, xml) = match self.images {
             Some(options) => {
-                let scaled;
+                // The size an env observes, drawn the way it draws it.
                 let shot = match options.size {
-                    Some((w, h)) if (w, h) != (frame.width, frame.height) => {
-                        scaled = frame.downscale(w, h);
-                        &scaled
-                    }
-                    _ => &*frame,
+                    Some((w, h)) => device.frame_scaled(w, h),
+                    None => std::sync::Arc::clone(&frame),
                 };
                 let image = match options.format {
                     ImageFormat::Png => {

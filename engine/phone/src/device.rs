@@ -99,7 +99,11 @@ pub struct Device {
     scaled_frame: Option<(u64, Arc<Frame>)>,
     /// What the buffer of `frame` holds, band by band, so the next frame redraws what changed.
     frame_bands: FrameBands,
+    /// The same for the buffer of `scaled_frame`.
+    scaled_bands: FrameBands,
     display_list: Vec<DrawCmd>,
+    /// `display_list` at the scale of `scaled_frame`.
+    scaled_list: Vec<DrawCmd>,
     /// Errors of apps' install hooks (their data stays as the manifest gives it).
     pub(crate) install_errors: Vec<ScriptError>,
     /// This step focused a field or edited its text: bring the field into view after it.
@@ -193,7 +197,9 @@ impl Device {
             frame: None,
             scaled_frame: None,
             frame_bands: FrameBands::default(),
+            scaled_bands: FrameBands::default(),
             display_list: Vec::new(),
+            scaled_list: Vec::new(),
             install_errors: Vec::new(),
             reveal_pending: false,
             work_step: 0,
@@ -336,6 +342,7 @@ impl Device {
     /// changed (benchmarks of whole-screen drawing use this).
     pub fn redraw_whole_frame(&mut self) {
         self.frame_bands.invalidate();
+        self.scaled_bands.invalidate();
     }
 
     /// Composes and lays out the current screen if needed (what a step costs up to UI elements).
@@ -360,29 +367,21 @@ impl Device {
                 return Arc::clone(frame);
             }
         }
-        let (w, h) = (self.config.width, self.config.height);
         // Reuse the old buffer when nobody else holds it.
-        let mut frame = self.frame.take().and_then(|(_, arc)| Arc::try_unwrap(arc).ok()).unwrap_or_else(|| {
-            self.frame_bands.invalidate();
-            Frame::new(w, h)
-        });
-        let view = self.view.as_ref().expect("built above");
-        let background = view.composed.root.paint.background.unwrap_or(phoneworld_render::Color::BLACK);
-        self.display_list.clear();
-        phoneworld_layout::paint(&view.placed, &mut self.display_list);
-        phoneworld_render::render_reusing(&self.display_list, &mut frame, background, &mut self.frame_bands);
-        let frame = Arc::new(frame);
+        let buffer = self.frame.take().and_then(|(_, arc)| Arc::try_unwrap(arc).ok());
+        let frame = Arc::new(self.draw_view(buffer, (self.config.width, self.config.height), None));
         self.frame = Some((hash, Arc::clone(&frame)));
         frame
     }
 
-    /// The frame downscaled to `width` x `height` (box filter; deterministic). The last size
-    /// asked for is kept until the screen changes, so observing an unchanged screen at a reduced
-    /// size costs no second downscale.
+    /// The frame at `width` x `height`. A size that scales both sides by one factor (540x1200
+    /// of a 1080x2400 phone) is drawn at that size directly, with the same layout; any other
+    /// size is the full frame box-filtered down. The last size asked for is kept until the
+    /// screen changes, so observing an unchanged screen at a reduced size costs nothing more.
     pub fn frame_scaled(&mut self, width: u32, height: u32) -> Arc<Frame> {
-        let frame = self.frame();
-        if frame.width == width && frame.height == height {
-            return frame;
+        let full = (self.config.width, self.config.height);
+        if (width, height) == full {
+            return self.frame();
         }
         let hash = self.view().hash;
         if let Some((kept, scaled)) = &self.scaled_frame {
@@ -390,9 +389,46 @@ impl Device {
                 return Arc::clone(scaled);
             }
         }
-        let scaled = Arc::new(frame.downscale(width, height));
+        let scaled = match phoneworld_render::uniform_scale(full, (width, height)) {
+            Some(scale) => {
+                let buffer = self.scaled_frame.take().and_then(|(_, arc)| Arc::try_unwrap(arc).ok());
+                let buffer = buffer.filter(|f| (f.width, f.height) == (width, height));
+                self.draw_view(buffer, (width, height), Some(scale))
+            }
+            None => {
+                // The kept buffer is about to hold a filtered frame, not what its bands say.
+                self.scaled_bands.invalidate();
+                self.frame().downscale(width, height)
+            }
+        };
+        let scaled = Arc::new(scaled);
         self.scaled_frame = Some((hash, Arc::clone(&scaled)));
         scaled
+    }
+
+    /// Draws the laid-out view into `buffer` (a new frame of `size` when none), at `scale` of
+    /// the device's pixels when given. The full and the scaled frame keep separate buffers and
+    /// bands, so each redraws only the bands that changed since its own last frame.
+    fn draw_view(&mut self, buffer: Option<Frame>, size: (u32, u32), scale: Option<f32>) -> Frame {
+        let bands = if scale.is_some() { &mut self.scaled_bands } else { &mut self.frame_bands };
+        let mut frame = buffer.unwrap_or_else(|| {
+            bands.invalidate();
+            Frame::new(size.0, size.1)
+        });
+        let view = self.view.as_ref().expect("the caller built the view");
+        let background = view.composed.root.paint.background.unwrap_or(phoneworld_render::Color::BLACK);
+        self.display_list.clear();
+        phoneworld_layout::paint(&view.placed, &mut self.display_list);
+        let list = match scale {
+            Some(scale) => {
+                self.scaled_list.clear();
+                phoneworld_render::scale_commands(&self.display_list, scale, &mut self.scaled_list);
+                &self.scaled_list
+            }
+            None => &self.display_list,
+        };
+        phoneworld_render::render_reusing(list, &mut frame, background, bands);
+        frame
     }
 
     /// blake3 of the frame.

@@ -12,6 +12,7 @@ mod frame;
 mod image;
 mod mask_cache;
 mod occlusion;
+mod scale;
 mod shapes;
 
 pub use color::{Color, Rect};
@@ -21,6 +22,7 @@ pub use frame::Frame;
 pub use image::{
     scale_window, scaled, Fit, Image, ImageError, Scaled, MAX_IMAGE_FILE_BYTES, MAX_IMAGE_PIXELS, MAX_IMAGE_SIDE, MAX_SCALED_CACHE_BYTES,
 };
+pub use scale::{scale_commands, uniform_scale};
 
 use blend::{Canvas, Coverage};
 use color::IRect;

@@ -231,8 +231,8 @@ fn main() {
     });
     rows.push(Row { name: "  same, as a multiple of memcpy", ns: render_changed, target: Target::Memcpy(6.0), note: String::new() });
 
-    // The size RL observations ask for most: a changed screen rendered full size and halved, and
-    // an unchanged one (the halved frame is kept until the screen changes).
+    // The size RL observations ask for most: a changed screen drawn at 540x1200, and an
+    // unchanged one (the reduced frame is kept until the screen changes).
     let half_changed = changed_screen(&mut d, &|d| {
         black_box(d.frame_scaled(540, 1200));
     });
@@ -240,7 +240,7 @@ fn main() {
         name: "frame_scaled(540x1200), changed screen",
         ns: half_changed,
         target: Target::None,
-        note: "as `frame()` of a changed screen, then halved (2x2 box)".into(),
+        note: "as `frame()` of a changed screen, drawn at half scale into its own buffer".into(),
     });
     black_box(d.frame_scaled(540, 1200));
     let half_unchanged = best(rounds, || {
@@ -252,7 +252,7 @@ fn main() {
         name: "frame_scaled(540x1200), unchanged screen",
         ns: half_unchanged,
         target: Target::Memcpy(0.25),
-        note: "the kept halved frame; target: a memcpy of the halved frame (a quarter of a full one)".into(),
+        note: "the kept reduced frame; target: a memcpy of it (a quarter of a full one)".into(),
     });
 
     // Images: 12 photo thumbnails against the same grid of placeholders, measured side by side

@@ -5,7 +5,7 @@ CARGO ?= cargo
 OUT ?= out
 
 PHONY_PY := python test-python bench-python bench-adb bench-http bench-ray
-.PHONY: help setup run test test-rust test-round-trips $(PHONY_PY) lint fmt bench bench-report bench-app-steps memory verify verify-appearance test-appearance-layouts pixel-sweep verify-interruptions damage-sweep zoo bench-reconstruct
+.PHONY: help setup run test test-rust test-round-trips $(PHONY_PY) lint fmt bench bench-report bench-app-steps memory memory-idle verify verify-appearance test-appearance-layouts pixel-sweep verify-interruptions damage-sweep zoo bench-reconstruct
 
 help: ## Show the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
@@ -119,8 +119,12 @@ verify-interruptions: ## Prove every template with seeded interruptions on (5 se
 	$(CARGO) run --release -p phoneworld-cli -- eval --suite phoneworld-v0 --agent oracle --seeds 5 --interruptions on
 	$(CARGO) run --release -p phoneworld-cli -- eval --suite phoneworld-v0 --agent noop --seeds 2 --interruptions on
 
-memory: ## Resident memory per device with 100 devices
+memory: ## Resident memory per device with 100 devices, as they are and trimmed (idle)
 	$(CARGO) run --release -p phoneworld-bench --bin memory
+	$(CARGO) run --release -p phoneworld-bench --bin memory -- 100 --trim
+
+memory-idle: ## 10,000 idle (trimmed) devices in one process, every app opened on each: RSS
+	$(CARGO) run --release -p phoneworld-bench --bin memory -- 10000 --trim
 
 # Coverage-guided fuzzing (docs/fuzzing.md): AFL++ through cargo-afl on the stable toolchain for the
 # Rust targets, atheris for the Python action parsers. Neither is part of `make test`, which replays

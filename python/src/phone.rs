@@ -15,7 +15,7 @@ use crate::catalogs::{catalog, suite};
 use crate::convert::{action_from_py, to_py, ui_elements_to_py};
 use crate::env_core::task_choice;
 use crate::errors::{phone_error, task_error, ActionError, ConfigError};
-use crate::frame::{obs_size, render_into, rgb_array};
+use crate::frame::{obs_size, render_rgb, rgb_array};
 use crate::settings::device_config;
 
 /// A deterministic mock Android phone.
@@ -102,11 +102,7 @@ impl Phone {
     #[pyo3(signature = (width=None, height=None))]
     fn screenshot<'py>(&self, py: Python<'py>, width: Option<u32>, height: Option<u32>) -> PyResult<Bound<'py, PyArray3<u8>>> {
         let size = obs_size(self.size(py), width, height)?;
-        let rgb = self.with(py, move |d| {
-            let mut out = vec![0u8; size.width as usize * size.height as usize * 3];
-            render_into(d, size, &mut out);
-            out
-        });
+        let rgb = self.with(py, move |d| render_rgb(d, size));
         rgb_array(py, rgb, size)
     }
 
@@ -189,6 +185,13 @@ impl Phone {
         let data = data.to_vec();
         let device = py.detach(move || Device::restore(catalog, &data, ScriptLimits::default())).map_err(phone_error)?;
         Ok(Phone::wrap(device, apps_dirs))
+    }
+
+    /// Drops what an idle phone can rebuild (its apps' Lua, layouts, frames): a pool of many
+    /// phones calls this on those it is not stepping. The next step or observation rebuilds
+    /// them; states, frames and hashes are as if it had never been trimmed.
+    fn trim(&self, py: Python<'_>) {
+        self.with(py, |d| d.trim());
     }
 
     /// An independent copy of this phone.

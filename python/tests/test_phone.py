@@ -57,6 +57,25 @@ def test_state_snapshot_restore_and_fork() -> None:
     assert twin.state_hash() == phone.state_hash()
 
 
+def test_a_trimmed_phone_continues_as_an_untrimmed_one() -> None:
+    steps = [
+        {"type": "open_app", "app": "Clock"},
+        {"type": "tap", "x": 405, "y": 2180},
+        {"type": "open_app", "app": "Settings"},
+        {"type": "tap", "x": 540, "y": 700},
+    ]
+    kept, trimmed = Phone(seed=4), Phone(seed=4)
+    for action in steps:
+        kept.step(action)
+        trimmed.screenshot(width=540, height=1200)
+        trimmed.trim()
+        trimmed.step(action)
+        assert trimmed.state_hash() == kept.state_hash()
+        assert np.array_equal(trimmed.screenshot(width=540, height=1200), kept.screenshot(width=540, height=1200))
+    assert trimmed.frame_hash() == kept.frame_hash()
+    assert trimmed.ui_elements() == kept.ui_elements()
+
+
 def test_corrupt_snapshot_names_the_offset() -> None:
     data = bytearray(Phone(seed=0).snapshot())
     data[-1] ^= 0xFF

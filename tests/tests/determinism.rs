@@ -97,3 +97,28 @@ fn kept_layouts_are_the_layouts_a_fresh_phone_computes() {
         assert_eq!(kept.frame_hash(), fresh.frame_hash(), "frames differ after step {i}: {action:?}");
     }
 }
+
+/// An idle phone drops its Lua host, layouts and frames (`trim`) and picks up where it was: a
+/// phone trimmed every few steps walks every bundled app step for step as one never trimmed,
+/// same states, elements and frames.
+#[test]
+fn a_trimmed_phone_plays_as_one_never_trimmed() {
+    let config = DeviceConfig { seed: 12, ..DeviceConfig::default() };
+    let catalog = phoneworld_tests::catalog();
+    let mut kept = Device::new(std::sync::Arc::clone(&catalog), config).unwrap();
+    let mut trimmed = Device::new(catalog, config).unwrap();
+    let mut monkey = Monkey::new(12, None);
+    for i in 0..400 {
+        let action = monkey.next_action(&mut kept);
+        kept.step(&action);
+        if i % 3 == 0 {
+            trimmed.trim();
+        }
+        trimmed.step(&action);
+        assert_eq!(kept.state_hash(), trimmed.state_hash(), "states differ after step {i}: {action:?}");
+        if i % 10 == 0 {
+            assert_eq!(kept.ui_elements(), trimmed.ui_elements(), "elements differ after step {i}: {action:?}");
+            assert_eq!(kept.frame_hash(), trimmed.frame_hash(), "frames differ after step {i}: {action:?}");
+        }
+    }
+}

@@ -270,7 +270,8 @@ pub fn rss_bytes() -> u64 {
 }
 
 /// The memory measurement: RSS before and after creating `n` devices of the bundled catalog,
-/// each with every app opened once (Lua loaded, a view built; no frame). One device is made
+/// each with every app opened once (Lua loaded, a view built; no frame), and with `trim` then
+/// trimmed as an idle device is (`Device::trim`). One device is made
 /// and dropped first so process-wide things (catalog, fonts, glyph and Lua allocator pools)
 /// are not counted per device.
 #[derive(Debug, Clone, Copy)]
@@ -287,7 +288,7 @@ impl MemoryReport {
     }
 }
 
-pub fn measure_memory(n: usize) -> MemoryReport {
+pub fn measure_memory(n: usize, trim: bool) -> MemoryReport {
     let catalog = bundled_catalog();
     {
         let mut warm = new_device(&catalog);
@@ -298,6 +299,9 @@ pub fn measure_memory(n: usize) -> MemoryReport {
     for _ in 0..n {
         let mut d = new_device(&catalog);
         open_every_app(&mut d);
+        if trim {
+            d.trim();
+        }
         devices.push(d);
     }
     let rss_after = rss_bytes();

@@ -332,6 +332,23 @@ impl Device {
         self.view_memos.clear();
     }
 
+    /// Drops what an idle device can rebuild: its Lua host (the apps' scripts), the laid-out
+    /// view, kept layouts and layout trees, both frames with their buffers, and the view memos;
+    /// what stays is the state a snapshot holds. The next step or observation rebuilds what it
+    /// needs, and states, frames and hashes stay those of a device never trimmed: the host keeps
+    /// an app's scripts only while events leave them as built, so a new host acts as the old.
+    /// A pool of many phones trims those it is not stepping.
+    pub fn trim(&mut self) {
+        self.scripts = None;
+        self.clear_caches();
+        self.recent_layouts = Default::default();
+        self.layouter = Layouter::new();
+        self.bar_layouter = Layouter::new();
+        self.display_list = Vec::new();
+        self.scaled_list = Vec::new();
+        self.view_memos = Default::default();
+    }
+
     /// Drops only the cached frame: the next `frame()` renders again from the laid-out view.
     pub fn clear_frame_cache(&mut self) {
         self.frame = None;

@@ -9,6 +9,7 @@ use std::time::Duration;
 
 use numpy::PyArray3;
 use phoneworld_adb::{AdbClient, AdbError, AdbPublicKey, AuthPolicy, ServerHandle, ServerOptions, SharedPhone};
+use phoneworld_render::pack_rgb;
 use phoneworld_tasks::{fill, Check, Params};
 use pyo3::create_exception;
 use pyo3::prelude::*;
@@ -17,7 +18,7 @@ use serde_json::{json, Value};
 
 use crate::convert::{action_from_py, to_py, ui_elements_to_py};
 use crate::errors::{ActionError, ConfigError, DeviceError, NotSupportedOnRealDevice, PhoneWorldError};
-use crate::frame::{obs_size, rgb_array, rgba_to_rgb, ObsSize};
+use crate::frame::{obs_size, rgb_array, ObsSize};
 use crate::suite_info::resolve_instance;
 
 create_exception!(phoneworld, DeviceNotFound, DeviceError, "The adb server does not know the device (see `adb devices`).");
@@ -278,9 +279,7 @@ impl AdbPhone {
         let rgb = py.detach(move || {
             let frame =
                 if (frame.width, frame.height) == (size.width, size.height) { frame } else { frame.downscale(size.width, size.height) };
-            let mut out = vec![0u8; frame.width as usize * frame.height as usize * 3];
-            rgba_to_rgb(&frame.pixels, &mut out);
-            out
+            pack_rgb(&frame.pixels)
         });
         rgb_array(py, rgb, ObsSize { width: size.width, height: size.height })
     }

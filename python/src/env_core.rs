@@ -42,16 +42,14 @@ pub(crate) fn interruption_setting(text: Option<&str>) -> PyResult<phoneworld_ph
 impl EnvCore {
     fn observed<'py>(&mut self, py: Python<'py>, outcome: Option<&StepOutcome>) -> PyResult<Observed<'py>> {
         let config = self.settings.obs;
-        let len = self.settings.frame_len();
         let episode = &mut self.episode;
-        let (pixels, obs): (Vec<u8>, EnvObs) = py.detach(|| {
-            let mut pixels = vec![0u8; len];
-            let obs = episode.observe(&config, (len > 0).then_some(pixels.as_mut_slice()));
-            (pixels, obs)
+        let (pixels, obs): (Option<Vec<u8>>, EnvObs) = py.detach(|| {
+            let pixels = config.screenshot.map(|size| episode.render_rgb(size));
+            (pixels, episode.observe(&config, None))
         });
-        let array = match config.screenshot {
-            Some(size) => Some(rgb_array(py, pixels, size)?),
-            None => None,
+        let array = match (config.screenshot, pixels) {
+            (Some(size), Some(pixels)) => Some(rgb_array(py, pixels, size)?),
+            _ => None,
         };
         let info = info_to_py(py, &obs, outcome)?;
         Ok((array, obs.instruction, obs.ui_tree, info))

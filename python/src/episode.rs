@@ -9,7 +9,7 @@ use phoneworld_phone::{Catalog, Device, DeviceConfig, EpisodeOptions, StepResult
 use phoneworld_tasks::{app_data, episode_record, holds, judge, EpisodeResult, Failure, Instance, Oracle, Params, Suite, TaskError};
 use serde_json::Value;
 
-use crate::frame::{render_into, ObsSize};
+use crate::frame::{render_into, render_rgb, ObsSize};
 
 /// Which task an episode plays: a fixed template, or one drawn from the suite by the seed.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -304,6 +304,14 @@ impl Episode {
     pub(crate) fn render(&mut self, size: ObsSize, out: &mut [u8]) {
         if let Some(device) = self.device.as_mut() {
             render_into(device, size, out);
+        }
+    }
+
+    /// The screen at `size` as RGB bytes in a new buffer (black before the first reset).
+    pub(crate) fn render_rgb(&mut self, size: ObsSize) -> Vec<u8> {
+        match self.device.as_mut() {
+            Some(device) => render_rgb(device, size),
+            None => vec![0; size.width as usize * size.height as usize * 3],
         }
     }
 }

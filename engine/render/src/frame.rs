@@ -111,10 +111,6 @@ impl Frame {
 
     /// Packed RGB, `height * width * 3` bytes.
     pub fn to_rgb(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(self.pixels.len() / 4 * 3);
-        for px in self.pixels.chunks_exact(4) {
-            out.extend_from_slice(&px[..3]);
-        }
-        out
+        crate::pack_rgb(&self.pixels)
     }
 }

@@ -12,6 +12,7 @@ mod frame;
 mod image;
 mod mask_cache;
 mod occlusion;
+mod rgb;
 mod scale;
 mod shapes;
 
@@ -22,6 +23,7 @@ pub use frame::Frame;
 pub use image::{
     scale_window, scaled, Fit, Image, ImageError, Scaled, MAX_IMAGE_FILE_BYTES, MAX_IMAGE_PIXELS, MAX_IMAGE_SIDE, MAX_SCALED_CACHE_BYTES,
 };
+pub use rgb::{pack_rgb, pack_rgb_into};
 pub use scale::{scale_commands, uniform_scale};
 
 use blend::{Canvas, Coverage};

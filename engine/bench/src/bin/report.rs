@@ -202,7 +202,7 @@ fn main() {
     rows.push(Row {
         name: "step (toggle a row switch) → UI elements",
         ns: step_switch,
-        target: Target::Ns(100e3),
+        target: Target::Ns(40e3),
         note: "taps the 10 switches in turn; Lua on_change; no frame".into(),
     });
 

@@ -8,6 +8,7 @@ mod env_core;
 mod episode;
 mod errors;
 mod frame;
+mod frame_view;
 mod http;
 mod observe;
 mod phone;

@@ -16,6 +16,7 @@ use crate::convert::{action_from_py, to_py, ui_elements_to_py};
 use crate::env_core::task_choice;
 use crate::errors::{phone_error, task_error, ActionError, ConfigError};
 use crate::frame::{obs_size, render_rgb, rgb_array};
+use crate::frame_view::frame_view;
 use crate::settings::device_config;
 
 /// A deterministic mock Android phone.
@@ -98,10 +99,15 @@ impl Phone {
     }
 
     /// The screen as an (H, W, 3) uint8 array; with width and/or height, at that size (drawn at
-    /// it when the aspect is kept, box-filtered otherwise).
-    #[pyo3(signature = (width=None, height=None))]
-    fn screenshot<'py>(&self, py: Python<'py>, width: Option<u32>, height: Option<u32>) -> PyResult<Bound<'py, PyArray3<u8>>> {
+    /// it when the aspect is kept, box-filtered otherwise). `copy=False` returns a read-only
+    /// view of the frame the phone drew instead of a copy (no pixels moved; strides (4W, 4, 1)).
+    #[pyo3(signature = (width=None, height=None, *, copy=true))]
+    fn screenshot<'py>(&self, py: Python<'py>, width: Option<u32>, height: Option<u32>, copy: bool) -> PyResult<Bound<'py, PyArray3<u8>>> {
         let size = obs_size(self.size(py), width, height)?;
+        if !copy {
+            let frame = self.with(py, move |d| d.frame_scaled(size.width, size.height));
+            return frame_view(py, frame);
+        }
         let rgb = self.with(py, move |d| render_rgb(d, size));
         rgb_array(py, rgb, size)
     }

@@ -76,6 +76,32 @@ def test_a_trimmed_phone_continues_as_an_untrimmed_one() -> None:
     assert trimmed.ui_elements() == kept.ui_elements()
 
 
+def test_a_screenshot_view_shows_its_frame_for_as_long_as_it_is_held() -> None:
+    steps = [
+        {"type": "open_app", "app": "Clock"},
+        {"type": "tap", "x": 405, "y": 2180},
+        {"type": "open_app", "app": "Settings"},
+        {"type": "swipe", "x1": 540, "y1": 1800, "x2": 540, "y2": 900},
+    ]
+    viewing, copying = Phone(seed=4), Phone(seed=4)
+    held: list[tuple[np.ndarray, np.ndarray]] = []
+    for action in steps:
+        viewing.step(action)
+        copying.step(action)
+        for size in ((), (540, 1200)):
+            view, copy = viewing.screenshot(*size, copy=False), copying.screenshot(*size)
+            assert view.shape == copy.shape and view.dtype == np.uint8
+            assert not view.flags.writeable
+            with pytest.raises(ValueError):
+                view[0, 0, 0] = 1
+            assert np.array_equal(view, copy)
+            held.append((view, copy))
+    # Later steps drew new frames beside the held ones: each view still shows what it showed.
+    for view, copy in held:
+        assert np.array_equal(view, copy)
+    assert viewing.frame_hash() == copying.frame_hash()
+
+
 def test_corrupt_snapshot_names_the_offset() -> None:
     data = bytearray(Phone(seed=0).snapshot())
     data[-1] ^= 0xFF

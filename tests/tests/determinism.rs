@@ -122,3 +122,31 @@ fn a_trimmed_phone_plays_as_one_never_trimmed() {
         }
     }
 }
+
+/// A frame still viewed when the next is drawn (a Python array over its pixels) stays as it
+/// was, and the next frame, drawn into another buffer over it, is the frame a device whose
+/// frames nobody holds draws: full size and 540x1200, holding one to three frames at a time.
+#[test]
+fn frames_still_viewed_stay_and_the_next_ones_are_drawn_the_same() {
+    let config = DeviceConfig { seed: 5, ..DeviceConfig::default() };
+    let catalog = phoneworld_tests::catalog();
+    let mut viewed = Device::new(std::sync::Arc::clone(&catalog), config).unwrap();
+    let mut plain = Device::new(catalog, config).unwrap();
+    let mut monkey = Monkey::new(5, None);
+    let mut held: Vec<(std::sync::Arc<phoneworld_render::Frame>, String)> = Vec::new();
+    for i in 0..240 {
+        let action = monkey.next_action(&mut plain);
+        plain.step(&action);
+        viewed.step(&action);
+        let (frame, expected) =
+            if i % 2 == 0 { (viewed.frame(), plain.frame()) } else { (viewed.frame_scaled(540, 1200), plain.frame_scaled(540, 1200)) };
+        assert_eq!(frame.hash(), expected.hash(), "frames differ after step {i}: {action:?}");
+        held.push((std::sync::Arc::clone(&frame), frame.hash()));
+        if held.len() > 1 + i % 3 {
+            held.remove(0);
+        }
+        for (frame, hash) in &held {
+            assert_eq!(&frame.hash(), hash, "a held frame changed after step {i}");
+        }
+    }
+}

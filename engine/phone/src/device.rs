@@ -13,6 +13,10 @@ use serde::Serialize;
 
 use crate::PhoneError;
 
+/// Frames a device keeps after replacing them while they were viewed, to draw into once nobody
+/// views them: two cover an agent that holds its last observation while the next is drawn.
+const MAX_RETIRED_FRAMES: usize = 2;
+
 /// How a device is built.
 #[derive(Debug, Clone, Copy)]
 pub struct DeviceConfig {
@@ -101,6 +105,10 @@ pub struct Device {
     frame_bands: FrameBands,
     /// The same for the buffer of `scaled_frame`.
     scaled_bands: FrameBands,
+    /// Frames replaced while someone still viewed them (a Python array over the pixels): once
+    /// nobody does, their buffers take the next frames instead of new ones (at most
+    /// `MAX_RETIRED_FRAMES`).
+    retired_frames: Vec<Arc<Frame>>,
     display_list: Vec<DrawCmd>,
     /// `display_list` at the scale of `scaled_frame`.
     scaled_list: Vec<DrawCmd>,
@@ -198,6 +206,7 @@ impl Device {
             scaled_frame: None,
             frame_bands: FrameBands::default(),
             scaled_bands: FrameBands::default(),
+            retired_frames: Vec::new(),
             display_list: Vec::new(),
             scaled_list: Vec::new(),
             install_errors: Vec::new(),
@@ -327,8 +336,7 @@ impl Device {
         self.recent_layouts.clear();
         self.composed = None;
         self.screen_hash = None;
-        self.frame = None;
-        self.scaled_frame = None;
+        self.clear_frame_cache();
         self.view_memos.clear();
     }
 
@@ -353,6 +361,7 @@ impl Device {
     pub fn clear_frame_cache(&mut self) {
         self.frame = None;
         self.scaled_frame = None;
+        self.retired_frames.clear();
     }
 
     /// The next changed `frame()` draws every pixel into its buffer, not only the bands that
@@ -384,9 +393,10 @@ impl Device {
                 return Arc::clone(frame);
             }
         }
-        // Reuse the old buffer when nobody else holds it.
-        let buffer = self.frame.take().and_then(|(_, arc)| Arc::try_unwrap(arc).ok());
-        let frame = Arc::new(self.draw_view(buffer, (self.config.width, self.config.height), None));
+        let size = (self.config.width, self.config.height);
+        let last = self.frame.take().map(|(_, last)| last);
+        let (buffer, previous) = self.next_buffer(last, size);
+        let frame = Arc::new(self.draw_view(buffer, previous, size, None));
         self.frame = Some((hash, Arc::clone(&frame)));
         frame
     }
@@ -408,9 +418,9 @@ impl Device {
         }
         let scaled = match phoneworld_render::uniform_scale(full, (width, height)) {
             Some(scale) => {
-                let buffer = self.scaled_frame.take().and_then(|(_, arc)| Arc::try_unwrap(arc).ok());
-                let buffer = buffer.filter(|f| (f.width, f.height) == (width, height));
-                self.draw_view(buffer, (width, height), Some(scale))
+                let last = self.scaled_frame.take().map(|(_, last)| last).filter(|f| (f.width, f.height) == (width, height));
+                let (buffer, previous) = self.next_buffer(last, (width, height));
+                self.draw_view(buffer, previous, (width, height), Some(scale))
             }
             None => {
                 // The kept buffer is about to hold a filtered frame, not what its bands say.
@@ -423,10 +433,31 @@ impl Device {
         scaled
     }
 
+    /// The buffer to draw the next frame of `size` into, given the `last` frame of that kind,
+    /// and the last frame again when the buffer is not it. Held by nobody else, the last frame is
+    /// drawn over in place. Still viewed (a Python array over its pixels), it stays as it is and
+    /// is retired: the next frame goes into a retired buffer nobody views any more, or a new one,
+    /// with the unchanged rows copied from it.
+    fn next_buffer(&mut self, last: Option<Arc<Frame>>, size: (u32, u32)) -> (Option<Frame>, Option<Arc<Frame>>) {
+        let Some(last) = last else { return (None, None) };
+        let viewed = match Arc::try_unwrap(last) {
+            Ok(frame) => return (Some(frame), None),
+            Err(viewed) => viewed,
+        };
+        let free = self.retired_frames.iter().position(|f| Arc::strong_count(f) == 1 && (f.width, f.height) == size);
+        let buffer = free.and_then(|i| Arc::try_unwrap(self.retired_frames.remove(i)).ok()).unwrap_or_else(|| Frame::new(size.0, size.1));
+        self.retired_frames.push(Arc::clone(&viewed));
+        if self.retired_frames.len() > MAX_RETIRED_FRAMES {
+            self.retired_frames.remove(0);
+        }
+        (Some(buffer), Some(viewed))
+    }
+
     /// Draws the laid-out view into `buffer` (a new frame of `size` when none), at `scale` of
-    /// the device's pixels when given. The full and the scaled frame keep separate buffers and
-    /// bands, so each redraws only the bands that changed since its own last frame.
-    fn draw_view(&mut self, buffer: Option<Frame>, size: (u32, u32), scale: Option<f32>) -> Frame {
+    /// the device's pixels when given; over `previous` when the buffer does not hold the last
+    /// frame. The full and the scaled frame keep separate buffers and bands, so each redraws
+    /// only the bands that changed since its own last frame.
+    fn draw_view(&mut self, buffer: Option<Frame>, previous: Option<Arc<Frame>>, size: (u32, u32), scale: Option<f32>) -> Frame {
         let bands = if scale.is_some() { &mut self.scaled_bands } else { &mut self.frame_bands };
         let mut frame = buffer.unwrap_or_else(|| {
             bands.invalidate();
@@ -444,7 +475,10 @@ impl Device {
             }
             None => &self.display_list,
         };
-        phoneworld_render::render_reusing(list, &mut frame, background, bands);
+        match previous {
+            Some(previous) => phoneworld_render::render_over(list, &previous, &mut frame, background, bands),
+            None => phoneworld_render::render_reusing(list, &mut frame, background, bands),
+        }
         frame
     }
 

@@ -45,6 +45,20 @@ pub(crate) fn dirty_rows(cmds: &[DrawCmd], bounds: IRect, background: Color, ban
     rows
 }
 
+/// Copies from `previous` into `pixels` every row outside `dirty` (sorted row ranges).
+pub(crate) fn copy_clean_rows(previous: &[u8], pixels: &mut [u8], row_bytes: usize, dirty: &[(i32, i32)]) {
+    let height = pixels.len() / row_bytes.max(1);
+    let mut start = 0;
+    let clean = dirty.iter().map(|&(y0, y1)| (y0 as usize, y1 as usize)).chain([(height, height)]);
+    for (y0, y1) in clean {
+        if y0 > start {
+            let span = start * row_bytes..y0 * row_bytes;
+            pixels[span.clone()].copy_from_slice(&previous[span]);
+        }
+        start = y1;
+    }
+}
+
 fn band_hashes(cmds: &[DrawCmd], bounds: IRect, background: Color) -> Vec<u64> {
     let count = ((bounds.y1 + BAND_ROWS - 1) / BAND_ROWS).max(0) as usize;
     let mut seed = DefaultHasher::new();

@@ -103,15 +103,42 @@ pub fn render(cmds: &[DrawCmd], frame: &mut Frame, background: Color) {
 /// with the same `bands`): only the bands whose commands changed are drawn. The pixels are
 /// those `render` gives; `bands` is updated for the next frame.
 pub fn render_reusing(cmds: &[DrawCmd], frame: &mut Frame, background: Color, bands: &mut FrameBands) {
+    render_rows(cmds, None, frame, background, bands);
+}
+
+/// As [`render_reusing`], into a buffer that does not hold the last frame (that frame is still
+/// viewed elsewhere): `bands` describe `previous`, whose unchanged rows are copied into `frame`
+/// and the changed ones drawn, so the result is what drawing over `previous` itself would give.
+pub fn render_over(cmds: &[DrawCmd], previous: &Frame, frame: &mut Frame, background: Color, bands: &mut FrameBands) {
+    render_rows(cmds, Some(previous), frame, background, bands);
+}
+
+fn render_rows(cmds: &[DrawCmd], previous: Option<&Frame>, frame: &mut Frame, background: Color, bands: &mut FrameBands) {
     let len = frame.width as usize * frame.height as usize * 4;
-    if frame.pixels.len() != len {
+    let resized = frame.pixels.len() != len;
+    if resized {
         frame.pixels.resize(len, 255);
-        bands.invalidate();
     }
+    // What the bands describe: the previous frame when given (and of this size), else the buffer.
+    let previous = match previous {
+        Some(p) if (p.width, p.height) == (frame.width, frame.height) && p.pixels.len() == len => Some(p),
+        Some(_) => {
+            bands.invalidate();
+            None
+        }
+        None if resized => {
+            bands.invalidate();
+            None
+        }
+        None => None,
+    };
     let mut cv = Canvas { pixels: &mut frame.pixels, width: frame.width as i32, height: frame.height as i32 };
     let background = Color { a: 255, ..background };
     let bounds = cv.bounds();
     let rows = damage::dirty_rows(cmds, bounds, background, bands);
+    if let Some(previous) = previous {
+        damage::copy_clean_rows(&previous.pixels, cv.pixels, cv.width as usize * 4, &rows);
+    }
     if rows.is_empty() {
         return;
     }

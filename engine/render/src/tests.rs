@@ -437,6 +437,13 @@ fn redrawing_the_changed_bands_gives_the_full_frame() {
         let mut fresh = Frame::new(80, 200);
         render(&after, &mut fresh, background);
         assert!(reused.pixels == fresh.pixels, "case {case}: {before:?}\n→ {after:?}");
+        // The same over a frame still viewed elsewhere, into another buffer of stale pixels.
+        let (mut viewed, mut over_bands) = (Frame::new(80, 200), FrameBands::default());
+        render_reusing(&before, &mut viewed, BG, &mut over_bands);
+        let mut other = Frame::new(80, 200);
+        other.pixels.iter_mut().enumerate().for_each(|(i, p)| *p = (i * 37 % 251) as u8);
+        render_over(&after, &viewed, &mut other, background, &mut over_bands);
+        assert!(other.pixels == fresh.pixels, "case {case}, drawn over a viewed frame: {before:?}\n→ {after:?}");
         redrawn_partly += usize::from(reused.pixels != snapshot_before && before != after);
     }
     assert!(redrawn_partly > 50, "the cases change frames: {redrawn_partly}");

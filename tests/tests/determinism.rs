@@ -98,16 +98,20 @@ fn kept_layouts_are_the_layouts_a_fresh_phone_computes() {
     }
 }
 
+/// Two phones with every bundled app on one seed, and a monkey of that seed to drive them.
+fn twin_phones(seed: u64) -> (Device, Device, Monkey) {
+    let config = DeviceConfig { seed, ..DeviceConfig::default() };
+    let catalog = phoneworld_tests::catalog();
+    let first = Device::new(std::sync::Arc::clone(&catalog), config).unwrap();
+    (first, Device::new(catalog, config).unwrap(), Monkey::new(seed, None))
+}
+
 /// An idle phone drops its Lua host, layouts and frames (`trim`) and picks up where it was: a
 /// phone trimmed every few steps walks every bundled app step for step as one never trimmed,
 /// same states, elements and frames.
 #[test]
 fn a_trimmed_phone_plays_as_one_never_trimmed() {
-    let config = DeviceConfig { seed: 12, ..DeviceConfig::default() };
-    let catalog = phoneworld_tests::catalog();
-    let mut kept = Device::new(std::sync::Arc::clone(&catalog), config).unwrap();
-    let mut trimmed = Device::new(catalog, config).unwrap();
-    let mut monkey = Monkey::new(12, None);
+    let (mut kept, mut trimmed, mut monkey) = twin_phones(12);
     for i in 0..400 {
         let action = monkey.next_action(&mut kept);
         kept.step(&action);
@@ -128,11 +132,7 @@ fn a_trimmed_phone_plays_as_one_never_trimmed() {
 /// frames nobody holds draws: full size and 540x1200, holding one to three frames at a time.
 #[test]
 fn frames_still_viewed_stay_and_the_next_ones_are_drawn_the_same() {
-    let config = DeviceConfig { seed: 5, ..DeviceConfig::default() };
-    let catalog = phoneworld_tests::catalog();
-    let mut viewed = Device::new(std::sync::Arc::clone(&catalog), config).unwrap();
-    let mut plain = Device::new(catalog, config).unwrap();
-    let mut monkey = Monkey::new(5, None);
+    let (mut plain, mut viewed, mut monkey) = twin_phones(5);
     let mut held: Vec<(std::sync::Arc<phoneworld_render::Frame>, String)> = Vec::new();
     for i in 0..240 {
         let action = monkey.next_action(&mut plain);

@@ -119,19 +119,13 @@ fn render_rows(cmds: &[DrawCmd], previous: Option<&Frame>, frame: &mut Frame, ba
     if resized {
         frame.pixels.resize(len, 255);
     }
-    // What the bands describe: the previous frame when given (and of this size), else the buffer.
-    let previous = match previous {
-        Some(p) if (p.width, p.height) == (frame.width, frame.height) && p.pixels.len() == len => Some(p),
-        Some(_) => {
-            bands.invalidate();
-            None
-        }
-        None if resized => {
-            bands.invalidate();
-            None
-        }
-        None => None,
-    };
+    // The bands describe the previous frame when one is given, else the buffer: either is
+    // unknown when its size is not this frame's.
+    let given = previous.is_some();
+    let previous = previous.filter(|p| (p.width, p.height) == (frame.width, frame.height) && p.pixels.len() == len);
+    if (given && previous.is_none()) || (!given && resized) {
+        bands.invalidate();
+    }
     let mut cv = Canvas { pixels: &mut frame.pixels, width: frame.width as i32, height: frame.height as i32 };
     let background = Color { a: 255, ..background };
     let bounds = cv.bounds();

@@ -38,7 +38,7 @@ fn pack(rgba: &[u8], out: &mut [MaybeUninit<u8>]) {
     let mut done = 0;
     #[cfg(target_arch = "x86_64")]
     if std::arch::is_x86_feature_detected!("ssse3") {
-        // SAFETY: the CPU has SSSE3 (checked just above), which is all `pack_ssse3` enables.
+        // SAFETY: the CPU has SSSE3 (checked just above), which is all `ssse3::pack` enables.
         done = unsafe { ssse3::pack(rgba, out) };
     }
     pack_portable(&rgba[done * 4..], &mut out[done * 3..]);

@@ -23,6 +23,7 @@ pub mod see;
 mod split;
 pub mod tasks;
 mod trace;
+mod trace_stack;
 mod unseen;
 pub mod visual;
 

@@ -15,7 +15,8 @@ use crate::error::ReconError;
 use crate::generate::widgets::{best_match, Mapper};
 use crate::generate::{iou, AppModel};
 use crate::memory::{self, Holds, Memory};
-use crate::trace::{Screen, Trace, TraceAction, TraceStep, UiNode};
+use crate::trace::{Screen, ScreenKind, Trace, TraceAction, TraceStep, UiNode};
+use crate::trace_stack::TraceStack;
 use crate::visual::{ssim, Rgb, COMPARE_SIZE};
 
 const LAUNCHER: &str = "com.phoneworld.launcher";
@@ -210,15 +211,48 @@ impl Replayer<'_> {
         Label::Outside(format!("{pkg}/{screen}"))
     }
 
-    /// Puts the phone on a screen; false when that is not possible.
-    fn put_on(&mut self, label: &Label) -> bool {
+    /// Whether going from `from` (a dialog) to screen `to` closes the dialog, as the rebuilt
+    /// app does it: its controls leading there say (`dismisses`, or going back); without one,
+    /// the app's own screens take a dialog's place and another app's open over it.
+    fn dismisses(&self, from: &Label, to: usize) -> bool {
+        let target = &self.model.abstraction.screens[to];
+        let handlers = match from {
+            Label::Screen(i) => {
+                self.model.screen(&self.model.abstraction.screens[*i].id).map(|s| s.handlers.as_slice()).unwrap_or_default()
+            }
+            _ => &[],
+        };
+        let mut leading = handlers.iter().filter(|h| h.target == target.id).peekable();
+        match leading.peek() {
+            Some(_) => leading.any(|h| h.dismisses || h.pops),
+            None => target.role == Role::App,
+        }
+    }
+
+    /// Whether the label is a screen that goes on the trace's back stack: one the trace saw
+    /// (not one it knows only by a hash), the app's or another app's it opened.
+    fn stacks(&self, label: &Label) -> bool {
+        matches!(label, Label::Screen(i) if {
+            let s = &self.model.abstraction.screens[*i];
+            s.role != Role::Launcher && s.kind != ScreenKind::HashOnly
+        })
+    }
+
+    /// Puts the phone on a screen, with the screens the trace had beneath it (`stack`); false
+    /// when that is not possible.
+    fn put_on(&mut self, label: &Label, stack: &TraceStack) -> bool {
         match label {
             Label::Screen(i) => {
-                // A fresh start of the app, then the screen: its stack is [entry, screen].
-                let id = self.model.abstraction.screens[*i].id.clone();
+                // A fresh start of the app, then the screens down to this one: its stack is
+                // [entry, ..., screen], so Back from it goes where it went in the trace.
                 let package = self.model.package.clone();
                 self.device.step(&Action::CloseApp { app: package.clone() });
-                self.device.open_screen(&package, &id, serde_json::json!({})).is_ok()
+                let mut opened = false;
+                for s in stack.path_to(*i) {
+                    let id = self.model.abstraction.screens[s].id.clone();
+                    opened = self.device.open_screen(&package, &id, serde_json::json!({})).is_ok();
+                }
+                opened
             }
             Label::Launcher => {
                 self.device.step(&Action::Key { key: Key::Home });
@@ -601,8 +635,14 @@ pub fn replay_to_end(
         let holds = memory::holds(screen, &typed);
         held.insert(first.clone(), (holds.clone(), holds));
     }
+    // The app's back stack as the trace had it, for putting the phone back on a screen.
+    let mut stack = TraceStack::default();
+    let mut app_closed = false;
+    if let Some(Label::Screen(i)) = first.as_ref().filter(|l| r.stacks(l)) {
+        stack.restart(*i, model.abstraction.screens[*i].kind == ScreenKind::Dialog);
+    }
     if let Some(first) = &first {
-        if r.put_on(first) {
+        if r.put_on(first, &stack) {
             reached.insert(first.clone());
         }
     }
@@ -618,7 +658,7 @@ pub fn replay_to_end(
             // The trace went on from another screen: first let time pass, as it did there
             // (a splash moves on); only then put the phone on the trace's screen.
             r.device.step(&Action::Wait { ms: 2 * crate::generate::MOVE_ON_MS });
-            if r.observe() != from && r.put_on(&from) {
+            if r.observe() != from && r.put_on(&from, &stack) {
                 resynced = true;
                 resyncs += 1;
             }
@@ -630,6 +670,16 @@ pub fn replay_to_end(
         }
         if let TraceAction::TypeText { text } = &step.action {
             typed.extend(memory::worth_looking_for(text));
+        }
+        app_closed |= matches!(step.action, TraceAction::CloseApp { .. });
+        // A screen the trace knows only by a hash is a guess of what it was: not on the stack.
+        if let Some(Label::Screen(next)) = expected.as_ref().filter(|l| r.stacks(l)) {
+            let dialog = r.model.abstraction.screens[*next].kind == ScreenKind::Dialog;
+            if std::mem::take(&mut app_closed) {
+                stack.restart(*next, dialog);
+            } else {
+                stack.enter(*next, dialog, r.dismisses(&from, *next));
+            }
         }
         let landed = r.observe();
         if matches!(landed, Label::Screen(_) | Label::Launcher) {

@@ -5,6 +5,7 @@ mod closes;
 mod crops;
 mod in_place;
 mod ink;
+mod lend;
 mod model;
 mod remember;
 mod requires;
@@ -14,6 +15,7 @@ pub(crate) mod selection;
 pub(crate) mod shown;
 mod surfaces;
 mod tabs;
+mod titled;
 mod ways;
 pub(crate) mod widgets;
 
@@ -399,6 +401,8 @@ pub fn model(abstraction: &Abstraction, graph: &UsageGraph, traces: &[Trace], op
         rows_agree(&widgets, &mut handlers, abstraction);
         closes::untried_controls(abstraction, graph, index, &mut widgets, &mut handlers);
         widgets::spread_over_rows(&mut widgets);
+        // After the spread: what a row's label did is that row's, not its neighbours'.
+        widgets::lift_passive_taps(&mut widgets);
         // Inputs write app state under a key unique in the app.
         for w in widgets.iter_mut() {
             w.walk_mut(&mut |w| {
@@ -413,6 +417,8 @@ pub fn model(abstraction: &Abstraction, graph: &UsageGraph, traces: &[Trace], op
             crops::cut(&mut widgets, shot, *rows, &abs.id, &mut images);
         }
         let is_full = full.contains(&index);
+        // Read before a screen shown rarely loses its texts.
+        let heading = titled::heading(&widgets, abs.kind);
         if !is_full {
             widgets = interactive_only(widgets);
         }
@@ -434,6 +440,7 @@ pub fn model(abstraction: &Abstraction, graph: &UsageGraph, traces: &[Trace], op
             moves_on,
             id: abs.id.clone(),
             title: humanize(&abs.id),
+            heading,
             role: abs.role,
             kind: abs.kind,
             visits: abs.visits,
@@ -459,6 +466,8 @@ pub fn model(abstraction: &Abstraction, graph: &UsageGraph, traces: &[Trace], op
     tabs::link_tabs(&mut screens, abstraction);
     remember_state(&mut screens, &seen_as, traces);
     routes::learn(&mut screens, &seen_as, abstraction, graph, traces);
+    lend::lend_taps(&mut screens);
+    titled::link(&mut screens, abstraction, graph);
     let fresh_start = remember::forgets_on_restart(&screens, &seen_as, traces);
     let entry = entry_screen(&seen_as, abstraction, traces).unwrap_or_else(|| screens.first().map(|s| s.id.clone()).unwrap_or_default());
     let entry_guard = abstraction.index_of(&entry).is_some_and(|i| {
@@ -1336,6 +1345,9 @@ fn lua(model: &AppModel, sources: &[String]) -> String {
                 "tap on"
             };
             match &h.like {
+                None if h.titled => {
+                    let _ = write!(out, "\n-- {gesture} `{}`, not seen: it is labelled as `{}` is titled", h.widget, h.target);
+                }
                 None if h.closes_dialog => {
                     let _ =
                         write!(out, "\n-- {gesture} `{}`, not seen: it closes the dialog, as a dialog's buttons and choices do", h.widget);
@@ -1652,6 +1664,7 @@ mod tests {
         let list = ScreenModel {
             id: "list".to_owned(),
             title: String::new(),
+            heading: None,
             role: Role::App,
             kind: ScreenKind::Full,
             visits: 1,

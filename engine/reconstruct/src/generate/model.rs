@@ -72,6 +72,9 @@ pub struct Handler {
     /// closes the dialog, as dialogs do (`closes`).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub closes_dialog: bool,
+    /// Not used in the traces: labelled as the screen it opens is titled (`titled`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub titled: bool,
     /// Where it leads instead after the controls that opened its screen (`routes::learn`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub routes: Vec<Route>,
@@ -95,6 +98,9 @@ impl Handler {
 pub struct ScreenModel {
     pub id: String,
     pub title: String,
+    /// The title the screen shows (a toolbar's, a dialog's heading), normalized (`titled`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub heading: Option<String>,
     pub role: Role,
     pub kind: ScreenKind,
     pub visits: usize,

@@ -64,6 +64,9 @@ pub struct Widget {
     /// The source bounds normalized to 0..1.
     pub source_box: [f64; 4],
     pub checked: bool,
+    /// The node took taps (or long presses) on the real phone.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub clickable: bool,
     /// Shown as the selected one (a day in a month grid).
     #[serde(default)]
     pub selected: bool,
@@ -125,6 +128,20 @@ impl Widget {
     /// A checkbox or a switch: a box a tap turns on or off.
     pub(crate) fn is_toggle(&self) -> bool {
         matches!(self.kind, WidgetKind::Checkbox | WidgetKind::Switch)
+    }
+
+    /// Whether it or anything inside it does something when used: a handler, or a box that
+    /// toggles.
+    pub(crate) fn acts(&self) -> bool {
+        let mut acts = false;
+        self.walk(&mut |c| acts |= c.on_tap.is_some() || c.on_long_press.is_some() || c.on_change.is_some() || c.is_toggle());
+        acts
+    }
+
+    /// A control the real phone took taps on that does nothing here yet (not a field): one
+    /// that may take a handler no trace showed (`lend`, `titled`).
+    pub(crate) fn unused_control(&self) -> bool {
+        self.clickable && !self.acts() && self.role != WidgetRole::Input && self.kind != WidgetKind::TextField
     }
 
     pub fn walk<'w>(&'w self, f: &mut dyn FnMut(&'w Widget)) {
@@ -400,6 +417,7 @@ fn build_within(n: &UiNode, m: &Mapper, shot: Option<&Rgb>, in_list: bool) -> Ve
         content_desc: n.content_desc.clone(),
         source_box: nb,
         checked: n.checked,
+        clickable: n.clickable || n.long_clickable,
         selected: n.selected,
         list: n.scrollable,
         background,
@@ -517,6 +535,7 @@ pub(crate) fn from_target(node: &UiNode, m: &Mapper) -> Widget {
         content_desc: node.content_desc.clone(),
         source_box: m.normalized(node.bounds),
         checked: node.checked,
+        clickable: node.clickable || node.long_clickable,
         selected: node.selected,
         list: false,
         background: None,
@@ -854,6 +873,32 @@ fn free_of(taken: &[[f64; 4]], own: &[[f64; 4]]) -> bool {
 
 /// A row with handlers: class, size (dp), tap and long-press handlers.
 type RowModel = (String, [f64; 2], Option<String>, Option<String>);
+
+/// A control whose only acting part is a passive text or picture inside it does what a tap on
+/// that part did: on the real phone the part took no touches, so the tap was the control's
+/// (DroidBot names a settings row's label as the target of a tap on the row). A tap anywhere
+/// on the row then does it, not only one on its label.
+pub(crate) fn lift_passive_taps(widgets: &mut [Widget]) {
+    for w in widgets.iter_mut() {
+        w.walk_mut(&mut |w| {
+            if !w.clickable || w.on_tap.is_some() || w.on_long_press.is_some() || w.is_toggle() {
+                return;
+            }
+            let mut acting: Vec<(bool, Option<String>, Option<String>)> = Vec::new();
+            for c in &w.children {
+                c.walk(&mut |d| {
+                    if d.on_tap.is_some() || d.on_long_press.is_some() || d.on_change.is_some() || d.is_toggle() {
+                        acting.push((d.clickable, d.on_tap.clone(), d.on_long_press.clone()));
+                    }
+                });
+            }
+            if let [(false, on_tap, on_long_press)] = acting.as_slice() {
+                w.on_tap.clone_from(on_tap);
+                w.on_long_press.clone_from(on_long_press);
+            }
+        });
+    }
+}
 
 /// Rows of a list alike in class and size to a row with a handler get the same handler:
 /// the traces tapped one contact, any contact opens the detail screen. A checkbox or switch,

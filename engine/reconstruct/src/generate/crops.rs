@@ -5,10 +5,10 @@
 //! quarter of the screen, with no text of the screen over it (text stays text, so pasting the
 //! screenshot back is never what scores).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use super::widgets::{Widget, WidgetKind};
-use crate::visual::Rgb;
+use crate::visual::{channel_medians, Rgb};
 
 /// The largest share of the screen one crop may cover.
 const MAX_SCREEN_SHARE: f64 = 0.25;
@@ -16,6 +16,8 @@ const MAX_SCREEN_SHARE: f64 = 0.25;
 const MIN_SIDE_PX: u32 = 4;
 /// A text whose box lies this much inside a picture is drawn over it.
 const TEXT_OVER: f64 = 0.3;
+/// How far (in any channel) a pixel is from the colour of its picture's edge to be drawn.
+const EDGE_DIFFERENCE: u8 = 32;
 
 fn area(b: [f64; 4]) -> f64 {
     (b[2] - b[0]).max(0.0) * (b[3] - b[1]).max(0.0)
@@ -38,12 +40,87 @@ fn text_boxes(widgets: &[Widget]) -> Vec<[f64; 4]> {
     out
 }
 
-/// Whether a widget's box may become a crop.
-fn croppable(w: &Widget, texts: &[[f64; 4]]) -> bool {
-    let b = w.source_box;
+/// Whether a box may become a crop: inside the screen, at most a quarter of it, no text over it.
+fn croppable_box(b: [f64; 4], texts: &[[f64; 4]]) -> bool {
     let inside = b[0] >= 0.0 && b[1] >= 0.0 && b[2] <= 1.0 && b[3] <= 1.0;
     let text_over = texts.iter().any(|t| area(*t) > 0.0 && overlap(*t, b) / area(*t) >= TEXT_OVER);
-    matches!(w.kind, WidgetKind::Image | WidgetKind::Icon) && w.children.is_empty() && inside && area(b) <= MAX_SCREEN_SHARE && !text_over
+    inside && area(b) <= MAX_SCREEN_SHARE && !text_over
+}
+
+/// Whether a widget's box may become a crop.
+fn croppable(w: &Widget, texts: &[[f64; 4]]) -> bool {
+    matches!(w.kind, WidgetKind::Image | WidgetKind::Icon) && w.children.is_empty() && croppable_box(w.source_box, texts)
+}
+
+/// A picture's box in screenshot pixels (`rows`: the rows that show the screen).
+fn pixel_box(b: [f64; 4], shot: &Rgb, rows: u32) -> [u32; 4] {
+    let (sw, sh) = (f64::from(shot.width), f64::from(rows));
+    let px = |v: f64, side: f64| (v.clamp(0.0, 1.0) * side).round() as u32;
+    [px(b[0], sw), px(b[1], sh), px(b[2], sw), px(b[3], sh)]
+}
+
+/// The part of a picture's box the picture fills, when its view is larger than what it draws
+/// (a logo centred in an image view that spans the page): the bounding box of the pixels
+/// unlike the colour of the box's edge, as fractions of the screen, and that colour; `None`
+/// when the picture fills its box, or the box's edge is not one colour (a photo).
+fn drawn_part(b: [f64; 4], shot: &Rgb, rows: u32) -> Option<([f64; 4], [u8; 3])> {
+    let [x1, y1, x2, y2] = pixel_box(b, shot, rows);
+    if x2 < x1 + 2 * MIN_SIDE_PX || y2 < y1 + 2 * MIN_SIDE_PX {
+        return None;
+    }
+    let ring: Vec<[u8; 3]> = (x1..x2)
+        .flat_map(|x| [shot.at(x, y1), shot.at(x, y2 - 1)])
+        .chain((y1..y2).flat_map(|y| [shot.at(x1, y), shot.at(x2 - 1, y)]))
+        .collect();
+    let edge = channel_medians(&ring)?;
+    let unlike = |c: [u8; 3]| c.iter().zip(edge).any(|(a, b)| a.abs_diff(b) > EDGE_DIFFERENCE);
+    // A photo's edge is many colours: no margin to trim.
+    if ring.iter().filter(|c| unlike(**c)).count() * 10 > ring.len() {
+        return None;
+    }
+    let (mut lo_x, mut lo_y, mut hi_x, mut hi_y) = (u32::MAX, u32::MAX, 0, 0);
+    for y in y1..y2 {
+        for x in x1..x2 {
+            if unlike(shot.at(x, y)) {
+                (lo_x, lo_y, hi_x, hi_y) = (lo_x.min(x), lo_y.min(y), hi_x.max(x + 1), hi_y.max(y + 1));
+            }
+        }
+    }
+    if hi_x < lo_x.saturating_add(MIN_SIDE_PX) || hi_y < lo_y.saturating_add(MIN_SIDE_PX) {
+        return None;
+    }
+    let (sw, sh) = (f64::from(shot.width), f64::from(rows));
+    Some(([f64::from(lo_x) / sw, f64::from(lo_y) / sh, f64::from(hi_x) / sw, f64::from(hi_y) / sh], edge))
+}
+
+/// A picture too large to cut whose drawn part may be cut becomes a box in its edge's colour
+/// holding the drawn part as a picture (`<id>_picture`, cut as any picture is), at its place;
+/// false when it has no such part.
+fn keep_drawn_part(w: &mut Widget, shot: &Rgb, rows: u32, texts: &[[f64; 4]], taken: &BTreeSet<String>) -> bool {
+    let b = w.source_box;
+    let Some((part, edge)) = drawn_part(b, shot, rows).filter(|(p, _)| croppable_box(*p, texts)) else { return false };
+    let id = format!("{}_picture", w.id);
+    if taken.contains(&id) {
+        return false;
+    }
+    // The part's place in dp, in proportion to the view's box.
+    let (bw, bh) = ((b[2] - b[0]).max(f64::EPSILON), (b[3] - b[1]).max(f64::EPSILON));
+    let r = w.rect;
+    let mut picture = w.clone();
+    picture.id = id;
+    picture.source_box = part;
+    picture.rect = [
+        r[0] + (part[0] - b[0]) / bw * r[2],
+        r[1] + (part[1] - b[1]) / bh * r[3],
+        (part[2] - part[0]) / bw * r[2],
+        (part[3] - part[1]) / bh * r[3],
+    ];
+    (picture.on_tap, picture.on_long_press, picture.clickable) = (None, None, false);
+    (picture.resource_id, picture.content_desc) = (String::new(), String::new());
+    w.kind = WidgetKind::Container;
+    w.background = Some(edge);
+    w.children = vec![picture];
+    true
 }
 
 /// Cuts every croppable widget of a screen out of its screenshot (`rows`: the screenshot's
@@ -52,13 +129,23 @@ fn croppable(w: &Widget, texts: &[[f64; 4]]) -> bool {
 pub(crate) fn cut(widgets: &mut [Widget], shot: &Rgb, rows: u32, screen: &str, images: &mut BTreeMap<String, Vec<u8>>) {
     let texts = text_boxes(widgets);
     let share = f64::from(rows) / f64::from(shot.height.max(1));
+    let mut taken = BTreeSet::new();
+    for w in widgets.iter() {
+        w.walk(&mut |w| {
+            taken.insert(w.id.clone());
+        });
+    }
     for w in widgets.iter_mut() {
         w.walk_mut(&mut |w| {
             let b = w.source_box;
             if !croppable(w, &texts) {
-                // A picture that may not be cut (too large, or text drawn over it) is drawn in
-                // its own main colour rather than as a grey placeholder.
                 if w.kind == WidgetKind::Image && w.children.is_empty() {
+                    // Its part is cut next, as the box's child.
+                    if keep_drawn_part(w, shot, rows, &texts, &taken) {
+                        return;
+                    }
+                    // A picture that may not be cut (too large, or text drawn over it) is drawn
+                    // in its own main colour rather than as a grey placeholder.
                     if let Some(c) = shot.median_color(b[0], b[1] * share, b[2], b[3] * share) {
                         w.kind = WidgetKind::Container;
                         w.background = Some(c);
@@ -66,9 +153,7 @@ pub(crate) fn cut(widgets: &mut [Widget], shot: &Rgb, rows: u32, screen: &str, i
                 }
                 return;
             }
-            let (sw, sh) = (f64::from(shot.width), f64::from(rows));
-            let (x1, y1) = ((b[0] * sw).round() as u32, (b[1] * sh).round() as u32);
-            let (x2, y2) = ((b[2] * sw).round() as u32, (b[3] * sh).round() as u32);
+            let [x1, y1, x2, y2] = pixel_box(b, shot, rows);
             if x2 < x1 + MIN_SIDE_PX || y2 < y1 + MIN_SIDE_PX {
                 return;
             }
@@ -109,5 +194,45 @@ mod tests {
         let banner = &widgets[1];
         assert_eq!((banner.kind, banner.background), (WidgetKind::Container, Some([200, 200, 200])), "drawn in its colour");
         assert_eq!(images.keys().collect::<Vec<_>>(), ["images/home__logo.png"]);
+    }
+
+    /// A 100 x 200 page in grey with a red logo drawn at `logo` (pixels), and noise at `photo`.
+    fn page_with(logo: [u32; 4], photo: [u32; 4]) -> Rgb {
+        let mut rgba = vec![200u8; 100 * 200 * 4];
+        for y in 0..200 {
+            for x in 0..100 {
+                let i = (y * 100 + x) as usize * 4;
+                if (logo[0]..logo[2]).contains(&x) && (logo[1]..logo[3]).contains(&y) {
+                    rgba[i..i + 3].copy_from_slice(&[220, 30, 30]);
+                }
+                if (photo[0]..photo[2]).contains(&x) && (photo[1]..photo[3]).contains(&y) {
+                    let v = ((x * 37 + y * 91) % 256) as u8;
+                    rgba[i..i + 3].copy_from_slice(&[v, v / 2, 255 - v]);
+                }
+            }
+        }
+        Rgb::from_rgba(100, 200, &rgba)
+    }
+
+    #[test]
+    fn a_large_view_around_a_small_picture_keeps_the_picture_and_never_a_photo() {
+        let shot = page_with([40, 40, 60, 60], [0, 120, 100, 200]);
+        let mut widgets = vec![
+            // 40% of the screen, its logo a fiftieth of it.
+            widget("logo", WidgetKind::Image, [0.0, 0.1, 1.0, 0.5], ""),
+            // 40% of the screen, a photo to its edges.
+            widget("photo", WidgetKind::Image, [0.0, 0.6, 1.0, 1.0], ""),
+        ];
+        widgets[0].rect = [0.0, 80.0, 400.0, 320.0];
+        let mut images = BTreeMap::new();
+        cut(&mut widgets, &shot, 200, "home", &mut images);
+        let logo = &widgets[0];
+        assert_eq!((logo.kind, logo.background), (WidgetKind::Container, Some([200, 200, 200])), "the view's margin in its colour");
+        let picture = &logo.children[0];
+        assert_eq!(picture.source_box, [0.4, 0.2, 0.6, 0.3]);
+        assert_eq!(picture.rect.map(f64::round), [160.0, 160.0, 80.0, 80.0], "where the logo is drawn");
+        assert_eq!(picture.image.as_deref(), Some("images/home__logo_picture.png"));
+        assert_eq!(images.keys().collect::<Vec<_>>(), ["images/home__logo_picture.png"], "the photo is never cut");
+        assert!(widgets[1].children.is_empty() && widgets[1].image.is_none());
     }
 }

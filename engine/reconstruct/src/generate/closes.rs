@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 
 use super::model::Handler;
 use super::remember::is_radio;
-use super::widgets::{Widget, WidgetKind, WidgetRole};
+use super::widgets::{Widget, WidgetKind};
 use crate::abstraction::{Abstraction, Role};
 use crate::graph::UsageGraph;
 use crate::trace::ScreenKind;
@@ -62,8 +62,7 @@ pub(super) fn untried_controls(
             if handlers.iter().any(|h| h.name == name) {
                 return;
             }
-            w.on_tap = Some(name.clone());
-            w.role = WidgetRole::Navigation;
+            w.navigates_on_tap(&name);
             handlers.push(Handler {
                 name,
                 widget: w.id.clone(),

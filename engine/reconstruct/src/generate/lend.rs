@@ -6,7 +6,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::model::{Handler, ScreenModel};
-use super::widgets::{Widget, WidgetRole};
+use super::widgets::Widget;
 use crate::abstraction::Role;
 use crate::trace::ScreenKind;
 
@@ -59,8 +59,7 @@ pub(super) fn lend_taps(screens: &mut [ScreenModel]) {
                 if s.handlers.iter().any(|h| h.name == name) {
                     return;
                 }
-                w.on_tap = Some(name.clone());
-                w.role = WidgetRole::Navigation;
+                w.navigates_on_tap(&name);
                 lent.push(Handler {
                     name,
                     widget: w.id.clone(),

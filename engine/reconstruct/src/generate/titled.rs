@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 
 use super::model::{Handler, ScreenModel};
 use super::ways::navigation;
-use super::widgets::{Widget, WidgetKind, WidgetRole};
+use super::widgets::{Widget, WidgetKind};
 use crate::abstraction::{Abstraction, Role};
 use crate::graph::UsageGraph;
 use crate::trace::ScreenKind;
@@ -114,8 +114,7 @@ pub(super) fn link(screens: &mut [ScreenModel], abstraction: &Abstraction, graph
             for w in screen.widgets.iter_mut() {
                 w.walk_mut(&mut |w| {
                     if w.id == widget {
-                        w.on_tap = Some(name.clone());
-                        w.role = WidgetRole::Navigation;
+                        w.navigates_on_tap(&name);
                     }
                 });
             }

@@ -130,6 +130,12 @@ impl Widget {
         matches!(self.kind, WidgetKind::Checkbox | WidgetKind::Switch)
     }
 
+    /// A tap on it runs handler `name`, which leads to another screen.
+    pub(crate) fn navigates_on_tap(&mut self, name: &str) {
+        self.on_tap = Some(name.to_owned());
+        self.role = WidgetRole::Navigation;
+    }
+
     /// Whether it or anything inside it does something when used: a handler, or a box that
     /// toggles.
     pub(crate) fn acts(&self) -> bool {

@@ -230,11 +230,12 @@ impl Replayer<'_> {
     }
 
     /// Whether the label is a screen that goes on the trace's back stack: one the trace saw
-    /// (not one it knows only by a hash), the app's or another app's it opened.
+    /// (not one it knows only by a hash, nor an empty hierarchy), the app's or another app's it
+    /// opened.
     fn stacks(&self, label: &Label) -> bool {
         matches!(label, Label::Screen(i) if {
             let s = &self.model.abstraction.screens[*i];
-            s.role != Role::Launcher && s.kind != ScreenKind::HashOnly
+            s.role != Role::Launcher && !matches!(s.kind, ScreenKind::HashOnly | ScreenKind::Empty)
         })
     }
 
@@ -637,7 +638,6 @@ pub fn replay_to_end(
     }
     // The app's back stack as the trace had it, for putting the phone back on a screen.
     let mut stack = TraceStack::default();
-    let mut app_closed = false;
     if let Some(Label::Screen(i)) = first.as_ref().filter(|l| r.stacks(l)) {
         stack.restart(*i, model.abstraction.screens[*i].kind == ScreenKind::Dialog);
     }
@@ -671,15 +671,22 @@ pub fn replay_to_end(
         if let TraceAction::TypeText { text } = &step.action {
             typed.extend(memory::worth_looking_for(text));
         }
-        app_closed |= matches!(step.action, TraceAction::CloseApp { .. });
-        // A screen the trace knows only by a hash is a guess of what it was: not on the stack.
-        if let Some(Label::Screen(next)) = expected.as_ref().filter(|l| r.stacks(l)) {
-            let dialog = r.model.abstraction.screens[*next].kind == ScreenKind::Dialog;
-            if std::mem::take(&mut app_closed) {
-                stack.restart(*next, dialog);
-            } else {
-                stack.enter(*next, dialog, r.dismisses(&from, *next));
+        let back = matches!(&step.action, TraceAction::Key { key } if key == "back");
+        let closed = matches!(&step.action, TraceAction::CloseApp { app } if *app == r.model.package);
+        match &expected {
+            // Back out of the app's last screen, or the app closed: it starts afresh.
+            Some(Label::Launcher) if back => stack.clear(),
+            _ if closed => stack.clear(),
+            // A screen the trace knows only by a hash is a guess of what it was: not on the stack.
+            Some(next @ Label::Screen(i)) if r.stacks(next) => {
+                let dialog = r.model.abstraction.screens[*i].kind == ScreenKind::Dialog;
+                if back {
+                    stack.back_to(*i, dialog);
+                } else {
+                    stack.enter(*i, dialog, r.dismisses(&from, *i));
+                }
             }
+            _ => {}
         }
         let landed = r.observe();
         if matches!(landed, Label::Screen(_) | Label::Launcher) {

@@ -3,7 +3,7 @@
 //! had beneath it: Back, or a dialog's button that closes it, then goes where it went in the
 //! trace rather than to the app's first screen.
 
-/// The most screens kept beneath the top (Android apps rarely stack deeper in one task).
+/// The most screens kept, the top included (Android apps rarely stack deeper in one task).
 const MAX_DEPTH: usize = 8;
 
 /// Screens by index, bottom first: a screen seen again pops what was above it, a new one is
@@ -32,6 +32,23 @@ impl TraceStack {
         if self.screens.len() > MAX_DEPTH {
             self.screens.remove(0);
         }
+    }
+
+    /// Back showed `screen`: the top is gone, and what was beneath it is `screen` (the screen
+    /// the stack had there when it holds it; else `screen` takes that place).
+    pub(crate) fn back_to(&mut self, screen: usize, dialog: bool) {
+        self.screens.pop();
+        if !self.screens.contains(&screen) {
+            self.screens.pop();
+        }
+        self.dialog_on_top = false;
+        self.enter(screen, dialog, false);
+    }
+
+    /// The app's stack is gone (Back out of its last screen, or it was closed).
+    pub(crate) fn clear(&mut self) {
+        self.screens.clear();
+        self.dialog_on_top = false;
     }
 
     /// The app was started afresh on `screen` (it had been closed).
@@ -86,6 +103,22 @@ mod tests {
         assert_eq!(stack.path_to(5), vec![0, 3, 4, 5], "a screen that leaves the dialog open goes over it");
         stack.enter(4, true, true);
         assert_eq!(stack.path_to(4), vec![0, 3, 4], "and Back from it finds the dialog");
+    }
+
+    #[test]
+    fn back_pops_and_learns_what_was_beneath() {
+        let mut stack = TraceStack::default();
+        for s in [0, 1, 2] {
+            stack.enter(s, false, true);
+        }
+        stack.back_to(1, false);
+        assert_eq!(stack.path_to(1), vec![0, 1]);
+        stack.enter(2, false, true);
+        stack.back_to(5, false);
+        assert_eq!(stack.path_to(5), vec![0, 5], "Back showed what was beneath: it takes that place");
+        stack.clear();
+        stack.enter(3, false, true);
+        assert_eq!(stack.path_to(3), vec![3]);
     }
 
     #[test]

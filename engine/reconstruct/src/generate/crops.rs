@@ -7,7 +7,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::widgets::{Widget, WidgetKind};
+use super::widgets::{Widget, WidgetKind, WidgetRole};
 use crate::visual::{channel_medians, Rgb};
 
 /// The largest share of the screen one crop may cover.
@@ -62,7 +62,7 @@ fn pixel_box(b: [f64; 4], shot: &Rgb, rows: u32) -> [u32; 4] {
 /// The part of a picture's box the picture fills, when its view is larger than what it draws
 /// (a logo centred in an image view that spans the page): the bounding box of the pixels
 /// unlike the colour of the box's edge, as fractions of the screen, and that colour; `None`
-/// when the picture fills its box, or the box's edge is not one colour (a photo).
+/// when nothing is drawn there, or the box's edge is not one colour (a photo).
 fn drawn_part(b: [f64; 4], shot: &Rgb, rows: u32) -> Option<([f64; 4], [u8; 3])> {
     let [x1, y1, x2, y2] = pixel_box(b, shot, rows);
     if x2 < x1 + 2 * MIN_SIDE_PX || y2 < y1 + 2 * MIN_SIDE_PX {
@@ -93,12 +93,24 @@ fn drawn_part(b: [f64; 4], shot: &Rgb, rows: u32) -> Option<([f64; 4], [u8; 3])>
     Some(([f64::from(lo_x) / sw, f64::from(lo_y) / sh, f64::from(hi_x) / sw, f64::from(hi_y) / sh], edge))
 }
 
-/// A picture too large to cut whose drawn part may be cut becomes a box in its edge's colour
-/// holding the drawn part as a picture (`<id>_picture`, cut as any picture is), at its place;
-/// false when it has no such part.
-fn keep_drawn_part(w: &mut Widget, shot: &Rgb, rows: u32, texts: &[[f64; 4]], taken: &BTreeSet<String>) -> bool {
+/// A picture too large to cut whose drawn part may be cut (at most a quarter of the screen, no
+/// text or other widget over it) becomes a box in its edge's colour holding the drawn part as
+/// a picture (`<id>_picture`, cut as any picture is), at its place; false when it has no such part.
+fn keep_drawn_part(
+    w: &mut Widget,
+    shot: &Rgb,
+    rows: u32,
+    texts: &[[f64; 4]],
+    widgets: &[(String, [f64; 4])],
+    taken: &BTreeSet<String>,
+) -> bool {
     let b = w.source_box;
-    let Some((part, edge)) = drawn_part(b, shot, rows).filter(|(p, _)| croppable_box(*p, texts)) else { return false };
+    if area(b) <= MAX_SCREEN_SHARE {
+        return false;
+    }
+    // Another widget drawn over the part (a play button on a cover) would be baked into it.
+    let covered = |p: [f64; 4]| widgets.iter().any(|(id, o)| *id != w.id && area(*o) > 0.0 && overlap(*o, p) / area(*o) >= TEXT_OVER);
+    let Some((part, edge)) = drawn_part(b, shot, rows).filter(|(p, _)| croppable_box(*p, texts) && !covered(*p)) else { return false };
     let id = format!("{}_picture", w.id);
     if taken.contains(&id) {
         return false;
@@ -115,7 +127,7 @@ fn keep_drawn_part(w: &mut Widget, shot: &Rgb, rows: u32, texts: &[[f64; 4]], ta
         (part[2] - part[0]) / bw * r[2],
         (part[3] - part[1]) / bh * r[3],
     ];
-    (picture.on_tap, picture.on_long_press, picture.clickable) = (None, None, false);
+    (picture.on_tap, picture.on_long_press, picture.clickable, picture.role) = (None, None, false, WidgetRole::Static);
     (picture.resource_id, picture.content_desc) = (String::new(), String::new());
     w.kind = WidgetKind::Container;
     w.background = Some(edge);
@@ -130,9 +142,13 @@ pub(crate) fn cut(widgets: &mut [Widget], shot: &Rgb, rows: u32, screen: &str, i
     let texts = text_boxes(widgets);
     let share = f64::from(rows) / f64::from(shot.height.max(1));
     let mut taken = BTreeSet::new();
+    let mut drawn = Vec::new();
     for w in widgets.iter() {
         w.walk(&mut |w| {
             taken.insert(w.id.clone());
+            if w.kind != WidgetKind::Container {
+                drawn.push((w.id.clone(), w.source_box));
+            }
         });
     }
     for w in widgets.iter_mut() {
@@ -141,7 +157,7 @@ pub(crate) fn cut(widgets: &mut [Widget], shot: &Rgb, rows: u32, screen: &str, i
             if !croppable(w, &texts) {
                 if w.kind == WidgetKind::Image && w.children.is_empty() {
                     // Its part is cut next, as the box's child.
-                    if keep_drawn_part(w, shot, rows, &texts, &taken) {
+                    if keep_drawn_part(w, shot, rows, &texts, &drawn, &taken) {
                         return;
                     }
                     // A picture that may not be cut (too large, or text drawn over it) is drawn
@@ -234,5 +250,20 @@ mod tests {
         assert_eq!(picture.image.as_deref(), Some("images/home__logo_picture.png"));
         assert_eq!(images.keys().collect::<Vec<_>>(), ["images/home__logo_picture.png"], "the photo is never cut");
         assert!(widgets[1].children.is_empty() && widgets[1].image.is_none());
+    }
+
+    #[test]
+    fn a_drawn_part_with_another_widget_over_it_is_not_cut() {
+        let shot = page_with([40, 40, 60, 60], [0, 0, 0, 0]);
+        let mut widgets = vec![
+            widget("cover", WidgetKind::Image, [0.0, 0.1, 1.0, 0.5], ""),
+            // A play button drawn over the picture: cut with it, it would stay there when it changes.
+            widget("play", WidgetKind::Icon, [0.45, 0.22, 0.55, 0.28], ""),
+        ];
+        widgets[1].content_desc = "Play".into();
+        let mut images = BTreeMap::new();
+        cut(&mut widgets, &shot, 200, "home", &mut images);
+        assert!(widgets[0].children.is_empty(), "{:?}", widgets[0].children);
+        assert_eq!(widgets[0].kind, WidgetKind::Container);
     }
 }

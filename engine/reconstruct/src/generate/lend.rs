@@ -12,10 +12,28 @@ use crate::trace::ScreenKind;
 
 /// What makes a control the same control on another screen of its activity: the same id,
 /// description and text (one floating button says "Create new contact" on one tab and
-/// "Create group" on another); `None` for a control with none of them.
+/// "Create group" on another); `None` for a control that says nothing (an id alone is a
+/// layout's, shared by rows and steps that do different things).
 fn identity(w: &Widget) -> Option<String> {
-    let parts = [&w.resource_id, &w.content_desc, &w.text];
-    parts.iter().any(|p| !p.trim().is_empty()).then(|| format!("{}|{}|{}", parts[0], parts[1], parts[2]))
+    let says = !w.content_desc.trim().is_empty() || !w.text.trim().is_empty();
+    says.then(|| format!("{}|{}|{}", w.resource_id, w.content_desc, w.text))
+}
+
+/// The ids of the widgets inside a list: a row's controls are the row's item's, not the screen's.
+fn in_lists(widgets: &[Widget]) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    for w in widgets {
+        w.walk(&mut |w| {
+            if w.list {
+                for c in &w.children {
+                    c.walk(&mut |d| {
+                        out.insert(d.id.clone());
+                    });
+                }
+            }
+        });
+    }
+    out
 }
 
 /// What a tap did: where it led and how.
@@ -28,11 +46,12 @@ pub(super) fn lend_taps(screens: &mut [ScreenModel]) {
     // (activity, control) -> what its taps did, and the first screen where it did it.
     let mut seen: BTreeMap<(String, String), (BTreeSet<Effect>, String, usize)> = BTreeMap::new();
     for s in screens.iter().filter(|s| eligible(s)) {
-        for h in s.handlers.iter().filter(|h| !h.typed && !h.long_press && h.like.is_none() && !h.titled) {
+        let listed = in_lists(&s.widgets);
+        for h in s.handlers.iter().filter(|h| h.plain_move()) {
             let mut key = None;
             for w in &s.widgets {
                 w.walk(&mut |w| {
-                    if w.id == h.widget && w.on_tap.as_ref() == Some(&h.name) {
+                    if w.id == h.widget && w.on_tap.as_ref() == Some(&h.name) && !listed.contains(&w.id) {
                         key = identity(w);
                     }
                 });
@@ -42,11 +61,12 @@ pub(super) fn lend_taps(screens: &mut [ScreenModel]) {
             entry.0.insert((h.target.clone(), h.home, h.pops, h.dismisses));
         }
     }
-    for s in screens.iter_mut().filter(|s| eligible(s)) {
+    for s in screens.iter_mut().filter(|s| eligible(s) && s.moves_on.is_none()) {
+        let listed = in_lists(&s.widgets);
         let mut lent = Vec::new();
         for w in s.widgets.iter_mut() {
             w.walk_mut(&mut |w| {
-                if !w.unused_control() {
+                if !w.unused_control() || listed.contains(&w.id) {
                     return;
                 }
                 let Some(key) = identity(w) else { return };

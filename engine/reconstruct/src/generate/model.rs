@@ -87,6 +87,23 @@ pub struct Handler {
 }
 
 impl Handler {
+    /// A tap the traces showed that only leads to its target: nothing typed, saved, required,
+    /// chosen or opened in place on the way, nor a target that depends on what came before.
+    pub(crate) fn plain_move(&self) -> bool {
+        let seen = self.count > 0 && self.like.is_none() && !self.titled && !self.closes_dialog;
+        let nothing_else = !self.stays
+            && self.saves.is_empty()
+            && self.requires.is_empty()
+            && self.sets.is_empty()
+            && self.picks.is_empty()
+            && self.opens.is_empty()
+            && self.routes.is_empty()
+            && self.selects_first.is_none()
+            && self.when_checked.is_none()
+            && self.carry.is_none();
+        seen && nothing_else && !self.typed && !self.long_press
+    }
+
     /// How it reaches its usual target.
     pub(crate) fn way(&self) -> Way {
         Way { home: self.home, pops: self.pops, dismisses: self.dismisses }

@@ -17,6 +17,8 @@ use crate::trace::ScreenKind;
 const TITLE_BAND: f64 = 0.2;
 /// Labels shorter than this ("OK", "A") name no screen.
 const MIN_LABEL_CHARS: usize = 3;
+/// The largest share of the screen a row named by the text inside it may cover.
+const MAX_ROW_SHARE: f64 = 0.25;
 /// The most words a title may have beyond those of a shorter label that says it.
 const MAX_EXTRA_WORDS: usize = 2;
 
@@ -28,29 +30,44 @@ fn normalized(text: &str) -> String {
     words.join(" ").trim_end_matches(['…', '.']).trim().to_lowercase()
 }
 
-/// The title a screen's widgets show: the topmost text that takes no taps (a toolbar's, a
-/// dialog's heading).
+/// The title a screen's widgets show: the topmost text that takes no taps and is no part of
+/// a control (a toolbar's, a dialog's heading; not a menu's first item).
 pub(super) fn heading(widgets: &[Widget], kind: ScreenKind) -> Option<String> {
-    let mut best: Option<&Widget> = None;
-    for w in widgets {
-        w.walk(&mut |w| {
-            let heading = w.kind == WidgetKind::Text && !w.clickable && w.on_tap.is_none() && !w.text.trim().is_empty();
-            let in_band = kind == ScreenKind::Dialog || w.source_box[1] < TITLE_BAND;
-            let higher = best.is_none_or(|b| (w.source_box[1], w.source_box[0]) < (b.source_box[1], b.source_box[0]));
-            if heading && in_band && higher {
-                best = Some(w);
-            }
-        });
+    fn passive_texts<'w>(w: &'w Widget, in_control: bool, out: &mut Vec<&'w Widget>) {
+        let control = in_control || w.clickable || w.on_tap.is_some() || w.on_long_press.is_some();
+        if !control && w.kind == WidgetKind::Text && !w.text.trim().is_empty() {
+            out.push(w);
+        }
+        for c in &w.children {
+            passive_texts(c, control, out);
+        }
     }
-    best.map(|w| normalized(&w.text)).filter(|t| t.chars().count() >= MIN_LABEL_CHARS)
+    let mut texts = Vec::new();
+    for w in widgets {
+        passive_texts(w, false, &mut texts);
+    }
+    let in_band = |w: &&Widget| kind == ScreenKind::Dialog || w.source_box[1] < TITLE_BAND;
+    let top = texts.into_iter().filter(in_band).min_by(|a, b| {
+        let (a, b) = (a.source_box, b.source_box);
+        a[1].total_cmp(&b[1]).then(a[0].total_cmp(&b[0]))
+    });
+    top.map(|w| normalized(&w.text)).filter(|t| t.chars().count() >= MIN_LABEL_CHARS)
 }
 
-/// What a control says: its text, else its description, else its first text inside (a
-/// settings row's label).
+/// What a control says: its text, else its description, else, for a row (at most a quarter
+/// of the screen, no control inside it), its first text inside (a settings row's label).
 fn label(w: &Widget) -> Option<String> {
     let own = if w.text.trim().is_empty() { &w.content_desc } else { &w.text };
     let mut label = normalized(own);
     if label.is_empty() {
+        let b = w.source_box;
+        let mut controls_inside = false;
+        for c in &w.children {
+            c.walk(&mut |d| controls_inside |= d.clickable);
+        }
+        if controls_inside || (b[2] - b[0]) * (b[3] - b[1]) > MAX_ROW_SHARE {
+            return None;
+        }
         let mut first = None;
         w.walk(&mut |c| {
             if first.is_none() && c.kind == WidgetKind::Text && !c.text.trim().is_empty() {
@@ -82,7 +99,12 @@ pub(super) fn link(screens: &mut [ScreenModel], abstraction: &Abstraction, graph
         }
     }
     for from in 0..screens.len() {
-        let Some(from_index) = abstraction.index_of(&screens[from].id).filter(|_| screens[from].role == Role::App) else { continue };
+        // A screen that moves on by itself (a splash) takes no taps.
+        let acts_on_its_own = screens[from].moves_on.is_some();
+        let Some(from_index) = abstraction.index_of(&screens[from].id).filter(|_| screens[from].role == Role::App && !acts_on_its_own)
+        else {
+            continue;
+        };
         let own_title = screens[from].heading.clone();
         let mut links: Vec<(String, usize)> = Vec::new();
         for w in &screens[from].widgets {

@@ -883,26 +883,34 @@ type RowModel = (String, [f64; 2], Option<String>, Option<String>);
 /// A control whose only acting part is a passive text or picture inside it does what a tap on
 /// that part did: on the real phone the part took no touches, so the tap was the control's
 /// (DroidBot names a settings row's label as the target of a tap on the row). A tap anywhere
-/// on the row then does it, not only one on its label.
+/// on the row then does it, not only one on its label. Only the nearest control around the
+/// part takes it (inner controls first: an outer one then holds two acting parts), and only
+/// one of at most a quarter of the screen (a clickable page root is not a row).
 pub(crate) fn lift_passive_taps(widgets: &mut [Widget]) {
+    fn lift(w: &mut Widget) {
+        for c in &mut w.children {
+            lift(c);
+        }
+        let b = w.source_box;
+        let small = (b[2] - b[0]) * (b[3] - b[1]) <= 0.25;
+        if !w.clickable || !small || w.on_tap.is_some() || w.on_long_press.is_some() || w.is_toggle() {
+            return;
+        }
+        let mut acting: Vec<(bool, Option<String>, Option<String>)> = Vec::new();
+        for c in &w.children {
+            c.walk(&mut |d| {
+                if d.on_tap.is_some() || d.on_long_press.is_some() || d.on_change.is_some() || d.is_toggle() {
+                    acting.push((d.clickable, d.on_tap.clone(), d.on_long_press.clone()));
+                }
+            });
+        }
+        if let [(false, on_tap, on_long_press)] = acting.as_slice() {
+            w.on_tap.clone_from(on_tap);
+            w.on_long_press.clone_from(on_long_press);
+        }
+    }
     for w in widgets.iter_mut() {
-        w.walk_mut(&mut |w| {
-            if !w.clickable || w.on_tap.is_some() || w.on_long_press.is_some() || w.is_toggle() {
-                return;
-            }
-            let mut acting: Vec<(bool, Option<String>, Option<String>)> = Vec::new();
-            for c in &w.children {
-                c.walk(&mut |d| {
-                    if d.on_tap.is_some() || d.on_long_press.is_some() || d.on_change.is_some() || d.is_toggle() {
-                        acting.push((d.clickable, d.on_tap.clone(), d.on_long_press.clone()));
-                    }
-                });
-            }
-            if let [(false, on_tap, on_long_press)] = acting.as_slice() {
-                w.on_tap.clone_from(on_tap);
-                w.on_long_press.clone_from(on_long_press);
-            }
-        });
+        lift(w);
     }
 }
 

@@ -639,7 +639,7 @@ pub fn replay_to_end(
     // The app's back stack as the trace had it, for putting the phone back on a screen.
     let mut stack = TraceStack::default();
     if let Some(Label::Screen(i)) = first.as_ref().filter(|l| r.stacks(l)) {
-        stack.restart(*i, model.abstraction.screens[*i].kind == ScreenKind::Dialog);
+        stack.enter(*i, model.abstraction.screens[*i].kind == ScreenKind::Dialog, true);
     }
     if let Some(first) = &first {
         if r.put_on(first, &stack) {

@@ -51,13 +51,6 @@ impl TraceStack {
         self.dialog_on_top = false;
     }
 
-    /// The app was started afresh on `screen` (it had been closed).
-    pub(crate) fn restart(&mut self, screen: usize, dialog: bool) {
-        self.screens.clear();
-        self.screens.push(screen);
-        self.dialog_on_top = dialog;
-    }
-
     /// The screens to open, bottom first, to stand on `screen` as the trace did: those beneath
     /// it when the trace's stack holds it, else the whole stack and then it.
     pub(crate) fn path_to(&self, screen: usize) -> Vec<usize> {
@@ -84,7 +77,8 @@ mod tests {
         stack.enter(1, false, true);
         assert_eq!(stack.path_to(1), vec![0, 1]);
         assert_eq!(stack.path_to(5), vec![0, 1, 5], "a screen not on the stack goes on top of it");
-        stack.restart(4, false);
+        stack.clear();
+        stack.enter(4, false, true);
         assert_eq!(stack.path_to(4), vec![4]);
     }
 

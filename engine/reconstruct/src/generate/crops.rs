@@ -8,6 +8,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::widgets::{Widget, WidgetKind, WidgetRole};
+use crate::see::area;
 use crate::visual::{channel_medians, Rgb};
 
 /// The largest share of the screen one crop may cover.
@@ -18,10 +19,6 @@ const MIN_SIDE_PX: u32 = 4;
 const TEXT_OVER: f64 = 0.3;
 /// How far (in any channel) a pixel is from the colour of its picture's edge to be drawn.
 const EDGE_DIFFERENCE: u8 = 32;
-
-fn area(b: [f64; 4]) -> f64 {
-    (b[2] - b[0]).max(0.0) * (b[3] - b[1]).max(0.0)
-}
 
 fn overlap(a: [f64; 4], b: [f64; 4]) -> f64 {
     area([a[0].max(b[0]), a[1].max(b[1]), a[2].min(b[2]), a[3].min(b[3])])

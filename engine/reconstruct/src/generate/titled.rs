@@ -17,8 +17,6 @@ use crate::trace::ScreenKind;
 const TITLE_BAND: f64 = 0.2;
 /// Labels shorter than this ("OK", "A") name no screen.
 const MIN_LABEL_CHARS: usize = 3;
-/// The largest share of the screen a row named by the text inside it may cover.
-const MAX_ROW_SHARE: f64 = 0.25;
 /// The most words a title may have beyond those of a shorter label that says it.
 const MAX_EXTRA_WORDS: usize = 2;
 
@@ -60,12 +58,11 @@ fn label(w: &Widget) -> Option<String> {
     let own = if w.text.trim().is_empty() { &w.content_desc } else { &w.text };
     let mut label = normalized(own);
     if label.is_empty() {
-        let b = w.source_box;
         let mut controls_inside = false;
         for c in &w.children {
             c.walk(&mut |d| controls_inside |= d.clickable);
         }
-        if controls_inside || (b[2] - b[0]) * (b[3] - b[1]) > MAX_ROW_SHARE {
+        if controls_inside || !w.row_sized() {
             return None;
         }
         let mut first = None;

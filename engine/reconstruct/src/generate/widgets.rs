@@ -136,12 +136,21 @@ impl Widget {
         self.role = WidgetRole::Navigation;
     }
 
-    /// Whether it or anything inside it does something when used: a handler, or a box that
-    /// toggles.
+    /// Whether it does something when used: a handler, or a box that toggles.
+    pub(crate) fn acts_itself(&self) -> bool {
+        self.on_tap.is_some() || self.on_long_press.is_some() || self.on_change.is_some() || self.is_toggle()
+    }
+
+    /// Whether it or anything inside it does something when used.
     pub(crate) fn acts(&self) -> bool {
         let mut acts = false;
-        self.walk(&mut |c| acts |= c.on_tap.is_some() || c.on_long_press.is_some() || c.on_change.is_some() || c.is_toggle());
+        self.walk(&mut |c| acts |= c.acts_itself());
         acts
+    }
+
+    /// Whether it covers at most a quarter of the screen: a row, not a page.
+    pub(crate) fn row_sized(&self) -> bool {
+        crate::see::area(self.source_box) <= ROW_MAX_SHARE
     }
 
     /// A control the real phone took taps on that does nothing here yet (not a field): one
@@ -877,6 +886,9 @@ fn free_of(taken: &[[f64; 4]], own: &[[f64; 4]]) -> bool {
     !own.iter().any(|r| taken.iter().any(|t| covered(*r, *t) > 0.2 || covered(*t, *r) > 0.2))
 }
 
+/// The largest share of the screen a row covers (more is a page).
+const ROW_MAX_SHARE: f64 = 0.25;
+
 /// A row with handlers: class, size (dp), tap and long-press handlers.
 type RowModel = (String, [f64; 2], Option<String>, Option<String>);
 
@@ -891,15 +903,13 @@ pub(crate) fn lift_passive_taps(widgets: &mut [Widget]) {
         for c in &mut w.children {
             lift(c);
         }
-        let b = w.source_box;
-        let small = (b[2] - b[0]) * (b[3] - b[1]) <= 0.25;
-        if !w.clickable || !small || w.on_tap.is_some() || w.on_long_press.is_some() || w.is_toggle() {
+        if !w.clickable || !w.row_sized() || w.acts_itself() {
             return;
         }
         let mut acting: Vec<(bool, Option<String>, Option<String>)> = Vec::new();
         for c in &w.children {
             c.walk(&mut |d| {
-                if d.on_tap.is_some() || d.on_long_press.is_some() || d.on_change.is_some() || d.is_toggle() {
+                if d.acts_itself() {
                     acting.push((d.clickable, d.on_tap.clone(), d.on_long_press.clone()));
                 }
             });

@@ -102,13 +102,17 @@ impl Ink {
             let deep = letters.iter().any(|c| "gjpqy".contains(*c) || !c.is_ascii());
             (if tall { 0.73 } else { 0.53 }) + if deep { 0.21 } else { 0.0 }
         });
+        // One word is never broken over lines: above its last line of strokes is something
+        // else (a tab's icon above its label).
+        let one_word = !text.trim().contains(char::is_whitespace);
+        let strokes: &[u32] = if one_word && self.lines >= 2 { &[self.last_stroke_px] } else { &[self.stroke_px, self.last_stroke_px] };
         let mut sizes = Vec::new();
         for unit in units {
-            if self.lines >= 2 && self.pitch_px > 0 {
+            if self.lines >= 2 && self.pitch_px > 0 && !one_word {
                 sizes.push(f64::from(self.pitch_px) * unit / 1.25);
             }
             if let Some(em) = em {
-                for stroke in [self.stroke_px, self.last_stroke_px] {
+                for &stroke in strokes {
                     if stroke > 0 {
                         sizes.push(f64::from(stroke) * unit / em);
                     }
@@ -314,6 +318,9 @@ mod tests {
         // An icon above the label: two lines, the last one the label's.
         let above = ink_of(&bars(&[(10, 40, 80, 120), (70, 12, 60, 140)]), [0.0, 0.0, 1.0, 1.0]).unwrap();
         assert_eq!((above.lines, above.last_stroke_px, above.span_px), (2, 12, 79));
+        // A one-word label is sized from its own line alone, never from the pitch or the icon.
+        let unit = |side: f64| (side * f64::from(above.box_w_px) / f64::from(above.box_px), side);
+        assert_eq!(above.drawn_sizes("Activity", unit(100.0)), vec![12.0 / (0.73 + 0.21)]);
     }
 
     #[test]

@@ -104,7 +104,8 @@ fn fitted_text(text: &str, natural: f64, width_dp: f64, height_dp: f64, ink_line
             Some(lines) => (height_px * 1.1).min(lines as f64 * f64::from(line_height((size * px) as f32)) * 1.05),
             None => height_px * 1.1,
         };
-        widest_word <= width_px && f64::from(layout_text(text, style, Some(width_px), None).height) <= room
+        // A little room over the measured width: the box's width is rounded to pixels when laid out.
+        widest_word <= width_px * 0.98 && f64::from(layout_text(text, style, Some(width_px), None).height) <= room
     };
     let smallest = (natural * 0.75).floor().max(8.0);
     let mut size = natural;
@@ -183,7 +184,9 @@ fn widget(w: &Widget, parent: [f64; 4], bg: Option<[u8; 3]>, on: On<'_>, depth: 
         }
         WidgetKind::Text => {
             props.push(format!("text: {}", on.text(&w.id, &w.text)));
-            let ink_lines = w.ink.map(|i| i.lines).filter(|l| *l > 0);
+            // One word takes one line, whatever else its box shows.
+            let one_word = !w.text.trim().contains(char::is_whitespace);
+            let ink_lines = w.ink.map(|i| if one_word { 1 } else { i.lines }).filter(|l| *l > 0);
             // As drawn where the screenshot shows it, else as tall as its box suggests. A size at
             // which the text is wider than its strokes measured something else too (an icon
             // above the label) and is not used.

@@ -16,6 +16,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+try:  # numpy and Pillow, from the dev requirements; without them the zoo goes on without it.
+    import visual_gap
+except ImportError:
+    visual_gap = None  # type: ignore[assignment]
+
 MARKERS = ("events", "eventStructs.txt", "gestures.json", "steps.jsonl")
 
 
@@ -224,6 +229,13 @@ def main() -> int:
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "fidelity.json").write_text(json.dumps({"overall": overall, "traces": rows}, indent=2))
     (args.out / "fidelity.md").write_text(markdown(rows, overall))
+    # Where the visual similarity of every judged screen is lost (tools/visual_gap.py).
+    gap = visual_gap.visual_gap([Path(r["frames"]) for r in built if r.get("frames")]) if visual_gap else None
+    if gap is not None:
+        overall["visual_gap"] = gap
+        (args.out / "fidelity.json").write_text(json.dumps({"overall": overall, "traces": rows}, indent=2))
+        with (args.out / "fidelity.md").open("a") as md:
+            md.write("\n" + visual_gap.markdown(gap))
     if contact_sheet(built, args.out / "contact_sheet.png"):
         print(f"contact sheet: {args.out / 'contact_sheet.png'} (per trace: originals above, rebuilt below)", file=sys.stderr)
     print((args.out / "fidelity.md").read_text())

@@ -112,6 +112,7 @@ impl Props {
             src,
             fit,
             circle,
+            decorative,
             route,
             on_tap,
             on_long_press,
@@ -170,6 +171,7 @@ impl Props {
             ("src", src.is_some()),
             ("fit", fit.is_some()),
             ("circle", *circle),
+            ("decorative", *decorative),
             ("route", route.is_some()),
             ("on_tap", on_tap.is_some()),
             ("on_long_press", on_long_press.is_some()),
@@ -319,10 +321,12 @@ pub struct Props {
     pub variant: Option<crate::options::Variant>,
 
     // Images: a file in the app bundle (`images/cat.jpg` or `{item.photo}`), how it fills its
-    // box (`cover|contain|fill`) and whether it is cut to a circle.
+    // box (`cover|contain|fill`), whether it is cut to a circle, and whether it is only drawn
+    // (`decorative`: no element of the UI tree, as an icon inside a text view's box).
     pub src: Option<Template>,
     pub fit: Option<crate::options::Fit>,
     pub circle: bool,
+    pub decorative: bool,
 
     // Maps: the route drawn on a `Map` (`{"from": id, "to": id}`, 0 = the user's location).
     pub route: Option<Template>,

@@ -50,10 +50,26 @@ fn croppable(w: &Widget, texts: &[[f64; 4]]) -> bool {
 }
 
 /// A picture's box in screenshot pixels (`rows`: the rows that show the screen).
-fn pixel_box(b: [f64; 4], shot: &Rgb, rows: u32) -> [u32; 4] {
+pub(super) fn pixel_box(b: [f64; 4], shot: &Rgb, rows: u32) -> [u32; 4] {
     let (sw, sh) = (f64::from(shot.width), f64::from(rows));
     let px = |v: f64, side: f64| (v.clamp(0.0, 1.0) * side).round() as u32;
     [px(b[0], sw), px(b[1], sh), px(b[2], sw), px(b[3], sh)]
+}
+
+/// Whether a pixel is drawn over a ground of colour `edge` (far from it in some channel).
+pub(super) fn unlike(c: [u8; 3], edge: [u8; 3]) -> bool {
+    c.iter().zip(edge).any(|(a, b)| a.abs_diff(b) > EDGE_DIFFERENCE)
+}
+
+/// The colour of the edge of the box `[x1, y1, x2, y2]` (screenshot pixels, at least one a
+/// side): what is drawn on; `None` when the edge is not one colour (a photo runs to its edge).
+fn edge_colour(shot: &Rgb, [x1, y1, x2, y2]: [u32; 4]) -> Option<[u8; 3]> {
+    let ring: Vec<[u8; 3]> = (x1..x2)
+        .flat_map(|x| [shot.at(x, y1), shot.at(x, y2 - 1)])
+        .chain((y1..y2).flat_map(|y| [shot.at(x1, y), shot.at(x2 - 1, y)]))
+        .collect();
+    let edge = channel_medians(&ring)?;
+    (ring.iter().filter(|c| unlike(**c, edge)).count() * 10 <= ring.len()).then_some(edge)
 }
 
 /// The part of a picture's box the picture fills, when its view is larger than what it draws
@@ -65,20 +81,11 @@ fn drawn_part(b: [f64; 4], shot: &Rgb, rows: u32) -> Option<([f64; 4], [u8; 3])>
     if x2 < x1 + 2 * MIN_SIDE_PX || y2 < y1 + 2 * MIN_SIDE_PX {
         return None;
     }
-    let ring: Vec<[u8; 3]> = (x1..x2)
-        .flat_map(|x| [shot.at(x, y1), shot.at(x, y2 - 1)])
-        .chain((y1..y2).flat_map(|y| [shot.at(x1, y), shot.at(x2 - 1, y)]))
-        .collect();
-    let edge = channel_medians(&ring)?;
-    let unlike = |c: [u8; 3]| c.iter().zip(edge).any(|(a, b)| a.abs_diff(b) > EDGE_DIFFERENCE);
-    // A photo's edge is many colours: no margin to trim.
-    if ring.iter().filter(|c| unlike(**c)).count() * 10 > ring.len() {
-        return None;
-    }
+    let edge = edge_colour(shot, [x1, y1, x2, y2])?;
     let (mut lo_x, mut lo_y, mut hi_x, mut hi_y) = (u32::MAX, u32::MAX, 0, 0);
     for y in y1..y2 {
         for x in x1..x2 {
-            if unlike(shot.at(x, y)) {
+            if unlike(shot.at(x, y), edge) {
                 (lo_x, lo_y, hi_x, hi_y) = (lo_x.min(x), lo_y.min(y), hi_x.max(x + 1), hi_y.max(y + 1));
             }
         }

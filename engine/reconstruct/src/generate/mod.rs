@@ -3,6 +3,7 @@
 
 mod closes;
 mod crops;
+mod drawables;
 mod in_place;
 mod ink;
 mod lend;
@@ -415,6 +416,7 @@ pub fn model(abstraction: &Abstraction, graph: &UsageGraph, traces: &[Trace], op
         }
         if let Some((shot, rows)) = &example_shot {
             crops::cut(&mut widgets, shot, *rows, &abs.id, &mut images);
+            drawables::cut(&mut widgets, shot, *rows, &abs.id, &mut images);
         }
         let is_full = full.contains(&index);
         // Read before a screen shown rarely loses its texts.

@@ -4,6 +4,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
+use super::drawables::Side;
 use super::model::{AppModel, ScreenModel, Shown, Surface, GUARD_SCREEN};
 use super::surfaces::own_colour;
 use super::widgets::{Widget, WidgetKind};
@@ -184,6 +185,19 @@ fn widget(w: &Widget, parent: [f64; 4], bg: Option<[u8; 3]>, on: On<'_>, depth: 
         }
         WidgetKind::Text => {
             props.push(format!("text: {}", on.text(&w.id, &w.text)));
+            // A picture drawn in its box (`drawables`) keeps the text to the rest of it, `room`;
+            // what the screenshot measured is of the whole box.
+            let room = match &w.drawable {
+                Some(d) if d.side == Side::Above => {
+                    props.push(format!("padding: (0, {}, 0, 0)", num(d.inset)));
+                    [rect[2], (rect[3] - d.inset).max(1.0)]
+                }
+                Some(d) => {
+                    props.push(format!("padding: ({}, 0, 0, 0)", num(d.inset)));
+                    [(rect[2] - d.inset).max(1.0), rect[3]]
+                }
+                None => [rect[2], rect[3]],
+            };
             // One word takes one line, whatever else its box shows.
             let one_word = !w.text.trim().contains(char::is_whitespace);
             let ink_lines = w.ink.map(|i| if one_word { 1 } else { i.lines }).filter(|l| *l > 0);
@@ -197,8 +211,8 @@ fn widget(w: &Widget, parent: [f64; 4], bg: Option<[u8; 3]>, on: On<'_>, depth: 
                     let fits = |size: &f64| text_width(&w.text, *size, rect[2]) <= span * 1.15;
                     i.drawn_sizes(&w.text, (rect[2], rect[3])).into_iter().map(|s| s.clamp(8.0, 48.0).round()).find(fits)
                 })
-                .unwrap_or(natural);
-            let (size, max_lines) = fitted_text(&w.text, natural, rect[2], rect[3], ink_lines);
+                .unwrap_or_else(|| text_size(room[1]));
+            let (size, max_lines) = fitted_text(&w.text, natural, room[0], room[1], ink_lines);
             props.push(format!("size: {}", num(size)));
             if let Some(lines) = max_lines {
                 props.push(format!("max_lines: {lines}"));
@@ -314,6 +328,19 @@ fn widget(w: &Widget, parent: [f64; 4], bg: Option<[u8; 3]>, on: On<'_>, depth: 
     out.push('\n');
     if w.children.is_empty() {
         let _ = writeln!(out, "{pad}{name}({}),", props.join(", "));
+        if let Some(d) = &w.drawable {
+            let r = d.rect;
+            let _ = writeln!(out, "{pad}// Its picture, drawn in its box (no view of its own).");
+            let _ = writeln!(
+                out,
+                "{pad}Image(src: {}, fit: \"fill\", decorative: true, margin: ({}, {}, 0, 0), width: {}, height: {}),",
+                tlit(&d.image),
+                num(r[0] - parent[0]),
+                num(r[1] - parent[1]),
+                num(r[2]),
+                num(r[3])
+            );
+        }
         return;
     }
     let inner_bg = own_bg.or(bg);

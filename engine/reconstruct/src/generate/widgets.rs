@@ -111,6 +111,9 @@ pub struct Widget {
     /// The bundle file cut out of the screenshot for this picture (see `crops`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub image: Option<String>,
+    /// The picture a text draws inside its own box (see `drawables`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub drawable: Option<super::drawables::Drawable>,
 }
 
 impl Widget {
@@ -446,6 +449,7 @@ fn build_within(n: &UiNode, m: &Mapper, shot: Option<&Rgb>, in_list: bool) -> Ve
         shown_if: None,
         initial_text: None,
         image: None,
+        drawable: None,
         children: if kind == WidgetKind::Container { children } else { Vec::new() },
         merged: false,
     }]
@@ -564,6 +568,7 @@ pub(crate) fn from_target(node: &UiNode, m: &Mapper) -> Widget {
         shown_if: None,
         initial_text: None,
         image: None,
+        drawable: None,
         children: Vec::new(),
         merged: false,
     }

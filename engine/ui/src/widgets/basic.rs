@@ -165,7 +165,8 @@ pub(super) fn image(b: &mut Builder<'_>, node: &Node, at: &At<'_>) -> ViewNode {
     let p = &node.props;
     let mut v = container(Direction::Column);
     v.style.height = Some(b.m.dp(p.height.unwrap_or(160.0)));
-    v.a11y = Some(b.a11y("android.widget.ImageView"));
+    // A decorative picture is only drawn: with no id, description or handler it is no element.
+    v.a11y = (!p.decorative).then(|| b.a11y("android.widget.ImageView"));
     let src = p.src.as_ref().map(|t| t.render(&at.scope)).unwrap_or_default();
     // An empty `src` (an item without a photo) is the placeholder without a problem.
     if let Some(image) = (!src.is_empty()).then(|| b.image(&src)).flatten() {

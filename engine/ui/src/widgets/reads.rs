@@ -45,6 +45,7 @@ const READERS: &[(&str, &[NodeKind])] = &[
     ("src", &[Avatar, Image]),
     ("fit", &[Image]),
     ("circle", &[Image]),
+    ("decorative", &[Image]),
     ("route", &[Map]),
     ("on_change", &[TextField, Switch, Checkbox, Radio, Slider, Tabs, BottomNav, TimePicker, DatePicker, Map]),
     ("on_submit", &[TextField]),

@@ -52,7 +52,7 @@ fn sample(name: &str) -> &'static str {
         "variant" => r#""outlined""#,
         "src" => r#""images/missing.png""#,
         "fit" => r#""contain""#,
-        "circle" | "multiline" | "password" | "back" => "true",
+        "circle" | "decorative" | "multiline" | "password" | "back" => "true",
         "route" => r#""{state.route}""#,
         "on_change" | "on_submit" | "on_scroll_end" => r#""noop""#,
         "value" => r#""state.typed""#,

@@ -84,6 +84,19 @@ impl Strokes {
         (rows, cols)
     }
 
+    /// The rows `ys` without those at its ends drawn as one solid stroke (an underline
+    /// touching the words above it): a row of letters has gaps between them.
+    fn without_solid_rows(&self, (mut y0, mut y1): (usize, usize)) -> (usize, usize) {
+        let solid = |y: usize| runs(&(0..self.w).map(|x| self.at(x, y)).collect::<Vec<_>>(), 0).len() == 1;
+        while y1 > y0 + 1 && solid(y1 - 1) {
+            y1 -= 1;
+        }
+        while y1 > y0 + 1 && solid(y0) {
+            y0 += 1;
+        }
+        (y0, y1)
+    }
+
     /// The bounding box `[x1, y1, x2, y2]` of the strokes inside the given box, if any.
     fn bounds(&self, xs: (usize, usize), ys: (usize, usize)) -> Option<[usize; 4]> {
         let (rows, cols) = self.marks(xs, ys);
@@ -99,13 +112,23 @@ fn picture_shaped(b: [usize; 4], text_h: usize) -> bool {
     h >= TALLER * text_h as f64 && w <= SQUARISH * h && h <= SQUARISH * w
 }
 
-/// The picture in a text's box (`px`, screenshot pixels): which side, its box relative to the
-/// text's box, and where the rest of the box for the text begins on that side (pixels from
-/// the box's edge): below the picture, centred on the text's line; after the picture, where
-/// the text's strokes begin.
+/// A picture found in a text's box, in the box's pixels.
+#[derive(Debug, PartialEq)]
+struct Found {
+    side: Side,
+    /// `[x1, y1, x2, y2]` of its strokes.
+    picture: [usize; 4],
+    /// Where the rest of the box for the text begins on that side, from the box's edge: below
+    /// the picture, centred on the text's line; after the picture, where its strokes begin.
+    text_from: usize,
+    /// How tall the text's strokes are (its line's, below a picture).
+    line_px: usize,
+}
+
+/// The picture in a text's box (`px`, screenshot pixels).
 /// `one_line`: the text is drawn on one line, so strokes above its line are no words;
 /// `letters`: how many letters it has.
-fn find(shot: &Rgb, px: [u32; 4], one_line: bool, letters: usize) -> Option<(Side, [usize; 4], usize)> {
+fn find(shot: &Rgb, px: [u32; 4], one_line: bool, letters: usize) -> Option<Found> {
     if px[2] < px[0] + MIN_SIDE_PX || px[3] < px[1] + MIN_SIDE_PX {
         return None;
     }
@@ -119,13 +142,18 @@ fn find(shot: &Rgb, px: [u32; 4], one_line: bool, letters: usize) -> Option<(Sid
     // Words are letters apart: a line of one solid stroke (a selected tab's underline) is none.
     let lettered = |xs: (usize, usize), ys: (usize, usize)| letters < 2 || runs(&s.marks(xs, ys).1, 0).len() >= 2;
     // The label is the last line of letters (below it, at most a selected tab's underline).
-    let label = lines.iter().rposition(|l| lettered((0, s.w), *l)).filter(|&i| i > 0);
+    let label = lines.iter().rposition(|l| lettered((0, s.w), s.without_solid_rows(*l))).filter(|&i| i > 0);
     if let (true, Some(i)) = (one_line, label) {
-        let label = lines[i];
+        let label = s.without_solid_rows(lines[i]);
         let above = s.bounds((0, s.w), (top, label.0))?;
         if picture_shaped(above, label.1 - label.0) {
             // The text is centred in what is left below: that rest centred on its line.
-            return Some((Side::Above, above, (label.0 + label.1).saturating_sub(s.h).max(above[3])));
+            return Some(Found {
+                side: Side::Above,
+                picture: above,
+                text_from: (label.0 + label.1).saturating_sub(s.h).max(above[3]),
+                line_px: label.1 - label.0,
+            });
         }
     }
     // Columns split by gaps of three fifths of the strokes' height: not spaces between words.
@@ -136,7 +164,7 @@ fn find(shot: &Rgb, px: [u32; 4], one_line: bool, letters: usize) -> Option<(Sid
         let picture = s.bounds((parts[0].0, parts[0].1), (top, bottom))?;
         let text = s.bounds((parts[1].0, parts[parts.len() - 1].1), (top, bottom))?;
         if picture_shaped(picture, text[3] - text[1]) && lettered((text[0], text[2]), (top, bottom)) {
-            return Some((Side::Before, picture, text[0]));
+            return Some(Found { side: Side::Before, picture, text_from: text[0], line_px: text[3] - text[1] });
         }
     }
     None
@@ -153,7 +181,7 @@ pub(crate) fn cut(widgets: &mut [Widget], shot: &Rgb, rows: u32, screen: &str, i
             }
             let px = pixel_box(w.source_box, shot, rows);
             let letters = w.text.chars().filter(|c| c.is_alphanumeric()).count();
-            let Some((side, b, text_from)) = find(shot, px, !w.text.contains('\n'), letters) else { return };
+            let Some(Found { side, picture: b, text_from, line_px }) = find(shot, px, !w.text.contains('\n'), letters) else { return };
             // One pixel of margin around the strokes keeps their anti-aliased edge.
             let (bw, bh) = ((px[2] - px[0]) as usize, (px[3] - px[1]) as usize);
             let b = [b[0].saturating_sub(1), b[1].saturating_sub(1), (b[2] + 1).min(bw), (b[3] + 1).min(bh)];
@@ -174,8 +202,10 @@ pub(crate) fn cut(widgets: &mut [Widget], shot: &Rgb, rows: u32, screen: &str, i
                 Side::Before => text_from as f64 * sx,
             };
             if side == Side::Above {
+                // Its one line is the label's, not the underline of a selected tab below it.
                 if let Some(ink) = w.ink.as_mut() {
-                    (ink.lines, ink.stroke_px, ink.pitch_px) = (1, ink.last_stroke_px, 0);
+                    let line = u32::try_from(line_px).unwrap_or(u32::MAX);
+                    (ink.lines, ink.stroke_px, ink.last_stroke_px, ink.pitch_px) = (1, line, line, 0);
                 }
             }
             w.drawable = Some(Drawable { image: path, rect, side, inset });
@@ -212,7 +242,10 @@ mod tests {
         bars.extend(word(30, 40, 8, 10));
         let shot = drawn(100, 60, &bars);
         // The rest of the box for the label, 40..60 and 30..60, is centred on its line (40..50).
-        assert_eq!(find(&shot, [0, 0, 100, 60], true, 8), Some((Side::Above, [38, 6, 62, 30], 30)));
+        assert_eq!(
+            find(&shot, [0, 0, 100, 60], true, 8),
+            Some(Found { side: Side::Above, picture: [38, 6, 62, 30], text_from: 30, line_px: 10 })
+        );
         // Two lines of words of one size are no picture, nor is the same with one line asked.
         let mut lines = word(10, 10, 12, 10);
         lines.extend(word(10, 30, 12, 10));
@@ -221,10 +254,23 @@ mod tests {
         // A selected tab's underline below its label is no line of words.
         let mut underlined = bars.clone();
         underlined.push((30, 53, 40, 6));
-        assert_eq!(find(&drawn(100, 60, &underlined), [0, 0, 100, 60], true, 8), Some((Side::Above, [38, 6, 62, 30], 30)));
+        assert_eq!(
+            find(&drawn(100, 60, &underlined), [0, 0, 100, 60], true, 8),
+            Some(Found { side: Side::Above, picture: [38, 6, 62, 30], text_from: 30, line_px: 10 })
+        );
+        // An underline touching the label is no part of its line.
+        let mut touching = bars.clone();
+        touching.push((30, 50, 40, 3));
+        assert_eq!(
+            find(&drawn(100, 60, &touching), [0, 0, 100, 60], true, 8),
+            Some(Found { side: Side::Above, picture: [38, 6, 62, 30], text_from: 30, line_px: 10 })
+        );
         // A divider along the top of the tab bar is no part of the picture.
         bars.push((0, 0, 100, 1));
-        assert_eq!(find(&drawn(100, 60, &bars), [0, 0, 100, 60], true, 8), Some((Side::Above, [38, 6, 62, 30], 30)));
+        assert_eq!(
+            find(&drawn(100, 60, &bars), [0, 0, 100, 60], true, 8),
+            Some(Found { side: Side::Above, picture: [38, 6, 62, 30], text_from: 30, line_px: 10 })
+        );
     }
 
     #[test]
@@ -234,10 +280,16 @@ mod tests {
         bars.extend(word(44, 9, 4, 12));
         bars.extend(word(72, 9, 4, 12));
         let shot = drawn(120, 30, &bars);
-        assert_eq!(find(&shot, [0, 0, 120, 30], true, 8), Some((Side::Before, [4, 5, 24, 25], 44)));
+        assert_eq!(
+            find(&shot, [0, 0, 120, 30], true, 8),
+            Some(Found { side: Side::Before, picture: [4, 5, 24, 25], text_from: 44, line_px: 12 })
+        );
         // A row's divider along its bottom does not join the columns.
         bars.push((0, 29, 120, 1));
-        assert_eq!(find(&drawn(120, 30, &bars), [0, 0, 120, 30], true, 8), Some((Side::Before, [4, 5, 24, 25], 44)));
+        assert_eq!(
+            find(&drawn(120, 30, &bars), [0, 0, 120, 30], true, 8),
+            Some(Found { side: Side::Before, picture: [4, 5, 24, 25], text_from: 44, line_px: 12 })
+        );
         // Words alone: the gap between them is no picture's.
         let mut words = word(4, 9, 4, 12);
         words.extend(word(32, 9, 4, 12));

@@ -9,29 +9,9 @@
 
 use std::collections::BTreeMap;
 
-use serde::{Deserialize, Serialize};
-
 use super::crops::{pixel_box, unlike};
-use super::widgets::{Widget, WidgetKind};
+use super::widgets::{Drawable, Side, Widget, WidgetKind};
 use crate::visual::{channel_medians, Rgb};
-
-/// Where a text's picture is drawn.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Side {
-    Above,
-    Before,
-}
-
-/// A text's picture: its bundle file, its box (dp, absolute like the widget's), and where the
-/// text begins on that side of its box (dp from the box's edge: the text's padding).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Drawable {
-    pub image: String,
-    pub rect: [f64; 4],
-    pub side: Side,
-    pub inset: f64,
-}
 
 /// A picture is taller than the text's strokes by this much or more.
 const TALLER: f64 = 7.0 / 6.0;

@@ -4,10 +4,9 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
-use super::drawables::Side;
 use super::model::{AppModel, ScreenModel, Shown, Surface, GUARD_SCREEN};
 use super::surfaces::own_colour;
-use super::widgets::{Widget, WidgetKind};
+use super::widgets::{Side, Widget, WidgetKind};
 use crate::abstraction::Role;
 use crate::trace::{ScreenKind, Trace};
 use crate::visual::{hex, luma};

@@ -49,6 +49,24 @@ pub enum WidgetRole {
     Static,
 }
 
+/// Where a text's picture is drawn (see `drawables`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Side {
+    Above,
+    Before,
+}
+
+/// A text's picture: its bundle file, its box (dp, absolute like the widget's), and where the
+/// text begins on that side of its box (dp from the box's edge: the text's padding).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Drawable {
+    pub image: String,
+    pub rect: [f64; 4],
+    pub side: Side,
+    pub inset: f64,
+}
+
 /// A generated widget with its absolute box (dp, in the app area) and where it came from.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Widget {
@@ -113,7 +131,7 @@ pub struct Widget {
     pub image: Option<String>,
     /// The picture a text draws inside its own box (see `drawables`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub drawable: Option<super::drawables::Drawable>,
+    pub drawable: Option<Drawable>,
 }
 
 impl Widget {

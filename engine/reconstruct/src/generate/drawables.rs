@@ -67,7 +67,9 @@ impl Strokes {
     /// The rows `ys` without those at its ends drawn as one solid stroke (an underline
     /// touching the words above it): a row of letters has gaps between them.
     fn without_solid_rows(&self, (mut y0, mut y1): (usize, usize)) -> (usize, usize) {
-        let solid = |y: usize| runs(&(0..self.w).map(|x| self.at(x, y)).collect::<Vec<_>>(), 0).len() == 1;
+        // One run at least twice as long as the line is tall: no letter is that wide.
+        let long = 2 * (y1 - y0);
+        let solid = |y: usize| matches!(runs(&(0..self.w).map(|x| self.at(x, y)).collect::<Vec<_>>(), 0)[..], [(a, b)] if b - a >= long);
         while y1 > y0 + 1 && solid(y1 - 1) {
             y1 -= 1;
         }
@@ -121,8 +123,9 @@ fn find(shot: &Rgb, px: [u32; 4], one_line: bool, letters: usize) -> Option<Foun
     let (top, bottom) = (lines.first()?.0, lines.last()?.1);
     // Words are letters apart: a line of one solid stroke (a selected tab's underline) is none.
     let lettered = |xs: (usize, usize), ys: (usize, usize)| letters < 2 || runs(&s.marks(xs, ys).1, 0).len() >= 2;
-    // The label is the last line of letters (below it, at most a selected tab's underline).
-    let label = lines.iter().rposition(|l| lettered((0, s.w), s.without_solid_rows(*l))).filter(|&i| i > 0);
+    // The label is the last line of letters (below it, at most a selected tab's underline),
+    // with one line above it: several are a wrapped text's.
+    let label = lines.iter().rposition(|l| lettered((0, s.w), s.without_solid_rows(*l))).filter(|&i| i == 1);
     if let (true, Some(i)) = (one_line, label) {
         let label = s.without_solid_rows(lines[i]);
         let above = s.bounds((0, s.w), (top, label.0))?;
@@ -156,7 +159,8 @@ fn find(shot: &Rgb, px: [u32; 4], one_line: bool, letters: usize) -> Option<Foun
 pub(crate) fn cut(widgets: &mut [Widget], shot: &Rgb, rows: u32, screen: &str, images: &mut BTreeMap<String, Vec<u8>>) {
     for w in widgets.iter_mut() {
         w.walk_mut(&mut |w| {
-            if w.kind != WidgetKind::Text || w.text.trim().is_empty() || !w.children.is_empty() || w.drawable.is_some() {
+            // A row merged from another visit has no ink here: its box is of another screenshot.
+            if w.kind != WidgetKind::Text || w.text.trim().is_empty() || !w.children.is_empty() || w.drawable.is_some() || w.ink.is_none() {
                 return;
             }
             let px = pixel_box(w.source_box, shot, rows);
@@ -245,6 +249,9 @@ mod tests {
             find(&drawn(100, 60, &touching), [0, 0, 100, 60], true, 8),
             Some(Found { side: Side::Above, picture: [38, 6, 62, 30], text_from: 30, line_px: 10 })
         );
+        // A paragraph wrapped over four lines (no newline in its text) has no picture above.
+        let paragraph: Vec<_> = (0..4).flat_map(|l| word(2, 2 + 14 * l, 10, 10)).collect();
+        assert_eq!(find(&drawn(60, 60, &paragraph), [0, 0, 60, 60], true, 40), None);
         // A divider along the top of the tab bar is no part of the picture.
         bars.push((0, 0, 100, 1));
         assert_eq!(

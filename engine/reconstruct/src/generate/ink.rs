@@ -104,7 +104,7 @@ impl Ink {
         });
         // One word is never broken over lines: above its last line of strokes is something
         // else (a tab's icon above its label).
-        let one_word = !text.trim().contains(char::is_whitespace);
+        let one_word = one_word(text);
         let strokes: &[u32] = if one_word && self.lines >= 2 { &[self.last_stroke_px] } else { &[self.stroke_px, self.last_stroke_px] };
         let mut sizes = Vec::new();
         for unit in units {
@@ -125,6 +125,13 @@ impl Ink {
 
 fn distance(a: [u8; 3], b: [u8; 3]) -> u32 {
     (0..3).map(|c| u32::from(a[c].abs_diff(b[c]))).sum()
+}
+
+/// A short word of one script with spaces (not a paragraph of CJK or a URL, which wrap
+/// without spaces): never broken over lines.
+pub(crate) fn one_word(text: &str) -> bool {
+    let text = text.trim();
+    !text.contains(char::is_whitespace) && text.chars().count() <= 20 && text.is_ascii()
 }
 
 /// The ink of the text in the box `b` (fractions of the screenshot, 0..1), if the box holds

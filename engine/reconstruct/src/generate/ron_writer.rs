@@ -198,7 +198,7 @@ fn widget(w: &Widget, parent: [f64; 4], bg: Option<[u8; 3]>, on: On<'_>, depth: 
                 None => [rect[2], rect[3]],
             };
             // One word takes one line, whatever else its box shows.
-            let one_word = !w.text.trim().contains(char::is_whitespace);
+            let one_word = super::ink::one_word(&w.text);
             let ink_lines = w.ink.map(|i| if one_word { 1 } else { i.lines }).filter(|l| *l > 0);
             // As drawn where the screenshot shows it, else as tall as its box suggests. A size at
             // which the text is wider than its strokes measured something else too (an icon
@@ -207,7 +207,7 @@ fn widget(w: &Widget, parent: [f64; 4], bg: Option<[u8; 3]>, on: On<'_>, depth: 
                 .ink
                 .and_then(|i| {
                     let span = i.span(rect[2])?;
-                    let fits = |size: &f64| text_width(&w.text, *size, rect[2]) <= span * 1.15;
+                    let fits = |size: &f64| text_width(&w.text, *size, room[0]) <= span * 1.15;
                     i.drawn_sizes(&w.text, (rect[2], rect[3])).into_iter().map(|s| s.clamp(8.0, 48.0).round()).find(fits)
                 })
                 .unwrap_or_else(|| text_size(room[1]));

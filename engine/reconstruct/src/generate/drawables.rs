@@ -36,7 +36,7 @@ fn runs(marks: &[bool], gap: usize) -> Vec<(usize, usize)> {
     out
 }
 
-/// The strokes of a box: which of its pixels are unlike its edge's colour, row by row.
+/// The strokes of a box: which of its pixels are unlike the colour most of it is, row by row.
 struct Strokes {
     w: usize,
     h: usize,
@@ -125,9 +125,10 @@ fn find(shot: &Rgb, px: [u32; 4], one_line: bool, letters: usize) -> Option<Foun
     let lettered = |xs: (usize, usize), ys: (usize, usize)| letters < 2 || runs(&s.marks(xs, ys).1, 0).len() >= 2;
     // The label is the last line of letters (below it, at most a selected tab's underline),
     // with one line above it: several are a wrapped text's.
-    let label = lines.iter().rposition(|l| lettered((0, s.w), s.without_solid_rows(*l))).filter(|&i| i == 1);
+    let trimmed: Vec<(usize, usize)> = lines.iter().map(|l| s.without_solid_rows(*l)).collect();
+    let label = trimmed.iter().rposition(|l| lettered((0, s.w), *l)).filter(|&i| i == 1);
     if let (true, Some(i)) = (one_line, label) {
-        let label = s.without_solid_rows(lines[i]);
+        let label = trimmed[i];
         let above = s.bounds((0, s.w), (top, label.0))?;
         if picture_shaped(above, label.1 - label.0) {
             // The text is centred in what is left below: that rest centred on its line.
@@ -160,7 +161,7 @@ pub(crate) fn cut(widgets: &mut [Widget], shot: &Rgb, rows: u32, screen: &str, i
     for w in widgets.iter_mut() {
         w.walk_mut(&mut |w| {
             // A row merged from another visit has no ink here: its box is of another screenshot.
-            if w.kind != WidgetKind::Text || w.text.trim().is_empty() || !w.children.is_empty() || w.drawable.is_some() || w.ink.is_none() {
+            if w.kind != WidgetKind::Text || w.text.trim().is_empty() || !w.children.is_empty() || w.ink.is_none() {
                 return;
             }
             let px = pixel_box(w.source_box, shot, rows);

@@ -43,6 +43,17 @@ impl Default for ScriptLimits {
     }
 }
 
+/// Apps whose scripts one host keeps loaded at once. Opening another unloads the one used least
+/// recently (its world and chunks, collected at once), as a phone stops a background app: an
+/// app keeps nothing in Lua between events (its data lives in the store), so loading it again
+/// acts as before. Four covers a cross-app task with a super-app and its mini-app open.
+pub const APPS_KEPT: usize = 4;
+
+struct LoadedApp {
+    chunks: Table,
+    last_used: u64,
+}
+
 /// How often the budget hook runs, in VM instructions.
 const HOOK_EVERY: u32 = 4096;
 
@@ -58,8 +69,11 @@ pub struct ScriptHost {
     meter: Box<AllocMeter>,
     budget: Arc<Budget>,
     sandbox: Sandbox,
-    /// Each loaded app's main chunks, ready to run into a fresh environment.
-    apps: BTreeMap<String, Table>,
+    /// Each loaded app's main chunks, ready to run into a fresh environment, with when it was
+    /// last used (see [`APPS_KEPT`]).
+    apps: BTreeMap<String, LoadedApp>,
+    /// Counts calls, to tell which loaded app was used least recently.
+    uses: u64,
     last_seen: LastSeen,
     limits: ScriptLimits,
     /// What the last handler returned (see [`ScriptHost::take_returned`]).
@@ -131,6 +145,7 @@ impl ScriptHost {
             budget,
             sandbox,
             apps: BTreeMap::new(),
+            uses: 0,
             last_seen,
             limits,
             returned: Value::Null,
@@ -142,16 +157,31 @@ impl ScriptHost {
     /// Loads an app's compiled scripts into this state, once per device, and runs them once to
     /// check that they load.
     pub fn ensure_loaded(&mut self, program: &Program) -> Result<(), ScriptError> {
-        if self.apps.contains_key(&program.app) {
+        self.uses += 1;
+        if let Some(app) = self.apps.get_mut(&program.app) {
+            app.last_used = self.uses;
             return Ok(());
+        }
+        if self.apps.len() >= APPS_KEPT {
+            self.unload_least_recent();
         }
         let chunks = self.load_chunks(program)?;
         self.budget.reset();
         let loaded = self.sandbox.handler_names.call::<Vec<String>>(&chunks);
         self.pace_collector();
         loaded.map_err(|e| self.error(program, &e))?;
-        self.apps.insert(program.app.clone(), chunks);
+        self.apps.insert(program.app.clone(), LoadedApp { chunks, last_used: self.uses });
         Ok(())
+    }
+
+    fn unload_least_recent(&mut self) {
+        let Some(app) = self.apps.iter().min_by_key(|(_, a)| a.last_used).map(|(name, _)| name.clone()) else { return };
+        if let Some(unloaded) = self.apps.remove(&app) {
+            let _ = self.sandbox.forget.call::<()>(&unloaded.chunks);
+        }
+        // Between events, like every collection: nothing an app sees depends on it.
+        let _ = self.lua.gc_collect();
+        self.meter.take_allocated();
     }
 
     fn load_chunks(&self, program: &Program) -> Result<Table, ScriptError> {
@@ -181,7 +211,7 @@ impl ScriptHost {
 
     /// The names of the functions an app defines (its handlers), sorted.
     pub fn handler_names(&self, app: &str) -> Vec<String> {
-        let Some(chunks) = self.apps.get(app) else { return Vec::new() };
+        let Some(chunks) = self.apps.get(app).map(|a| &a.chunks) else { return Vec::new() };
         self.budget.reset();
         let names = self.sandbox.handler_names.call::<Vec<String>>(chunks).unwrap_or_default();
         self.pace_collector();
@@ -209,8 +239,11 @@ impl ScriptHost {
         let wants_answer = std::mem::take(&mut self.wants_answer);
         self.ensure_loaded(program)?;
         let app = &program.app;
-        let chunks =
-            self.apps.get(app).cloned().ok_or_else(|| ScriptError::new(app, program.main_file(), None, "app scripts are not loaded"))?;
+        let chunks = self
+            .apps
+            .get(app)
+            .map(|a| a.chunks.clone())
+            .ok_or_else(|| ScriptError::new(app, program.main_file(), None, "app scripts are not loaded"))?;
         // The app's world (its scripts run into an environment) is built with a budget of
         // its own, so the event costs the same whether it was built now or kept.
         self.budget.reset();
@@ -291,6 +324,18 @@ impl ScriptHost {
     /// however many events it handles; more means each event pays for running its scripts.
     pub fn worlds_built(&self) -> u64 {
         self.worlds_built
+    }
+
+    /// The apps whose scripts are loaded, most recently used last (at most [`APPS_KEPT`]).
+    pub fn loaded_apps(&self) -> Vec<&str> {
+        let mut apps: Vec<(&str, u64)> = self.apps.iter().map(|(name, a)| (name.as_str(), a.last_used)).collect();
+        apps.sort_by_key(|&(_, used)| used);
+        apps.into_iter().map(|(name, _)| name).collect()
+    }
+
+    /// Bytes the Lua state holds now.
+    pub fn memory_used(&self) -> usize {
+        self.lua.used_memory()
     }
 
     /// Units of work the last event used (instructions and charged library work).

@@ -25,5 +25,5 @@ pub use api::{MAX_EFFECTS_PER_EVENT, MAX_EFFECT_BYTES, MAX_NAME_BYTES, MAX_TEXT_
 pub use context::{ClockRead, Effect, EventCtx, Reads};
 pub use convert::{value_size, MAX_VALUE_DEPTH};
 pub use error::ScriptError;
-pub use host::{ScriptHost, ScriptLimits};
+pub use host::{ScriptHost, ScriptLimits, APPS_KEPT};
 pub use program::{Library, Program};

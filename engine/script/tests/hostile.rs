@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use phoneworld_script::{EventCtx, Program, ScriptError, ScriptHost, ScriptLimits};
+use phoneworld_script::{EventCtx, Program, ScriptError, ScriptHost, ScriptLimits, APPS_KEPT};
 use serde_json::{json, Value};
 
 const APP: &str = "com.example.hostile";
@@ -305,4 +305,34 @@ fn pairs_visits_keys_in_one_order_on_every_run() {
         json!("key4,key9,key16,key18,key12,key20,key6,key1,key8,key19,key7,key13,key2,key10,key3,key11,key15,key5,key14,key17")
     );
     refused("local t = { [{}] = 1, [{}] = 2 } for k in pairs(t) do end", "order differs between runs");
+}
+
+#[test]
+fn a_host_keeps_the_scripts_of_the_apps_used_last_and_reloads_the_others_as_they_were() {
+    // Each app carries a large table of its own, so the state's size tells what is loaded.
+    let app = |i: usize| {
+        let source = format!(
+            "local rows = {{}}\nfor k = 1, 5000 do rows[k] = 'row ' .. k .. ' of app {i}' end\nfunction h(ev) state.set('count', state.get('count') + #rows + {i}) end\n"
+        );
+        Program::from_sources(&format!("com.example.app{i}"), &[("main.lua", &source)]).unwrap()
+    };
+    let apps: Vec<Program> = (0..3 * APPS_KEPT).map(app).collect();
+    let mut host = host();
+    let first = host.call(&apps[0], "h", &Value::Null, ctx()).unwrap().state;
+    assert_eq!(first["count"], json!(5000));
+    for program in &apps[1..APPS_KEPT] {
+        host.call(program, "h", &Value::Null, ctx()).unwrap();
+    }
+    let full = host.memory_used();
+    for program in &apps[APPS_KEPT..] {
+        host.call(program, "h", &Value::Null, ctx()).unwrap();
+    }
+    let names: Vec<String> = apps[2 * APPS_KEPT..].iter().map(|p| p.app().to_owned()).collect();
+    assert_eq!(host.loaded_apps(), names, "the apps used last stay loaded, in order of use");
+    assert!(host.memory_used() < full * 5 / 4, "{} bytes with {} apps called, {full} with {APPS_KEPT}", host.memory_used(), apps.len());
+    // The first app, unloaded long ago, loads again and acts as it did.
+    let built = host.worlds_built();
+    assert_eq!(host.call(&apps[0], "h", &Value::Null, ctx()).unwrap().state, first);
+    assert_eq!(host.worlds_built(), built + 1);
+    assert_eq!(host.loaded_apps().last(), Some(&"com.example.app0"));
 }

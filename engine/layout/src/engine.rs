@@ -24,12 +24,10 @@ enum Measure {
     },
 }
 
-/// The previous layout's taffy node for a view node, with what it was given, so an
-/// unchanged node is not touched (taffy keeps its cached layout).
+/// The previous layout's taffy node for a view node, so an unchanged node is not touched
+/// (taffy keeps its cached layout). What the node was given is read back from the tree.
 struct Shadow {
     id: NodeId,
-    style: Style,
-    measure: Measure,
     children: Vec<Shadow>,
 }
 
@@ -38,11 +36,19 @@ struct Shadow {
 pub struct Layouter {
     tree: TaffyTree<Measure>,
     shadow: Option<Shadow>,
+    /// The most nodes the tree has held: its storage never shrinks (see [`COMPACT_ABOVE`]).
+    peak_nodes: usize,
 }
+
+/// A tree that once held more than this many nodes (a long list: about 1 KiB each) and now
+/// needs less than half of them is built afresh, so a phone that showed one long screen does
+/// not keep its size for good. Its layouts are the same either way; the step that shrinks it
+/// lays out every node once (it shows another screen, so most of them change anyway).
+const COMPACT_ABOVE: usize = 256;
 
 impl Default for Layouter {
     fn default() -> Self {
-        Layouter { tree: TaffyTree::new(), shadow: None }
+        Layouter { tree: TaffyTree::new(), shadow: None, peak_nodes: 0 }
     }
 }
 
@@ -135,27 +141,24 @@ impl Layouter {
     fn sync(&mut self, node: &ViewNode, old: Option<Shadow>) -> Shadow {
         let style = taffy_style(node);
         let mut shadow = match old {
-            Some(mut old) => {
-                if old.style != style {
-                    let _ = self.tree.set_style(old.id, style.clone());
-                    old.style = style;
+            Some(old) => {
+                if self.tree.style(old.id).ok() != Some(&style) {
+                    let _ = self.tree.set_style(old.id, style);
                 }
-                let same_content = match (&old.measure, &node.content) {
-                    (Measure::None, Content::None | Content::Image(_)) => true,
-                    (Measure::Text { spec, .. }, Content::Text(new)) => spec == new,
-                    (Measure::Icon { size }, Content::Icon { size_px, .. }) => size == size_px,
+                let same_content = match (self.tree.get_node_context(old.id), &node.content) {
+                    (Some(Measure::None), Content::None | Content::Image(_)) => true,
+                    (Some(Measure::Text { spec, .. }), Content::Text(new)) => spec == new,
+                    (Some(Measure::Icon { size }), Content::Icon { size_px, .. }) => size == size_px,
                     _ => false,
                 };
                 if !same_content {
-                    old.measure = Layouter::measure_of(node);
-                    let _ = self.tree.set_node_context(old.id, Some(old.measure.clone()));
+                    let _ = self.tree.set_node_context(old.id, Some(Layouter::measure_of(node)));
                 }
                 old
             }
             None => {
-                let measure = Layouter::measure_of(node);
-                let id = self.tree.new_leaf_with_context(style.clone(), measure.clone()).expect("taffy leaf");
-                Shadow { id, style, measure, children: Vec::new() }
+                let id = self.tree.new_leaf_with_context(style, Layouter::measure_of(node)).expect("taffy leaf");
+                Shadow { id, children: Vec::new() }
             }
         };
         let mut old_children = std::mem::take(&mut shadow.children).into_iter();
@@ -189,8 +192,12 @@ impl Layouter {
 
     /// Lays the tree out in a `width` x `height` box whose top-left is at (`x`, `y`).
     pub fn layout(&mut self, root: &ViewNode, x: f32, y: f32, width: f32, height: f32) -> PlacedTree {
+        if self.peak_nodes > COMPACT_ABOVE && root.node_count() * 2 < self.peak_nodes {
+            *self = Layouter::default();
+        }
         let old = self.shadow.take();
         let shadow = self.sync(root, old);
+        self.peak_nodes = self.peak_nodes.max(self.tree.total_node_count());
         let available = Size { width: AvailableSpace::Definite(width), height: AvailableSpace::Definite(height) };
         let _ = self.tree.compute_layout_with_measure(shadow.id, available, |known, avail, _id, ctx, _style| measure(known, avail, ctx));
         let mut placed = PlacedTree { nodes: Vec::with_capacity(256) };
@@ -380,5 +387,28 @@ mod tests {
         assert!(laid.lines.len() > 1, "the sentence wraps: {:?}", laid.lines);
         assert!(laid.width <= width - 2.0 * pad + 0.5, "lines fit the content box: {}", laid.width);
         assert!(node.h + 0.5 >= laid.height + 2.0 * pad, "box {} px tall for {} px of lines", node.h, laid.height);
+    }
+
+    fn boxes(tree: &PlacedTree) -> Vec<[f32; 4]> {
+        tree.nodes.iter().map(|n| [n.x, n.y, n.w, n.h]).collect()
+    }
+
+    fn list(rows: usize) -> ViewNode {
+        ViewNode { children: (0..rows).map(|i| padded_text(&format!("Row {i} of a long list"), 8.0)).collect(), ..ViewNode::default() }
+    }
+
+    /// After a long screen, a short one rebuilds the taffy tree small, and lays out as a fresh
+    /// layouter does; so does the long screen when it comes back.
+    #[test]
+    fn a_tree_shrunk_after_a_long_screen_lays_out_as_a_fresh_one() {
+        let (long, short) = (list(4 * COMPACT_ABOVE), list(10));
+        let mut layouter = Layouter::new();
+        layouter.layout(&long, 0.0, 0.0, 1080.0, 2400.0);
+        assert!(layouter.peak_nodes > 4 * COMPACT_ABOVE);
+        let after_long = layouter.layout(&short, 0.0, 0.0, 1080.0, 2400.0);
+        assert_eq!(layouter.peak_nodes, 11, "the tree was built afresh for the short screen");
+        assert_eq!(boxes(&after_long), boxes(&Layouter::new().layout(&short, 0.0, 0.0, 1080.0, 2400.0)));
+        let again = layouter.layout(&long, 0.0, 0.0, 1080.0, 2400.0);
+        assert_eq!(boxes(&again), boxes(&Layouter::new().layout(&long, 0.0, 0.0, 1080.0, 2400.0)));
     }
 }

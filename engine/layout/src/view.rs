@@ -165,6 +165,11 @@ fn hash_f32<H: Hasher>(value: f32, state: &mut H) {
 }
 
 impl ViewNode {
+    /// How many nodes the tree holds, this one included.
+    pub fn node_count(&self) -> usize {
+        1 + self.children.iter().map(ViewNode::node_count).sum::<usize>()
+    }
+
     /// A hash of everything a node is: what affects layout and pixels, and what it tells
     /// accessibility and where a touch goes, for caching by content.
     pub fn content_hash(&self) -> u64 {

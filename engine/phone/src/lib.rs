@@ -24,7 +24,7 @@ pub use appearance::{valid_names as appearance_names, Appearance, AppearanceErro
 pub use device::{Device, DeviceConfig, StepResult};
 pub use episode_options::{EpisodeOptions, OptionsError, OPTION_NAMES};
 pub use observe::{LaidOut, Reacts};
-pub use phoneworld_script::{ScriptError, ScriptLimits};
+pub use phoneworld_script::{Program, ScriptError, ScriptHost, ScriptLimits, APPS_KEPT};
 // What a device is made of, re-exported so its users need one crate.
 pub use phoneworld_ui::{
     app_dirs, check_app, check_tree, interruptions, load_image, project_root, widget_reads, Baseline, Catalog, Focus, Foreground,

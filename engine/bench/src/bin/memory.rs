@@ -1,6 +1,6 @@
 //! Resident memory per device: RSS (`/proc/self/statm`) before and after creating 100 devices
 //! of the bundled catalog, each with every bundled app opened once (its Lua loaded, a view
-//! built; no frame is rendered). Target: ≤ 8 MiB per device. With `--trim` each device is
+//! built; no frame is rendered). Target: ≤ 2 MiB per device. With `--trim` each device is
 //! trimmed after opening the apps, as a pool trims the phones it is not stepping (target: ≤ 2 MiB
 //! per device, and 10,000 of them within 16 GiB). Prints one JSON object.
 //!

@@ -24,10 +24,10 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use phoneworld_bench::{
-    busy_device, maps_pan_device, measure_memory, median_ns, median_timed, screen_stats, switch_actions, tab_actions, thumbnails_device,
-    typical_catalog, typical_device, FRAME_BYTES, MIB,
+    bundled_catalog, busy_device, maps_pan_device, measure_memory, median_ns, median_timed, screen_stats, switch_actions, tab_actions,
+    thumbnails_device, typical_catalog, typical_device, FRAME_BYTES, MIB,
 };
-use phoneworld_phone::{Device, ScriptLimits};
+use phoneworld_phone::{Device, Program, ScriptHost, ScriptLimits, APPS_KEPT};
 
 enum Target {
     /// At most this many ns.
@@ -407,6 +407,33 @@ fn main() {
         note: "restore is lazy: the first observation composes and lays out".into(),
     });
 
+    // ------------------------------------------------------------------ scripts loaded again
+    // A device keeps the scripts of the APPS_KEPT apps it used last. Cycling a host through
+    // one app more than that loads each app's scripts again on its turn (the one used least
+    // recently is unloaded and collected first); through APPS_KEPT apps, nothing is loaded.
+    let bundled = bundled_catalog();
+    let programs: Vec<&Program> = bundled.apps.iter().map(|a| &a.program).collect();
+    let cycle_apps = |n: usize| {
+        let mut host = ScriptHost::new(ScriptLimits::default()).expect("a script host");
+        let mut k = 0usize;
+        best(rounds, || {
+            median_ns(iters / 4, 5, || {
+                host.ensure_loaded(programs[k % n]).expect("the bundled apps load");
+                k += 1;
+            })
+        })
+    };
+    rows.push(Row {
+        name: "an app's scripts loaded again",
+        ns: cycle_apps(APPS_KEPT + 1),
+        target: Target::None,
+        note: format!(
+            "bundled apps in turn, {} of them: a device keeps {APPS_KEPT} apps' scripts (through {APPS_KEPT}: {})",
+            APPS_KEPT + 1,
+            fmt_ns(cycle_apps(APPS_KEPT))
+        ),
+    });
+
     // ------------------------------------------------------------------ memory (own process)
     let memory_child = |trim: bool| {
         let exe = std::env::current_exe().ok()?;
@@ -458,7 +485,7 @@ fn main() {
         "≤ 64 KiB",
         snap_ok
     );
-    print_memory("memory per device (RSS)", memory, 8.0, "every bundled app opened, no frame");
+    print_memory("memory per device (RSS)", memory, 2.0, "every bundled app opened, no frame");
     print_memory(
         "  the same devices trimmed (idle)",
         idle_memory,

@@ -70,14 +70,15 @@ fn main() {
         println!("{} {} {} {}", r.devices, r.rss_before, r.rss_after, r.snapshot_bytes);
         return;
     }
-    // `--loop step|render N`: only that loop, N times, untimed; for `perf record`.
+    // `--loop step|toggle|render N`: only that loop (tab switches, row toggles, tab switches
+    // rendered), N times, untimed; for `perf record`.
     if let Some(kind) = std::env::args().skip_while(|a| a != "--loop").nth(1) {
         let n = arg(&kind, 0).max(arg("--n", 2000));
         let catalog = typical_catalog();
         let mut d = typical_device(&catalog);
-        let tabs = tab_actions(&mut d);
+        let actions = if kind == "toggle" { switch_actions(&mut d) } else { tab_actions(&mut d).to_vec() };
         for i in 0..n {
-            d.step(&tabs[i % 2]);
+            d.step(&actions[i % actions.len()]);
             black_box(d.ui_elements());
             if kind == "render" {
                 black_box(d.frame());

@@ -374,7 +374,7 @@ fn text_for(hint: &str, rng: &mut Rng) -> String {
 
 /// A node's accessibility facts, if it is on screen, enabled and the app's own.
 fn shown<'n>(n: &'n Placed, package: &str) -> Option<&'n A11y> {
-    n.a11y.as_ref().filter(|a| n.is_visible() && a.enabled && a.package == package)
+    n.a11y.as_deref().filter(|a| n.is_visible() && a.enabled && a.package == package)
 }
 
 fn area(t: &Target) -> f32 {

@@ -200,7 +200,7 @@ impl Layouter {
         self.peak_nodes = self.peak_nodes.max(self.tree.total_node_count());
         let available = Size { width: AvailableSpace::Definite(width), height: AvailableSpace::Definite(height) };
         let _ = self.tree.compute_layout_with_measure(shadow.id, available, |known, avail, _id, ctx, _style| measure(known, avail, ctx));
-        let mut placed = PlacedTree { nodes: Vec::with_capacity(256) };
+        let mut placed = PlacedTree { nodes: Vec::with_capacity(root.node_count()) };
         self.collect(root, &shadow, x, y, None, None, &mut placed);
         self.shadow = Some(shadow);
         placed
@@ -300,7 +300,7 @@ impl Layouter {
             },
             padding: node.style.padding,
             paint: node.paint,
-            a11y: node.a11y.clone(),
+            a11y: node.a11y.clone().map(Box::new),
             hit: node.hit,
         });
         let child_clip = if node.paint.clip || node.style.scroll { Some(intersect(clip, [x, y, x + w, y + h])) } else { clip };

@@ -31,7 +31,8 @@ pub struct Placed {
     pub image: Option<ImagePaint>,
     pub padding: [f32; 4],
     pub paint: Paint,
-    pub a11y: Option<A11y>,
+    /// Boxed: most nodes have none, and a phone keeps several laid-out screens.
+    pub a11y: Option<Box<A11y>>,
     pub hit: Option<u32>,
 }
 

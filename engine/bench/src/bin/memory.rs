@@ -6,6 +6,10 @@
 //!
 //! `cargo run --release -p phoneworld-bench --bin memory [-- N] [--trim]`
 
+/// The allocator the phoneworld binary and the Python module use, so the figures are theirs.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use phoneworld_bench::{measure_memory, MIB};
 
 fn main() {

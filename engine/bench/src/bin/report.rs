@@ -19,6 +19,10 @@
 //! - "unchanged" rows: the view and the frame are cached; `frame()` checks the content hash
 //!   and returns the `Arc`.
 
+/// The allocator the phoneworld binary and the Python module use, so the figures are theirs.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use std::hint::black_box;
 use std::sync::Arc;
 use std::time::Instant;

@@ -2,7 +2,8 @@
 //! `instruction`) becomes a task of the rebuilt app. The instruction is the person's sentence;
 //! the reference solution is what they did, step by step, on the rebuilt app's widgets; the
 //! verifier checks the screen they ended on and the controls they changed, as the
-//! demonstration's last screens show them, and nothing else may change.
+//! demonstration's last screens show them, and nothing else may change. Where the real app
+//! went back by itself and the rebuilt one does not, the solution adds the Back presses.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
@@ -247,6 +248,44 @@ pub fn write_demonstration_tasks(model: &AppModel, traces: &[Trace], dir: &Path)
     Ok((written, left_out))
 }
 
+/// How `verify` says a solution ended on another screen than the task's (a demonstration's
+/// first check is the screen it ended on).
+const ENDED_ELSEWHERE: &str = "success[0] does not hold: Screen";
+
+/// The Back presses (at most 3) that bring the rebuilt app, after the reference solution, to
+/// where the task wants it, if any do: the real app went back by itself (a messenger opened
+/// from a contact returns to it once the message is sent), the rebuilt one stays.
+fn backs_to_the_end(
+    catalog: &std::sync::Arc<phoneworld_phone::Catalog>,
+    template: &std::sync::Arc<phoneworld_tasks::TaskTemplate>,
+) -> Option<usize> {
+    let instance = phoneworld_tasks::Instance::new(std::sync::Arc::clone(template), 0, catalog).ok()?;
+    let mut device = instance.device(std::sync::Arc::clone(catalog)).ok()?;
+    let baseline = phoneworld_tasks::app_data(&device);
+    let mut oracle = phoneworld_tasks::Oracle::new(template.solution.clone(), instance.params.clone());
+    for _ in 0..instance.max_steps() {
+        match oracle.next_action(&mut device) {
+            Ok(Some(action)) => {
+                device.step(&action);
+            }
+            Ok(None) => break,
+            Err(_) => return None,
+        }
+    }
+    (1..=3).find(|_| {
+        device.step(&phoneworld_data::Action::Key { key: phoneworld_data::Key::Back });
+        phoneworld_tasks::judge(&instance, &device, &baseline).success
+    })
+}
+
+/// A task file's text with `steps` added at the end of its solution (its last field, as
+/// [`task_text`] writes it).
+fn with_steps_appended(text: &str, steps: &[&str]) -> Option<String> {
+    let end = text.rfind("],\n)")?;
+    let at = text[..end].rfind("solution: [")?;
+    (at < end).then(|| format!("{}, {}{}", &text[..end], steps.join(", "), &text[end..]))
+}
+
 /// Runs `verify` on the written suite and takes out every task the rebuilt app does not prove
 /// (its solution fails, or doing nothing passes): each is removed from `tasks` and its file,
 /// and listed in `left_out` with the first problem found.
@@ -257,9 +296,39 @@ pub fn keep_proven(
     left_out: &mut Vec<Value>,
     seeds: u64,
 ) -> Result<(), ReconError> {
-    let suite = phoneworld_tasks::Suite::load(dir, &catalog).map_err(|e| ReconError::Input(format!("{}: {e}", dir.display())))?;
-    let problems =
-        phoneworld_tasks::verify_suite(catalog, &suite, seeds).map_err(|e| ReconError::Input(format!("{}: {e}", dir.display())))?;
+    let load = || phoneworld_tasks::Suite::load(dir, &catalog).map_err(|e| ReconError::Input(format!("{}: {e}", dir.display())));
+    let verify = |suite: &phoneworld_tasks::Suite| {
+        phoneworld_tasks::verify_suite(std::sync::Arc::clone(&catalog), suite, seeds)
+            .map_err(|e| ReconError::Input(format!("{}: {e}", dir.display())))
+    };
+    let suite = load()?;
+    let mut problems = verify(&suite)?;
+    // Demonstrations whose rebuilt app ends elsewhere than the person did: the ones Back
+    // brings to their last screen are proven again with those presses added.
+    let ended_elsewhere: BTreeSet<&str> =
+        problems.iter().filter(|p| p.problem.contains(ENDED_ELSEWHERE)).map(|p| p.template.as_str()).collect();
+    let demonstrations: BTreeSet<&str> = tasks.iter().filter(|t| t.kind == "demonstration").map(|t| t.id.as_str()).collect();
+    let mut repaired = BTreeSet::new();
+    for template in suite.templates.iter().filter(|t| ended_elsewhere.contains(t.id.as_str()) && demonstrations.contains(t.id.as_str())) {
+        if let Some(backs) = backs_to_the_end(&catalog, template) {
+            let file = tasks
+                .iter()
+                .find(|t| t.id == template.id)
+                .map(|t| std::path::PathBuf::from(&t.file))
+                .ok_or(ReconError::Input(format!("task {} has no file", template.id)))?;
+            let text = std::fs::read_to_string(&file).map_err(|e| ReconError::io(&file, e))?;
+            if let Some(text) = with_steps_appended(&text, &vec!["Back"; backs]) {
+                std::fs::write(&file, text).map_err(|e| ReconError::io(&file, e))?;
+                repaired.insert(template.id.clone());
+            }
+        }
+    }
+    if !repaired.is_empty() {
+        let mut again = load()?;
+        again.templates.retain(|t| repaired.contains(&t.id));
+        problems.retain(|p| !repaired.contains(&p.template));
+        problems.extend(verify(&again)?);
+    }
     let mut first: BTreeMap<&str, &str> = BTreeMap::new();
     for p in &problems {
         first.entry(p.template.as_str()).or_insert(p.problem.as_str());

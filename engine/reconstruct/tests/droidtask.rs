@@ -692,3 +692,54 @@ fn a_message_typed_and_sent_is_checked_where_it_was_saved_with_the_keyboard_out_
     assert!(task.contains("Fill(\"message\", \"Hi Bob\"), Back, Tap(\"send\")"), "{task}");
     assert!(task.contains("message__saved\", value: \"Hi Bob\")"), "{task}");
 }
+
+/// A messenger whose Send opens a "sent" page when used from its own main screen; the person,
+/// who came from the list, was taken back to it once the message went (the real app closed its
+/// page). The rebuilt Send opens the page it usually does, so the task's solution goes back
+/// from there to the screen the person ended on, and is proven so.
+#[test]
+fn a_demonstration_that_the_real_app_ended_by_going_back_ends_there_by_back_presses() {
+    let dir = recording("went_back");
+    let root = |id| view(id, -1, "android.widget.FrameLayout", "", "", [0, 0, 1080, 2280], false, None);
+    write_state(
+        &dir,
+        "01",
+        "list",
+        ".MainActivity",
+        vec![root(0), view(1, 0, "android.widget.Button", "compose", "Write to Bob", [40, 300, 1040, 420], true, None)],
+    );
+    let compose = vec![
+        root(0),
+        view(1, 0, "android.widget.EditText", "message", "Message", [40, 300, 1040, 420], true, None),
+        view(2, 0, "android.widget.Button", "send", "Send", [40, 500, 1040, 620], true, None),
+    ];
+    write_state(&dir, "02", "compose", ".ComposeActivity", compose);
+    write_state(
+        &dir,
+        "03",
+        "sent",
+        ".SentActivity",
+        vec![root(0), view(1, 0, "android.widget.TextView", "sent_note", "Message sent", [40, 300, 1040, 420], false, None)],
+    );
+    let click = |rid: &str, text: &str, b: [i64; 4]| json!({ "event_type": "click", "view": view(0, -1, "android.view.View", rid, text, b, true, None), "x": null, "y": null });
+    let send = json!({ "event_type": "click", "view": view(0, -1, "android.widget.Button", "send", "Send", [40, 500, 1040, 620], true, None), "x": null, "y": null });
+    write_event(&dir, "10", "launcher", "list", json!({ "event_type": "intent", "intent": format!("am start {PKG}/.MainActivity") }));
+    write_event(&dir, "11", "list", "compose", click("compose", "Write to Bob", [40, 300, 1040, 420]));
+    write_event(&dir, "12", "compose", "sent", send.clone());
+    write_event(&dir, "13", "sent", "compose", json!({ "event_type": "key", "name": "BACK" }));
+    write_event(&dir, "14", "compose", "sent", send);
+    let record = |html: &str, choice: i64, input: &str, hash: &str| json!({ "State": html, "Choice": choice, "Input": input, "state_str": [hash], "new_state_str": "elsewhere" });
+    let list_html = "<button id=0>Write to Bob</button>\n<button id=1>go back</button>";
+    let compose_html = "<input id=0>Message</input>\n<button id=1>Send</button>\n<button id=2>go back</button>";
+    let records = vec![
+        record(list_html, 0, "null", "list"),
+        record(compose_html, 0, "See you", "compose"),
+        record(compose_html, 1, "null", "compose"),
+        record(list_html, -1, "null", "list"),
+    ];
+    let yaml = serde_json::to_string(&json!({ "task_name": "tell Bob see you", "step_num": 4, "records": records })).unwrap();
+    std::fs::write(dir.join("task1.yaml"), yaml).unwrap();
+    let (_, task) = only_demonstration(dir, "went_back");
+    assert!(task.contains("Screen(app: \"org.example.alarms\", screen: \"main\")"), "{task}");
+    assert!(task.contains("Tap(\"send\"), Back"), "{task}");
+}

@@ -4,6 +4,7 @@ use phoneworld_data::{Action, BBox, UiElement};
 use pyo3::exceptions::PyTypeError;
 use pyo3::intern;
 use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 use serde_json::{Map, Number, Value};
 
@@ -110,8 +111,49 @@ pub(crate) fn actions_from_py(obj: &Bound<'_, PyAny>) -> Result<Vec<Action>, Str
     action_from_py(obj).map(|a| vec![a])
 }
 
+/// The field names of a UI element dict, in AndroidWorld's order.
+const ELEMENT_FIELDS: [&str; 21] = [
+    "text",
+    "content_description",
+    "class_name",
+    "bbox",
+    "bbox_pixels",
+    "hint_text",
+    "is_checked",
+    "is_checkable",
+    "is_clickable",
+    "is_editable",
+    "is_enabled",
+    "is_focused",
+    "is_focusable",
+    "is_long_clickable",
+    "is_scrollable",
+    "is_selected",
+    "is_visible",
+    "package_name",
+    "resource_name",
+    "tooltip",
+    "resource_id",
+];
+
+const BBOX_FIELDS: [&str; 4] = ["x_min", "x_max", "y_min", "y_max"];
+
+/// A dict of `fields`, each None: copying it and setting the values present is cheaper than
+/// building each dict key by key (the copy comes sized, no key is hashed twice).
+fn blank<'py>(py: Python<'py>, cell: &'static PyOnceLock<Py<PyDict>>, fields: &[&str]) -> PyResult<Bound<'py, PyDict>> {
+    let blank = cell.get_or_try_init(py, || -> PyResult<Py<PyDict>> {
+        let d = PyDict::new(py);
+        for field in fields {
+            d.set_item(PyString::intern(py, field), py.None())?;
+        }
+        Ok(d.unbind())
+    })?;
+    blank.bind(py).copy()
+}
+
 fn bbox_to_py<'py>(py: Python<'py>, b: &BBox) -> PyResult<Bound<'py, PyDict>> {
-    let d = PyDict::new(py);
+    static BLANK: PyOnceLock<Py<PyDict>> = PyOnceLock::new();
+    let d = blank(py, &BLANK, &BBOX_FIELDS)?;
     d.set_item(intern!(py, "x_min"), b.x_min)?;
     d.set_item(intern!(py, "x_max"), b.x_max)?;
     d.set_item(intern!(py, "y_min"), b.y_min)?;
@@ -120,33 +162,52 @@ fn bbox_to_py<'py>(py: Python<'py>, b: &BBox) -> PyResult<Bound<'py, PyDict>> {
 }
 
 /// UI elements as dicts with AndroidWorld's field names, built directly (this runs under
-/// the GIL for every env of a batch, so it avoids an intermediate JSON value).
+/// the GIL for every env of a batch, so it avoids an intermediate JSON value): each is a copy
+/// of a dict of None with the values present set.
 pub(crate) fn ui_elements_to_py<'py>(py: Python<'py>, elements: &[UiElement]) -> PyResult<Bound<'py, PyList>> {
-    let list = PyList::empty(py);
+    static BLANK: PyOnceLock<Py<PyDict>> = PyOnceLock::new();
+    let mut dicts = Vec::with_capacity(elements.len());
     for e in elements {
-        let d = PyDict::new(py);
-        d.set_item(intern!(py, "text"), e.text.as_deref())?;
-        d.set_item(intern!(py, "content_description"), e.content_description.as_deref())?;
-        d.set_item(intern!(py, "class_name"), e.class_name.as_deref())?;
-        d.set_item(intern!(py, "bbox"), e.bbox.as_ref().map(|b| bbox_to_py(py, b)).transpose()?)?;
-        d.set_item(intern!(py, "bbox_pixels"), e.bbox_pixels.as_ref().map(|b| bbox_to_py(py, b)).transpose()?)?;
-        d.set_item(intern!(py, "hint_text"), e.hint_text.as_deref())?;
-        d.set_item(intern!(py, "is_checked"), e.is_checked)?;
-        d.set_item(intern!(py, "is_checkable"), e.is_checkable)?;
-        d.set_item(intern!(py, "is_clickable"), e.is_clickable)?;
-        d.set_item(intern!(py, "is_editable"), e.is_editable)?;
-        d.set_item(intern!(py, "is_enabled"), e.is_enabled)?;
-        d.set_item(intern!(py, "is_focused"), e.is_focused)?;
-        d.set_item(intern!(py, "is_focusable"), e.is_focusable)?;
-        d.set_item(intern!(py, "is_long_clickable"), e.is_long_clickable)?;
-        d.set_item(intern!(py, "is_scrollable"), e.is_scrollable)?;
-        d.set_item(intern!(py, "is_selected"), e.is_selected)?;
-        d.set_item(intern!(py, "is_visible"), e.is_visible)?;
-        d.set_item(intern!(py, "package_name"), e.package_name.as_deref())?;
-        d.set_item(intern!(py, "resource_name"), e.resource_name.as_deref())?;
-        d.set_item(intern!(py, "tooltip"), e.tooltip.as_deref())?;
-        d.set_item(intern!(py, "resource_id"), e.resource_id.as_deref())?;
-        list.append(d)?;
+        let d = blank(py, &BLANK, &ELEMENT_FIELDS)?;
+        let texts = [
+            (intern!(py, "text"), &e.text),
+            (intern!(py, "content_description"), &e.content_description),
+            (intern!(py, "class_name"), &e.class_name),
+            (intern!(py, "hint_text"), &e.hint_text),
+            (intern!(py, "package_name"), &e.package_name),
+            (intern!(py, "resource_name"), &e.resource_name),
+            (intern!(py, "tooltip"), &e.tooltip),
+            (intern!(py, "resource_id"), &e.resource_id),
+        ];
+        for (key, value) in texts {
+            if let Some(value) = value {
+                d.set_item(key, value)?;
+            }
+        }
+        for (key, b) in [(intern!(py, "bbox"), &e.bbox), (intern!(py, "bbox_pixels"), &e.bbox_pixels)] {
+            if let Some(b) = b {
+                d.set_item(key, bbox_to_py(py, b)?)?;
+            }
+        }
+        let flags = [
+            (intern!(py, "is_checked"), e.is_checked),
+            (intern!(py, "is_checkable"), e.is_checkable),
+            (intern!(py, "is_clickable"), e.is_clickable),
+            (intern!(py, "is_editable"), e.is_editable),
+            (intern!(py, "is_enabled"), e.is_enabled),
+            (intern!(py, "is_focused"), e.is_focused),
+            (intern!(py, "is_focusable"), e.is_focusable),
+            (intern!(py, "is_long_clickable"), e.is_long_clickable),
+            (intern!(py, "is_scrollable"), e.is_scrollable),
+            (intern!(py, "is_selected"), e.is_selected),
+            (intern!(py, "is_visible"), e.is_visible),
+        ];
+        for (key, value) in flags {
+            if let Some(value) = value {
+                d.set_item(key, value)?;
+            }
+        }
+        dicts.push(d);
     }
-    Ok(list)
+    PyList::new(py, dicts)
 }

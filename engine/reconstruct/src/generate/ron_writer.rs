@@ -329,10 +329,12 @@ fn widget(w: &Widget, parent: [f64; 4], bg: Option<[u8; 3]>, on: On<'_>, depth: 
         let _ = writeln!(out, "{pad}{name}({}),", props.join(", "));
         if let Some(d) = &w.drawable {
             let r = d.rect;
+            // Shown when its text is.
+            let visible = props.iter().find(|p| p.starts_with("visible: ")).map(|v| format!(", {v}")).unwrap_or_default();
             let _ = writeln!(out, "{pad}// Its picture, drawn in its box (no view of its own).");
             let _ = writeln!(
                 out,
-                "{pad}Image(src: {}, fit: \"fill\", decorative: true, margin: ({}, {}, 0, 0), width: {}, height: {}),",
+                "{pad}Image(src: {}, fit: \"fill\", decorative: true{visible}, margin: ({}, {}, 0, 0), width: {}, height: {}),",
                 tlit(&d.image),
                 num(r[0] - parent[0]),
                 num(r[1] - parent[1]),
@@ -635,7 +637,7 @@ pub(crate) fn one_line(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::generate::widgets::{build, Mapper};
+    use crate::generate::widgets::{build, Drawable, Mapper};
     use crate::trace::UiNode;
     use crate::visual::Rgb;
 
@@ -686,6 +688,24 @@ mod tests {
         for part in ["color: \"#FFFFFF\"", "text_align: \"center\""] {
             assert!(out.contains(part), "{part} in {out}");
         }
+    }
+
+    #[test]
+    fn a_texts_picture_is_shown_when_the_text_is() {
+        let shot = screenshot(&[([160, 310, 240, 330], [255, 255, 255], true)]);
+        let label = UiNode { text: "Saved".into(), ..UiNode::new("android.widget.TextView", [0, 300, 400, 340]) };
+        let mut widgets = build(&label, &Mapper { width: 400.0, height: 800.0 }, Some(&shot));
+        widgets[0].drawable = Some(Drawable {
+            image: "images/welcome__text_drawable.png".into(),
+            rect: [10.0, 150.0, 20.0, 20.0],
+            side: Side::Before,
+            inset: 24.0,
+        });
+        widgets[0].shown_if = Some("welcome_saved".into());
+        let (surfaces, mut out) = (BTreeMap::new(), String::new());
+        widget(&widgets[0], [0.0; 4], Some(GREEN), On { screen: "welcome", shown: None, surfaces: &surfaces }, 0, &mut out);
+        let picture = out.lines().find(|l| l.starts_with("Image(")).unwrap_or_else(|| panic!("no picture in {out}"));
+        assert!(picture.contains("visible: \"state.welcome_saved\""), "{out}");
     }
 
     #[test]

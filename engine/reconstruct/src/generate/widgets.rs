@@ -216,7 +216,13 @@ pub(crate) fn limit_depth(widgets: &mut [Widget], levels: usize) {
 
 /// The widgets a layout of `widgets` builds: each one, and the Stack inside a list that scrolls.
 pub(crate) fn built_count(widgets: &[Widget]) -> usize {
-    widgets.iter().map(|w| 1 + usize::from(w.scrolls_over_rows()) + built_count(&w.children)).sum()
+    widgets.iter().map(|w| own_nodes(w) + built_count(&w.children)).sum()
+}
+
+/// The nodes a widget's layout builds besides its children's: a scroll around its rows, the
+/// picture drawn in its box.
+fn own_nodes(w: &Widget) -> usize {
+    1 + usize::from(w.scrolls_over_rows()) + usize::from(w.drawable.is_some())
 }
 
 /// Keeps the first `max` widgets a layout builds, in pre-order (the end of a screen goes,
@@ -230,7 +236,7 @@ fn keep_first(widgets: &mut Vec<Widget>, left: &mut usize) -> usize {
     let mut removed = 0;
     let mut kept = 0;
     for w in widgets.iter_mut() {
-        let own = 1 + usize::from(w.scrolls_over_rows());
+        let own = own_nodes(w);
         if *left < own {
             break;
         }

@@ -9,7 +9,11 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::path::Path;
 
+use phoneworld_data::{Action, Key};
+use phoneworld_phone::Catalog;
+use phoneworld_tasks::{Step, TaskTemplate};
 use serde_json::{json, Value};
+use std::sync::Arc;
 
 use crate::abstraction::{snake, Role};
 use crate::error::ReconError;
@@ -254,26 +258,38 @@ const ENDED_ELSEWHERE: &str = "success[0] does not hold: Screen";
 
 /// The Back presses (at most 3) that bring the rebuilt app, after the reference solution, to
 /// where the task wants it, if any do: the real app went back by itself (a messenger opened
-/// from a contact returns to it once the message is sent), the rebuilt one stays.
-fn backs_to_the_end(
-    catalog: &std::sync::Arc<phoneworld_phone::Catalog>,
-    template: &std::sync::Arc<phoneworld_tasks::TaskTemplate>,
-) -> Option<usize> {
-    let instance = phoneworld_tasks::Instance::new(std::sync::Arc::clone(template), 0, catalog).ok()?;
-    let mut device = instance.device(std::sync::Arc::clone(catalog)).ok()?;
-    let baseline = phoneworld_tasks::app_data(&device);
-    let mut oracle = phoneworld_tasks::Oracle::new(template.solution.clone(), instance.params.clone());
-    for _ in 0..instance.max_steps() {
-        match oracle.next_action(&mut device) {
-            Ok(Some(action)) => {
-                device.step(&action);
+/// from a contact returns to it once the message is sent), the rebuilt one stays. Only when
+/// the solution's last tap does something on the rebuilt app (changes its screen or data): a
+/// tap that does nothing there is one the rebuilt app does not model, and Back presses would
+/// make the task pass without it.
+fn backs_to_the_end(catalog: &Arc<Catalog>, template: &Arc<TaskTemplate>) -> Option<usize> {
+    let instance = phoneworld_tasks::Instance::new(Arc::clone(template), 0, catalog).ok()?;
+    let play = |steps: &[Step]| -> Option<(phoneworld_phone::Device, Value)> {
+        let mut device = instance.device(Arc::clone(catalog)).ok()?;
+        let baseline = phoneworld_tasks::app_data(&device);
+        let mut oracle = phoneworld_tasks::Oracle::new(steps.to_vec(), instance.params.clone());
+        for _ in 0..instance.max_steps() {
+            match oracle.next_action(&mut device) {
+                Ok(Some(action)) => {
+                    device.step(&action);
+                }
+                Ok(None) => break,
+                Err(_) => return None,
             }
-            Ok(None) => break,
-            Err(_) => return None,
         }
+        Some((device, baseline))
+    };
+    let last_tap = template.solution.iter().rposition(|s| matches!(s, Step::Tap(_) | Step::ScrollTap(_) | Step::LongPress(_)))?;
+    let mut without = template.solution.clone();
+    without.remove(last_tap);
+    let (mut device, baseline) = play(&template.solution)?;
+    let (skipped, _) = play(&without)?;
+    let outcome = |d: &phoneworld_phone::Device| (d.foreground(), phoneworld_tasks::app_data(d));
+    if outcome(&device) == outcome(&skipped) {
+        return None;
     }
     (1..=3).find(|_| {
-        device.step(&phoneworld_data::Action::Key { key: phoneworld_data::Key::Back });
+        device.step(&Action::Key { key: Key::Back });
         phoneworld_tasks::judge(&instance, &device, &baseline).success
     })
 }
@@ -307,9 +323,9 @@ pub fn keep_proven(
     // brings to their last screen are proven again with those presses added.
     let ended_elsewhere: BTreeSet<&str> =
         problems.iter().filter(|p| p.problem.contains(ENDED_ELSEWHERE)).map(|p| p.template.as_str()).collect();
-    let demonstrations: BTreeSet<&str> = tasks.iter().filter(|t| t.kind == "demonstration").map(|t| t.id.as_str()).collect();
+    let demonstrations: BTreeSet<String> = tasks.iter().filter(|t| t.kind == "demonstration").map(|t| t.id.clone()).collect();
     let mut repaired = BTreeSet::new();
-    for template in suite.templates.iter().filter(|t| ended_elsewhere.contains(t.id.as_str()) && demonstrations.contains(t.id.as_str())) {
+    for template in suite.templates.iter().filter(|t| ended_elsewhere.contains(t.id.as_str()) && demonstrations.contains(&t.id)) {
         if let Some(backs) = backs_to_the_end(&catalog, template) {
             let file = tasks
                 .iter()
@@ -320,6 +336,9 @@ pub fn keep_proven(
             if let Some(text) = with_steps_appended(&text, &vec!["Back"; backs]) {
                 std::fs::write(&file, text).map_err(|e| ReconError::io(&file, e))?;
                 repaired.insert(template.id.clone());
+                if let Some(task) = tasks.iter_mut().find(|t| t.id == template.id) {
+                    task.steps += backs;
+                }
             }
         }
     }

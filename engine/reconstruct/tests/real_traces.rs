@@ -132,3 +132,15 @@ fn droidtask_human_demonstrations_become_tasks() {
     let f = &r.fidelity[0];
     assert!(f.transition_accuracy >= 0.85 && f.transition_accuracy > f.baseline.transition_accuracy + 0.3, "{f:?}");
 }
+
+/// Contacts' "text the group" demonstration: the messenger the person wrote in returned to the
+/// group once the message went; the rebuilt messenger's Send closes into its thread. The task's
+/// solution goes Back to the group, and its verifier checks the message sent there.
+#[test]
+fn a_demonstration_the_real_app_ended_by_going_back_is_a_task_with_back_presses() {
+    let Some(r) = reconstructed("droidtask/contacts") else { return };
+    let task = r.tasks.iter().find(|t| t.id.ends_with("task13")).unwrap_or_else(|| panic!("left out: {:?}", r.tasks_left_out));
+    let text = std::fs::read_to_string(&task.file).unwrap();
+    assert!(text.contains("screen: \"group_contacts\")") && text.contains("__saved\", value: \"GatheringInTheOldPlace\")"), "{text}");
+    assert!(text.contains(", Back],\n)"), "{text}");
+}

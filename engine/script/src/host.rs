@@ -209,7 +209,8 @@ impl ScriptHost {
         self.lua.load(&chunk.bytecode[..]).set_mode(ChunkMode::Binary).set_name(format!("@{}", chunk.name)).into_function()
     }
 
-    /// The names of the functions an app defines (its handlers), sorted.
+    /// The names of the functions an app defines (its handlers), sorted; none for an app not
+    /// loaded (call [`ScriptHost::ensure_loaded`] first: a host keeps [`APPS_KEPT`] apps).
     pub fn handler_names(&self, app: &str) -> Vec<String> {
         let Some(chunks) = self.apps.get(app).map(|a| &a.chunks) else { return Vec::new() };
         self.budget.reset();

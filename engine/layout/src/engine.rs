@@ -192,7 +192,8 @@ impl Layouter {
 
     /// Lays the tree out in a `width` x `height` box whose top-left is at (`x`, `y`).
     pub fn layout(&mut self, root: &ViewNode, x: f32, y: f32, width: f32, height: f32) -> PlacedTree {
-        if self.peak_nodes > COMPACT_ABOVE && root.node_count() * 2 < self.peak_nodes {
+        let nodes = root.node_count();
+        if self.peak_nodes > COMPACT_ABOVE && nodes * 2 < self.peak_nodes {
             *self = Layouter::default();
         }
         let old = self.shadow.take();
@@ -200,7 +201,7 @@ impl Layouter {
         self.peak_nodes = self.peak_nodes.max(self.tree.total_node_count());
         let available = Size { width: AvailableSpace::Definite(width), height: AvailableSpace::Definite(height) };
         let _ = self.tree.compute_layout_with_measure(shadow.id, available, |known, avail, _id, ctx, _style| measure(known, avail, ctx));
-        let mut placed = PlacedTree { nodes: Vec::with_capacity(root.node_count()) };
+        let mut placed = PlacedTree { nodes: Vec::with_capacity(nodes) };
         self.collect(root, &shadow, x, y, None, None, &mut placed);
         self.shadow = Some(shadow);
         placed

@@ -8,12 +8,12 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::path::Path;
+use std::sync::Arc;
 
 use phoneworld_data::{Action, Key};
 use phoneworld_phone::Catalog;
 use phoneworld_tasks::{Step, TaskTemplate};
 use serde_json::{json, Value};
-use std::sync::Arc;
 
 use crate::abstraction::{snake, Role};
 use crate::error::ReconError;
@@ -306,7 +306,7 @@ fn with_steps_appended(text: &str, steps: &[&str]) -> Option<String> {
 /// (its solution fails, or doing nothing passes): each is removed from `tasks` and its file,
 /// and listed in `left_out` with the first problem found.
 pub fn keep_proven(
-    catalog: std::sync::Arc<phoneworld_phone::Catalog>,
+    catalog: Arc<Catalog>,
     dir: &Path,
     tasks: &mut Vec<TaskSummary>,
     left_out: &mut Vec<Value>,
@@ -314,8 +314,7 @@ pub fn keep_proven(
 ) -> Result<(), ReconError> {
     let load = || phoneworld_tasks::Suite::load(dir, &catalog).map_err(|e| ReconError::Input(format!("{}: {e}", dir.display())));
     let verify = |suite: &phoneworld_tasks::Suite| {
-        phoneworld_tasks::verify_suite(std::sync::Arc::clone(&catalog), suite, seeds)
-            .map_err(|e| ReconError::Input(format!("{}: {e}", dir.display())))
+        phoneworld_tasks::verify_suite(Arc::clone(&catalog), suite, seeds).map_err(|e| ReconError::Input(format!("{}: {e}", dir.display())))
     };
     let suite = load()?;
     let mut problems = verify(&suite)?;
@@ -323,23 +322,15 @@ pub fn keep_proven(
     // brings to their last screen are proven again with those presses added.
     let ended_elsewhere: BTreeSet<&str> =
         problems.iter().filter(|p| p.problem.contains(ENDED_ELSEWHERE)).map(|p| p.template.as_str()).collect();
-    let demonstrations: BTreeSet<String> = tasks.iter().filter(|t| t.kind == "demonstration").map(|t| t.id.clone()).collect();
     let mut repaired = BTreeSet::new();
-    for template in suite.templates.iter().filter(|t| ended_elsewhere.contains(t.id.as_str()) && demonstrations.contains(&t.id)) {
-        if let Some(backs) = backs_to_the_end(&catalog, template) {
-            let file = tasks
-                .iter()
-                .find(|t| t.id == template.id)
-                .map(|t| std::path::PathBuf::from(&t.file))
-                .ok_or(ReconError::Input(format!("task {} has no file", template.id)))?;
-            let text = std::fs::read_to_string(&file).map_err(|e| ReconError::io(&file, e))?;
-            if let Some(text) = with_steps_appended(&text, &vec!["Back"; backs]) {
-                std::fs::write(&file, text).map_err(|e| ReconError::io(&file, e))?;
-                repaired.insert(template.id.clone());
-                if let Some(task) = tasks.iter_mut().find(|t| t.id == template.id) {
-                    task.steps += backs;
-                }
-            }
+    for task in tasks.iter_mut().filter(|t| t.kind == "demonstration" && ended_elsewhere.contains(t.id.as_str())) {
+        let Some(backs) = suite.templates.iter().find(|t| t.id == task.id).and_then(|t| backs_to_the_end(&catalog, t)) else { continue };
+        let file = Path::new(&task.file);
+        let text = std::fs::read_to_string(file).map_err(|e| ReconError::io(file, e))?;
+        if let Some(text) = with_steps_appended(&text, &vec!["Back"; backs]) {
+            std::fs::write(file, text).map_err(|e| ReconError::io(file, e))?;
+            repaired.insert(task.id.clone());
+            task.steps += backs;
         }
     }
     if !repaired.is_empty() {

@@ -301,7 +301,7 @@ impl Layouter {
             },
             padding: node.style.padding,
             paint: node.paint,
-            a11y: node.a11y.clone().map(Box::new),
+            a11y: node.a11y.clone(),
             hit: node.hit,
         });
         let child_clip = if node.paint.clip || node.style.scroll { Some(intersect(clip, [x, y, x + w, y + h])) } else { clip };

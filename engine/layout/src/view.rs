@@ -141,7 +141,8 @@ pub struct ViewNode {
     pub children: Vec<ViewNode>,
     /// Vertical scroll offset in pixels, for scroll containers.
     pub scroll_y: f32,
-    pub a11y: Option<A11y>,
+    /// Boxed: most nodes have none, and nodes are moved as they are built.
+    pub a11y: Option<Box<A11y>>,
     /// What a touch on this node does: an index into the phone's interaction table.
     pub hit: Option<u32>,
 }
@@ -217,7 +218,36 @@ impl ViewNode {
             Content::Image(i) => (3u8, i.image.key(), i.fit, i.radius.to_bits(), i.circle).hash(h),
         }
         hash_f32(self.scroll_y, h);
-        (&self.a11y, self.hit).hash(h);
+        match &self.a11y {
+            None => 0u8.hash(h),
+            Some(a) => a.hash_into(h),
+        }
+        self.hit.hash(h);
+    }
+}
+
+impl A11y {
+    /// What `Hash` would feed, with the flags packed into one word: views are hashed whole
+    /// every time a screen is composed, and one mixing round per flag was half of it.
+    fn hash_into<H: Hasher>(&self, h: &mut H) {
+        let flags = [
+            self.clickable,
+            self.long_clickable,
+            self.checkable,
+            self.checked,
+            self.editable,
+            self.focusable,
+            self.focused,
+            self.scrollable,
+            self.selected,
+            self.enabled,
+            self.password,
+        ];
+        let packed = flags.iter().enumerate().fold(1u32 << 16, |word, (i, &on)| word | (u32::from(on) << i));
+        h.write_u32(packed);
+        for text in [self.class_name, &self.package, &self.text, &self.content_desc, &self.hint, &self.resource_id] {
+            h.write(text.as_bytes());
+        }
     }
 }
 
@@ -262,7 +292,7 @@ mod tests {
     use super::*;
 
     fn labelled(text: &str) -> ViewNode {
-        ViewNode { a11y: Some(A11y { text: text.into(), ..A11y::default() }), ..ViewNode::default() }
+        ViewNode { a11y: Some(Box::new(A11y { text: text.into(), ..A11y::default() })), ..ViewNode::default() }
     }
 
     /// Layouts and element lists are kept by this hash: two trees that look the same but say

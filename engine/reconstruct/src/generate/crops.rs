@@ -97,9 +97,25 @@ fn drawn_part(b: [f64; 4], shot: &Rgb, rows: u32) -> Option<([f64; 4], [u8; 3])>
     Some(([f64::from(lo_x) / sw, f64::from(lo_y) / sh, f64::from(hi_x) / sw, f64::from(hi_y) / sh], edge))
 }
 
-/// A picture too large to cut whose drawn part may be cut (at most a quarter of the screen, no
-/// text or other widget over it) becomes a box in its edge's colour holding the drawn part as
-/// a picture (`<id>_picture`, cut as any picture is), at its place; false when it has no such part.
+/// The middle of `b` in its proportions, shrunk to at most a quarter of the screen: what of a
+/// picture too large to cut may be cut (its centre, where a picture's subject is).
+fn centre_within_share(b: [f64; 4]) -> [f64; 4] {
+    let whole = area(b);
+    if whole <= MAX_SCREEN_SHARE {
+        return b;
+    }
+    // A hair under the share, so that rounding to pixels never takes it over.
+    let k = (MAX_SCREEN_SHARE * 0.99 / whole).sqrt();
+    let (cx, cy) = ((b[0] + b[2]) / 2.0, (b[1] + b[3]) / 2.0);
+    let (hw, hh) = ((b[2] - b[0]) * k / 2.0, (b[3] - b[1]) * k / 2.0);
+    [cx - hw, cy - hh, cx + hw, cy + hh]
+}
+
+/// A picture too large to cut becomes a box in the colour around what it draws, holding as a
+/// picture (`<id>_picture`, cut as any picture is, at its place) the part it draws, or that
+/// part's middle when the part alone is more than a quarter of the screen (an illustration
+/// filling a page, a photo to its edges); never with text or another widget over the cut
+/// part. False when there is no such part.
 fn keep_drawn_part(
     w: &mut Widget,
     shot: &Rgb,
@@ -114,7 +130,19 @@ fn keep_drawn_part(
     }
     // Another widget drawn over the part (a play button on a cover) would be baked into it.
     let covered = |p: [f64; 4]| widgets.iter().any(|(id, o)| *id != w.id && area(*o) > 0.0 && overlap(*o, p) / area(*o) >= TEXT_OVER);
-    let Some((part, edge)) = drawn_part(b, shot, rows).filter(|(p, _)| croppable_box(*p, texts) && !covered(*p)) else { return false };
+    let share = f64::from(rows) / f64::from(shot.height.max(1));
+    let [x1, y1, x2, y2] = pixel_box(b, shot, rows);
+    let one_colour_edge = x2 > x1 && y2 > y1 && edge_colour(shot, [x1, y1, x2, y2]).is_some();
+    let (part, ground) = if one_colour_edge {
+        // Nothing drawn on the ground: nothing to cut.
+        let Some((part, edge)) = drawn_part(b, shot, rows) else { return false };
+        (part, Some(edge))
+    } else {
+        // A photo runs to its edges: its middle on its own main colour.
+        (b, shot.median_color(b[0], b[1] * share, b[2], b[3] * share))
+    };
+    let part = centre_within_share(part);
+    let Some(edge) = ground.filter(|_| croppable_box(part, texts) && !covered(part)) else { return false };
     let id = format!("{}_picture", w.id);
     if taken.contains(&id) {
         return false;
@@ -235,7 +263,7 @@ mod tests {
     }
 
     #[test]
-    fn a_large_view_around_a_small_picture_keeps_the_picture_and_never_a_photo() {
+    fn a_large_view_keeps_the_small_picture_it_draws_and_a_large_photo_its_middle() {
         let shot = page_with([40, 40, 60, 60], [0, 120, 100, 200]);
         let mut widgets = vec![
             // 40% of the screen, its logo a fiftieth of it.
@@ -252,8 +280,31 @@ mod tests {
         assert_eq!(picture.source_box, [0.4, 0.2, 0.6, 0.3]);
         assert_eq!(picture.rect.map(f64::round), [160.0, 160.0, 80.0, 80.0], "where the logo is drawn");
         assert_eq!(picture.image.as_deref(), Some("images/home__logo_picture.png"));
-        assert_eq!(images.keys().collect::<Vec<_>>(), ["images/home__logo_picture.png"], "the photo is never cut");
-        assert!(widgets[1].children.is_empty() && widgets[1].image.is_none());
+        let photo = &widgets[1];
+        assert_eq!(photo.kind, WidgetKind::Container);
+        let middle = &photo.children[0];
+        let b = middle.source_box;
+        assert!(area(b) <= MAX_SCREEN_SHARE && area(b) > 0.9 * MAX_SCREEN_SHARE, "{b:?}: at most a quarter of the screen");
+        assert!(((b[0] + b[2]) / 2.0 - 0.5).abs() < 1e-9 && ((b[1] + b[3]) / 2.0 - 0.8).abs() < 1e-9, "{b:?}: its middle");
+        assert_eq!(
+            images.keys().collect::<Vec<_>>(),
+            ["images/home__logo_picture.png", "images/home__photo_picture.png"],
+            "a photo larger than a quarter of the screen is cut no larger than that"
+        );
+    }
+
+    #[test]
+    fn a_large_photo_with_text_over_its_middle_is_not_cut() {
+        let shot = page_with([0, 0, 0, 0], [0, 20, 100, 200]);
+        let mut widgets = vec![
+            widget("background", WidgetKind::Image, [0.0, 0.1, 1.0, 1.0], ""),
+            widget("slogan", WidgetKind::Text, [0.3, 0.5, 0.7, 0.6], "Discover your family"),
+        ];
+        let mut images = BTreeMap::new();
+        cut(&mut widgets, &shot, 200, "home", &mut images);
+        assert!(images.is_empty(), "{:?}", images.keys());
+        assert!(widgets[0].children.is_empty());
+        assert_eq!(widgets[0].kind, WidgetKind::Container, "drawn in its main colour");
     }
 
     #[test]

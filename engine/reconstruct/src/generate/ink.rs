@@ -151,13 +151,13 @@ pub(crate) fn ink_of(shot: &Rgb, b: [f64; 4]) -> Option<Ink> {
     let (cols, rows) = ((x2 - x1).div_ceil(stride) as usize, (y2 - y1).div_ceil(stride) as usize);
     // The sampled grid: which samples are strokes.
     let mut inked = vec![false; cols * rows];
-    let mut strokes: Vec<(u32, [u8; 3])> = Vec::new();
+    let mut strokes: Vec<(u32, [u8; 3], usize, usize)> = Vec::new();
     for (r, y) in (y1..y2).step_by(stride as usize).enumerate() {
         for (c, x) in (x1..x2).step_by(stride as usize).enumerate() {
             let p = shot.at(x, y);
             let d = distance(p, background);
             if d > INK_DISTANCE {
-                strokes.push((d, p));
+                strokes.push((d, p, r, c));
                 inked[r * cols + c] = true;
             }
         }
@@ -165,10 +165,18 @@ pub(crate) fn ink_of(shot: &Rgb, b: [f64; 4]) -> Option<Ink> {
     if strokes.is_empty() || (strokes.len() as f64) < MIN_INK_SHARE * (cols * rows) as f64 {
         return None;
     }
+    // The colour is read inside the bands along the box's edges that are another colour
+    // whole (a raised button's insets and shadow): strokes never fill a line of their box.
+    let (inner_rows, inner_cols) = inside_edge_bands(&inked, cols, rows);
+    let mut inside: Vec<(u32, [u8; 3])> =
+        strokes.iter().filter(|s| inner_rows.contains(&s.2) && inner_cols.contains(&s.3)).map(|s| (s.0, s.1)).collect();
+    if inside.is_empty() {
+        inside = strokes.iter().map(|s| (s.0, s.1)).collect();
+    }
     // The strongest half of the strokes: anti-aliased edges blend into the background.
-    strokes.sort_by_key(|s| std::cmp::Reverse(s.0));
-    strokes.truncate(strokes.len().div_ceil(2));
-    let colour = channel_medians(&strokes.iter().map(|(_, p)| *p).collect::<Vec<_>>())?;
+    inside.sort_by_key(|s| std::cmp::Reverse(s.0));
+    inside.truncate(inside.len().div_ceil(2));
+    let colour = channel_medians(&inside.iter().map(|(_, p)| *p).collect::<Vec<_>>())?;
     let all_columns = 0..cols;
     let column_inked = |c: usize| (0..rows).any(|r| inked[r * cols + c]);
     let (first, last) = (all_columns.clone().find(|&c| column_inked(c))?, all_columns.rev().find(|&c| column_inked(c))?);
@@ -212,6 +220,19 @@ pub(crate) fn ink_of(shot: &Rgb, b: [f64; 4]) -> Option<Ink> {
         span_px: px(text_columns.len()),
         box_w_px: x2 - x1,
     })
+}
+
+/// The sampled rows and columns inside the bands along the grid's edges where most samples
+/// are unlike the background.
+fn inside_edge_bands(inked: &[bool], cols: usize, rows: usize) -> (std::ops::Range<usize>, std::ops::Range<usize>) {
+    let row_band = |r: usize| 2 * (0..cols).filter(|&c| inked[r * cols + c]).count() > cols;
+    let col_band = |c: usize| 2 * (0..rows).filter(|&r| inked[r * cols + c]).count() > rows;
+    let inner = |len: usize, band: &dyn Fn(usize) -> bool| {
+        let start = (0..len).find(|&i| !band(i)).unwrap_or(len);
+        let end = (start..len).rev().find(|&i| !band(i)).map_or(start, |i| i + 1);
+        start..end
+    };
+    (inner(rows, &row_band), inner(cols, &col_band))
 }
 
 /// Runs of sampled rows with strokes in `columns`, as (first row, rows): the lines of a text
@@ -294,6 +315,24 @@ mod tests {
             }
         }
         img
+    }
+
+    #[test]
+    fn a_raised_buttons_label_is_read_inside_its_insets_and_shadow() {
+        // An orange button with white strokes, drawn inset in a green box, a dark shadow below.
+        let mut img = Rgb { width: 200, height: 60, pixels: vec![[76, 176, 80]; 200 * 60] };
+        for y in 6..52 {
+            for x in 4..196 {
+                img.pixels[(y * 200 + x) as usize] = if y >= 48 { [40, 40, 40] } else { [254, 87, 34] };
+            }
+        }
+        for y in 20..34 {
+            for x in (60..140).filter(|x| x % 3 != 0) {
+                img.pixels[(y * 200 + x) as usize] = [255, 255, 255];
+            }
+        }
+        let ink = ink_of(&img, [0.0, 0.0, 1.0, 1.0]).unwrap();
+        assert_eq!(ink.colour, [255, 255, 255], "the label's white, not the insets' green or the shadow");
     }
 
     #[test]

@@ -227,8 +227,8 @@ impl ViewNode {
 }
 
 impl A11y {
-    /// What `Hash` would feed, with the flags packed into one word: views are hashed whole
-    /// every time a screen is composed, and one mixing round per flag was half of it.
+    /// Feeds every field to the content hash, the flags packed into one word: views are hashed
+    /// whole every time a screen is composed, and one mixing round per flag was half of it.
     fn hash_into<H: Hasher>(&self, h: &mut H) {
         let flags = [
             self.clickable,

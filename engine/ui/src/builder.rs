@@ -74,8 +74,8 @@ pub(crate) struct At<'s> {
 
 impl<'s> At<'s> {
     pub(crate) fn child(&self, i: usize) -> At<'s> {
-        // Built by hand: every node of a screen gets one, and `format!` with a clone of the
-        // parent's key was a tenth of composing.
+        // Built by hand: every node of a screen gets one, and `format!` over a clone of the
+        // whole parent showed in profiles of composing.
         use std::fmt::Write;
         let mut key = String::with_capacity(self.key.len() + 4);
         key.push_str(&self.key);

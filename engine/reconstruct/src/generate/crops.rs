@@ -72,16 +72,11 @@ fn edge_colour(shot: &Rgb, [x1, y1, x2, y2]: [u32; 4]) -> Option<[u8; 3]> {
     (ring.iter().filter(|c| unlike(**c, edge)).count() * 10 <= ring.len()).then_some(edge)
 }
 
-/// The part of a picture's box the picture fills, when its view is larger than what it draws
-/// (a logo centred in an image view that spans the page): the bounding box of the pixels
-/// unlike the colour of the box's edge, as fractions of the screen, and that colour; `None`
-/// when nothing is drawn there, or the box's edge is not one colour (a photo).
-fn drawn_part(b: [f64; 4], shot: &Rgb, rows: u32) -> Option<([f64; 4], [u8; 3])> {
-    let [x1, y1, x2, y2] = pixel_box(b, shot, rows);
-    if x2 < x1 + 2 * MIN_SIDE_PX || y2 < y1 + 2 * MIN_SIDE_PX {
-        return None;
-    }
-    let edge = edge_colour(shot, [x1, y1, x2, y2])?;
+/// The part of a picture's box (`[x1, y1, x2, y2]`, screenshot pixels; `rows`: the rows that
+/// show the screen) the picture fills, when its view is larger than what it draws (a logo
+/// centred in an image view that spans the page): the bounding box of the pixels unlike `edge`,
+/// the colour of the box's edge, as fractions of the screen; `None` when nothing is drawn there.
+fn drawn_part(shot: &Rgb, [x1, y1, x2, y2]: [u32; 4], edge: [u8; 3], rows: u32) -> Option<[f64; 4]> {
     let (mut lo_x, mut lo_y, mut hi_x, mut hi_y) = (u32::MAX, u32::MAX, 0, 0);
     for y in y1..y2 {
         for x in x1..x2 {
@@ -94,7 +89,7 @@ fn drawn_part(b: [f64; 4], shot: &Rgb, rows: u32) -> Option<([f64; 4], [u8; 3])>
         return None;
     }
     let (sw, sh) = (f64::from(shot.width), f64::from(rows));
-    Some(([f64::from(lo_x) / sw, f64::from(lo_y) / sh, f64::from(hi_x) / sw, f64::from(hi_y) / sh], edge))
+    Some([f64::from(lo_x) / sw, f64::from(lo_y) / sh, f64::from(hi_x) / sw, f64::from(hi_y) / sh])
 }
 
 /// The middle of `b` in its proportions, shrunk to at most a quarter of the screen: what of a
@@ -130,19 +125,24 @@ fn keep_drawn_part(
     }
     // Another widget drawn over the part (a play button on a cover) would be baked into it.
     let covered = |p: [f64; 4]| widgets.iter().any(|(id, o)| *id != w.id && area(*o) > 0.0 && overlap(*o, p) / area(*o) >= TEXT_OVER);
-    let share = f64::from(rows) / f64::from(shot.height.max(1));
-    let [x1, y1, x2, y2] = pixel_box(b, shot, rows);
-    let one_colour_edge = x2 > x1 && y2 > y1 && edge_colour(shot, [x1, y1, x2, y2]).is_some();
-    let (part, ground) = if one_colour_edge {
-        // Nothing drawn on the ground: nothing to cut.
-        let Some((part, edge)) = drawn_part(b, shot, rows) else { return false };
-        (part, Some(edge))
-    } else {
+    let pixels @ [x1, y1, x2, y2] = pixel_box(b, shot, rows);
+    if x2 < x1 + 2 * MIN_SIDE_PX || y2 < y1 + 2 * MIN_SIDE_PX {
+        return false;
+    }
+    let (part, ground) = match edge_colour(shot, pixels) {
+        Some(edge) => match drawn_part(shot, pixels, edge, rows) {
+            Some(part) => (part, Some(edge)),
+            // Nothing drawn on the ground: nothing to cut.
+            None => return false,
+        },
         // A photo runs to its edges: its middle on its own main colour.
-        (b, shot.median_color(b[0], b[1] * share, b[2], b[3] * share))
+        None => {
+            let share = f64::from(rows) / f64::from(shot.height.max(1));
+            (b, shot.median_color(b[0], b[1] * share, b[2], b[3] * share))
+        }
     };
     let part = centre_within_share(part);
-    let Some(edge) = ground.filter(|_| croppable_box(part, texts) && !covered(part)) else { return false };
+    let Some(ground) = ground.filter(|_| croppable_box(part, texts) && !covered(part)) else { return false };
     let id = format!("{}_picture", w.id);
     if taken.contains(&id) {
         return false;
@@ -162,7 +162,7 @@ fn keep_drawn_part(
     (picture.on_tap, picture.on_long_press, picture.clickable, picture.role) = (None, None, false, WidgetRole::Static);
     (picture.resource_id, picture.content_desc) = (String::new(), String::new());
     w.kind = WidgetKind::Container;
-    w.background = Some(edge);
+    w.background = Some(ground);
     w.children = vec![picture];
     true
 }

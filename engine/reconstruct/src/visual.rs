@@ -101,6 +101,36 @@ impl Rgb {
 
     /// The median color of a box given as fractions of the image (0..1).
     pub fn median_color(&self, fx1: f64, fy1: f64, fx2: f64, fy2: f64) -> Option<[u8; 3]> {
+        channel_medians(&self.grid_samples(fx1, fy1, fx2, fy2)?)
+    }
+
+    /// The colour a box (fractions of the image) is painted in: its median colour when at least
+    /// half of it is that colour (a toolbar under its title, a card under its text); `None` when
+    /// no colour holds half of it (a photo, a surface showing many things, black beside white),
+    /// where a median is a colour nobody drew.
+    pub fn painted_colour(&self, fx1: f64, fy1: f64, fx2: f64, fy2: f64) -> Option<[u8; 3]> {
+        let samples = self.grid_samples(fx1, fy1, fx2, fy2)?;
+        let colour = channel_medians(&samples)?;
+        let alike = samples.iter().filter(|p| (0..3).map(|c| u32::from(p[c].abs_diff(colour[c]))).sum::<u32>() <= SAME_PIXEL).count();
+        (2 * alike >= samples.len()).then_some(colour)
+    }
+
+    /// The colour a container or button's box (fractions of the image) is drawn in: the colour
+    /// it is painted in; when no colour holds half of it, nothing for a box of at most a
+    /// quarter of the image (its children and the surfaces found in it show what it holds)
+    /// and its median colour for a larger one (the overall tone of a page under a drawer).
+    pub fn container_colour(&self, fx1: f64, fy1: f64, fx2: f64, fy2: f64) -> Option<[u8; 3]> {
+        let share = (fx2.min(1.0) - fx1.max(0.0)).max(0.0) * (fy2.min(1.0) - fy1.max(0.0)).max(0.0);
+        match self.painted_colour(fx1, fy1, fx2, fy2) {
+            Some(colour) => Some(colour),
+            None if share > SMALL_BOX_SHARE => self.median_color(fx1, fy1, fx2, fy2),
+            None => None,
+        }
+    }
+
+    /// 12 x 12 pixels spread evenly over a box given as fractions of the image; `None` when the
+    /// box holds no pixel.
+    fn grid_samples(&self, fx1: f64, fy1: f64, fx2: f64, fy2: f64) -> Option<Vec<[u8; 3]>> {
         if self.width == 0 || self.height == 0 {
             return None;
         }
@@ -119,7 +149,7 @@ impl Rgb {
                 samples.push(self.at(x, y));
             }
         }
-        channel_medians(&samples)
+        Some(samples)
     }
 
     /// The side of the cells flat colours are read in: a sixtieth of the width.
@@ -318,6 +348,8 @@ const CELLS_ACROSS: u32 = 60;
 const SAME_PIXEL: u32 = 40;
 /// The share of a cell's pixels that must be its colour for the cell to be flat.
 const FLAT_SHARE: f64 = 0.75;
+/// The largest share of the image a box of many colours is left unpainted in.
+const SMALL_BOX_SHARE: f64 = 0.25;
 /// The fewest flat cells of one colour that tell what a box is painted in.
 const MIN_FLAT_CELLS: usize = 4;
 
@@ -427,5 +459,24 @@ mod tests {
         }
         assert_eq!(img.median_color(0.0, 0.0, 1.0, 1.0), Some([0, 200, 0]));
         assert_eq!(hex([0, 200, 0]), "#00C800");
+    }
+
+    #[test]
+    fn a_container_is_drawn_in_the_colour_it_is_painted_in_and_a_small_one_of_many_colours_is_not() {
+        // 40 x 40: the top half a green card with a few white "letters", the bottom half bands
+        // of black, white and red, a third each.
+        let mut img = Rgb { width: 40, height: 40, pixels: vec![[0, 160, 60]; 1600] };
+        for (i, p) in img.pixels.iter_mut().enumerate() {
+            let (x, y) = (i % 40, i / 40);
+            if y < 20 && x % 5 == 0 {
+                *p = [255, 255, 255];
+            } else if y >= 20 {
+                *p = [[0, 0, 0], [255, 255, 255], [255, 0, 0]][(x % 20) / 7];
+            }
+        }
+        assert_eq!(img.container_colour(0.0, 0.0, 1.0, 0.5), Some([0, 160, 60]), "the card under its letters");
+        assert_eq!(img.container_colour(0.0, 0.5, 0.5, 1.0), None, "a quarter of the image, no colour holds half of it");
+        let median = img.median_color(0.0, 0.0, 1.0, 1.0);
+        assert_eq!(img.container_colour(0.0, 0.0, 1.0, 1.0), median, "the whole image: its overall tone");
     }
 }

@@ -437,7 +437,7 @@ fn build_within(n: &UiNode, m: &Mapper, shot: Option<&Rgb>, in_list: bool) -> Ve
     let Some(kind) = kind_of(n, children.len()) else { return children };
     let nb = m.normalized(n.bounds);
     let background = match kind {
-        WidgetKind::Container | WidgetKind::Button => shot.and_then(|s| s.median_color(nb[0], nb[1], nb[2], nb[3])),
+        WidgetKind::Container | WidgetKind::Button => shot.and_then(|s| s.container_colour(nb[0], nb[1], nb[2], nb[3])),
         _ => None,
     };
     let ink = match kind {

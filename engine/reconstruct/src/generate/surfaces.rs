@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 use crate::visual::{luma, Rgb};
 
 use super::model::Surface;
-use super::widgets::{Mapper, Widget, WidgetKind, DEVICE_H, PX_PER_DP};
+use super::widgets::{Mapper, Widget, WidgetKind, DEVICE_H, NAV_DP, PX_PER_DP, STATUS_DP};
 
 /// How far a cell's colour may be from the colour its rectangle started with.
 const SAME_SURFACE: u32 = 30;
@@ -25,6 +25,13 @@ const MAX_DRAWN: usize = 48;
 
 /// The least height of a rectangle left inside the app's area, in dp.
 const MIN_SLIVER_DP: f64 = 4.0;
+
+/// How far into the app's area a real phone's bar may reach past this phone's (status bars
+/// are 24 to 32 dp tall, this phone's 28; navigation bars 42 to 56, this phone's 48), in dp;
+/// and how far (sum of channel differences) a row of it may be from its colour (a bar is one
+/// colour around its icons, an app's toolbar is often a shade off).
+const MAX_OVERHANG_DP: f64 = 8.0;
+const SAME_BAR: u32 = 12;
 
 fn distance(a: [u8; 3], b: [u8; 3]) -> u32 {
     (0..3).map(|c| u32::from(a[c].abs_diff(b[c]))).sum()
@@ -84,13 +91,67 @@ pub(crate) fn surfaces(shot: &Rgb, rows: u32, m: &Mapper) -> Vec<Surface> {
     // A rectangle that shows only a sliver below the status bar (or above the navigation bar)
     // was the phone's (its icons), not the app's.
     let tall_dp = |y1: u32, y2: u32| f64::from((y2 - y1) * side) * scale / m.height * DEVICE_H / PX_PER_DP;
-    kept.into_iter()
+    let found = kept
+        .into_iter()
         .map(|([x1, y1, x2, y2], colour)| {
             (Surface { rect: m.rect([to_screen(x1), to_screen(y1), to_screen(x2), to_screen(y2)]), colour }, tall_dp(y1, y2))
         })
         .filter(|(s, tall)| s.rect[2] >= 1.0 && s.rect[3] >= (0.25 * tall).max(MIN_SLIVER_DP))
-        .map(|(s, _)| s)
-        .collect()
+        .map(|(s, _)| s);
+    let found: Vec<Surface> = found.collect();
+    // A bar's band inside a surface of its colour (a toolbar the colour of the bar) adds nothing.
+    let adds = |band: &Surface| !found.iter().any(|s| holds(s.rect, band.rect) && distance(s.colour, band.colour) <= SAME_SURFACE);
+    let mut out: Vec<Surface> =
+        [Bar::Status, Bar::Navigation].into_iter().filter_map(|bar| bar_overhang(shot, rows, m, bar)).filter(adds).collect();
+    out.extend(found);
+    out
+}
+
+/// One of the phone's bars.
+#[derive(Debug, Clone, Copy)]
+enum Bar {
+    Status,
+    Navigation,
+}
+
+/// The band of the app's area next to one of the phone's bars where the screenshot still shows
+/// its own phone's bar, taller than this phone's (its colour goes on past the rows this phone's
+/// bar covers), as a surface in that colour: the page would show through there otherwise, a
+/// line of another colour along the bar.
+fn bar_overhang(shot: &Rgb, rows: u32, m: &Mapper, bar: Bar) -> Option<Surface> {
+    let per_dp = f64::from(rows) / DEVICE_H * PX_PER_DP;
+    let reach = (MAX_OVERHANG_DP * per_dp).round() as u32;
+    // The bar's own rows of the screenshot, and the rows next to it, nearest first.
+    let (own, next): (std::ops::Range<u32>, Vec<u32>) = match bar {
+        Bar::Status => {
+            let end = ((STATUS_DP * per_dp).round() as u32).min(rows);
+            (0..end, (end..(end + reach).min(rows)).collect())
+        }
+        Bar::Navigation => {
+            let start = rows.saturating_sub((NAV_DP * per_dp).round() as u32);
+            (start..rows, (start.saturating_sub(reach)..start).rev().collect())
+        }
+    };
+    let height = f64::from(shot.height.max(1));
+    let colour = shot.median_color(0.0, f64::from(own.start) / height, 1.0, f64::from(own.end) / height)?;
+    let samples = 60.min(shot.width);
+    // Nine in ten of a row's samples: the ends of the bar's icons may reach into it.
+    let bar_row = |y: u32| {
+        let alike = (0..samples).filter(|i| distance(shot.at((2 * i + 1) * shot.width / (2 * samples), y), colour) <= SAME_BAR).count();
+        10 * alike >= 9 * samples as usize
+    };
+    let overhang = next.iter().take_while(|y| bar_row(**y)).count() as u32;
+    if overhang == 0 {
+        return None;
+    }
+    let (y1, y2) = match bar {
+        Bar::Status => (0, own.end + overhang),
+        Bar::Navigation => (own.start - overhang, rows),
+    };
+    let scale = m.width / f64::from(shot.width.max(1));
+    let to_screen = |v: u32| (f64::from(v) * scale).round() as i32;
+    let rect = m.rect([0, to_screen(y1), m.width.round() as i32, to_screen(y2)]);
+    (rect[3] >= 1.0).then_some(Surface { rect, colour })
 }
 
 /// The colour a widget paints over what is under it (`under`): its own, when it stands out.
@@ -160,5 +221,29 @@ mod tests {
         assert_eq!(found.len(), 1, "{found:?}");
         assert_eq!(found[0].colour, [30, 90, 200]);
         assert_eq!(found[0].rect[2], m.rect([0, 0, 600, 200])[2], "the band spans the width");
+    }
+
+    #[test]
+    fn a_real_phones_bars_taller_than_this_phones_go_on_into_the_app_area_in_their_colour() {
+        // A 1080 x 2400 white page whose status bar is red down to row 84 (this phone's ends at
+        // 74) and whose navigation bar is black from row 2260 (this phone's starts at 2274).
+        let (w, h) = (1080u32, 2400u32);
+        let mut img = Rgb { width: w, height: h, pixels: vec![[255, 255, 255]; (w * h) as usize] };
+        for y in (0..84).chain(2260..h) {
+            let colour = if y < 84 { [200, 30, 30] } else { [0, 0, 0] };
+            img.pixels[(y * w) as usize..((y + 1) * w) as usize].fill(colour);
+        }
+        let m = Mapper { width: f64::from(w), height: f64::from(h) };
+        let bands: Vec<Surface> = surfaces(&img, h, &m).into_iter().filter(|s| s.colour != [255, 255, 255]).collect();
+        assert_eq!(bands.len(), 2, "{bands:?}");
+        assert_eq!((bands[0].rect, bands[0].colour), ([0.0, 0.0, 411.0, 4.0], [200, 30, 30]), "the status bar's 4 dp more");
+        assert_eq!((bands[1].rect, bands[1].colour), ([0.0, 833.0, 411.0, 5.0], [0, 0, 0]), "the navigation bar's 5 dp more");
+        // Bars of this phone's sizes: nothing of theirs in the app's area.
+        let mut fitting = Rgb { width: w, height: h, pixels: vec![[255, 255, 255]; (w * h) as usize] };
+        for y in (0..74).chain(2274..h) {
+            let colour = if y < 74 { [200, 30, 30] } else { [0, 0, 0] };
+            fitting.pixels[(y * w) as usize..((y + 1) * w) as usize].fill(colour);
+        }
+        assert!(surfaces(&fitting, h, &m).iter().all(|s| s.colour == [255, 255, 255]), "bars that fit: no band");
     }
 }

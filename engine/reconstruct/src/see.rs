@@ -26,9 +26,9 @@ const MIN_SPEAKING_NODES: usize = 3;
 pub(crate) const CELL: u32 = 8;
 /// A pixel this far from the background colour (sum over channels) is part of something.
 const INK_DISTANCE: u32 = 60;
-/// A picture is at least this share of the screen's width on its shorter side (half of it in
-/// a gap of a hierarchy that speaks, where pictures are icons and ratings)...
-const MIN_PICTURE_SIDE: f64 = 0.06;
+/// A picture is at least this share of the screen's width on its shorter side (an icon, a
+/// rating's star)...
+const MIN_PICTURE_SIDE: f64 = 0.03;
 /// ...at most this share of the screen's area (a larger one is the screen's background)...
 const MAX_PICTURE_SHARE: f64 = 0.25;
 /// ...and less than this share of it covered by text.
@@ -290,7 +290,7 @@ fn read(shot: &Rgb, origin: [u32; 2], screen: &Screen, full_width: u32, lines: &
         .map(|(l, b)| UiNode { text: l.text.clone(), ..seen_node("android.widget.TextView", b.map(|v| v.round() as i32)) })
         .collect();
     nodes.extend(
-        pictures(shot, rows, &text_boxes, MIN_PICTURE_SIDE * f64::from(full_width) * if strict { 0.5 } else { 1.0 })
+        pictures(shot, rows, &text_boxes, MIN_PICTURE_SIDE * f64::from(full_width))
             .into_iter()
             .map(to_screen)
             .filter(|b| !said(*b, false))

@@ -52,7 +52,7 @@ fn sample(name: &str) -> &'static str {
         "variant" => r#""outlined""#,
         "src" => r#""images/missing.png""#,
         "fit" => r#""contain""#,
-        "circle" | "decorative" | "multiline" | "password" | "back" => "true",
+        "circle" | "decorative" | "multiline" | "password" | "back" | "all_caps" => "true",
         "route" => r#""{state.route}""#,
         "on_change" | "on_submit" | "on_scroll_end" => r#""noop""#,
         "value" => r#""state.typed""#,
@@ -91,9 +91,9 @@ fn observe(dir: &std::path::Path, widgets: &[String]) -> (String, String) {
     (device.frame_hash(), device.ui_xml())
 }
 
-#[test]
-fn a_property_check_calls_ignored_changes_nothing_on_that_widget() {
-    let dir = std::env::temp_dir().join(format!("pw-ignored-props-{}", std::process::id()));
+/// A folder with a one-screen app whose state holds what the sample widgets read.
+fn app_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("pw-{name}-{}", std::process::id()));
     std::fs::create_dir_all(dir.join("screens")).unwrap();
     std::fs::write(dir.join("main.lua"), "function noop(ev) end\n").unwrap();
     let state = r#"{"list": [{"name": "one"}, {"name": "two"}], "on": true, "typed": "typed", "pick": "a", "level": 3, "tab": 0, "time": 480, "date": "2025-10-15", "route": ""}"#;
@@ -102,6 +102,12 @@ fn a_property_check_calls_ignored_changes_nothing_on_that_widget() {
         format!(r#"App(package: "t.props", label: "Props", icon: "star", entry: "main", scripts: ["main.lua"], state: {state})"#),
     )
     .unwrap();
+    dir
+}
+
+#[test]
+fn a_property_check_calls_ignored_changes_nothing_on_that_widget() {
+    let dir = app_dir("ignored-props");
     let plain: Vec<String> = WIDGETS.iter().map(|(_, head)| format!("{head})")).collect();
     let before = observe(&dir, &plain);
     let mut checked = 0;
@@ -125,5 +131,19 @@ fn a_property_check_calls_ignored_changes_nothing_on_that_widget() {
         checked += 1;
     }
     assert!(checked >= 30, "{checked} properties checked");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn all_caps_draws_a_text_in_capitals_and_its_element_keeps_the_text_as_written() {
+    let dir = app_dir("all-caps");
+    let widgets = |text: &str, caps: &str| vec![format!(r#"Text(text: "{text}"{caps})"#), format!(r#"Button(text: "{text}"{caps})"#)];
+    let (caps_frame, caps_tree) = observe(&dir, &widgets("Sign in", ", all_caps: true"));
+    let (upper_frame, _) = observe(&dir, &widgets("SIGN IN", ""));
+    let (plain_frame, plain_tree) = observe(&dir, &widgets("Sign in", ""));
+    assert_eq!(caps_frame, upper_frame, "drawn as the capitals would be");
+    assert_ne!(caps_frame, plain_frame);
+    assert_eq!(caps_tree, plain_tree, "the UI tree keeps \"Sign in\"");
+    assert!(caps_tree.contains(r#"text="Sign in""#), "{caps_tree}");
     std::fs::remove_dir_all(&dir).unwrap();
 }

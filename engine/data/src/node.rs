@@ -108,6 +108,7 @@ impl Props {
             color,
             max_lines,
             text_align,
+            all_caps,
             variant,
             src,
             fit,
@@ -167,6 +168,7 @@ impl Props {
             ("color", color.is_some()),
             ("max_lines", max_lines.is_some()),
             ("text_align", text_align.is_some()),
+            ("all_caps", *all_caps),
             ("variant", variant.is_some()),
             ("src", src.is_some()),
             ("fit", fit.is_some()),
@@ -318,6 +320,8 @@ pub struct Props {
     pub color: Option<String>,
     pub max_lines: Option<usize>,
     pub text_align: Option<crate::options::TextAlign>,
+    /// Drawn in capitals (Android's `textAllCaps`); the UI tree keeps the text as written.
+    pub all_caps: bool,
     pub variant: Option<crate::options::Variant>,
 
     // Images: a file in the app bundle (`images/cat.jpg` or `{item.photo}`), how it fills its

@@ -66,11 +66,6 @@ pub struct Ink {
 }
 
 impl Ink {
-    /// The size (in the box's units: `box_height` is the box's height in them) the text was
-    /// drawn at: from its line pitch when it has several lines (so lines land where the app put
-    /// them, at the engine's line height of 1.25 sizes), else from its strokes' height and the
-    /// share of an em the text's letters span (capitals and ascenders reach 0.73 em above the
-    /// baseline, lowercase 0.53, descenders 0.21 below).
     /// The width its strokes span, in the box's units (`box_width`: the box's width in them).
     pub(crate) fn span(&self, box_width: f64) -> Option<f64> {
         (self.box_w_px > 0 && self.span_px > 0).then(|| f64::from(self.span_px) * box_width / f64::from(self.box_w_px))
@@ -96,12 +91,7 @@ impl Ink {
                 units.push(wide_unit);
             }
         }
-        let letters: Vec<char> = text.chars().filter(|c| c.is_alphanumeric()).collect();
-        let em = (!letters.is_empty()).then(|| {
-            let tall = letters.iter().any(|c| c.is_uppercase() || c.is_ascii_digit() || "bdfhiklt".contains(*c) || !c.is_ascii());
-            let deep = letters.iter().any(|c| "gjpqy".contains(*c) || !c.is_ascii());
-            (if tall { 0.73 } else { 0.53 }) + if deep { 0.21 } else { 0.0 }
-        });
+        let em = em_share(text);
         // One word is never broken over lines: above its last line of strokes is something
         // else (a tab's icon above its label).
         let one_word = one_word(text);
@@ -121,6 +111,48 @@ impl Ink {
         }
         sizes
     }
+    /// Whether the screenshot shows `text` in capitals (Android's `textAllCaps`, the default
+    /// of buttons) where the hierarchy says it as written: one line of strokes whose height
+    /// over width is that of the capitals, nearer it than that of the text as written. The
+    /// ratio holds at any size and in the screenshot's own pixels, whatever the screen's shape.
+    pub(crate) fn shows_capitals(&self, text: &str) -> bool {
+        let capitals = text.to_uppercase();
+        if self.lines != 1 || capitals == text || self.span_px == 0 || self.stroke_px == 0 {
+            return false;
+        }
+        let measured = f64::from(self.stroke_px) / f64::from(self.span_px);
+        // Height over width of a text (the em share its letters span over its width in ems),
+        // laid out large so that pixel rounding does not count.
+        let shape = |t: &str| Some(em_share(t)? * 100.0 / width_dp(t, 100.0).max(f64::EPSILON));
+        let miss = |t: &str| shape(t).map(|r| (r / measured).ln().abs());
+        match (miss(&capitals), miss(text)) {
+            (Some(caps), Some(as_written)) => caps < as_written && caps <= CAPITALS_FIT,
+            _ => false,
+        }
+    }
+}
+
+/// How far the capitals' height over width may be from the strokes' (a log ratio: 15%).
+const CAPITALS_FIT: f64 = 0.14;
+
+/// The share of an em the strokes of `text` span from top to bottom: capitals and ascenders
+/// reach 0.73 em above the baseline, lowercase 0.53, descenders 0.21 below; `None` without
+/// letters or digits.
+fn em_share(text: &str) -> Option<f64> {
+    let letters: Vec<char> = text.chars().filter(|c| c.is_alphanumeric()).collect();
+    (!letters.is_empty()).then(|| {
+        let tall = letters.iter().any(|c| c.is_uppercase() || c.is_ascii_digit() || "bdfhiklt".contains(*c) || !c.is_ascii());
+        let deep = letters.iter().any(|c| "gjpqy".contains(*c) || !c.is_ascii());
+        (if tall { 0.73 } else { 0.53 }) + if deep { 0.21 } else { 0.0 }
+    })
+}
+
+/// The width of `text` on one line at `size` dp, in dp.
+fn width_dp(text: &str, size: f64) -> f64 {
+    use phoneworld_text::{layout_text, TextStyle, Weight};
+    let px = super::widgets::PX_PER_DP;
+    let style = TextStyle { size_px: (size * px) as f32, weight: Weight::Regular };
+    f64::from(layout_text(text, style, None, Some(1)).width) / px
 }
 
 fn distance(a: [u8; 3], b: [u8; 3]) -> u32 {
@@ -278,6 +310,31 @@ fn column_runs(inked: &[bool], cols: usize, rows: &[bool], gap: usize) -> Vec<st
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The ink of `text` drawn at `size` dp on one line (ten pixels a dp), read as `lines` lines.
+    fn line_of(text: &str, size: f64, lines: usize) -> Ink {
+        let px = |v: f64| (v * 10.0).round() as u32;
+        Ink {
+            colour: [0, 0, 0],
+            align: None,
+            lines,
+            stroke_px: px(em_share(text).unwrap() * size),
+            last_stroke_px: 0,
+            pitch_px: 0,
+            box_px: px(size * 2.0),
+            span_px: px(width_dp(text, size)),
+            box_w_px: px(width_dp(text, size) * 2.0),
+        }
+    }
+
+    #[test]
+    fn a_label_drawn_in_capitals_is_told_from_one_drawn_as_written() {
+        assert!(line_of("SIGN UP WITH EMAIL", 14.0, 1).shows_capitals("Sign up with Email"));
+        assert!(!line_of("Sign up with Email", 14.0, 1).shows_capitals("Sign up with Email"));
+        assert!(line_of("INVITE FRIENDS", 19.0, 1).shows_capitals("Invite Friends"), "at any size");
+        assert!(!line_of("INVITE FRIENDS", 14.0, 2).shows_capitals("Invite Friends"), "two lines of strokes: not one label");
+        assert!(!line_of("OK", 14.0, 1).shows_capitals("OK"), "nothing to tell");
+    }
 
     /// A 200 x 40 grey box with a black bar (a word's strokes) over columns `from..to`.
     fn word_at(from: u32, to: u32, ink: [u8; 3]) -> Rgb {

@@ -119,6 +119,30 @@ fn fitted_text(text: &str, natural: f64, width_dp: f64, height_dp: f64, ink_line
     (size, Some(ink_lines.map_or(lines, |shown| shown.min(lines))))
 }
 
+/// A button's label as its screenshot draws it: in capitals where the screenshot shows them
+/// (the platform's default for buttons; `all_caps` is then added to `props`, and the element
+/// keeps the label as written).
+fn drawn_label(w: &Widget, label: &str, props: &mut Vec<String>) -> String {
+    if w.ink.is_some_and(|i| i.shows_capitals(label)) {
+        props.push("all_caps: true".to_owned());
+        return label.to_uppercase();
+    }
+    label.to_owned()
+}
+
+/// The sizes a button's label is drawn at (sp); a larger one measured an icon beside it.
+const BUTTON_LABEL_SIZES: std::ops::RangeInclusive<f64> = 10.0..=24.0;
+
+/// The size `drawn` was drawn at in its widget's box, as the screenshot shows it (`room`: the
+/// part of the box the text has). A size at which the text is wider than its strokes measured
+/// something else too (an icon above the label) and is not used.
+fn drawn_size(w: &Widget, drawn: &str, room: [f64; 2]) -> Option<f64> {
+    let ink = w.ink?;
+    let span = ink.span(w.rect[2])?;
+    let fits = |size: &f64| text_width(drawn, *size, room[0]) <= span * 1.15;
+    ink.drawn_sizes(drawn, (w.rect[2], w.rect[3])).into_iter().map(|s| s.clamp(8.0, 48.0).round()).find(fits)
+}
+
 /// The width of `text` laid out at `size` (dp) in a box `wrap` dp wide, in dp.
 fn text_width(text: &str, size: f64, wrap: f64) -> f64 {
     use phoneworld_text::{layout_text, TextStyle, Weight};
@@ -200,17 +224,7 @@ fn widget(w: &Widget, parent: [f64; 4], bg: Option<[u8; 3]>, on: On<'_>, depth: 
             // One word takes one line, whatever else its box shows.
             let one_word = super::ink::one_word(&w.text);
             let ink_lines = w.ink.map(|i| if one_word { 1 } else { i.lines }).filter(|l| *l > 0);
-            // As drawn where the screenshot shows it, else as tall as its box suggests. A size at
-            // which the text is wider than its strokes measured something else too (an icon
-            // above the label) and is not used.
-            let natural = w
-                .ink
-                .and_then(|i| {
-                    let span = i.span(rect[2])?;
-                    let fits = |size: &f64| text_width(&w.text, *size, room[0]) <= span * 1.15;
-                    i.drawn_sizes(&w.text, (rect[2], rect[3])).into_iter().map(|s| s.clamp(8.0, 48.0).round()).find(fits)
-                })
-                .unwrap_or_else(|| text_size(room[1]));
+            let natural = drawn_size(w, &w.text, room).unwrap_or_else(|| text_size(room[1]));
             let (size, max_lines) = fitted_text(&w.text, natural, room[0], room[1], ink_lines);
             props.push(format!("size: {}", num(size)));
             if let Some(lines) = max_lines {
@@ -235,6 +249,10 @@ fn widget(w: &Widget, parent: [f64; 4], bg: Option<[u8; 3]>, on: On<'_>, depth: 
                 (_, Some(_)) => {
                     props.push("variant: \"text\"".to_owned());
                     props.push(format!("color: {}", lit(&text_colour(w, own_bg.or(bg)))));
+                    let drawn = drawn_label(w, label, &mut props);
+                    if let Some(size) = drawn_size(w, &drawn, [rect[2], rect[3]]).filter(|s| BUTTON_LABEL_SIZES.contains(s)) {
+                        props.push(format!("size: {}", num(size)));
+                    }
                 }
             }
         }

@@ -80,11 +80,20 @@ fn weight(weight: Option<phoneworld_data::Weight>) -> Weight {
     }
 }
 
+/// A text as drawn: in capitals when `all_caps` (its element keeps the text as written).
+pub(super) fn drawn_text(text: &str, all_caps: bool) -> String {
+    if all_caps {
+        text.to_uppercase()
+    } else {
+        text.to_owned()
+    }
+}
+
 pub(super) fn text(b: &mut Builder<'_>, node: &Node, at: &At<'_>) -> ViewNode {
     let p = &node.props;
     let text = p.text.as_ref().map(|t| t.render(&at.scope)).unwrap_or_default();
     let color = b.color(p.color.as_deref(), at, b.theme.on_surface);
-    let mut v = b.text(text.clone(), p.size.unwrap_or(16.0), weight(p.weight), color);
+    let mut v = b.text(drawn_text(&text, p.all_caps), p.size.unwrap_or(16.0), weight(p.weight), color);
     if let Content::Text(spec) = &mut v.content {
         spec.max_lines = p.max_lines;
         spec.align = match p.text_align {

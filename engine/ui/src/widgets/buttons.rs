@@ -55,7 +55,7 @@ pub(super) fn button(b: &mut Builder<'_>, node: &Node, at: &At<'_>, enabled: boo
         let name = icon.render(&at.scope);
         inner.children.push(b.icon(&name, 18.0, fg));
     }
-    inner.children.push(b.text(label.clone(), 14.0, Weight::Medium, fg));
+    inner.children.push(b.text(super::basic::drawn_text(&label, p.all_caps), p.size.unwrap_or(14.0), Weight::Medium, fg));
     let mut v = target_around(b, inner);
     let mut a = b.a11y("android.widget.Button");
     a.text = label;

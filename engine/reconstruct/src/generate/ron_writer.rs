@@ -139,8 +139,17 @@ const BUTTON_LABEL_SIZES: std::ops::RangeInclusive<f64> = 10.0..=24.0;
 fn drawn_size(w: &Widget, drawn: &str, room: [f64; 2]) -> Option<f64> {
     let ink = w.ink?;
     let span = ink.span(w.rect[2])?;
-    let fits = |size: &f64| text_width(drawn, *size, room[0]) <= span * 1.15;
-    ink.drawn_sizes(drawn, (w.rect[2], w.rect[3])).into_iter().map(|s| s.clamp(8.0, 48.0).round()).find(fits)
+    // One line of strokes is as wide as the text unwrapped; several, as the widest line.
+    let wrap = if ink.lines == 1 { f64::INFINITY } else { room[0] };
+    let fits = |size: &f64| text_width(drawn, *size, wrap) <= span * 1.15;
+    let mut sizes = ink.drawn_sizes(drawn, (w.rect[2], w.rect[3])).into_iter().map(|s| s.clamp(8.0, 48.0).round()).filter(fits);
+    if ink.lines != 1 {
+        return sizes.next();
+    }
+    // One line: of the sizes its strokes' height gives (at the scale of the box's height, or of
+    // its width on a screen of another shape), the one whose width is its strokes' width.
+    let miss = |size: f64| (text_width(drawn, size, wrap) - span).abs();
+    sizes.min_by(|a, b| miss(*a).total_cmp(&miss(*b)))
 }
 
 /// The width of `text` laid out at `size` (dp) in a box `wrap` dp wide, in dp.
@@ -655,6 +664,7 @@ pub(crate) fn one_line(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::generate::ink::Ink;
     use crate::generate::widgets::{build, Drawable, Mapper};
     use crate::trace::UiNode;
     use crate::visual::Rgb;
@@ -706,6 +716,33 @@ mod tests {
         for part in ["color: \"#FFFFFF\"", "text_align: \"center\""] {
             assert!(out.contains(part), "{part} in {out}");
         }
+    }
+
+    #[test]
+    fn one_line_of_text_on_a_stretched_screen_is_as_wide_as_its_strokes_not_as_tall() {
+        // The screenshot's screen is stretched to the phone's shape: its box is 1.03 dp a pixel
+        // across and 1.14 down. Its strokes were drawn at 16 dp, as wide as they are.
+        let text = "Give five, get five off";
+        let title = UiNode { text: text.into(), ..UiNode::new("android.widget.TextView", [0, 300, 400, 340]) };
+        let shot = screenshot(&[]);
+        let mut widgets = build(&title, &Mapper { width: 400.0, height: 800.0 }, Some(&shot));
+        let w = &mut widgets[0];
+        let across = w.rect[2] / 400.0;
+        let size = 16.0;
+        w.ink = Some(Ink {
+            colour: [255, 255, 255],
+            align: None,
+            lines: 1,
+            stroke_px: (0.94 * size / across).round() as u32, // capitals and ascenders over descenders
+            last_stroke_px: 0,
+            pitch_px: 0,
+            box_px: 40,
+            span_px: (text_width(text, size, f64::INFINITY) / across).round() as u32,
+            box_w_px: 400,
+        });
+        let (surfaces, mut out) = (BTreeMap::new(), String::new());
+        widget(w, [0.0; 4], Some(GREEN), On { screen: "welcome", shown: None, surfaces: &surfaces }, 0, &mut out);
+        assert!(out.contains("size: 16,") && !out.contains("max_lines"), "{out}");
     }
 
     #[test]

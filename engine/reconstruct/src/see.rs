@@ -282,19 +282,20 @@ fn read(shot: &Rgb, origin: [u32; 2], screen: &Screen, full_width: u32, lines: &
         known.iter().any(|(k, speaks)| (*speaks || !speaking_only || strict) && overlap(*k, b) >= share * area(b))
     };
     let text_boxes: Vec<[f64; 4]> = lines.iter().map(|l| l.bounds.map(f64::from)).collect();
-    let mut nodes: Vec<UiNode> = lines
-        .iter()
-        .filter(|l| l.bounds[1] < rows as i32)
-        .map(|l| (l, to_screen(l.bounds.map(f64::from))))
-        .filter(|(_, b)| !said(*b, true))
-        .map(|(l, b)| UiNode { text: l.text.clone(), ..seen_node("android.widget.TextView", b.map(|v| v.round() as i32)) })
+    // Pictures first: a text read over a picture is drawn over it.
+    let mut nodes: Vec<UiNode> = pictures(shot, rows, &text_boxes, MIN_PICTURE_SIDE * f64::from(full_width))
+        .into_iter()
+        .map(to_screen)
+        .filter(|b| !said(*b, false))
+        .map(|b| seen_node("android.widget.ImageView", b.map(|v| v.round() as i32)))
         .collect();
     nodes.extend(
-        pictures(shot, rows, &text_boxes, MIN_PICTURE_SIDE * f64::from(full_width))
-            .into_iter()
-            .map(to_screen)
-            .filter(|b| !said(*b, false))
-            .map(|b| seen_node("android.widget.ImageView", b.map(|v| v.round() as i32))),
+        lines
+            .iter()
+            .filter(|l| l.bounds[1] < rows as i32)
+            .map(|l| (l, to_screen(l.bounds.map(f64::from))))
+            .filter(|(_, b)| !said(*b, true))
+            .map(|(l, b)| UiNode { text: l.text.clone(), ..seen_node("android.widget.TextView", b.map(|v| v.round() as i32)) }),
     );
     nodes
 }

@@ -276,6 +276,43 @@ impl Rgb {
         Some(Rgb { width: w, height: h, pixels })
     }
 
+    /// Fills the box `[x1, y1, x2, y2]` (pixels, within the image) from what is around it: each
+    /// row runs from the pixel left of the box to the one right of it, or each column from the
+    /// pixel above to the one below where the box spans the image's width; what has neither
+    /// side takes the image's median colour.
+    pub(crate) fn fill_from_sides(&mut self, [x1, y1, x2, y2]: [u32; 4]) {
+        let (x2, y2) = (x2.min(self.width), y2.min(self.height));
+        if x1 >= x2 || y1 >= y2 {
+            return;
+        }
+        let blend = |a: [u8; 3], b: [u8; 3], t: f64| {
+            let mix = |c: usize| (f64::from(a[c]) + (f64::from(b[c]) - f64::from(a[c])) * t).round() as u8;
+            [mix(0), mix(1), mix(2)]
+        };
+        let side = |before: Option<[u8; 3]>, after: Option<[u8; 3]>| match (before, after) {
+            (Some(a), Some(b)) => Some((a, b)),
+            (Some(a), None) | (None, Some(a)) => Some((a, a)),
+            (None, None) => None,
+        };
+        // Only a box that is the whole image has no side.
+        let whole = (x1, y1, x2, y2) == (0, 0, self.width, self.height);
+        let fallback = if whole { channel_medians(&self.pixels).unwrap_or_default() } else { [0; 3] };
+        let across = x1 > 0 || x2 < self.width;
+        for y in y1..y2 {
+            for x in x1..x2 {
+                let (ends, t) = if across {
+                    let ends = side((x1 > 0).then(|| self.at(x1 - 1, y)), (x2 < self.width).then(|| self.at(x2, y)));
+                    (ends, f64::from(x - x1 + 1) / f64::from(x2 - x1 + 1))
+                } else {
+                    let ends = side((y1 > 0).then(|| self.at(x, y1 - 1)), (y2 < self.height).then(|| self.at(x, y2)));
+                    (ends, f64::from(y - y1 + 1) / f64::from(y2 - y1 + 1))
+                };
+                let colour = ends.map_or(fallback, |(a, b)| blend(a, b, t));
+                self.pixels[(y * self.width + x) as usize] = colour;
+            }
+        }
+    }
+
     /// The image as an RGB PNG file's bytes, compressed as `compression` says (a bundle's
     /// pictures are kept small; frames written for people to compare are written fast).
     pub fn png_bytes(&self, compression: png::Compression) -> Result<Vec<u8>, png::EncodingError> {
@@ -459,6 +496,27 @@ mod tests {
         }
         assert_eq!(img.median_color(0.0, 0.0, 1.0, 1.0), Some([0, 200, 0]));
         assert_eq!(hex([0, 200, 0]), "#00C800");
+    }
+
+    #[test]
+    fn a_box_is_filled_from_its_sides_across_or_from_above_and_below_when_it_spans_the_width() {
+        // 5 x 3: black left column, white right column; a box over the middle three columns.
+        let mut img = Rgb { width: 5, height: 3, pixels: vec![[100, 100, 100]; 15] };
+        for y in 0..3 {
+            img.pixels[y * 5] = [0, 0, 0];
+            img.pixels[y * 5 + 4] = [200, 200, 200];
+        }
+        img.fill_from_sides([1, 0, 4, 3]);
+        assert_eq!((1..4).map(|x| img.at(x, 1)[0]).collect::<Vec<_>>(), [50, 100, 150], "a ramp from left to right");
+        // The middle row spanning the width: from the row above to the row below.
+        let mut img =
+            Rgb { width: 2, height: 3, pixels: vec![[0, 0, 0], [0, 0, 0], [9, 9, 9], [9, 9, 9], [100, 100, 100], [100, 100, 100]] };
+        img.fill_from_sides([0, 1, 2, 2]);
+        assert_eq!(img.at(0, 1), [50, 50, 50]);
+        // The whole image: its median colour.
+        let mut img = Rgb { width: 3, height: 1, pixels: vec![[10, 10, 10], [20, 20, 20], [90, 90, 90]] };
+        img.fill_from_sides([0, 0, 3, 1]);
+        assert_eq!(img.pixels, vec![[20, 20, 20]; 3]);
     }
 
     #[test]

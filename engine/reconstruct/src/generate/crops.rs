@@ -2,12 +2,14 @@
 //! screen they were seen on, as bitmaps of the generated bundle.
 //!
 //! A crop is only ever a picture the app drew as a picture: an image or icon widget, at most a
-//! quarter of the screen, with no text of the screen over it (text stays text, so pasting the
-//! screenshot back is never what scores).
+//! quarter of the screen, with no text of the screen in it: a text drawn over a picture (a
+//! title over a banner) is taken out of the crop, filled from the picture either side of it,
+//! and drawn over it by its own widget (text stays text, so pasting the screenshot back is
+//! never what scores).
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::widgets::{Widget, WidgetKind, WidgetRole};
+use super::widgets::{Widget, WidgetKind, WidgetRole, DEVICE_H, NAV_DP, PX_PER_DP, STATUS_DP};
 use crate::see::area;
 use crate::visual::{channel_medians, Rgb};
 
@@ -17,6 +19,12 @@ const MAX_SCREEN_SHARE: f64 = 0.25;
 const MIN_SIDE_PX: u32 = 4;
 /// A text whose box lies this much inside a picture is drawn over it.
 const TEXT_OVER: f64 = 0.3;
+/// The most of a picture the texts drawn over it may cover for it to be cut (without them).
+const MAX_TEXT_SHARE: f64 = 0.4;
+/// The end of the id of the picture a view keeps of what it draws.
+const PART_SUFFIX: &str = "_picture";
+/// Pixels around a text's box taken out with it (the soft edges of its glyphs).
+const TEXT_MARGIN_PX: u32 = 2;
 /// How far (in any channel) a pixel is from the colour of its picture's edge to be drawn.
 const EDGE_DIFFERENCE: u8 = 32;
 
@@ -24,29 +32,83 @@ fn overlap(a: [f64; 4], b: [f64; 4]) -> f64 {
     area([a[0].max(b[0]), a[1].max(b[1]), a[2].min(b[2]), a[3].min(b[3])])
 }
 
-/// The boxes of every widget that shows text.
-fn text_boxes(widgets: &[Widget]) -> Vec<[f64; 4]> {
+/// The boxes of every widget that shows text, with the place each is drawn in (the widgets
+/// walked in drawing order: a parent, then its children, then its next sibling).
+fn text_boxes(widgets: &[Widget]) -> Vec<(usize, [f64; 4])> {
     let mut out = Vec::new();
+    let mut order = 0;
     for w in widgets {
         w.walk(&mut |w| {
             if !w.text.trim().is_empty() && !matches!(w.kind, WidgetKind::Image | WidgetKind::Icon) {
-                out.push(w.source_box);
+                out.push((order, w.source_box));
             }
+            order += 1;
         });
     }
     out
 }
 
-/// Whether a box may become a crop: inside the screen, at most a quarter of it, no text over it.
-fn croppable_box(b: [f64; 4], texts: &[[f64; 4]]) -> bool {
+/// The texts a picture drawn in place `order` lies over (drawn before it: it would hide them)
+/// and under (drawn after it: they can be taken out of its crop).
+struct TextsAround {
+    under: Vec<[f64; 4]>,
+    over: Vec<[f64; 4]>,
+}
+
+impl TextsAround {
+    fn of(texts: &[(usize, [f64; 4])], order: usize) -> TextsAround {
+        let (under, over): (Vec<_>, Vec<_>) = texts.iter().partition(|(o, _)| *o < order);
+        TextsAround { under: under.into_iter().map(|(_, b)| b).collect(), over: over.into_iter().map(|(_, b)| b).collect() }
+    }
+}
+
+/// The texts drawn over the box `b`.
+fn texts_over<'t>(b: [f64; 4], texts: &'t [[f64; 4]]) -> impl Iterator<Item = [f64; 4]> + 't {
+    texts.iter().copied().filter(move |t| area(*t) > 0.0 && overlap(*t, b) / area(*t) >= TEXT_OVER)
+}
+
+/// Whether a box may become a crop: inside the screen, at most a quarter of it, no text under
+/// it (it would hide that text) and mostly picture (the texts over it, taken out of the crop,
+/// cover less than `MAX_TEXT_SHARE` of it).
+fn croppable_box(b: [f64; 4], texts: &TextsAround) -> bool {
     let inside = b[0] >= 0.0 && b[1] >= 0.0 && b[2] <= 1.0 && b[3] <= 1.0;
-    let text_over = texts.iter().any(|t| area(*t) > 0.0 && overlap(*t, b) / area(*t) >= TEXT_OVER);
-    inside && area(b) <= MAX_SCREEN_SHARE && !text_over
+    let text_covers: f64 = texts_over(b, &texts.over).map(|t| overlap(t, b)).sum();
+    inside && area(b) <= MAX_SCREEN_SHARE && texts_over(b, &texts.under).next().is_none() && text_covers < MAX_TEXT_SHARE * area(b)
 }
 
 /// Whether a widget's box may become a crop.
-fn croppable(w: &Widget, texts: &[[f64; 4]]) -> bool {
+fn croppable(w: &Widget, texts: &TextsAround) -> bool {
     matches!(w.kind, WidgetKind::Image | WidgetKind::Icon) && w.children.is_empty() && croppable_box(w.source_box, texts)
+}
+
+/// The picture in the box `b` (fractions of the screen; `rows`: the screenshot's rows that show
+/// it) cut out of the screenshot, the texts drawn over it taken out: each text's box, and a
+/// margin, filled row by row from the picture's pixels either side of it (or above and below
+/// it, where it spans the picture). `None` when the box holds too few pixels.
+fn cut_picture(shot: &Rgb, b: [f64; 4], rows: u32, texts: &[[f64; 4]]) -> Option<Rgb> {
+    let [x1, y1, x2, y2] = pixel_box(b, shot, rows);
+    if x2 < x1 + MIN_SIDE_PX || y2 < y1 + MIN_SIDE_PX {
+        return None;
+    }
+    let mut crop = shot.crop(x1, y1, x2 - x1, y2 - y1)?;
+    for t in texts_over(b, texts) {
+        let [tx1, ty1, tx2, ty2] = pixel_box(t, shot, rows);
+        // In the crop's pixels, with the margin, within it.
+        let inside = |v: u32, lo: u32, hi: u32, grow: i64| (i64::from(v) - i64::from(lo) + grow).clamp(0, i64::from(hi - lo)) as u32;
+        let (cx1, cx2) = (inside(tx1, x1, x2, -i64::from(TEXT_MARGIN_PX)), inside(tx2, x1, x2, i64::from(TEXT_MARGIN_PX)));
+        let (cy1, cy2) = (inside(ty1, y1, y2, -i64::from(TEXT_MARGIN_PX)), inside(ty2, y1, y2, i64::from(TEXT_MARGIN_PX)));
+        crop.fill_from_sides([cx1, cy1, cx2, cy2]);
+    }
+    Some(crop)
+}
+
+/// The part of a box (fractions of the screen) that the app's area shows, between the phone's
+/// bars: what its widget is drawn in (its rect is cut the same way), so a crop never holds the
+/// bars of the phone the screenshot was taken on.
+fn within_app_area(b: [f64; 4]) -> [f64; 4] {
+    let top = STATUS_DP * PX_PER_DP / DEVICE_H;
+    let bottom = 1.0 - NAV_DP * PX_PER_DP / DEVICE_H;
+    [b[0], b[1].max(top), b[2], b[3].min(bottom).max(b[1].max(top))]
 }
 
 /// A picture's box in screenshot pixels (`rows`: the rows that show the screen).
@@ -109,17 +171,17 @@ fn centre_within_share(b: [f64; 4]) -> [f64; 4] {
 /// A picture too large to cut becomes a box in the colour around what it draws, holding as a
 /// picture (`<id>_picture`, cut as any picture is, at its place) the part it draws, or that
 /// part's middle when the part alone is more than a quarter of the screen (an illustration
-/// filling a page, a photo to its edges); never with text or another widget over the cut
-/// part. False when there is no such part.
+/// filling a page, a photo to its edges); never with another widget over the cut part, nor
+/// mostly text. False when there is no such part.
 fn keep_drawn_part(
     w: &mut Widget,
     shot: &Rgb,
     rows: u32,
-    texts: &[[f64; 4]],
+    texts: &TextsAround,
     widgets: &[(String, [f64; 4])],
     taken: &BTreeSet<String>,
 ) -> bool {
-    let b = w.source_box;
+    let b = within_app_area(w.source_box);
     if area(b) <= MAX_SCREEN_SHARE {
         return false;
     }
@@ -143,7 +205,7 @@ fn keep_drawn_part(
     };
     let part = centre_within_share(part);
     let Some(ground) = ground.filter(|_| croppable_box(part, texts) && !covered(part)) else { return false };
-    let id = format!("{}_picture", w.id);
+    let id = format!("{}{PART_SUFFIX}", w.id);
     if taken.contains(&id) {
         return false;
     }
@@ -174,11 +236,14 @@ pub(crate) fn cut(widgets: &mut [Widget], shot: &Rgb, rows: u32, screen: &str, i
     let texts = text_boxes(widgets);
     let share = f64::from(rows) / f64::from(shot.height.max(1));
     let mut taken = BTreeSet::new();
+    let mut orders = BTreeMap::new();
     let mut drawn = Vec::new();
     for w in widgets.iter() {
         w.walk(&mut |w| {
             taken.insert(w.id.clone());
-            if w.kind != WidgetKind::Container {
+            orders.insert(w.id.clone(), orders.len());
+            // Texts are taken out of the pictures they are drawn over; other widgets stay.
+            if !matches!(w.kind, WidgetKind::Container | WidgetKind::Text) {
                 drawn.push((w.id.clone(), w.source_box));
             }
         });
@@ -186,10 +251,13 @@ pub(crate) fn cut(widgets: &mut [Widget], shot: &Rgb, rows: u32, screen: &str, i
     for w in widgets.iter_mut() {
         w.walk_mut(&mut |w| {
             let b = w.source_box;
-            if !croppable(w, &texts) {
+            // The part a view keeps (`keep_drawn_part`) is drawn where the view is.
+            let order = orders.get(&w.id).or_else(|| w.id.strip_suffix(PART_SUFFIX).and_then(|id| orders.get(id)));
+            let around = TextsAround::of(&texts, order.copied().unwrap_or(usize::MAX));
+            if !croppable(w, &around) {
                 if w.kind == WidgetKind::Image && w.children.is_empty() {
                     // Its part is cut next, as the box's child.
-                    if keep_drawn_part(w, shot, rows, &texts, &drawn, &taken) {
+                    if keep_drawn_part(w, shot, rows, &around, &drawn, &taken) {
                         return;
                     }
                     // A picture that may not be cut (too large, or text drawn over it) is drawn
@@ -201,11 +269,8 @@ pub(crate) fn cut(widgets: &mut [Widget], shot: &Rgb, rows: u32, screen: &str, i
                 }
                 return;
             }
-            let [x1, y1, x2, y2] = pixel_box(b, shot, rows);
-            if x2 < x1 + MIN_SIDE_PX || y2 < y1 + MIN_SIDE_PX {
-                return;
-            }
-            let Some(png) = shot.crop(x1, y1, x2 - x1, y2 - y1).and_then(|c| c.png_bytes(png::Compression::Best).ok()) else { return };
+            let picture = cut_picture(shot, within_app_area(b), rows, &around.over);
+            let Some(png) = picture.and_then(|c| c.png_bytes(png::Compression::Best).ok()) else { return };
             let path = format!("images/{screen}__{}.png", w.id);
             images.insert(path.clone(), png);
             w.image = Some(path);
@@ -226,22 +291,29 @@ mod tests {
     }
 
     #[test]
-    fn only_pictures_without_text_over_them_and_at_most_a_quarter_of_the_screen_are_cut() {
+    fn pictures_at_most_a_quarter_of_the_screen_and_not_drawn_over_text_are_cut() {
         let shot = Rgb::from_rgba(100, 200, &[200u8; 100 * 200 * 4]);
         let mut widgets = vec![
             widget("logo", WidgetKind::Image, [0.1, 0.1, 0.3, 0.2], ""),
             widget("banner", WidgetKind::Image, [0.0, 0.3, 1.0, 0.6], ""),
             widget("poster", WidgetKind::Image, [0.0, 0.7, 0.4, 0.9], ""),
             widget("caption", WidgetKind::Text, [0.05, 0.75, 0.35, 0.8], "Now showing"),
+            widget("headline", WidgetKind::Text, [0.5, 0.7, 0.9, 0.75], "Tonight"),
+            widget("hero", WidgetKind::Image, [0.45, 0.65, 0.95, 0.85], ""),
             widget("dot", WidgetKind::Icon, [0.5, 0.1, 0.51, 0.105], ""),
         ];
         let mut images = BTreeMap::new();
         cut(&mut widgets, &shot, 200, "home", &mut images);
         let cut_ids: Vec<&str> = widgets.iter().filter(|w| w.image.is_some()).map(|w| w.id.as_str()).collect();
-        assert_eq!(cut_ids, ["logo"], "the banner is too large, the poster has text over it, the dot too small");
+        assert_eq!(
+            cut_ids,
+            ["logo", "poster"],
+            "the banner is too large, the hero would hide the headline drawn before it, the dot is too small; \
+             the poster is cut without the caption drawn over it"
+        );
         let banner = &widgets[1];
         assert_eq!((banner.kind, banner.background), (WidgetKind::Container, Some([200, 200, 200])), "drawn in its colour");
-        assert_eq!(images.keys().collect::<Vec<_>>(), ["images/home__logo.png"]);
+        assert_eq!(images.keys().collect::<Vec<_>>(), ["images/home__logo.png", "images/home__poster.png"]);
     }
 
     /// A 100 x 200 page in grey with a red logo drawn at `logo` (pixels), and noise at `photo`.
@@ -285,7 +357,12 @@ mod tests {
         let middle = &photo.children[0];
         let b = middle.source_box;
         assert!(area(b) <= MAX_SCREEN_SHARE && area(b) > 0.9 * MAX_SCREEN_SHARE, "{b:?}: at most a quarter of the screen");
-        assert!(((b[0] + b[2]) / 2.0 - 0.5).abs() < 1e-9 && ((b[1] + b[3]) / 2.0 - 0.8).abs() < 1e-9, "{b:?}: its middle");
+        // The middle of what the app's area shows of it (the phone's navigation bar takes its foot).
+        let shown = within_app_area([0.0, 0.6, 1.0, 1.0]);
+        assert!(
+            ((b[0] + b[2]) / 2.0 - 0.5).abs() < 1e-9 && ((b[1] + b[3]) / 2.0 - (shown[1] + shown[3]) / 2.0).abs() < 1e-9,
+            "{b:?}: its middle"
+        );
         assert_eq!(
             images.keys().collect::<Vec<_>>(),
             ["images/home__logo_picture.png", "images/home__photo_picture.png"],
@@ -294,17 +371,39 @@ mod tests {
     }
 
     #[test]
-    fn a_large_photo_with_text_over_its_middle_is_not_cut() {
+    fn a_large_photos_middle_is_cut_with_the_text_over_it_taken_out_and_a_photo_mostly_text_is_not() {
         let shot = page_with([0, 0, 0, 0], [0, 20, 100, 200]);
+        let slogan = [0.3, 0.5, 0.7, 0.6];
         let mut widgets = vec![
             widget("background", WidgetKind::Image, [0.0, 0.1, 1.0, 1.0], ""),
-            widget("slogan", WidgetKind::Text, [0.3, 0.5, 0.7, 0.6], "Discover your family"),
+            widget("slogan", WidgetKind::Text, slogan, "Discover your family"),
+        ];
+        let mut images = BTreeMap::new();
+        cut(&mut widgets, &shot, 200, "home", &mut images);
+        let png = &images["images/home__background_picture.png"];
+        let crop = Rgb::decode(std::path::Path::new("crop.png"), png).unwrap();
+        let [px, py, ..] = pixel_box(widgets[0].children[0].source_box, &shot, 200);
+        let [tx1, ty1, tx2, ty2] = pixel_box(slogan, &shot, 200);
+        let margin = TEXT_MARGIN_PX;
+        // Each row under the text runs from the photo's pixel left of it to the one right of it.
+        for y in ty1..ty2 {
+            let (left, right) = (crop.at(tx1 - margin - 1 - px, y - py), crop.at(tx2 + margin - px, y - py));
+            for x in tx1..tx2 {
+                let c = crop.at(x - px, y - py);
+                let between =
+                    (0..3).all(|k| c[k] >= left[k].min(right[k]).saturating_sub(1) && c[k] <= left[k].max(right[k]).saturating_add(1));
+                assert!(between, "({x}, {y}): {c:?} is not between {left:?} and {right:?}");
+            }
+        }
+        assert_eq!(crop.at(2, 2), shot.at(px + 2, py + 2), "the photo elsewhere as it is");
+        // A title over most of a picture: the picture is mostly text.
+        let mut widgets = vec![
+            widget("card", WidgetKind::Image, [0.1, 0.2, 0.5, 0.4], ""),
+            widget("title", WidgetKind::Text, [0.1, 0.2, 0.5, 0.35], "A long title over the card"),
         ];
         let mut images = BTreeMap::new();
         cut(&mut widgets, &shot, 200, "home", &mut images);
         assert!(images.is_empty(), "{:?}", images.keys());
-        assert!(widgets[0].children.is_empty());
-        assert_eq!(widgets[0].kind, WidgetKind::Container, "drawn in its main colour");
     }
 
     #[test]

@@ -123,7 +123,7 @@ impl Ink {
         let measured = f64::from(self.stroke_px) / f64::from(self.span_px);
         // Height over width of a text (the em share its letters span over its width in ems),
         // laid out large so that pixel rounding does not count.
-        let shape = |t: &str| Some(em_share(t)? * 100.0 / width_dp(t, 100.0).max(f64::EPSILON));
+        let shape = |t: &str| Some(em_share(t)? * 100.0 / width_px(t, 100.0).max(f64::EPSILON));
         let miss = |t: &str| shape(t).map(|r| (r / measured).ln().abs());
         match (miss(&capitals), miss(text)) {
             (Some(caps), Some(as_written)) => caps < as_written && caps <= CAPITALS_FIT,
@@ -147,12 +147,10 @@ fn em_share(text: &str) -> Option<f64> {
     })
 }
 
-/// The width of `text` on one line at `size` dp, in dp.
-fn width_dp(text: &str, size: f64) -> f64 {
+/// The width of `text` on one line at `size_px` pixels, in pixels.
+fn width_px(text: &str, size_px: f32) -> f64 {
     use phoneworld_text::{layout_text, TextStyle, Weight};
-    let px = super::widgets::PX_PER_DP;
-    let style = TextStyle { size_px: (size * px) as f32, weight: Weight::Regular };
-    f64::from(layout_text(text, style, None, Some(1)).width) / px
+    f64::from(layout_text(text, TextStyle { size_px, weight: Weight::Regular }, None, Some(1)).width)
 }
 
 fn distance(a: [u8; 3], b: [u8; 3]) -> u32 {
@@ -311,9 +309,11 @@ fn column_runs(inked: &[bool], cols: usize, rows: &[bool], gap: usize) -> Vec<st
 mod tests {
     use super::*;
 
-    /// The ink of `text` drawn at `size` dp on one line (ten pixels a dp), read as `lines` lines.
+    /// The ink of `text` drawn `size` pixels tall on one line (measured at ten times that),
+    /// read as `lines` lines.
     fn line_of(text: &str, size: f64, lines: usize) -> Ink {
         let px = |v: f64| (v * 10.0).round() as u32;
+        let width = |t: &str, size: f64| width_px(t, size as f32);
         Ink {
             colour: [0, 0, 0],
             align: None,
@@ -322,8 +322,8 @@ mod tests {
             last_stroke_px: 0,
             pitch_px: 0,
             box_px: px(size * 2.0),
-            span_px: px(width_dp(text, size)),
-            box_w_px: px(width_dp(text, size) * 2.0),
+            span_px: px(width(text, size)),
+            box_w_px: px(width(text, size) * 2.0),
         }
     }
 

@@ -108,18 +108,15 @@ impl Rgb {
     /// half of it is that colour (a toolbar under its title, a card under its text); `None` when
     /// no colour holds half of it (a photo, a surface showing many things, black beside white),
     /// where a median is a colour nobody drew.
-    pub fn painted_colour(&self, fx1: f64, fy1: f64, fx2: f64, fy2: f64) -> Option<[u8; 3]> {
-        let samples = self.grid_samples(fx1, fy1, fx2, fy2)?;
-        let colour = channel_medians(&samples)?;
-        let alike = samples.iter().filter(|p| (0..3).map(|c| u32::from(p[c].abs_diff(colour[c]))).sum::<u32>() <= SAME_PIXEL).count();
-        (2 * alike >= samples.len()).then_some(colour)
+    fn painted_colour(&self, fx1: f64, fy1: f64, fx2: f64, fy2: f64) -> Option<[u8; 3]> {
+        median_held_by(&self.grid_samples(fx1, fy1, fx2, fy2)?, 0.5)
     }
 
     /// The colour a container or button's box (fractions of the image) is drawn in: the colour
     /// it is painted in; when no colour holds half of it, nothing for a box of at most a
     /// quarter of the image (its children and the surfaces found in it show what it holds)
     /// and its median colour for a larger one (the overall tone of a page under a drawer).
-    pub fn container_colour(&self, fx1: f64, fy1: f64, fx2: f64, fy2: f64) -> Option<[u8; 3]> {
+    pub(crate) fn container_colour(&self, fx1: f64, fy1: f64, fx2: f64, fy2: f64) -> Option<[u8; 3]> {
         let share = (fx2.min(1.0) - fx1.max(0.0)).max(0.0) * (fy2.min(1.0) - fy1.max(0.0)).max(0.0);
         match self.painted_colour(fx1, fy1, fx2, fy2) {
             Some(colour) => Some(colour),
@@ -166,9 +163,7 @@ impl Rgb {
             .flat_map(|py| (x..x + side).step_by(step).map(move |px| (px, py)))
             .map(|(px, py)| self.at(px, py))
             .collect();
-        let colour = channel_medians(&samples)?;
-        let alike = samples.iter().filter(|p| (0..3).map(|c| u32::from(p[c].abs_diff(colour[c]))).sum::<u32>() <= SAME_PIXEL).count();
-        (alike as f64 >= FLAT_SHARE * samples.len() as f64).then_some(colour)
+        median_held_by(&samples, FLAT_SHARE)
     }
 
     /// The colour most of the flat cells of the first `rows` rows have: the page under
@@ -389,6 +384,14 @@ const FLAT_SHARE: f64 = 0.75;
 const SMALL_BOX_SHARE: f64 = 0.25;
 /// The fewest flat cells of one colour that tell what a box is painted in.
 const MIN_FLAT_CELLS: usize = 4;
+
+/// The median colour of `samples` when at least `share` of them are that colour (within
+/// `SAME_PIXEL`).
+fn median_held_by(samples: &[[u8; 3]], share: f64) -> Option<[u8; 3]> {
+    let colour = channel_medians(samples)?;
+    let alike = samples.iter().filter(|p| (0..3).map(|c| u32::from(p[c].abs_diff(colour[c]))).sum::<u32>() <= SAME_PIXEL).count();
+    (alike as f64 >= share * samples.len() as f64).then_some(colour)
+}
 
 /// The median of each channel.
 pub(crate) fn channel_medians(pixels: &[[u8; 3]]) -> Option<[u8; 3]> {

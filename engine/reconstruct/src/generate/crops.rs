@@ -9,7 +9,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::widgets::{Widget, WidgetKind, WidgetRole, DEVICE_H, NAV_DP, PX_PER_DP, STATUS_DP};
+use super::widgets::{bar_shares, Widget, WidgetKind, WidgetRole};
 use crate::see::area;
 use crate::visual::{channel_medians, Rgb};
 
@@ -106,9 +106,9 @@ fn cut_picture(shot: &Rgb, b: [f64; 4], rows: u32, texts: &[[f64; 4]]) -> Option
 /// bars: what its widget is drawn in (its rect is cut the same way), so a crop never holds the
 /// bars of the phone the screenshot was taken on.
 fn within_app_area(b: [f64; 4]) -> [f64; 4] {
-    let top = STATUS_DP * PX_PER_DP / DEVICE_H;
-    let bottom = 1.0 - NAV_DP * PX_PER_DP / DEVICE_H;
-    [b[0], b[1].max(top), b[2], b[3].min(bottom).max(b[1].max(top))]
+    let (status, nav) = bar_shares();
+    let top = b[1].max(status);
+    [b[0], top, b[2], b[3].min(1.0 - nav).max(top)]
 }
 
 /// A picture's box in screenshot pixels (`rows`: the rows that show the screen).

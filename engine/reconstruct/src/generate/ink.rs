@@ -111,6 +111,7 @@ impl Ink {
         }
         sizes
     }
+
     /// Whether the screenshot shows `text` in capitals (Android's `textAllCaps`, the default
     /// of buttons) where the hierarchy says it as written: one line of strokes whose height
     /// over width is that of the capitals, nearer it than that of the text as written. The

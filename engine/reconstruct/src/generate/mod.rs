@@ -161,8 +161,7 @@ fn shows_an_empty_list(root: &crate::trace::UiNode) -> bool {
 /// its status bar and its navigation bar, the screen being stretched over the phone.
 fn bar_colours(shot: &crate::visual::Rgb, rows: u32) -> Option<([u8; 3], [u8; 3])> {
     let shown = f64::from(rows) / f64::from(shot.height.max(1));
-    let status = widgets::STATUS_DP * widgets::PX_PER_DP / widgets::DEVICE_H;
-    let nav = widgets::NAV_DP * widgets::PX_PER_DP / widgets::DEVICE_H;
+    let (status, nav) = widgets::bar_shares();
     Some((shot.median_color(0.0, 0.0, 1.0, status * shown)?, shot.median_color(0.0, (1.0 - nav) * shown, 1.0, shown)?))
 }
 

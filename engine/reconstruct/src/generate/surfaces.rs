@@ -91,14 +91,14 @@ pub(crate) fn surfaces(shot: &Rgb, rows: u32, m: &Mapper) -> Vec<Surface> {
     // A rectangle that shows only a sliver below the status bar (or above the navigation bar)
     // was the phone's (its icons), not the app's.
     let tall_dp = |y1: u32, y2: u32| f64::from((y2 - y1) * side) * scale / m.height * DEVICE_H / PX_PER_DP;
-    let found = kept
+    let found: Vec<Surface> = kept
         .into_iter()
         .map(|([x1, y1, x2, y2], colour)| {
             (Surface { rect: m.rect([to_screen(x1), to_screen(y1), to_screen(x2), to_screen(y2)]), colour }, tall_dp(y1, y2))
         })
         .filter(|(s, tall)| s.rect[2] >= 1.0 && s.rect[3] >= (0.25 * tall).max(MIN_SLIVER_DP))
-        .map(|(s, _)| s);
-    let found: Vec<Surface> = found.collect();
+        .map(|(s, _)| s)
+        .collect();
     // A bar's band inside a surface of its colour (a toolbar the colour of the bar) adds nothing.
     let adds = |band: &Surface| !found.iter().any(|s| holds(s.rect, band.rect) && distance(s.colour, band.colour) <= SAME_SURFACE);
     let mut out: Vec<Surface> =

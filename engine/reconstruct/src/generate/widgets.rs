@@ -17,6 +17,11 @@ pub(crate) const PX_PER_DP: f64 = 420.0 / 160.0;
 pub(crate) const STATUS_DP: f64 = 28.0;
 pub(crate) const NAV_DP: f64 = 48.0;
 
+/// The shares of the phone's height its status bar and its navigation bar take.
+pub(crate) fn bar_shares() -> (f64, f64) {
+    (STATUS_DP * PX_PER_DP / DEVICE_H, NAV_DP * PX_PER_DP / DEVICE_H)
+}
+
 /// The app area in dp.
 pub(crate) fn app_area() -> (f64, f64) {
     (DEVICE_W / PX_PER_DP, DEVICE_H / PX_PER_DP - STATUS_DP - NAV_DP)

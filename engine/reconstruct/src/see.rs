@@ -29,10 +29,12 @@ const INK_DISTANCE: u32 = 60;
 /// A picture is at least this share of the screen's width on its shorter side (an icon, a
 /// rating's star)...
 const MIN_PICTURE_SIDE: f64 = 0.03;
-/// ...at most this share of the screen's area (a larger one is the screen's background)...
-const MAX_PICTURE_SHARE: f64 = 0.25;
 /// ...and less than this share of it covered by text.
 const MAX_TEXT_SHARE: f64 = 0.3;
+/// A region larger than this share of the screen's area is cut along the gutters it has (a
+/// gallery's tiles); what has none is one large picture (a photo behind the page), of which a
+/// crop keeps only the middle.
+const MAX_PICTURE_SHARE: f64 = 0.25;
 /// A control made where a tap hit nothing is this share of the screen's width across.
 const FINGER: f64 = 0.1;
 
@@ -163,7 +165,7 @@ fn components(busy: &[bool], cols: u32) -> Vec<([u32; 4], Vec<usize>)> {
 /// The pictures of a screenshot (its first `rows` rows): boxes of cells unlike the background,
 /// joined where they touch, in screenshot pixels, top to bottom. A region too large to be one
 /// picture is cut along straight gutters of flat cells that cross it whole (the frames
-/// between a gallery's tiles); one with no such gutter is one large picture, and is not cut.
+/// between a gallery's tiles); one with no such gutter is one large picture, kept whole.
 pub(crate) fn pictures(shot: &Rgb, rows: u32, texts: &[[f64; 4]], min_side: f64) -> Vec<[f64; 4]> {
     let Some(background) = shot.background_colour(rows) else { return Vec::new() };
     let (cols, lines) = (shot.width / CELL, rows / CELL);
@@ -175,7 +177,7 @@ pub(crate) fn pictures(shot: &Rgb, rows: u32, texts: &[[f64; 4]], min_side: f64)
     let is_picture = |b: [f64; 4]| {
         let side = (b[2] - b[0]).min(b[3] - b[1]);
         let text_share = texts.iter().map(|t| overlap(*t, b)).sum::<f64>() / area(b).max(1.0);
-        side >= min_side && !too_large(b) && text_share < MAX_TEXT_SHARE
+        side >= min_side && text_share < MAX_TEXT_SHARE
     };
     let flat = |cx: u32, cy: u32| shot.flat_colour(cx * CELL, cy * CELL, CELL).is_some();
     let mut out = Vec::new();
@@ -471,13 +473,13 @@ mod tests {
     }
 
     #[test]
-    fn tiles_joined_by_their_frame_are_cut_apart_and_one_large_picture_is_not() {
+    fn tiles_joined_by_their_frame_are_cut_apart_and_one_large_picture_is_kept_whole() {
         let tiles = pictures(&gallery(2), 800, &[], 24.0);
         assert_eq!(
             tiles,
             vec![[16.0, 216.0, 200.0, 400.0], [216.0, 216.0, 400.0, 400.0], [16.0, 416.0, 200.0, 600.0], [216.0, 416.0, 400.0, 600.0]]
         );
-        assert!(pictures(&gallery(1), 800, &[], 24.0).is_empty(), "half the screen in one picture is never cut up");
+        assert_eq!(pictures(&gallery(1), 800, &[], 24.0), vec![[0.0, 200.0, 400.0, 600.0]], "half the screen in one picture, whole");
     }
 
     #[test]

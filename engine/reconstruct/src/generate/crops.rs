@@ -172,21 +172,24 @@ fn centre_within_share(b: [f64; 4]) -> [f64; 4] {
 /// picture (`<id>_picture`, cut as any picture is, at its place) the part it draws, or that
 /// part's middle when the part alone is more than a quarter of the screen (an illustration
 /// filling a page, a photo to its edges); never with another widget over the cut part, nor
-/// mostly text. False when there is no such part.
+/// mostly text. False when there is no such part. `widgets`: the boxes of the other widgets
+/// that draw something, each with its place in the drawing order; `order`: this one's.
 fn keep_drawn_part(
     w: &mut Widget,
     shot: &Rgb,
     rows: u32,
     texts: &TextsAround,
-    widgets: &[(String, [f64; 4])],
+    widgets: &[(usize, [f64; 4])],
+    order: usize,
     taken: &BTreeSet<String>,
 ) -> bool {
     let b = within_app_area(w.source_box);
     if area(b) <= MAX_SCREEN_SHARE {
         return false;
     }
-    // Another widget drawn over the part (a play button on a cover) would be baked into it.
-    let covered = |p: [f64; 4]| widgets.iter().any(|(id, o)| *id != w.id && area(*o) > 0.0 && overlap(*o, p) / area(*o) >= TEXT_OVER);
+    // Another widget drawn over the part (a play button on a cover) would be baked into it;
+    // one drawn before it (the surface it was read from) is under it, hidden where it is.
+    let covered = |p: [f64; 4]| widgets.iter().any(|(at, o)| *at > order && area(*o) > 0.0 && overlap(*o, p) / area(*o) >= TEXT_OVER);
     let pixels @ [x1, y1, x2, y2] = pixel_box(b, shot, rows);
     if x2 < x1 + 2 * MIN_SIDE_PX || y2 < y1 + 2 * MIN_SIDE_PX {
         return false;
@@ -244,7 +247,7 @@ pub(crate) fn cut(widgets: &mut [Widget], shot: &Rgb, rows: u32, screen: &str, i
             orders.insert(w.id.clone(), orders.len());
             // Texts are taken out of the pictures they are drawn over; other widgets stay.
             if !matches!(w.kind, WidgetKind::Container | WidgetKind::Text) {
-                drawn.push((w.id.clone(), w.source_box));
+                drawn.push((orders.len() - 1, w.source_box));
             }
         });
     }
@@ -257,7 +260,7 @@ pub(crate) fn cut(widgets: &mut [Widget], shot: &Rgb, rows: u32, screen: &str, i
             if !croppable(w, &around) {
                 if w.kind == WidgetKind::Image && w.children.is_empty() {
                     // Its part is cut next, as the box's child.
-                    if keep_drawn_part(w, shot, rows, &around, &drawn, &taken) {
+                    if keep_drawn_part(w, shot, rows, &around, &drawn, order.copied().unwrap_or(usize::MAX), &taken) {
                         return;
                     }
                     // A picture that may not be cut (too large, or text drawn over it) is drawn
@@ -419,5 +422,19 @@ mod tests {
         cut(&mut widgets, &shot, 200, "home", &mut images);
         assert!(widgets[0].children.is_empty(), "{:?}", widgets[0].children);
         assert_eq!(widgets[0].kind, WidgetKind::Container);
+    }
+
+    #[test]
+    fn a_view_drawn_under_a_picture_does_not_keep_it_from_being_cut() {
+        let shot = page_with([0, 0, 0, 0], [0, 20, 100, 200]);
+        let mut widgets = vec![
+            // The camera's surface the photo was read off, drawn first: under the photo.
+            widget("preview", WidgetKind::Image, [0.0, 0.1, 1.0, 1.0], ""),
+            widget("photo", WidgetKind::Image, [0.0, 0.1, 1.0, 0.9], ""),
+        ];
+        let mut images = BTreeMap::new();
+        cut(&mut widgets, &shot, 200, "camera", &mut images);
+        assert_eq!(images.keys().collect::<Vec<_>>(), ["images/camera__photo_picture.png"], "the photo's middle, over the surface");
+        assert!(widgets[0].children.is_empty(), "the surface is drawn over by the photo: nothing of it is cut");
     }
 }

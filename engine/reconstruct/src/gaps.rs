@@ -2,7 +2,9 @@
 //! after the hierarchy was taken, a chart drawn by its container. Each 8-pixel cell of the
 //! screenshot belongs to the innermost node over it; a cell unlike that node's own colour,
 //! under a node that neither is a leaf nor speaks, is drawn content the hierarchy does not
-//! name. Such cells, joined where they lie close, are the gaps read off the screenshot.
+//! name, unless a leaf drawn before that node covers it (a picture behind the page, seen
+//! through the layouts over it). Such cells, joined where they lie close, are the gaps read
+//! off the screenshot.
 
 use std::collections::VecDeque;
 
@@ -27,6 +29,7 @@ const MAX_GAPS: usize = 6;
 struct Painter {
     bounds: [f64; 4],
     accounts: bool,
+    leaf: bool,
 }
 
 fn painters(root: &UiNode, scale: f64) -> Vec<Painter> {
@@ -36,7 +39,8 @@ fn painters(root: &UiNode, scale: f64) -> Vec<Painter> {
             return;
         }
         let speaks = !n.text.trim().is_empty() || !n.content_desc.trim().is_empty();
-        out.push(Painter { bounds: n.bounds.map(|v| f64::from(v) * scale), accounts: speaks || n.children.is_empty() });
+        let leaf = n.children.is_empty();
+        out.push(Painter { bounds: n.bounds.map(|v| f64::from(v) * scale), accounts: speaks || leaf, leaf });
     });
     out
 }
@@ -65,8 +69,11 @@ pub(crate) fn gaps(shot: &Rgb, screen: &Screen) -> Vec<[i32; 4]> {
     if cols == 0 || lines == 0 {
         return Vec::new();
     }
-    // The innermost painter of each cell: later in tree order paints over earlier.
+    // The innermost painter of each cell: later in tree order paints over earlier. A cell a
+    // leaf drew (a picture behind the page) shows through the layouts over it: they draw
+    // nothing of their own, so what it shows there is the leaf's.
     let mut owner: Vec<Option<usize>> = vec![None; (cols * lines) as usize];
+    let mut leaf_under = vec![false; owner.len()];
     for (i, p) in painters.iter().enumerate() {
         let cx1 = (p.bounds[0] / f64::from(CELL)).ceil().max(0.0) as u32;
         let cy1 = (p.bounds[1] / f64::from(CELL)).ceil().max(0.0) as u32;
@@ -75,6 +82,7 @@ pub(crate) fn gaps(shot: &Rgb, screen: &Screen) -> Vec<[i32; 4]> {
         for cy in cy1..cy2 {
             for cx in cx1..cx2 {
                 owner[(cy * cols + cx) as usize] = Some(i);
+                leaf_under[(cy * cols + cx) as usize] |= p.leaf;
             }
         }
     }
@@ -84,7 +92,7 @@ pub(crate) fn gaps(shot: &Rgb, screen: &Screen) -> Vec<[i32; 4]> {
     let mut content = vec![false; owner.len()];
     for (k, cell) in owner.iter().enumerate() {
         let colour = match cell {
-            Some(i) if painters[*i].accounts => continue,
+            Some(i) if painters[*i].accounts || leaf_under[k] => continue,
             Some(i) => *colours[*i].get_or_insert_with(|| {
                 let b = painters[*i].bounds;
                 shot.median_color(b[0] / w, b[1] / h, b[2] / w, b[3] / h)
@@ -186,5 +194,24 @@ mod tests {
         root.children = vec![UiNode { text: "Results".into(), ..UiNode::new("android.widget.TextView", [16, 200, 300, 280]) }];
         let screen = Screen::from_root("s", "p", "", 400, 800, Some(root));
         assert!(gaps(&shot(&[[16, 200, 300, 280]]), &screen).is_empty());
+    }
+
+    #[test]
+    fn a_picture_behind_the_page_shows_through_the_layouts_over_it_and_is_no_gap() {
+        // A background image, then a layout over all of it with a title: what the screenshot
+        // shows in the layout's box, away from the title, is the background's.
+        let page = |background: bool| {
+            let mut root = UiNode::new("android.widget.FrameLayout", [0, 0, 400, 800]);
+            if background {
+                root.children.push(UiNode::new("android.widget.ImageView", [0, 0, 400, 800]));
+            }
+            let mut layout = UiNode::new("android.widget.LinearLayout", [0, 0, 400, 800]);
+            layout.children = vec![UiNode { text: "Welcome".into(), ..UiNode::new("android.widget.TextView", [16, 16, 200, 56]) }];
+            root.children.push(layout);
+            Screen::from_root("s", "p", "", 400, 800, Some(root))
+        };
+        let photo = shot(&[[16, 200, 300, 240], [40, 260, 380, 400]]);
+        assert!(gaps(&photo, &page(true)).is_empty());
+        assert_eq!(gaps(&photo, &page(false)), vec![[40, 256, 384, 400], [16, 200, 304, 240]], "with nothing behind the layout, its content is gaps");
     }
 }

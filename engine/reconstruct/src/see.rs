@@ -308,6 +308,13 @@ fn shared() -> Result<&'static crate::ocr::Tesseract, String> {
     ENGINE.get_or_init(open).as_ref().map_err(Clone::clone)
 }
 
+/// The lines of text Tesseract reads in an image, each with its box (`[x1, y1, x2, y2]` in
+/// the image's pixels); none without Tesseract.
+pub(crate) fn text_lines_in(image: &Rgb) -> Vec<(String, [u32; 4])> {
+    let Ok(engine) = shared() else { return Vec::new() };
+    engine.lines(image).into_iter().map(|l| (l.text, l.bounds.map(|v| v.max(0) as u32))).collect()
+}
+
 /// What a screenshot (`shot`, cut to the screen) shows in the gaps of a screen's hierarchy
 /// (see [`gaps`]) as nodes to add to it, and the Tesseract version that read them; nothing
 /// when there is no gap or no Tesseract.

@@ -5,12 +5,14 @@
 //! quarter of the screen, with no text of the screen in it: a text drawn over a picture (a
 //! title over a banner) is taken out of the crop, filled from the picture either side of it,
 //! and drawn over it by its own widget (text stays text, so pasting the screenshot back is
-//! never what scores).
+//! never what scores). A large crop is also read with Tesseract: a line there in the words of
+//! the screen's texts (a hierarchy taken mid-animation puts the text elsewhere) is taken out
+//! the same way.
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::widgets::{bar_shares, Widget, WidgetKind, WidgetRole};
-use crate::see::area;
+use crate::see::{area, text_lines_in};
 use crate::visual::{channel_medians, Rgb};
 
 /// The largest share of the screen one crop may cover.
@@ -21,6 +23,8 @@ const MIN_SIDE_PX: u32 = 4;
 const TEXT_OVER: f64 = 0.3;
 /// The most of a picture the texts drawn over it may cover for it to be cut (without them).
 const MAX_TEXT_SHARE: f64 = 0.4;
+/// A crop of at least this share of the screen is read for text (a small one is an icon).
+const READ_SHARE: f64 = 0.05;
 /// The end of the id of the picture a view keeps of what it draws.
 const PART_SUFFIX: &str = "_picture";
 /// Pixels around a text's box taken out with it (the soft edges of its glyphs).
@@ -62,6 +66,37 @@ impl TextsAround {
     }
 }
 
+/// The words of the texts a screen shows (lower case, letters and digits).
+struct ShownWords(BTreeSet<String>);
+
+impl ShownWords {
+    fn of(widgets: &[Widget]) -> ShownWords {
+        let mut words = BTreeSet::new();
+        for w in widgets {
+            w.walk(&mut |w| {
+                if !matches!(w.kind, WidgetKind::Image | WidgetKind::Icon) {
+                    words.extend(Self::words(&w.text));
+                }
+            });
+        }
+        ShownWords(words)
+    }
+
+    fn words(text: &str) -> impl Iterator<Item = String> + '_ {
+        text.split(|c: char| !c.is_alphanumeric()).filter(|w| w.chars().count() >= 2).map(str::to_lowercase)
+    }
+
+    /// Whether a line read off a picture is one of these texts: most of its words are theirs.
+    fn says(&self, line: &str) -> bool {
+        let (mut known, mut all) = (0, 0);
+        for word in Self::words(line) {
+            all += 1;
+            known += usize::from(self.0.contains(&word));
+        }
+        all > 0 && known * 2 > all
+    }
+}
+
 /// The texts drawn over the box `b`.
 fn texts_over<'t>(b: [f64; 4], texts: &'t [[f64; 4]]) -> impl Iterator<Item = [f64; 4]> + 't {
     texts.iter().copied().filter(move |t| area(*t) > 0.0 && overlap(*t, b) / area(*t) >= TEXT_OVER)
@@ -85,7 +120,7 @@ fn croppable(w: &Widget, texts: &TextsAround) -> bool {
 /// it) cut out of the screenshot, the texts drawn over it taken out: each text's box, and a
 /// margin, filled row by row from the picture's pixels either side of it (or above and below
 /// it, where it spans the picture). `None` when the box holds too few pixels.
-fn cut_picture(shot: &Rgb, b: [f64; 4], rows: u32, texts: &[[f64; 4]]) -> Option<Rgb> {
+fn cut_picture(shot: &Rgb, b: [f64; 4], rows: u32, texts: &[[f64; 4]], shown: &ShownWords) -> Option<Rgb> {
     let [x1, y1, x2, y2] = pixel_box(b, shot, rows);
     if x2 < x1 + MIN_SIDE_PX || y2 < y1 + MIN_SIDE_PX {
         return None;
@@ -98,6 +133,14 @@ fn cut_picture(shot: &Rgb, b: [f64; 4], rows: u32, texts: &[[f64; 4]]) -> Option
         let (cx1, cx2) = (inside(tx1, x1, x2, -i64::from(TEXT_MARGIN_PX)), inside(tx2, x1, x2, i64::from(TEXT_MARGIN_PX)));
         let (cy1, cy2) = (inside(ty1, y1, y2, -i64::from(TEXT_MARGIN_PX)), inside(ty2, y1, y2, i64::from(TEXT_MARGIN_PX)));
         crop.fill_from_sides([cx1, cy1, cx2, cy2]);
+    }
+    // A large crop may hold a text the screen shows as text somewhere else (its hierarchy taken
+    // mid-animation): a line read there in the words of the screen's texts is taken out too.
+    if area(b) >= READ_SHARE {
+        let m = TEXT_MARGIN_PX;
+        for (_, [tx1, ty1, tx2, ty2]) in text_lines_in(&crop).into_iter().filter(|(line, _)| shown.says(line)) {
+            crop.fill_from_sides([tx1.saturating_sub(m), ty1.saturating_sub(m), tx2 + m, ty2 + m]);
+        }
     }
     Some(crop)
 }
@@ -237,6 +280,7 @@ fn keep_drawn_part(
 /// names its file in `image`.
 pub(crate) fn cut(widgets: &mut [Widget], shot: &Rgb, rows: u32, screen: &str, images: &mut BTreeMap<String, Vec<u8>>) {
     let texts = text_boxes(widgets);
+    let shown = ShownWords::of(widgets);
     let share = f64::from(rows) / f64::from(shot.height.max(1));
     let mut taken = BTreeSet::new();
     let mut orders = BTreeMap::new();
@@ -272,7 +316,7 @@ pub(crate) fn cut(widgets: &mut [Widget], shot: &Rgb, rows: u32, screen: &str, i
                 }
                 return;
             }
-            let picture = cut_picture(shot, within_app_area(b), rows, &around.over);
+            let picture = cut_picture(shot, within_app_area(b), rows, &around.over, &shown);
             let Some(png) = picture.and_then(|c| c.png_bytes(png::Compression::Best).ok()) else { return };
             let path = format!("images/{screen}__{}.png", w.id);
             images.insert(path.clone(), png);
@@ -422,6 +466,19 @@ mod tests {
         cut(&mut widgets, &shot, 200, "home", &mut images);
         assert!(widgets[0].children.is_empty(), "{:?}", widgets[0].children);
         assert_eq!(widgets[0].kind, WidgetKind::Container);
+    }
+
+    #[test]
+    fn a_line_read_off_a_picture_is_a_text_of_the_screen_when_most_of_its_words_are() {
+        let widgets = vec![
+            widget("slogan", WidgetKind::Text, [0.1, 0.1, 0.9, 0.2], "Discover. Preserve. Share.\nYour Family History"),
+            widget("logo", WidgetKind::Image, [0.1, 0.3, 0.9, 0.4], "Stardoll"),
+        ];
+        let shown = ShownWords::of(&widgets);
+        assert!(shown.says("Your Family History"));
+        assert!(shown.says("Y0ur Family History"), "a letter misread");
+        assert!(!shown.says("STARDOLL PRESENTS"), "an image's own lettering, in no text of the screen");
+        assert!(!shown.says("4"), "no word");
     }
 
     #[test]

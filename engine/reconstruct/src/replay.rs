@@ -383,6 +383,9 @@ impl Replayer<'_> {
                 }
                 let (p, mode) = match step.target.as_ref().and_then(|t| self.widget_point(screen, &t.node)) {
                     Some(p) => (p, "widget"),
+                    // A touch off the screen (a view scrolled out of it) reaches nothing, as on
+                    // the phone: moved onto the edge it would press what is there.
+                    None if !on_screen(screen, *x, *y) => return (Vec::new(), "none"),
                     None => (point(*x, *y), "point"),
                 };
                 let action = if long { Action::LongPress { x: p.0, y: p.1, ms: 800 } } else { Action::Tap { x: p.0, y: p.1 } };
@@ -842,6 +845,11 @@ impl ShotCache {
 }
 
 /// The rows of a screenshot that show the screen.
+/// Whether a point (the screen's pixels) is on the screen.
+fn on_screen(screen: &Screen, x: f64, y: f64) -> bool {
+    (0.0..f64::from(screen.width.max(1))).contains(&x) && (0.0..f64::from(screen.height.max(1))).contains(&y)
+}
+
 fn screen_rows(shot: &Rgb, screen: &Screen) -> u32 {
     crate::visual::rows_showing(shot, screen.width, screen.height)
 }

@@ -445,3 +445,25 @@ fn a_field_a_tap_opened_in_place_shows_after_that_tap() {
     let task = std::fs::read_to_string(&typing.file).unwrap();
     assert!(task.contains("Tap(\"open_search\"), Fill(\"search_query\""), "{task}");
 }
+
+/// A touch recorded off the screen (a view scrolled out of it, as DroidBot touches) reaches
+/// nothing on the phone: in self-replay the rebuilt phone stays where it is rather than having
+/// the touch moved onto its navigation bar's home button.
+#[test]
+fn a_touch_off_the_screen_replays_as_nothing() {
+    const FULL: [u32; 4] = [0, 0, 1080, 2400];
+    let dir = scratch("off_screen");
+    let screens = [
+        (
+            "home.xml",
+            files_screen(FULL, &[("title", "TextView", "Files", [48, 100, 600, 180]), ("open", "Button", "Open", [60, 600, 500, 720])]),
+        ),
+        ("file.xml", files_screen(FULL, &[("file_title", "TextView", "Report", [48, 100, 600, 180])])),
+    ];
+    let (off_screen, open) = ("{\"type\": \"tap\", \"x\": 540.0, \"y\": 5000.0}", "{\"type\": \"tap\", \"x\": 280.0, \"y\": 660.0}");
+    let steps = [("home.xml", off_screen), ("home.xml", open), ("file.xml", BACK), ("home.xml", off_screen)];
+    let trace = uiautomator_trace(&dir, &screens, &steps, "home.xml");
+    let r = reconstruct(&[trace], &dir.join("app"), &ReconOptions::default()).unwrap();
+    let f = &r.fidelity[0];
+    assert_eq!((f.succeeded, f.judged), (4, 4), "{f:?}");
+}

@@ -102,14 +102,17 @@ pub(crate) fn nav_bar(s: &mut Shell<'_>, height: f32, paint: Option<Color>) -> V
     bar.style.height = Some(height);
     bar.style.shrink = false;
     bar.style.align_items = Some(Align::Center);
-    bar.style.justify = Justify::SpaceAround;
+    // Android's three-button bar: half a button's width at each end, then back, home and
+    // overview a quarter of the screen each (their icons at a quarter, half and three quarters
+    // across).
+    bar.style.justify = Justify::Center;
     for (icon, desc, id, action) in [
         ("arrow_back_ios_new", "Back", "back", SystemAction::Back),
         ("radio_button_unchecked", "Home", "home", SystemAction::Home),
         ("crop_square", "Overview", "recent_apps", SystemAction::Recents),
     ] {
         let mut button = container(Direction::Column);
-        button.style.width = Some(m.dp(96.0));
+        button.style.width = Some(s.width / 4.0);
         button.style.height = Some(height);
         button.style.align_items = Some(Align::Center);
         button.style.justify = Justify::Center;

@@ -212,6 +212,10 @@ mod tests {
         };
         let photo = shot(&[[16, 200, 300, 240], [40, 260, 380, 400]]);
         assert!(gaps(&photo, &page(true)).is_empty());
-        assert_eq!(gaps(&photo, &page(false)), vec![[40, 256, 384, 400], [16, 200, 304, 240]], "with nothing behind the layout, its content is gaps");
+        assert_eq!(
+            gaps(&photo, &page(false)),
+            vec![[40, 256, 384, 400], [16, 200, 304, 240]],
+            "with nothing behind the layout, its content is gaps"
+        );
     }
 }

@@ -284,9 +284,16 @@ fn read(shot: &Rgb, origin: [u32; 2], screen: &Screen, full_width: u32, lines: &
         known.iter().any(|(k, speaks)| (*speaks || !speaking_only || strict) && overlap(*k, b) >= share * area(b))
     };
     let text_boxes: Vec<[f64; 4]> = lines.iter().map(|l| l.bounds.map(f64::from)).collect();
+    let found = pictures(shot, rows, &text_boxes, MIN_PICTURE_SIDE * f64::from(full_width));
+    // One letter or digit read inside a picture is its texture read as a letter.
+    let texture = |l: &TextLine| {
+        let b = l.bounds.map(f64::from);
+        l.text.chars().filter(|c| c.is_alphanumeric()).count() < 2 && found.iter().any(|p| overlap(*p, b) * 2.0 >= area(b))
+    };
     // Pictures first: a text read over a picture is drawn over it.
-    let mut nodes: Vec<UiNode> = pictures(shot, rows, &text_boxes, MIN_PICTURE_SIDE * f64::from(full_width))
-        .into_iter()
+    let mut nodes: Vec<UiNode> = found
+        .iter()
+        .copied()
         .map(to_screen)
         .filter(|b| !said(*b, false))
         .map(|b| seen_node("android.widget.ImageView", b.map(|v| v.round() as i32)))
@@ -294,7 +301,7 @@ fn read(shot: &Rgb, origin: [u32; 2], screen: &Screen, full_width: u32, lines: &
     nodes.extend(
         lines
             .iter()
-            .filter(|l| l.bounds[1] < rows as i32)
+            .filter(|l| l.bounds[1] < rows as i32 && !texture(l))
             .map(|l| (l, to_screen(l.bounds.map(f64::from))))
             .filter(|(_, b)| !said(*b, true))
             .map(|(l, b)| UiNode { text: l.text.clone(), ..seen_node("android.widget.TextView", b.map(|v| v.round() as i32)) }),
@@ -487,6 +494,18 @@ mod tests {
             vec![[16.0, 216.0, 200.0, 400.0], [216.0, 216.0, 400.0, 400.0], [16.0, 416.0, 200.0, 600.0], [216.0, 416.0, 400.0, 600.0]]
         );
         assert_eq!(pictures(&gallery(1), 800, &[], 24.0), vec![[0.0, 200.0, 400.0, 600.0]], "half the screen in one picture, whole");
+    }
+
+    #[test]
+    fn one_letter_read_inside_a_picture_is_its_texture_and_a_word_or_a_letter_elsewhere_is_text() {
+        // The 400 x 800 screen of `gallery(1)`: one photo over its middle half.
+        let shot = gallery(1);
+        let screen = Screen::from_root("s", "p", "", 400, 800, None);
+        let line = |text: &str, bounds: [i32; 4]| TextLine { text: text.into(), bounds, confidence: 70.0 };
+        let lines = [line("4", [100, 300, 116, 320]), line("Summer sale", [100, 340, 300, 370]), line("A", [40, 700, 56, 720])];
+        let texts: Vec<String> =
+            read(&shot, [0, 0], &screen, 400, &lines, false).into_iter().map(|n| n.text).filter(|t| !t.is_empty()).collect();
+        assert_eq!(texts, ["Summer sale", "A"]);
     }
 
     #[test]

@@ -211,6 +211,24 @@ fn centre_within_share(b: [f64; 4]) -> [f64; 4] {
     [cx - hw, cy - hh, cx + hw, cy + hh]
 }
 
+/// The least share of a part's height a band clear of the widgets over it keeps.
+const MIN_BAND_SHARE: f64 = 0.2;
+
+/// The tallest band across `part` (fractions of the screen) that none of the boxes `over`
+/// reaches into; `None` when the tallest is under `MIN_BAND_SHARE` of the part's height.
+fn free_band(part: [f64; 4], over: &[[f64; 4]]) -> Option<[f64; 4]> {
+    let mut spans: Vec<(f64, f64)> = over.iter().map(|o| (o[1].max(part[1]), o[3].min(part[3]))).filter(|(a, b)| b > a).collect();
+    spans.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let (mut best, mut top) = ((part[1], part[1]), part[1]);
+    for (start, end) in spans.into_iter().chain(std::iter::once((part[3], part[3]))) {
+        if start - top > best.1 - best.0 {
+            best = (top, start);
+        }
+        top = top.max(end);
+    }
+    (best.1 - best.0 >= MIN_BAND_SHARE * (part[3] - part[1])).then_some([part[0], best.0, part[2], best.1])
+}
+
 /// A picture too large to cut becomes a box in the colour around what it draws, holding as a
 /// picture (`<id>_picture`, cut as any picture is, at its place) the part it draws, or that
 /// part's middle when the part alone is more than a quarter of the screen (an illustration
@@ -237,7 +255,8 @@ fn keep_drawn_part(
     if x2 < x1 + 2 * MIN_SIDE_PX || y2 < y1 + 2 * MIN_SIDE_PX {
         return false;
     }
-    let (part, ground) = match edge_colour(shot, pixels) {
+    let edge = edge_colour(shot, pixels);
+    let (part, ground) = match edge {
         Some(edge) => match drawn_part(shot, pixels, edge, rows) {
             Some(part) => (part, Some(edge)),
             // Nothing drawn on the ground: nothing to cut.
@@ -249,7 +268,16 @@ fn keep_drawn_part(
             (b, shot.median_color(b[0], b[1] * share, b[2], b[3] * share))
         }
     };
-    let part = centre_within_share(part);
+    let mut cut = centre_within_share(part);
+    if covered(cut) {
+        // The tallest band of the part clear of what is drawn over it (an advert's logo above
+        // its button), tightened to what is drawn there on a ground of one colour.
+        let over: Vec<[f64; 4]> = widgets.iter().filter(|(at, o)| *at > order && overlap(*o, part) > 0.0).map(|(_, o)| *o).collect();
+        let Some(band) = free_band(part, &over) else { return false };
+        let band = edge.and_then(|e| drawn_part(shot, pixel_box(band, shot, rows), e, rows)).unwrap_or(band);
+        cut = centre_within_share(band);
+    }
+    let part = cut;
     let Some(ground) = ground.filter(|_| croppable_box(part, texts) && !covered(part)) else { return false };
     let id = format!("{}{PART_SUFFIX}", w.id);
     if taken.contains(&id) {
@@ -268,7 +296,7 @@ fn keep_drawn_part(
         (part[3] - part[1]) / bh * r[3],
     ];
     (picture.on_tap, picture.on_long_press, picture.clickable, picture.role) = (None, None, false, WidgetRole::Static);
-    (picture.resource_id, picture.content_desc) = (String::new(), String::new());
+    (picture.resource_id, picture.content_desc, picture.decorative) = (String::new(), String::new(), true);
     w.kind = WidgetKind::Container;
     w.background = Some(ground);
     w.children = vec![picture];
@@ -479,6 +507,22 @@ mod tests {
         assert!(shown.says("Y0ur Family History"), "a letter misread");
         assert!(!shown.says("STARDOLL PRESENTS"), "an image's own lettering, in no text of the screen");
         assert!(!shown.says("4"), "no word");
+    }
+
+    #[test]
+    fn a_drawn_part_with_a_button_over_its_foot_keeps_what_is_above_the_button() {
+        // An advert: a logo, and below it a button drawn over the view.
+        let shot = page_with([40, 20, 60, 40], [20, 80, 80, 100]);
+        let mut widgets = vec![
+            widget("advert", WidgetKind::Image, [0.0, 0.05, 1.0, 0.6], ""),
+            widget("install", WidgetKind::Button, [0.2, 0.4, 0.8, 0.5], ""),
+        ];
+        let mut images = BTreeMap::new();
+        cut(&mut widgets, &shot, 200, "ad", &mut images);
+        let logo = &widgets[0].children[0];
+        assert_eq!(logo.source_box, [0.4, 0.1, 0.6, 0.2], "the logo, clear of the button");
+        assert!(logo.decorative, "only drawn: the advert stays the element");
+        assert_eq!(images.keys().collect::<Vec<_>>(), ["images/ad__advert_picture.png"]);
     }
 
     #[test]

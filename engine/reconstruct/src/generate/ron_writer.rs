@@ -202,7 +202,10 @@ fn widget(w: &Widget, parent: [f64; 4], bg: Option<[u8; 3]>, on: On<'_>, depth: 
     let pad = "    ".repeat(depth);
     let desc_slot = super::shown::desc_slot(&w.id);
     let mut props: Vec<String> = Vec::new();
-    props.push(format!("id: {}", lit(&w.id)));
+    // A picture only drawn has no id: with one it would be an element of the UI tree.
+    if !w.decorative {
+        props.push(format!("id: {}", lit(&w.id)));
+    }
     let (rect, natural) = (w.rect, text_size(w.rect[3]));
     let (x, y) = (rect[0] - parent[0], rect[1] - parent[1]);
     let own_bg = own_colour(w, bg);
@@ -268,7 +271,9 @@ fn widget(w: &Widget, parent: [f64; 4], bg: Option<[u8; 3]>, on: On<'_>, depth: 
         WidgetKind::Image | WidgetKind::Icon if w.image.is_some() => {
             props.push(format!("src: {}", tlit(w.image.as_deref().unwrap_or_default())));
             props.push("fit: \"fill\"".to_owned());
-            if !w.content_desc.is_empty() {
+            if w.decorative {
+                props.push("decorative: true".to_owned());
+            } else if !w.content_desc.is_empty() {
                 props.push(format!("content_desc: {}", on.text(&desc_slot, &w.content_desc)));
             } else if !w.text.is_empty() {
                 props.push(format!("content_desc: {}", on.text(&w.id, &w.text)));
@@ -697,6 +702,21 @@ mod tests {
             widget(w, [0.0; 4], Some(GREEN), on, 0, &mut out);
         }
         out
+    }
+
+    #[test]
+    fn the_part_a_view_keeps_of_its_picture_is_only_drawn_and_the_view_stays_the_element() {
+        let m = Mapper { width: 400.0, height: 800.0 };
+        let mut view = super::super::widgets::from_target(&UiNode::new("android.webkit.WebView", [0, 0, 400, 600]), &m);
+        let mut part = view.clone();
+        (view.id, view.kind) = ("webview".into(), WidgetKind::Container);
+        (part.id, part.kind, part.image, part.decorative) =
+            ("webview_picture".into(), WidgetKind::Image, Some("images/s__webview_picture.png".into()), true);
+        view.children = vec![part];
+        let (surfaces, mut out) = (BTreeMap::new(), String::new());
+        widget(&view, [0.0; 4], Some(GREEN), On { screen: "s", shown: None, surfaces: &surfaces }, 0, &mut out);
+        assert!(out.contains("Stack(id: \"webview\"") && out.contains("decorative: true"), "{out}");
+        assert!(!out.contains("webview_picture\","), "no id, no element: {out}");
     }
 
     #[test]

@@ -137,6 +137,10 @@ pub struct Widget {
     /// The picture a text draws inside its own box (see `drawables`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub drawable: Option<Drawable>,
+    /// Only drawn, no element of the UI tree: the part of its picture a view too large to cut
+    /// keeps (see `crops`), so the view stays the element the hierarchy names.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub decorative: bool,
 }
 
 impl Widget {
@@ -478,6 +482,7 @@ fn build_within(n: &UiNode, m: &Mapper, shot: Option<&Rgb>, in_list: bool) -> Ve
         shown_if: None,
         initial_text: None,
         image: None,
+        decorative: false,
         drawable: None,
         children: if kind == WidgetKind::Container { children } else { Vec::new() },
         merged: false,
@@ -597,6 +602,7 @@ pub(crate) fn from_target(node: &UiNode, m: &Mapper) -> Widget {
         shown_if: None,
         initial_text: None,
         image: None,
+        decorative: false,
         drawable: None,
         children: Vec::new(),
         merged: false,

@@ -41,6 +41,9 @@ impl TextAlign {
 pub struct Ink {
     /// The colour of its strokes.
     pub colour: [u8; 3],
+    /// The colour they are drawn on (the box's median).
+    #[serde(default)]
+    pub ground: Option<[u8; 3]>,
     /// Where it sits in its box (`None`: at the start, or filling it).
     pub align: Option<TextAlign>,
     /// Its lines of strokes (runs of rows with strokes, a fifth as tall as the tallest or more).
@@ -242,6 +245,7 @@ pub(crate) fn ink_of(shot: &Rgb, b: [f64; 4]) -> Option<Ink> {
     let px = |samples: usize| samples as u32 * stride;
     Some(Ink {
         colour,
+        ground: Some(background),
         align,
         lines: lines.len(),
         stroke_px: px(median(lines.iter().map(|r| r.1).collect())),
@@ -317,6 +321,7 @@ mod tests {
         let width = |t: &str, size: f64| width_px(t, size as f32);
         Ink {
             colour: [0, 0, 0],
+            ground: None,
             align: None,
             lines,
             stroke_px: px(em_share(text).unwrap() * size),

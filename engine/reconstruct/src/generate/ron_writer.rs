@@ -70,10 +70,14 @@ fn ink(bg: Option<[u8; 3]>) -> &'static str {
 }
 
 /// The colour a widget's text is drawn in: its ink as the screenshot shows it where that
-/// reads on the background it is drawn on, else black or white, whichever reads.
+/// reads on the background it is drawn on, or on the ground the screenshot shows under it
+/// when that is not the background (a picture's cut, a surface: black text on a white bubble
+/// over a dark photo); else black or white, whichever reads.
 fn text_colour(w: &Widget, bg: Option<[u8; 3]>) -> String {
+    let reads = |a: [u8; 3], b: [u8; 3]| (luma(a) - luma(b)).abs() >= MIN_INK_CONTRAST;
     match w.ink {
-        Some(i) if bg.is_none_or(|b| (luma(i.colour) - luma(b)).abs() >= MIN_INK_CONTRAST) => hex(i.colour),
+        Some(i) if bg.is_none_or(|b| reads(i.colour, b)) => hex(i.colour),
+        Some(i) if i.ground.is_some_and(|g| reads(i.colour, g) && bg.is_some_and(|b| reads(g, b))) => hex(i.colour),
         _ => ink(bg).to_owned(),
     }
 }
@@ -705,6 +709,31 @@ mod tests {
     }
 
     #[test]
+    fn a_texts_ink_is_kept_where_it_reads_on_what_the_screenshot_shows_under_it() {
+        let m = Mapper { width: 400.0, height: 800.0 };
+        let mut caption = super::super::widgets::from_target(&UiNode::new("android.widget.TextView", [0, 0, 400, 40]), &m);
+        let dark = [20, 25, 20];
+        let ink_on = |ground: Option<[u8; 3]>| Ink {
+            colour: [0, 0, 0],
+            ground,
+            align: None,
+            lines: 1,
+            stroke_px: 10,
+            last_stroke_px: 0,
+            pitch_px: 0,
+            box_px: 40,
+            span_px: 100,
+            box_w_px: 400,
+        };
+        // Black on a white speech bubble cut out of a dark photo: black.
+        caption.ink = Some(ink_on(Some([250, 250, 250])));
+        assert_eq!(text_colour(&caption, Some(dark)), "#000000");
+        // Black measured on the dark page it is drawn on would not read: white.
+        caption.ink = Some(ink_on(Some(dark)));
+        assert_eq!(text_colour(&caption, Some(dark)), "#FFFFFF");
+    }
+
+    #[test]
     fn the_part_a_view_keeps_of_its_picture_is_only_drawn_and_the_view_stays_the_element() {
         let m = Mapper { width: 400.0, height: 800.0 };
         let mut view = super::super::widgets::from_target(&UiNode::new("android.webkit.WebView", [0, 0, 400, 600]), &m);
@@ -751,6 +780,7 @@ mod tests {
         let size = 16.0;
         w.ink = Some(Ink {
             colour: [255, 255, 255],
+            ground: None,
             align: None,
             lines: 1,
             stroke_px: (0.94 * size / across).round() as u32, // capitals and ascenders over descenders

@@ -844,12 +844,12 @@ impl ShotCache {
     }
 }
 
-/// The rows of a screenshot that show the screen.
 /// Whether a point (the screen's pixels) is on the screen.
 fn on_screen(screen: &Screen, x: f64, y: f64) -> bool {
     (0.0..f64::from(screen.width.max(1))).contains(&x) && (0.0..f64::from(screen.height.max(1))).contains(&y)
 }
 
+/// The rows of a screenshot that show the screen.
 fn screen_rows(shot: &Rgb, screen: &Screen) -> u32 {
     crate::visual::rows_showing(shot, screen.width, screen.height)
 }

@@ -250,7 +250,8 @@ fn keep_drawn_part(
     }
     // Another widget drawn over the part (a play button on a cover) would be baked into it;
     // one drawn before it (the surface it was read from) is under it, hidden where it is.
-    let covered = |p: [f64; 4]| widgets.iter().any(|(at, o)| *at > order && area(*o) > 0.0 && overlap(*o, p) / area(*o) >= TEXT_OVER);
+    let drawn_after = || widgets.iter().filter(move |(at, _)| *at > order).map(|(_, o)| *o);
+    let covered = |p: [f64; 4]| drawn_after().any(|o| area(o) > 0.0 && overlap(o, p) / area(o) >= TEXT_OVER);
     let pixels @ [x1, y1, x2, y2] = pixel_box(b, shot, rows);
     if x2 < x1 + 2 * MIN_SIDE_PX || y2 < y1 + 2 * MIN_SIDE_PX {
         return false;
@@ -268,16 +269,16 @@ fn keep_drawn_part(
             (b, shot.median_color(b[0], b[1] * share, b[2], b[3] * share))
         }
     };
-    let mut cut = centre_within_share(part);
-    if covered(cut) {
-        // The tallest band of the part clear of what is drawn over it (an advert's logo above
-        // its button), tightened to what is drawn there on a ground of one colour.
-        let over: Vec<[f64; 4]> = widgets.iter().filter(|(at, o)| *at > order && overlap(*o, part) > 0.0).map(|(_, o)| *o).collect();
-        let Some(band) = free_band(part, &over) else { return false };
-        let band = edge.and_then(|e| drawn_part(shot, pixel_box(band, shot, rows), e, rows)).unwrap_or(band);
-        cut = centre_within_share(band);
-    }
-    let part = cut;
+    let part = match centre_within_share(part) {
+        middle if !covered(middle) => middle,
+        _ => {
+            // The tallest band of the part clear of what is drawn over it (an advert's logo
+            // above its button), tightened to what is drawn there on a ground of one colour.
+            let over: Vec<[f64; 4]> = drawn_after().filter(|o| overlap(*o, part) > 0.0).collect();
+            let Some(band) = free_band(part, &over) else { return false };
+            centre_within_share(edge.and_then(|e| drawn_part(shot, pixel_box(band, shot, rows), e, rows)).unwrap_or(band))
+        }
+    };
     let Some(ground) = ground.filter(|_| croppable_box(part, texts) && !covered(part)) else { return false };
     let id = format!("{}{PART_SUFFIX}", w.id);
     if taken.contains(&id) {
@@ -316,10 +317,11 @@ pub(crate) fn cut(widgets: &mut [Widget], shot: &Rgb, rows: u32, screen: &str, i
     for w in widgets.iter() {
         w.walk(&mut |w| {
             taken.insert(w.id.clone());
-            orders.insert(w.id.clone(), orders.len());
+            let at = orders.len();
+            orders.insert(w.id.clone(), at);
             // Texts are taken out of the pictures they are drawn over; other widgets stay.
             if !matches!(w.kind, WidgetKind::Container | WidgetKind::Text) {
-                drawn.push((orders.len() - 1, w.source_box));
+                drawn.push((at, w.source_box));
             }
         });
     }

@@ -163,18 +163,52 @@ pub(crate) fn own_colour(w: &Widget, under: Option<[u8; 3]>) -> Option<[u8; 3]> 
 /// (`""` for the screen itself, `background` its colour): the deepest container that paints
 /// its own colour and holds the surface whole (a row selected in a dark drawer goes under the
 /// drawer's rows, not under the drawer). A surface that would not stand out there is left
-/// out; at most `MAX_DRAWN`, the largest.
+/// out; at most `MAX_DRAWN`, the largest. The part of a surface that a painted container
+/// holding most of it covers goes under that container's children as well: under the
+/// container alone it would be hidden by the container's colour.
 pub(crate) fn place(surfaces: &[Surface], widgets: &[Widget], background: Option<[u8; 3]>) -> BTreeMap<String, Vec<Surface>> {
     let mut out: BTreeMap<String, Vec<Surface>> = BTreeMap::new();
     let mut drawn = 0;
     for surface in surfaces {
-        let (owner, colour) = owner(widgets, background, surface.rect).unwrap_or((String::new(), background));
-        if drawn < MAX_DRAWN && colour.is_none_or(|c| stands_out(surface.colour, c)) {
-            out.entry(owner).or_default().push(*surface);
-            drawn += 1;
+        let (holder, colour) = owner(widgets, background, surface.rect).unwrap_or((String::new(), background));
+        let covered = covering(widgets, surface.rect).map(|part| Surface { rect: part, colour: surface.colour });
+        let inside = covered.and_then(|part| owner(widgets, background, part.rect).map(|(id, colour)| (id, colour, part)));
+        let pieces = std::iter::once((holder.clone(), colour, *surface)).chain(inside.filter(|(id, ..)| *id != holder));
+        for (owner, colour, piece) in pieces {
+            if drawn < MAX_DRAWN && colour.is_none_or(|c| stands_out(piece.colour, c)) {
+                out.entry(owner).or_default().push(piece);
+                drawn += 1;
+            }
         }
     }
     out
+}
+
+/// The least share of a surface a painted container must cover to take the part it covers.
+const MOSTLY_COVERED: f64 = 0.5;
+
+/// The part of `rect` covered by the last-drawn painted container that covers most of it
+/// without holding it whole.
+fn covering(widgets: &[Widget], rect: [f64; 4]) -> Option<[f64; 4]> {
+    let mut found = None;
+    for w in widgets {
+        w.walk(&mut |w| {
+            if w.kind != WidgetKind::Container || w.children.is_empty() || w.background.is_none() || holds(w.rect, rect) {
+                return;
+            }
+            let part = intersection(w.rect, rect);
+            if part[2] * part[3] >= MOSTLY_COVERED * rect[2] * rect[3] {
+                found = Some(part);
+            }
+        });
+    }
+    found
+}
+
+fn intersection(a: [f64; 4], b: [f64; 4]) -> [f64; 4] {
+    let (x1, y1) = (a[0].max(b[0]), a[1].max(b[1]));
+    let (x2, y2) = ((a[0] + a[2]).min(b[0] + b[2]), (a[1] + a[3]).min(b[1] + b[3]));
+    [x1, y1, (x2 - x1).max(0.0), (y2 - y1).max(0.0)]
 }
 
 fn holds(outer: [f64; 4], inner: [f64; 4]) -> bool {
@@ -245,5 +279,26 @@ mod tests {
             fitting.pixels[(y * w) as usize..((y + 1) * w) as usize].fill(colour);
         }
         assert!(surfaces(&fitting, h, &m).iter().all(|s| s.colour == [255, 255, 255]), "bars that fit: no band");
+    }
+
+    #[test]
+    fn a_surface_a_painted_container_covers_most_of_goes_under_its_children_too() {
+        use crate::generate::widgets::from_target;
+        use crate::trace::UiNode;
+        // A blue page 826 dp tall over an 838 dp screen; a black frame down its side reaches 12 dp below it.
+        let mut page = from_target(&UiNode::default(), &Mapper { width: 1.0, height: 1.0 });
+        (page.id, page.kind, page.rect, page.background) =
+            ("page".into(), WidgetKind::Container, [0.0, 0.0, 411.0, 826.0], Some([75, 139, 213]));
+        let mut text = page.clone();
+        (text.id, text.kind, text.rect, text.background) = ("text".into(), WidgetKind::Text, [100.0, 100.0, 200.0, 40.0], None);
+        page.children.push(text);
+        let side = Surface { rect: [357.0, 23.0, 54.0, 815.0], colour: [0, 0, 0] };
+        let placed = place(&[side], &[page], Some([255, 255, 255]));
+        assert_eq!(placed[""], vec![side], "the whole frame under the page, where it shows below it");
+        assert_eq!(
+            placed["page"],
+            vec![Surface { rect: [357.0, 23.0, 54.0, 803.0], colour: [0, 0, 0] }],
+            "and the part the page covers, over its colour"
+        );
     }
 }

@@ -7,7 +7,7 @@ use serde_json::Value;
 
 use super::hierarchy::{parse_bracket_bounds, read_flat_nodes, read_uiautomator_xml, root_extent, wrap_tops};
 use super::scan::{out_of_range, point_coord, too_many_nodes, Budget};
-use super::{present, screenshot_size};
+use super::{present, screen_size, screenshot_size};
 use crate::error::{parse_json, ReconError};
 use crate::limits::{MAX_COORD, MAX_HIERARCHY_FILE_BYTES, MAX_LOG_FILE_BYTES, MAX_SCREEN_NODES, MAX_SIDE_FILE_BYTES, MAX_STEPS};
 use crate::trace::{Screen, Trace, TraceAction, TraceStep, UiNode};
@@ -128,16 +128,7 @@ fn read_screen(dir: &Path, i: usize, budget: &mut Budget, notes: &mut Vec<String
     let activity = if activity == "null" { String::new() } else { activity };
     let screenshot = Some(format!("{i}.png")).filter(|rel| present(&dir.join(rel)));
     let shot = screenshot.as_ref().and_then(|s| screenshot_size(dir, s, notes));
-    let size = match (shot, root.as_ref().map(root_extent)) {
-        // A downscaled screenshot: keep its aspect at the hierarchy's scale.
-        (Some((w, h)), Some((rw, _))) if rw > w => {
-            let height = (f64::from(rw) * f64::from(h) / f64::from(w.max(1))).round().min(MAX_COORD as f64);
-            (rw, height as u32)
-        }
-        (Some(size), _) => size,
-        (None, Some(extent)) => extent,
-        (None, None) => (1080, 2400),
-    };
+    let size = screen_size(shot, root.as_ref().map(root_extent), (1080, 2400));
     // `pkg/Activity`; a window name without a slash (the launcher's wallpaper) has no package.
     let package = activity.split_once('/').map(|(p, _)| p.to_owned()).unwrap_or_default();
     let mut screen = Screen::from_root(&i.to_string(), &package, &activity, size.0, size.1, root);

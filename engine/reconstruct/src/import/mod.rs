@@ -12,6 +12,7 @@ pub(crate) mod uiautomator;
 use std::path::{Component, Path, PathBuf};
 
 use crate::error::ReconError;
+use crate::limits::MAX_COORD;
 use crate::trace::Trace;
 use crate::visual::image_size;
 
@@ -80,6 +81,22 @@ pub(crate) fn screenshot_size(dir: &Path, rel: &str, notes: &mut Vec<String>) ->
             notes.push(format!("{e}; the screenshot is left out"));
             None
         }
+    }
+}
+
+/// A screen's size in the hierarchy's coordinates: a screenshot smaller than the hierarchy's
+/// width is the whole screen downscaled, so its aspect gives the height (a window's hierarchy
+/// may stop above the navigation bar its screenshot shows); without a hierarchy, the
+/// screenshot's size; without either, `fallback`.
+pub(crate) fn screen_size(shot: Option<(u32, u32)>, extent: Option<(u32, u32)>, fallback: (u32, u32)) -> (u32, u32) {
+    match (shot, extent) {
+        (Some((w, h)), Some((rw, _))) if rw > w => {
+            let height = (f64::from(rw) * f64::from(h) / f64::from(w.max(1))).round().min(MAX_COORD as f64);
+            (rw, height as u32)
+        }
+        (Some(size), _) => size,
+        (None, Some(extent)) => extent,
+        (None, None) => fallback,
     }
 }
 
@@ -210,4 +227,18 @@ pub fn import_all(path: &Path, format: Option<TraceFormat>) -> Result<Vec<Trace>
         trace.resolve_targets();
     }
     Ok(traces)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::screen_size;
+
+    #[test]
+    fn a_screens_size_is_its_screenshots_aspect_at_the_hierarchys_scale() {
+        // A window stopping above the navigation bar, its screenshot the whole screen at 3/4.
+        assert_eq!(screen_size(Some((1080, 1920)), Some((1440, 2392)), (1, 1)), (1440, 2560));
+        assert_eq!(screen_size(Some((1080, 2400)), Some((1080, 2400)), (1, 1)), (1080, 2400), "a full-size screenshot");
+        assert_eq!(screen_size(None, Some((1440, 2392)), (1, 1)), (1440, 2392), "no screenshot: the hierarchy's");
+        assert_eq!(screen_size(None, None, (1080, 2400)), (1080, 2400));
+    }
 }

@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use super::hierarchy::{rico_node, root_extent};
 use super::scan::Budget;
-use super::{present, screenshot_size};
+use super::{present, screen_size, screenshot_size};
 use crate::error::{parse_json, ReconError};
 use crate::limits::{MAX_HIERARCHY_FILE_BYTES, MAX_LOG_FILE_BYTES, MAX_STEPS};
 use crate::trace::{Screen, Trace, TraceAction, TraceStep, UiNode};
@@ -49,7 +49,7 @@ fn read_screen(dir: &Path, id: u64, budget: &mut Budget, notes: &mut Vec<String>
     if let Some(root) = &root {
         budget.take_nodes(&file, root.size_and_depth().0)?;
     }
-    let size = root.as_ref().map(root_extent).unwrap_or((1440, 2560));
+    let size = screen_size(shot, root.as_ref().map(root_extent), (1440, 2560));
     let package = activity_name.split('/').next().unwrap_or_default().to_owned();
     let mut screen = Screen::from_root(&id.to_string(), &package, &activity_name, size.0, size.1, root);
     screen.screenshot = screenshot;
@@ -96,6 +96,21 @@ fn within_touch_slop(pts: &[(f64, f64)]) -> bool {
     pts.iter().all(|&(x, y)| (x - x0).abs() <= TOUCH_SLOP && (y - y0).abs() <= TOUCH_SLOP / 2.0)
 }
 
+/// The key a tap pressed when it landed on the phone's navigation bar: below the app's
+/// window (Rico's points are shares of the whole screen, its hierarchy stops above the bar)
+/// and in the back, home or recents button's third of the bar.
+fn navigation_key(x_share: f64, y: f64, window_end: Option<i32>, screen_h: u32) -> Option<&'static str> {
+    let end = f64::from(window_end?);
+    if end >= f64::from(screen_h) || y < end {
+        return None;
+    }
+    Some(match x_share {
+        x if x < 1.0 / 3.0 => "back",
+        x if x < 2.0 / 3.0 => "home",
+        _ => "recents",
+    })
+}
+
 pub(super) fn import(dir: &Path) -> Result<Trace, ReconError> {
     let mut trace = Trace::new("rico", dir);
     let mut budget = Budget::default();
@@ -107,13 +122,18 @@ pub(super) fn import(dir: &Path) -> Result<Trace, ReconError> {
     }
     for (k, (id, pts)) in ids.iter().enumerate() {
         let field = id.to_string();
-        let screen = trace.screens.get(&field).map(|s| (s.width, s.height)).unwrap_or((1440, 2560));
-        let px = |(x, y): (f64, f64)| (x * f64::from(screen.0), y * f64::from(screen.1));
+        let screen = trace.screens.get(&field);
+        let size = screen.map(|s| (s.width, s.height)).unwrap_or((1440, 2560));
+        let window_end = screen.and_then(|s| s.root.as_ref()).map(|r| r.bounds[3]);
+        let px = |(x, y): (f64, f64)| (x * f64::from(size.0), y * f64::from(size.1));
         let action = match pts.len() {
             0 => TraceAction::Wait,
             _ if within_touch_slop(pts) => {
                 let (x, y) = px(pts[0]);
-                TraceAction::Tap { x, y }
+                match navigation_key(pts[0].0, y, window_end, size.1) {
+                    Some(key) => TraceAction::Key { key: key.into() },
+                    None => TraceAction::Tap { x, y },
+                }
             }
             _ => {
                 let (x1, y1) = px(pts[0]);
@@ -142,5 +162,16 @@ mod tests {
         assert!(within_touch_slop(&[(0.714, 0.745)]));
         assert!(!within_touch_slop(&[(0.305, 0.728), (0.305, 0.6), (0.31, 0.414)]));
         assert!(!within_touch_slop(&[(0.2, 0.5), (0.3, 0.5)]), "a short swipe sideways");
+    }
+
+    #[test]
+    fn a_tap_below_the_window_presses_the_navigation_bars_button_under_it() {
+        // A 1440x2560 phone whose app window ends at 2392, above the 168 px bar.
+        assert_eq!(navigation_key(0.235, 2488.0, Some(2392), 2560), Some("back"));
+        assert_eq!(navigation_key(0.5, 2450.0, Some(2392), 2560), Some("home"));
+        assert_eq!(navigation_key(0.76, 2500.0, Some(2392), 2560), Some("recents"));
+        assert_eq!(navigation_key(0.235, 2300.0, Some(2392), 2560), None, "in the window: a tap on the app");
+        assert_eq!(navigation_key(0.235, 2500.0, Some(2560), 2560), None, "a full-screen window has no bar");
+        assert_eq!(navigation_key(0.235, 2500.0, None, 2560), None, "no hierarchy: nothing says where the bar is");
     }
 }

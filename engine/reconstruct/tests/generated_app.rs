@@ -114,13 +114,14 @@ fn fidelity_beats_the_nothing_changes_baseline() {
         assert!(f.transition_accuracy >= expected, "{name}: {}", f.transition_accuracy);
         assert!(f.element_recall >= 0.8, "{name}: element recall {}", f.element_recall);
     }
-    // The DroidBot fixture has two steps the phone cannot reproduce: Back opening a dialog,
-    // and Back from a screen the toggle reached. They count as failures.
+    // The DroidBot fixture has a step the phone cannot reproduce: Back opening a dialog. It
+    // counts as a failure. Back from the screen the toggle reached showed the notes, not the
+    // settings the toggle was on: the toggle opens the notes beneath it, and Back shows them.
     let r = build("fidelity_bea", "droidbot");
     let f = &r.fidelity[0];
-    assert_eq!((f.succeeded, f.judged), (10, 12));
+    assert_eq!((f.succeeded, f.judged), (11, 12));
     let failed: Vec<usize> = f.per_step.iter().filter(|s| s.ok == Some(false)).map(|s| s.step).collect();
-    assert_eq!(failed, vec![4, 10]);
+    assert_eq!(failed, vec![4]);
     // The LlamaTouch fixture has a screenshot: the rendered screen is compared with it.
     let r = build("fidelity_bea", "llamatouch");
     assert!(r.fidelity[0].visual_similarity.is_some_and(|v| v > 0.3), "{:?}", r.fidelity[0].visual);

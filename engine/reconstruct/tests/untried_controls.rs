@@ -289,3 +289,23 @@ fn a_phone_put_back_on_a_screen_has_the_traces_screens_beneath_it() {
     assert_eq!((steps[4].ok, steps[4].landed.as_str()), (Some(true), "settings"), "{:?}", steps[4]);
     assert_eq!((steps[5].ok, steps[5].resynced), (Some(true), false), "Back from the settings page, as the person went: {:?}", steps[5]);
 }
+
+/// A recorder that kept only some screens: More options showed the colours page, and Back
+/// from it the settings page, then the songs: the person had gone through the menu and the
+/// settings page in between. The rebuilt control opens the settings page beneath the colours,
+/// so Back goes where it went for the person.
+#[test]
+fn screens_back_went_through_but_never_seen_opened_are_opened_beneath_the_target() {
+    let dir = scratch("beneath");
+    let sparse =
+        trace(&dir, "sparse", &[("songs", tap(990, 140), "colors"), ("colors", back(), "settings"), ("settings", back(), "songs")]);
+    let out = dir.join("app");
+    reconstruct(&[sparse], &out, &ReconOptions::default()).unwrap();
+    let mut d = device(&out);
+    tap_on(&mut d, "More options");
+    assert_eq!(on(&mut d), "Customize colors");
+    d.step(&Action::Key { key: Key::Back });
+    assert_eq!(on(&mut d), "Settings", "Back shows the screen it showed in the trace");
+    d.step(&Action::Key { key: Key::Back });
+    assert_eq!(on(&mut d), "Songs");
+}

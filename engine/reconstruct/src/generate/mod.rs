@@ -1,6 +1,7 @@
 //! The generated app: a screen layout per abstract screen, Lua with the navigation edges,
 //! a manifest with the inputs' state, and the observed texts as read-only content.
 
+mod beneath;
 mod closes;
 mod crops;
 mod drawables;
@@ -467,6 +468,7 @@ pub fn model(abstraction: &Abstraction, graph: &UsageGraph, traces: &[Trace], op
     tabs::link_tabs(&mut screens, abstraction);
     remember_state(&mut screens, &seen_as, traces);
     routes::learn(&mut screens, &seen_as, abstraction, graph, traces);
+    beneath::learn(&mut screens, &seen_as, abstraction, traces);
     lend::lend_taps(&mut screens);
     titled::link(&mut screens, abstraction, graph);
     let fresh_start = remember::forgets_on_restart(&screens, &seen_as, traces);
@@ -1503,10 +1505,15 @@ fn go(model: &AppModel, screen: &ScreenModel, h: &Handler, target: &str, way: Wa
     if model.routes_by(target, &h.name) {
         params.push(format!("opener = \"{}\"", h.name));
     }
+    // Screens Back went through from the target in the traces, never seen opened, go first.
+    let beneath: String = match (verb, target == h.target) {
+        ("push", true) => h.beneath.iter().map(|s| format!("nav.push(\"{s}\"); ")).collect(),
+        _ => String::new(),
+    };
     if params.is_empty() {
-        format!("nav.{verb}(\"{target}\")")
+        format!("{beneath}nav.{verb}(\"{target}\")")
     } else {
-        format!("nav.{verb}(\"{target}\", {{ {} }})", params.join(", "))
+        format!("{beneath}nav.{verb}(\"{target}\", {{ {} }})", params.join(", "))
     }
 }
 

@@ -84,6 +84,10 @@ pub struct Handler {
     /// State keys of the fields it shows in place (`in_place`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub opens: Vec<String>,
+    /// Screens it opens beneath its target, bottom first: Back from the target went through
+    /// them in the traces, which never showed them opened (`beneath`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub beneath: Vec<String>,
 }
 
 impl Handler {

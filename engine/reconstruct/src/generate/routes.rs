@@ -55,7 +55,7 @@ fn checked_boxes(screen: &ScreenModel, root: Option<&crate::trace::UiNode>, size
 
 /// The handler of `screen` that a tap or long press on `step`'s target runs on the rebuilt
 /// screen, if any (`ScreenModel::handler_at_centre`).
-fn handler_run(screen: &ScreenModel, step: &crate::trace::TraceStep, size: (u32, u32)) -> Option<String> {
+pub(super) fn handler_run(screen: &ScreenModel, step: &crate::trace::TraceStep, size: (u32, u32)) -> Option<String> {
     let long = matches!(step.action, TraceAction::LongPress { .. });
     if !long && !matches!(step.action, TraceAction::Tap { .. }) {
         return None;

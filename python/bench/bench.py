@@ -81,6 +81,18 @@ def phone_steps_with_elements(n: int) -> float:
     return (time.perf_counter() - start) / n
 
 
+def phone_steps_with_columns(n: int) -> float:
+    """Seconds per `Phone.step` of the mix followed by `ui_element_columns()` (no frame)."""
+    phone = Phone(seed=0)
+    for action in MIX:
+        phone.step(action)
+    start = time.perf_counter()
+    for i in range(n):
+        phone.step(MIX[i % len(MIX)])
+        phone.ui_element_columns()
+    return (time.perf_counter() - start) / n
+
+
 def gym_env_steps(n: int) -> float:
     """Seconds per `PhoneEnv.step` of the mix with the default observation (screenshot,
     instruction, UI tree text; UI elements in info)."""
@@ -186,6 +198,7 @@ def main() -> None:
     with_shot, step_only, rust_only, restore = (float("inf"),) * 4
     half_shot, half_unchanged, with_elements, gym_step = (float("inf"),) * 4
     full_unchanged, memcpy, half_memcpy, with_view, half_view = (float("inf"),) * 5
+    with_columns = float("inf")
     one = two = suite_one = suite_two = procs = copies_one = copies_two = 0.0
     for round_ in range(r):
         with_shot = min(with_shot, phone_steps(n, True))
@@ -199,6 +212,7 @@ def main() -> None:
         half_memcpy = min(half_memcpy, frame_copy(HALF, n))
         step_only = min(step_only, phone_steps(n * 4, False))
         with_elements = min(with_elements, phone_steps_with_elements(n * 4))
+        with_columns = min(with_columns, phone_steps_with_columns(n * 4))
         rust_only = min(rust_only, rust_step_only(n * 4))
         one = max(one, vector_steps(8, 1, n // 5))
         two = max(two, vector_steps(8, 2, n // 5))
@@ -234,6 +248,7 @@ def main() -> None:
     print(f"| Phone.step only | step result dict | {step_only * 1e6:.1f} us/step | |")
     print(f"| Phone.step overhead over the Rust step | | {(step_only - rust_only) * 1e6:.1f} us ({step_only * 1e6:.1f} vs {rust_only * 1e6:.1f} us) | <= 15 us |")
     print(f"| Phone.step + ui_elements() (no frame) | list of dicts | {with_elements * 1e6:.1f} us/step | <= 50 us |")
+    print(f"| Phone.step + ui_element_columns() (no frame) | lists and arrays | {with_columns * 1e6:.1f} us/step | <= 50 us |")
     print(
         f"| PhoneEnv.step, default observation, vs Phone.step + screenshot() | obs dict, info | "
         f"{gym_step * 1e3:.2f} vs {with_shot * 1e3:.2f} ms = {gym_step / with_shot:.2f}x | <= 1.3x |"

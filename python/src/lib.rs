@@ -3,6 +3,7 @@
 
 mod adb;
 mod catalogs;
+mod columns;
 mod convert;
 mod env_core;
 mod episode;

@@ -12,6 +12,7 @@ use pyo3::types::{PyBytes, PyDict, PyList, PyTuple};
 
 use crate::adb::{serve, AdbServer};
 use crate::catalogs::{catalog, suite};
+use crate::columns::Gathered;
 use crate::convert::{action_from_py, to_py, ui_elements_to_py};
 use crate::env_core::task_choice;
 use crate::errors::{phone_error, task_error, ActionError, ConfigError};
@@ -136,6 +137,15 @@ impl Phone {
     fn ui_elements<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         let elements = self.with(py, |d| d.ui_elements());
         ui_elements_to_py(py, &elements)
+    }
+
+    /// The UI elements as columns: the same elements in the same order as `ui_elements()`,
+    /// a list per text field (`text`, `content_description`, `hint_text`, `resource_id`,
+    /// `package_name`, `class_name`; None where unset), `bbox_pixels` and `bbox` as (n, 4)
+    /// float64 arrays of [x_min, y_min, x_max, y_max], and a bool array per flag
+    /// (`is_clickable`, ...). Several times cheaper to build than the dicts.
+    fn ui_element_columns<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        self.with(py, Gathered::from_device).into_py(py)
     }
 
     /// The screen's UI tree as `uiautomator dump` XML.

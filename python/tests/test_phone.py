@@ -123,6 +123,23 @@ def test_bad_inputs_raise_the_hierarchy() -> None:
         assert issubclass(cls, PhoneWorldError)
 
 
+def test_ui_element_columns_hold_the_elements_of_the_list_in_its_order() -> None:
+    phone = Phone(seed=0)
+    phone.step({"type": "open_app", "app": "Settings"})
+    phone.step({"type": "swipe", "x1": 540, "y1": 1800, "x2": 540, "y2": 900})
+    elements, columns = phone.ui_elements(), phone.ui_element_columns()
+    n = len(elements)
+    assert n > 10 and columns["bbox_pixels"].shape == (n, 4) and columns["bbox"].shape == (n, 4)
+    for field in ("text", "content_description", "class_name", "hint_text", "resource_id", "package_name"):
+        assert columns[field] == [e[field] for e in elements], field
+    for flag in ("is_checked", "is_checkable", "is_clickable", "is_editable", "is_enabled", "is_focused", "is_focusable",
+                 "is_long_clickable", "is_scrollable", "is_selected"):  # fmt: skip
+        assert columns[flag].dtype == np.bool_ and columns[flag].tolist() == [e[flag] for e in elements], flag
+    for key in ("bbox_pixels", "bbox"):
+        boxes = [[e[key][k] for k in ("x_min", "y_min", "x_max", "y_max")] for e in elements]
+        assert columns[key].tolist() == boxes, key
+
+
 def test_a_noop_is_reported_not_raised() -> None:
     phone = Phone()
     result = phone.step({"type": "tap", "x": 540, "y": 5})

@@ -167,50 +167,56 @@ fn write_node(nodes: &[A11yNode<'_>], i: usize, index: usize, out: &mut String) 
 }
 
 impl Device {
-    /// The UI element list: leaves, nodes with a content description, and scrollable nodes,
-    /// in tree order.
-    pub fn ui_elements(&mut self) -> Vec<UiElement> {
+    /// Each element of the UI element list in tree order, borrowed from the laid-out tree:
+    /// its accessibility facts and its bounds in pixels (`[x1, y1, x2, y2]`, clamped to the
+    /// screen). What `ui_elements` copies into owned elements, for callers that build their
+    /// own (columns for Python) without the copies.
+    pub fn visit_ui_elements(&mut self, mut visit: impl FnMut(&A11y, [f64; 4])) {
         let (w, h) = (self.config.width as f32, self.config.height as f32);
         let view = self.view();
         let (nodes, roots) = forest(&view.placed, w, h);
-        let mut out = Vec::new();
         let mut stack: Vec<usize> = roots.into_iter().rev().collect();
         while let Some(i) = stack.pop() {
             let n = &nodes[i];
             let a = n.info;
+            // AndroidWorld's selection: leaves, described nodes and scroll views.
             if n.children.is_empty() || !a.content_desc.is_empty() || a.scrollable {
-                let [x1, y1, x2, y2] = n.bounds.map(|v| v as f64);
-                out.push(UiElement {
-                    text: non_empty(&a.text),
-                    content_description: non_empty(&a.content_desc),
-                    class_name: Some(a.class_name.to_owned()),
-                    bbox: Some(BBox {
-                        x_min: x1 / f64::from(w),
-                        x_max: x2 / f64::from(w),
-                        y_min: y1 / f64::from(h),
-                        y_max: y2 / f64::from(h),
-                    }),
-                    bbox_pixels: Some(BBox { x_min: x1, x_max: x2, y_min: y1, y_max: y2 }),
-                    hint_text: non_empty(&a.hint),
-                    is_checked: Some(a.checked),
-                    is_checkable: Some(a.checkable),
-                    is_clickable: Some(a.clickable),
-                    is_editable: Some(a.editable),
-                    is_enabled: Some(a.enabled),
-                    is_focused: Some(a.focused),
-                    is_focusable: Some(a.focusable),
-                    is_long_clickable: Some(a.long_clickable),
-                    is_scrollable: Some(a.scrollable),
-                    is_selected: Some(a.selected),
-                    is_visible: Some(true),
-                    package_name: non_empty(&a.package),
-                    resource_name: non_empty(&a.resource_id),
-                    tooltip: None,
-                    resource_id: non_empty(&a.resource_id),
-                });
+                visit(a, n.bounds.map(|v| v as f64));
             }
             stack.extend(n.children.iter().rev().copied());
         }
+    }
+
+    /// The UI element list: leaves, nodes with a content description, and scrollable nodes,
+    /// in tree order.
+    pub fn ui_elements(&mut self) -> Vec<UiElement> {
+        let (w, h) = (f64::from(self.config.width), f64::from(self.config.height));
+        let mut out = Vec::new();
+        self.visit_ui_elements(|a, [x1, y1, x2, y2]| {
+            out.push(UiElement {
+                text: non_empty(&a.text),
+                content_description: non_empty(&a.content_desc),
+                class_name: Some(a.class_name.to_owned()),
+                bbox: Some(BBox { x_min: x1 / w, x_max: x2 / w, y_min: y1 / h, y_max: y2 / h }),
+                bbox_pixels: Some(BBox { x_min: x1, x_max: x2, y_min: y1, y_max: y2 }),
+                hint_text: non_empty(&a.hint),
+                is_checked: Some(a.checked),
+                is_checkable: Some(a.checkable),
+                is_clickable: Some(a.clickable),
+                is_editable: Some(a.editable),
+                is_enabled: Some(a.enabled),
+                is_focused: Some(a.focused),
+                is_focusable: Some(a.focusable),
+                is_long_clickable: Some(a.long_clickable),
+                is_scrollable: Some(a.scrollable),
+                is_selected: Some(a.selected),
+                is_visible: Some(true),
+                package_name: non_empty(&a.package),
+                resource_name: non_empty(&a.resource_id),
+                tooltip: None,
+                resource_id: non_empty(&a.resource_id),
+            });
+        });
         out
     }
 

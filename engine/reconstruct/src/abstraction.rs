@@ -313,28 +313,22 @@ impl Abstraction {
         Abstraction { tolerance, package: package.to_owned(), frame: Vec::new(), screens: Vec::new() }
     }
 
-    /// Finds the app's frame (`frame`) in all the traces, before any is added: what every
-    /// full screen of the app shows, counting only the activities seen on at least
-    /// `FRAME_MIN_SCREENS` screens when there are any (a welcome dialog drawn full-screen by an
-    /// activity of its own has none of the app's title bar).
+    /// Finds the app's frame (`frame`) in all the traces, before any is added.
     pub fn find_frame(&mut self, traces: &[Trace]) {
-        let full: Vec<&Screen> =
-            traces.iter().flat_map(|t| t.screens.values()).filter(|s| s.kind == ScreenKind::Full && self.role_of(s) == Role::App).collect();
-        let mut per_activity: BTreeMap<&str, usize> = BTreeMap::new();
-        for s in &full {
-            *per_activity.entry(s.activity.as_str()).or_default() += 1;
-        }
-        let main = |s: &&&Screen| !s.activity.is_empty() && per_activity[s.activity.as_str()] >= FRAME_MIN_SCREENS;
-        let counted: Vec<&Screen> = if full.iter().any(|s| main(&s)) { full.iter().filter(main).copied().collect() } else { full };
         let mut common: Option<BTreeSet<String>> = None;
-        for screen in &counted {
+        let mut screens = 0;
+        for screen in traces.iter().flat_map(|t| t.screens.values()) {
+            if screen.kind != ScreenKind::Full || self.role_of(screen) != Role::App {
+                continue;
+            }
             let tokens: BTreeSet<String> = signature(screen).into_iter().collect();
+            screens += 1;
             common = Some(match common {
                 None => tokens,
                 Some(c) => c.intersection(&tokens).cloned().collect(),
             });
         }
-        self.frame = if counted.len() >= FRAME_MIN_SCREENS { common.unwrap_or_default().into_iter().collect() } else { Vec::new() };
+        self.frame = if screens >= FRAME_MIN_SCREENS { common.unwrap_or_default().into_iter().collect() } else { Vec::new() };
     }
 
     /// `tokens` without the app's frame, for a screen of the app.
@@ -712,22 +706,6 @@ mod tests {
         assert_eq!(map["login"], map["login_again"]);
         assert_ne!(map["loading"], map["shop"]);
         assert_ne!(map["shop"], map["login"]);
-
-        // A welcome page of an activity of its own, without the app's title bar: the frame
-        // is still the main activity's, so the shop and the login stay apart.
-        let mut welcome = Screen::from_root(
-            "welcome",
-            "app",
-            "app/.Welcome",
-            1080,
-            2400,
-            Some(node("android.widget.FrameLayout", "content", [0, 0, 1080, 2400])),
-        );
-        welcome.root.as_mut().unwrap().children.push(node("android.widget.TextView", "greeting", [0, 300, 1080, 450]));
-        trace.screens.insert(welcome.id.clone(), welcome);
-        let mut abstraction = Abstraction::new("app", 0.5);
-        abstraction.find_frame(std::slice::from_ref(&trace));
-        assert_eq!(abstraction.frame.len(), 6, "{:?}", abstraction.frame);
     }
 
     #[test]

@@ -171,8 +171,9 @@ pub(crate) fn place(surfaces: &[Surface], widgets: &[Widget], background: Option
     let mut drawn = 0;
     for surface in surfaces {
         let (holder, colour) = owner(widgets, background, surface.rect).unwrap_or((String::new(), background));
-        let covered = covering(widgets, surface.rect).map(|part| Surface { rect: part, colour: surface.colour });
-        let inside = covered.and_then(|part| owner(widgets, background, part.rect).map(|(id, colour)| (id, colour, part)));
+        let inside = covering(widgets, surface.rect).and_then(|part| {
+            owner(widgets, background, part).map(|(id, colour)| (id, colour, Surface { rect: part, colour: surface.colour }))
+        });
         let pieces = std::iter::once((holder.clone(), colour, *surface)).chain(inside.filter(|(id, ..)| *id != holder));
         for (owner, colour, piece) in pieces {
             if drawn < MAX_DRAWN && colour.is_none_or(|c| stands_out(piece.colour, c)) {
@@ -188,12 +189,13 @@ pub(crate) fn place(surfaces: &[Surface], widgets: &[Widget], background: Option
 const MOSTLY_COVERED: f64 = 0.5;
 
 /// The part of `rect` covered by the last-drawn painted container that covers most of it
-/// without holding it whole.
+/// without holding it whole (as `owner` looks for them: not one scrolling over rows).
 fn covering(widgets: &[Widget], rect: [f64; 4]) -> Option<[f64; 4]> {
     let mut found = None;
     for w in widgets {
         w.walk(&mut |w| {
-            if w.kind != WidgetKind::Container || w.children.is_empty() || w.background.is_none() || holds(w.rect, rect) {
+            let painted = w.kind == WidgetKind::Container && !w.children.is_empty() && w.background.is_some() && !w.scrolls_over_rows();
+            if !painted || holds(w.rect, rect) {
                 return;
             }
             let part = intersection(w.rect, rect);

@@ -87,12 +87,13 @@ pub(crate) fn screenshot_size(dir: &Path, rel: &str, notes: &mut Vec<String>) ->
 /// A screen's size in the hierarchy's coordinates: a screenshot smaller than the hierarchy's
 /// width is the whole screen downscaled, so its aspect gives the height (a window's hierarchy
 /// may stop above the navigation bar its screenshot shows); without a hierarchy, the
-/// screenshot's size; without either, `fallback`.
+/// screenshot's size; without either, `fallback`. Never shorter than the hierarchy.
 pub(crate) fn screen_size(shot: Option<(u32, u32)>, extent: Option<(u32, u32)>, fallback: (u32, u32)) -> (u32, u32) {
     match (shot, extent) {
-        (Some((w, h)), Some((rw, _))) if rw > w => {
+        (Some((w, h)), Some((rw, rh))) if rw > w => {
+            // Never shorter than the hierarchy (a bar on the side leaves the aspect short).
             let height = (f64::from(rw) * f64::from(h) / f64::from(w.max(1))).round().min(MAX_COORD as f64);
-            (rw, height as u32)
+            (rw, (height as u32).max(rh))
         }
         (Some(size), _) => size,
         (None, Some(extent)) => extent,
@@ -240,5 +241,6 @@ mod tests {
         assert_eq!(screen_size(Some((1080, 2400)), Some((1080, 2400)), (1, 1)), (1080, 2400), "a full-size screenshot");
         assert_eq!(screen_size(None, Some((1440, 2392)), (1, 1)), (1440, 2392), "no screenshot: the hierarchy's");
         assert_eq!(screen_size(None, None, (1080, 2400)), (1080, 2400));
+        assert_eq!(screen_size(Some((960, 540)), Some((2392, 1440)), (1, 1)), (2392, 1440), "landscape, the bar on the side");
     }
 }

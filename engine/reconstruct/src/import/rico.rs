@@ -96,12 +96,22 @@ fn within_touch_slop(pts: &[(f64, f64)]) -> bool {
     pts.iter().all(|&(x, y)| (x - x0).abs() <= TOUCH_SLOP && (y - y0).abs() <= TOUCH_SLOP / 2.0)
 }
 
+/// The most of the screen's height a navigation bar takes (Android's are 42 to 56 dp of at
+/// least about 530 dp).
+const MAX_BAR_SHARE: f64 = 0.1;
+
 /// The key a tap pressed when it landed on the phone's navigation bar: below the app's
 /// window (Rico's points are shares of the whole screen, its hierarchy stops above the bar)
-/// and in the back, home or recents button's third of the bar.
-fn navigation_key(x_share: f64, y: f64, window_end: Option<i32>, screen_h: u32) -> Option<&'static str> {
-    let end = f64::from(window_end?);
-    if end >= f64::from(screen_h) || y < end {
+/// and in the back, home or recents button's third of the bar. Only a window that is the
+/// app's whole screen above the bar tells where the bar is: one from the top left across
+/// the width, ending less than a bar's height above the screen's foot (not a dialog, nor a
+/// root never laid out).
+fn navigation_key(x_share: f64, y: f64, window: Option<[i32; 4]>, (screen_w, screen_h): (u32, u32)) -> Option<&'static str> {
+    let [x1, y1, x2, y2] = window?;
+    let (w, h, end) = (f64::from(screen_w), f64::from(screen_h), f64::from(y2));
+    let whole_width = x1 <= 0 && y1 <= 0 && f64::from(x2) >= w;
+    let bar = h - end;
+    if !whole_width || bar <= 0.0 || bar > MAX_BAR_SHARE * h || y < end {
         return None;
     }
     Some(match x_share {
@@ -124,13 +134,13 @@ pub(super) fn import(dir: &Path) -> Result<Trace, ReconError> {
         let field = id.to_string();
         let screen = trace.screens.get(&field);
         let size = screen.map(|s| (s.width, s.height)).unwrap_or((1440, 2560));
-        let window_end = screen.and_then(|s| s.root.as_ref()).map(|r| r.bounds[3]);
+        let window = screen.and_then(|s| s.root.as_ref()).map(|r| r.bounds);
         let px = |(x, y): (f64, f64)| (x * f64::from(size.0), y * f64::from(size.1));
         let action = match pts.len() {
             0 => TraceAction::Wait,
             _ if within_touch_slop(pts) => {
                 let (x, y) = px(pts[0]);
-                match navigation_key(pts[0].0, y, window_end, size.1) {
+                match navigation_key(pts[0].0, y, window, size) {
                     Some(key) => TraceAction::Key { key: key.into() },
                     None => TraceAction::Tap { x, y },
                 }
@@ -167,11 +177,15 @@ mod tests {
     #[test]
     fn a_tap_below_the_window_presses_the_navigation_bars_button_under_it() {
         // A 1440x2560 phone whose app window ends at 2392, above the 168 px bar.
-        assert_eq!(navigation_key(0.235, 2488.0, Some(2392), 2560), Some("back"));
-        assert_eq!(navigation_key(0.5, 2450.0, Some(2392), 2560), Some("home"));
-        assert_eq!(navigation_key(0.76, 2500.0, Some(2392), 2560), Some("recents"));
-        assert_eq!(navigation_key(0.235, 2300.0, Some(2392), 2560), None, "in the window: a tap on the app");
-        assert_eq!(navigation_key(0.235, 2500.0, Some(2560), 2560), None, "a full-screen window has no bar");
-        assert_eq!(navigation_key(0.235, 2500.0, None, 2560), None, "no hierarchy: nothing says where the bar is");
+        let (window, screen) = (Some([0, 0, 1440, 2392]), (1440, 2560));
+        assert_eq!(navigation_key(0.235, 2488.0, window, screen), Some("back"));
+        assert_eq!(navigation_key(0.5, 2450.0, window, screen), Some("home"));
+        assert_eq!(navigation_key(0.76, 2500.0, window, screen), Some("recents"));
+        assert_eq!(navigation_key(0.235, 2300.0, window, screen), None, "in the window: a tap on the app");
+        assert_eq!(navigation_key(0.235, 2500.0, Some([0, 0, 1440, 2560]), screen), None, "a full-screen window has no bar");
+        assert_eq!(navigation_key(0.235, 2500.0, None, screen), None, "no hierarchy: nothing says where the bar is");
+        assert_eq!(navigation_key(0.235, 2500.0, Some([0, 0, 0, 0]), screen), None, "a root never laid out");
+        assert_eq!(navigation_key(0.235, 2000.0, Some([84, 900, 1356, 1500]), screen), None, "a tap beside a dialog");
+        assert_eq!(navigation_key(0.235, 2500.0, Some([0, 0, 1440, 1800]), screen), None, "a window ending far above the foot");
     }
 }

@@ -13,9 +13,10 @@ pub(crate) fn fixture(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(name)
 }
 
-/// A fresh, empty folder for one test (removed first if a previous run left it).
+/// A fresh, empty folder for one test, in the build's folder for test files (emptied when the
+/// next run asks for it again, so runs do not pile up in the system's temporary folder).
 pub(crate) fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("phoneworld-reconstruct-{}-{name}", std::process::id()));
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("reconstruct-{}-{name}", env!("CARGO_CRATE_NAME")));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir

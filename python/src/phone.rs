@@ -141,7 +141,7 @@ impl Phone {
 
     /// The UI elements as columns: the same elements in the same order as `ui_elements()`,
     /// a list per text field (`text`, `content_description`, `hint_text`, `resource_id`,
-    /// `package_name`, `class_name`; None where unset), `bbox_pixels` and `bbox` as (n, 4)
+    /// `package_name`: None where unset; `class_name`), `bbox_pixels` and `bbox` as (n, 4)
     /// float64 arrays of [x_min, y_min, x_max, y_max], and a bool array per flag
     /// (`is_clickable`, ...). Several times cheaper to build than the dicts.
     fn ui_element_columns<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {

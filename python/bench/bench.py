@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import time
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 import gymnasium as gym
 import numpy as np
@@ -69,27 +69,15 @@ def unchanged_screenshots(n: int, size: tuple[int, int]) -> float:
     return (time.perf_counter() - start) / n
 
 
-def phone_steps_with_elements(n: int) -> float:
-    """Seconds per `Phone.step` of the mix followed by `ui_elements()` (no frame)."""
+def phone_steps_observing(n: int, observe: Callable[[Phone], object]) -> float:
+    """Seconds per `Phone.step` of the mix followed by `observe(phone)` (no frame)."""
     phone = Phone(seed=0)
     for action in MIX:
         phone.step(action)
     start = time.perf_counter()
     for i in range(n):
         phone.step(MIX[i % len(MIX)])
-        phone.ui_elements()
-    return (time.perf_counter() - start) / n
-
-
-def phone_steps_with_columns(n: int) -> float:
-    """Seconds per `Phone.step` of the mix followed by `ui_element_columns()` (no frame)."""
-    phone = Phone(seed=0)
-    for action in MIX:
-        phone.step(action)
-    start = time.perf_counter()
-    for i in range(n):
-        phone.step(MIX[i % len(MIX)])
-        phone.ui_element_columns()
+        observe(phone)
     return (time.perf_counter() - start) / n
 
 
@@ -211,8 +199,8 @@ def main() -> None:
         memcpy = min(memcpy, frame_copy(FULL, n))
         half_memcpy = min(half_memcpy, frame_copy(HALF, n))
         step_only = min(step_only, phone_steps(n * 4, False))
-        with_elements = min(with_elements, phone_steps_with_elements(n * 4))
-        with_columns = min(with_columns, phone_steps_with_columns(n * 4))
+        with_elements = min(with_elements, phone_steps_observing(n * 4, Phone.ui_elements))
+        with_columns = min(with_columns, phone_steps_observing(n * 4, Phone.ui_element_columns))
         rust_only = min(rust_only, rust_step_only(n * 4))
         one = max(one, vector_steps(8, 1, n // 5))
         two = max(two, vector_steps(8, 2, n // 5))

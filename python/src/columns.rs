@@ -10,22 +10,10 @@ use phoneworld_phone::Device;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
 
+use crate::convert::{ELEMENT_FIELDS, FLAG_FIELDS};
+
 /// The text fields, in the order of `Gathered::texts`' spans.
 const TEXT_FIELDS: [&str; 5] = ["text", "content_description", "hint_text", "resource_id", "package_name"];
-/// The flags, in the order of `Gathered::flags`' rows.
-const FLAG_FIELDS: [&str; 10] = [
-    "is_checked",
-    "is_checkable",
-    "is_clickable",
-    "is_editable",
-    "is_enabled",
-    "is_focused",
-    "is_focusable",
-    "is_long_clickable",
-    "is_scrollable",
-    "is_selected",
-];
-
 /// The element list as flat buffers, owned, so the device's lock can be let go.
 #[derive(Default)]
 pub(crate) struct Gathered {
@@ -35,7 +23,7 @@ pub(crate) struct Gathered {
     classes: Vec<&'static str>,
     /// `[x1, y1, x2, y2]` per element, in pixels.
     bounds: Vec<f64>,
-    /// Per flag, one value per element.
+    /// Per flag (in `FLAG_FIELDS`' order), one value per element.
     flags: [Vec<bool>; 10],
     size: (f64, f64),
 }
@@ -117,7 +105,7 @@ impl Gathered {
         let normalized: Vec<f64> = self.bounds.chunks_exact(4).flat_map(|b| [b[0] / w, b[1] / h, b[2] / w, b[3] / h]).collect();
         out.set_item("bbox_pixels", PyArray1::from_vec(py, self.bounds).reshape([n, 4])?)?;
         out.set_item("bbox", PyArray1::from_vec(py, normalized).reshape([n, 4])?)?;
-        for (name, column) in FLAG_FIELDS.iter().zip(self.flags) {
+        for (name, column) in ELEMENT_FIELDS[FLAG_FIELDS].iter().zip(self.flags) {
             out.set_item(*name, PyArray1::from_vec(py, column))?;
         }
         Ok(out)

@@ -111,8 +111,11 @@ pub(crate) fn actions_from_py(obj: &Bound<'_, PyAny>) -> Result<Vec<Action>, Str
     action_from_py(obj).map(|a| vec![a])
 }
 
+/// Where the flags `is_checked` .. `is_selected` sit in `ELEMENT_FIELDS`, in that order.
+pub(crate) const FLAG_FIELDS: std::ops::Range<usize> = 6..16;
+
 /// The field names of a UI element dict, in AndroidWorld's order.
-const ELEMENT_FIELDS: [&str; 21] = [
+pub(crate) const ELEMENT_FIELDS: [&str; 21] = [
     "text",
     "content_description",
     "class_name",

@@ -14,6 +14,7 @@ use crate::convert::{ELEMENT_FIELDS, FLAG_FIELDS};
 
 /// The text fields, in the order of `Gathered::texts`' spans.
 const TEXT_FIELDS: [&str; 5] = ["text", "content_description", "hint_text", "resource_id", "package_name"];
+
 /// The element list as flat buffers, owned, so the device's lock can be let go.
 #[derive(Default)]
 pub(crate) struct Gathered {
@@ -69,20 +70,20 @@ impl Gathered {
         let n = self.classes.len();
         let out = PyDict::new(py);
         for (field, column) in TEXT_FIELDS.iter().enumerate() {
-            // Runs of one value (the package, often a resource id prefix) share one string.
-            let mut last: Option<(Range<u32>, Bound<'_, PyAny>)> = None;
+            // Runs of one value (the package on every element) share one string.
+            let mut last: Option<(&str, Bound<'_, PyAny>)> = None;
             let mut values = Vec::with_capacity(n);
             for spans in &self.texts {
-                let span = spans[field].clone();
-                let text = &self.strings[span.start as usize..span.end as usize];
+                let text = &self.strings[spans[field].start as usize..spans[field].end as usize];
                 let value = match &last {
                     _ if text.is_empty() => py.None().into_bound(py),
-                    Some((prev, v)) if self.strings[prev.start as usize..prev.end as usize] == *text => v.clone(),
-                    _ => PyString::new(py, text).into_any(),
+                    Some((prev, v)) if *prev == text => v.clone(),
+                    _ => {
+                        let v = PyString::new(py, text).into_any();
+                        last = Some((text, v.clone()));
+                        v
+                    }
                 };
-                if !text.is_empty() {
-                    last = Some((span, value.clone()));
-                }
                 values.push(value);
             }
             out.set_item(*column, PyList::new(py, values)?)?;

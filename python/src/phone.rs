@@ -143,7 +143,7 @@ impl Phone {
     /// a list per text field (`text`, `content_description`, `hint_text`, `resource_id`,
     /// `package_name`: None where unset; `class_name`), `bbox_pixels` and `bbox` as (n, 4)
     /// float64 arrays of [x_min, y_min, x_max, y_max], and a bool array per flag
-    /// (`is_clickable`, ...). Several times cheaper to build than the dicts.
+    /// (`is_clickable`, ...). Less than half the cost of building the dicts.
     fn ui_element_columns<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         self.with(py, Gathered::from_device).into_py(py)
     }

@@ -7,7 +7,7 @@ use crate::text_cache;
 use taffy::prelude::*;
 
 use crate::placed::{Placed, PlacedTree};
-use crate::view::{Align, Content, Direction, Justify, ViewNode};
+use crate::view::{Align, Content, Direction, Justify, SubtreeHashes, ViewNode};
 
 /// What taffy needs to measure a leaf.
 #[derive(Clone)]
@@ -28,7 +28,28 @@ enum Measure {
 /// (taffy keeps its cached layout). What the node was given is read back from the tree.
 struct Shadow {
     id: NodeId,
+    /// The content hash of the view subtree last synced into it: an equal hash is the same
+    /// subtree, whose taffy nodes need no look.
+    hash: u64,
+    /// How many nodes that subtree holds (its span in a placed tree, in pre-order).
+    count: u32,
+    /// Its unrounded box when last laid out: the position summed from the root as taffy's
+    /// rounding sums it, and the size. The same subtree in the same box is laid out the same.
+    laid: [f32; 4],
+    /// Set by `sync` when the subtree was kept whole: where it began in the last placed tree.
+    kept_at: Option<u32>,
     children: Vec<Shadow>,
+}
+
+/// Numbers the placed trees layouters produce, so a tree is recognised as a layouter's last
+/// one (never 0: that is a tree no layouter vouches for).
+static GENERATIONS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+
+/// Where `collect` puts nodes: into `out`, copying unchanged subtrees from `previous` (the
+/// placed tree of the layout before, when it is this layouter's last).
+struct Collect<'a> {
+    out: PlacedTree,
+    previous: Option<&'a PlacedTree>,
 }
 
 /// Layout machinery kept per device: a persistent taffy tree reconciled with each new view
@@ -38,6 +59,8 @@ pub struct Layouter {
     shadow: Option<Shadow>,
     /// The most nodes the tree has held: its storage never shrinks (see [`COMPACT_ABOVE`]).
     peak_nodes: usize,
+    /// The generation of the placed tree `shadow` describes (0: none).
+    generation: u64,
 }
 
 /// A tree that once held more than this many nodes (a long list: about 1 KiB each) and now
@@ -48,7 +71,7 @@ const COMPACT_ABOVE: usize = 256;
 
 impl Default for Layouter {
     fn default() -> Self {
-        Layouter { tree: TaffyTree::new(), shadow: None, peak_nodes: 0 }
+        Layouter { tree: TaffyTree::new(), shadow: None, peak_nodes: 0, generation: 0 }
     }
 }
 
@@ -137,8 +160,18 @@ impl Layouter {
         }
     }
 
-    /// Makes the taffy subtree match `node`, reusing `old` where it still fits.
-    fn sync(&mut self, node: &ViewNode, old: Option<Shadow>) -> Shadow {
+    /// Makes the taffy subtree match `node` (the node at `at` of `hashes`), reusing `old`
+    /// where it still fits; `old_at` is where `old` began in the last placed tree. A subtree
+    /// whose hash is unchanged is kept whole without a look inside.
+    fn sync(&mut self, node: &ViewNode, hashes: &SubtreeHashes, at: usize, old: Option<Shadow>, old_at: Option<u32>) -> Shadow {
+        let (hash, count) = (hashes.hash[at], hashes.count[at]);
+        let old = match old {
+            Some(mut kept) if kept.hash == hash => {
+                kept.kept_at = old_at;
+                return kept;
+            }
+            old => old,
+        };
         let style = taffy_style(node);
         let mut shadow = match old {
             Some(old) => {
@@ -158,16 +191,22 @@ impl Layouter {
             }
             None => {
                 let id = self.tree.new_leaf_with_context(style, Layouter::measure_of(node)).expect("taffy leaf");
-                Shadow { id, children: Vec::new() }
+                Shadow { id, hash: 0, count: 0, laid: [f32::NAN; 4], kept_at: None, children: Vec::new() }
             }
         };
         let mut old_children = std::mem::take(&mut shadow.children).into_iter();
         let mut children = Vec::with_capacity(node.children.len());
         let mut changed = false;
+        let mut child_at = at + 1;
+        // Where the next old child began in the last placed tree: after its elder siblings.
+        let mut next_old_at = old_at.map(|i| i + 1);
         for child in &node.children {
             let previous = old_children.next();
             let previous_id = previous.as_ref().map(|p| p.id);
-            let synced = self.sync(child, previous);
+            let previous_at = previous.as_ref().and(next_old_at);
+            next_old_at = next_old_at.zip(previous.as_ref()).map(|(i, p)| i + p.count);
+            let synced = self.sync(child, hashes, child_at, previous, previous_at);
+            child_at += hashes.count[child_at] as usize;
             changed |= previous_id != Some(synced.id);
             children.push(synced);
         }
@@ -180,6 +219,9 @@ impl Layouter {
             let _ = self.tree.set_children(shadow.id, &ids);
         }
         shadow.children = children;
+        shadow.hash = hash;
+        shadow.count = count;
+        shadow.kept_at = None;
         shadow
     }
 
@@ -192,19 +234,34 @@ impl Layouter {
 
     /// Lays the tree out in a `width` x `height` box whose top-left is at (`x`, `y`).
     pub fn layout(&mut self, root: &ViewNode, x: f32, y: f32, width: f32, height: f32) -> PlacedTree {
-        let nodes = root.node_count();
+        self.layout_after(root, &root.subtree_hashes(), None, [x, y, width, height])
+    }
+
+    /// As [`Layouter::layout`] in the box `[x, y, width, height]`, for a tree whose
+    /// [`ViewNode::subtree_hashes`] are `hashes`: subtrees whose hashes did not change since
+    /// the last layout keep their taffy nodes untouched, and when `previous` is the placed tree
+    /// of that layout, those that also kept their place are copied from it rather than read
+    /// from taffy again. The result is the same as a fresh layouter's.
+    pub fn layout_after(&mut self, root: &ViewNode, hashes: &SubtreeHashes, previous: Option<&PlacedTree>, frame: [f32; 4]) -> PlacedTree {
+        let [x, y, width, height] = frame;
+        let nodes = hashes.hash.len();
         if self.peak_nodes > COMPACT_ABOVE && nodes * 2 < self.peak_nodes {
             *self = Layouter::default();
         }
         let old = self.shadow.take();
-        let shadow = self.sync(root, old);
+        let old_at = old.as_ref().map(|_| 0);
+        let mut shadow = self.sync(root, hashes, 0, old, old_at);
         self.peak_nodes = self.peak_nodes.max(self.tree.total_node_count());
         let available = Size { width: AvailableSpace::Definite(width), height: AvailableSpace::Definite(height) };
         let _ = self.tree.compute_layout_with_measure(shadow.id, available, |known, avail, _id, ctx, _style| measure(known, avail, ctx));
-        let mut placed = PlacedTree { nodes: Vec::with_capacity(nodes) };
-        self.collect(root, &shadow, x, y, None, None, &mut placed);
+        let previous = previous.filter(|p| p.generation != 0 && p.generation == self.generation);
+        let generation = GENERATIONS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let mut at = Collect { out: PlacedTree { nodes: Vec::with_capacity(nodes), generation }, previous };
+        let frame = Frame { x, y, cumulative: (0.0, 0.0), parent: None, clip: None };
+        self.collect(root, &mut shadow, frame, None, &mut at);
         self.shadow = Some(shadow);
-        placed
+        self.generation = generation;
+        at.out
     }
 
     /// Lays out `child`, the `k`-th child of the root of `tree`, again in the box it has there,
@@ -220,13 +277,16 @@ impl Layouter {
         let mut sized = child.clone();
         sized.style.width = Some(w);
         sized.style.height = Some(h);
+        let hashes = sized.subtree_hashes();
         let old_shadow = self.shadow.take();
-        let shadow = self.sync(&sized, old_shadow);
+        let mut shadow = self.sync(&sized, &hashes, 0, old_shadow, None);
         let available = Size { width: AvailableSpace::Definite(w), height: AvailableSpace::Definite(h) };
         let _ = self.tree.compute_layout_with_measure(shadow.id, available, |known, avail, _id, ctx, _style| measure(known, avail, ctx));
-        let mut fresh = PlacedTree { nodes: Vec::with_capacity(end - start) };
-        self.collect(child, &shadow, x, y, None, clip, &mut fresh);
+        let mut at = Collect { out: PlacedTree { nodes: Vec::with_capacity(end - start), generation: 0 }, previous: None };
+        let frame = Frame { x, y, cumulative: (0.0, 0.0), parent: None, clip };
+        self.collect(child, &mut shadow, frame, None, &mut at);
         self.shadow = Some(shadow);
+        let mut fresh = at.out;
         let Some(top) = fresh.nodes.first() else { return false };
         if (top.x, top.y, top.w, top.h) != (x, y, w, h) {
             return false;
@@ -240,23 +300,28 @@ impl Layouter {
             node.parent = node.parent.map(|p| if p >= end { (p as isize + grown) as usize } else { p });
         }
         tree.nodes.splice(start..end, fresh.nodes);
+        // No longer what its layouter produced: nothing is copied from it.
+        tree.generation = 0;
         true
     }
 
-    #[allow(clippy::too_many_arguments, reason = "a recursive walk carrying the parent's frame")]
-    fn collect(
-        &self,
-        node: &ViewNode,
-        shadow: &Shadow,
-        parent_x: f32,
-        parent_y: f32,
-        parent: Option<usize>,
-        clip: Option<[f32; 4]>,
-        out: &mut PlacedTree,
-    ) {
+    /// Places `node` (its taffy node `shadow`) and its subtree in `frame`; `old_at` is where
+    /// the same subtree began in the previous placed tree, when its parent's was the same.
+    fn collect(&self, node: &ViewNode, shadow: &mut Shadow, frame: Frame, old_at: Option<u32>, at: &mut Collect<'_>) {
         let Ok(layout) = self.tree.layout(shadow.id) else { return };
-        let x = parent_x + layout.location.x;
-        let y = parent_y + layout.location.y;
+        let unrounded = self.tree.unrounded_layout(shadow.id);
+        // Summed as taffy's rounding sums it: the rounded sizes inside depend on it.
+        let cumulative = (frame.cumulative.0 + unrounded.location.x, frame.cumulative.1 + unrounded.location.y);
+        let laid = [cumulative.0, cumulative.1, unrounded.size.width, unrounded.size.height];
+        let x = frame.x + layout.location.x;
+        let y = frame.y + layout.location.y;
+        let old_at = old_at.or(shadow.kept_at);
+        if let Some(i) = old_at {
+            if copy_kept(shadow, laid, (x, y), &frame, i as usize, at) {
+                return;
+            }
+        }
+        shadow.laid = laid;
         let (w, h) = (layout.size.width, layout.size.height);
         let content_height = layout.content_size.height.max(h);
         let text = match &node.content {
@@ -272,17 +337,20 @@ impl Layouter {
             Content::Icon { name, size_px, .. } => Some(text_cache::icon(name, *size_px)),
             Content::None | Content::Image(_) => None,
         };
+        let out = &mut at.out;
         let index = out.nodes.len();
+        let clip = frame.clip;
+        let scroll = if node.style.scroll { node.scroll_y.clamp(0.0, (content_height - h).max(0.0)) } else { 0.0 };
         out.nodes.push(Placed {
             x,
             y,
             w,
             h,
-            parent,
+            parent: frame.parent,
             clip,
-            depth: parent.map_or(0, |p| out.nodes[p].depth + 1),
+            depth: frame.parent.map_or(0, |p| out.nodes[p].depth + 1),
             content_height,
-            scroll_y: 0.0,
+            scroll_y: scroll,
             scrollable: node.style.scroll,
             viewport: node.style.viewport,
             text,
@@ -305,12 +373,49 @@ impl Layouter {
             hit: node.hit,
         });
         let child_clip = if node.paint.clip || node.style.scroll { Some(intersect(clip, [x, y, x + w, y + h])) } else { clip };
-        let scroll = if node.style.scroll { node.scroll_y.clamp(0.0, (content_height - h).max(0.0)) } else { 0.0 };
-        out.nodes[index].scroll_y = scroll;
-        for (child, child_shadow) in node.children.iter().zip(&shadow.children) {
-            self.collect(child, child_shadow, x, y - scroll, Some(index), child_clip, out);
+        // Inside a kept subtree every child is its old self: its place follows its elders'.
+        let mut child_old_at = old_at.map(|i| i + 1);
+        for (child, child_shadow) in node.children.iter().zip(shadow.children.iter_mut()) {
+            let count = child_shadow.count;
+            let frame = Frame { x, y: y - scroll, cumulative, parent: Some(index), clip: child_clip };
+            self.collect(child, child_shadow, frame, child_old_at, at);
+            child_old_at = child_old_at.map(|i| i + count);
         }
     }
+}
+
+/// Where a node is placed: its parent's position (its scroll taken off), the unrounded
+/// position taffy's rounding starts its sums from, the parent's index and the clip it gets.
+struct Frame {
+    x: f32,
+    y: f32,
+    cumulative: (f32, f32),
+    parent: Option<usize>,
+    clip: Option<[f32; 4]>,
+}
+
+/// Copies the nodes of a kept subtree that begins at `i` in the previous placed tree, when it
+/// is laid out in the same unrounded box and placed at the same spot under the same clip:
+/// every node inside comes out as before. False when it cannot be copied.
+fn copy_kept(shadow: &Shadow, laid: [f32; 4], (x, y): (f32, f32), frame: &Frame, i: usize, at: &mut Collect<'_>) -> bool {
+    let Some(previous) = at.previous else { return false };
+    let count = shadow.count as usize;
+    let Some(old) = previous.nodes.get(i..i + count) else { return false };
+    let root = &old[0];
+    let same_box = shadow.laid.iter().zip(laid).all(|(a, b)| a.to_bits() == b.to_bits());
+    if !same_box || root.x.to_bits() != x.to_bits() || root.y.to_bits() != y.to_bits() || root.clip != frame.clip {
+        return false;
+    }
+    let out = &mut at.out;
+    let start = out.nodes.len();
+    let depth = frame.parent.map_or(0, |p| out.nodes[p].depth + 1);
+    out.nodes.extend(old.iter().enumerate().map(|(k, node)| {
+        let mut node = node.clone();
+        node.parent = if k == 0 { frame.parent } else { node.parent.map(|p| p - i + start) };
+        node.depth = node.depth - root.depth + depth;
+        node
+    }));
+    true
 }
 
 fn intersect(a: Option<[f32; 4]>, b: [f32; 4]) -> [f32; 4] {
@@ -396,6 +501,34 @@ mod tests {
 
     fn list(rows: usize) -> ViewNode {
         ViewNode { children: (0..rows).map(|i| padded_text(&format!("Row {i} of a long list"), 8.0)).collect(), ..ViewNode::default() }
+    }
+
+    /// Laid out after a tree that differs in one row (its text) and in its scroll, the tree
+    /// comes out as a fresh layouter lays it out: the rows that kept their place are copied
+    /// from the layout before, the changed one and the scrolled ones are placed anew.
+    #[test]
+    fn a_layout_after_a_changed_row_and_a_scroll_is_a_fresh_layout() {
+        let mut screen = ViewNode::default();
+        let mut scroller = list(30);
+        scroller.style.scroll = true;
+        screen.children.push(list(3));
+        screen.children.push(scroller);
+        let mut layouter = Layouter::new();
+        let mut before = layouter.layout(&screen, 0.0, 0.0, 1080.0, 600.0);
+        for change in 0..3 {
+            let mut after = screen.clone();
+            match change {
+                0 => after.children[0].children[1] = padded_text("A longer row that wraps onto a second line, or even a third one", 8.0),
+                1 => after.children[1].scroll_y = 37.5,
+                _ => after.children[1].children[4].paint.background = Some(phoneworld_render::Color::BLACK),
+            }
+            let placed = layouter.layout_after(&after, &after.subtree_hashes(), Some(&before), [0.0, 0.0, 1080.0, 600.0]);
+            let fresh = Layouter::new().layout(&after, 0.0, 0.0, 1080.0, 600.0);
+            assert_eq!(boxes(&placed), boxes(&fresh), "change {change}");
+            let parents = |t: &PlacedTree| t.nodes.iter().map(|n| (n.parent, n.depth, n.clip, n.scroll_y)).collect::<Vec<_>>();
+            assert_eq!(parents(&placed), parents(&fresh), "change {change}");
+            (screen, before) = (after, placed);
+        }
     }
 
     /// After a long screen, a short one rebuilds the taffy tree small, and lays out as a fresh

@@ -61,6 +61,9 @@ impl Placed {
 #[derive(Debug, Clone, Default)]
 pub struct PlacedTree {
     pub nodes: Vec<Placed>,
+    /// Which layout produced it (0: none, or changed since): a layouter copies the nodes of
+    /// unchanged subtrees from the tree it produced last, and only from that one.
+    pub generation: u64,
 }
 
 impl PlacedTree {

@@ -161,6 +161,27 @@ impl Default for ViewNode {
     }
 }
 
+/// Each node's subtree hash (`ViewNode::content_hash`) and node count, in pre-order.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SubtreeHashes {
+    pub hash: Vec<u64>,
+    /// How many nodes the subtree rooted at each node holds, itself included.
+    pub count: Vec<u32>,
+}
+
+impl SubtreeHashes {
+    /// The pre-order indices of the children of the node at `i`.
+    pub fn children(&self, i: usize) -> impl Iterator<Item = usize> + '_ {
+        let end = i + self.count[i] as usize;
+        let mut next = i + 1;
+        std::iter::from_fn(move || {
+            let child = (next < end).then_some(next)?;
+            next += self.count[child] as usize;
+            Some(child)
+        })
+    }
+}
+
 fn hash_f32<H: Hasher>(value: f32, state: &mut H) {
     value.to_bits().hash(state);
 }
@@ -179,8 +200,35 @@ impl ViewNode {
 
     /// The node's `content_hash` and each child's, in one walk of the tree.
     pub fn content_hashes(&self) -> (u64, Vec<u64>) {
-        let children: Vec<u64> = self.children.iter().map(ViewNode::content_hash).collect();
-        (self.hash_over(&children), children)
+        let hashes = self.subtree_hashes();
+        (hashes.hash[0], hashes.children(0).map(|i| hashes.hash[i]).collect())
+    }
+
+    /// The `content_hash` of every node's subtree, in pre-order (one walk of the tree): what
+    /// tells an incremental layout which subtrees it can keep.
+    pub fn subtree_hashes(&self) -> SubtreeHashes {
+        let mut out = SubtreeHashes::default();
+        let mut scratch = Vec::new();
+        self.fill_hashes(&mut out, &mut scratch);
+        out
+    }
+
+    /// Pushes this subtree's hashes; `scratch` is a stack of children's hashes shared by the
+    /// whole walk, so no node allocates its own.
+    fn fill_hashes(&self, out: &mut SubtreeHashes, scratch: &mut Vec<u64>) -> u64 {
+        let at = out.hash.len();
+        out.hash.push(0);
+        out.count.push(0);
+        let base = scratch.len();
+        for child in &self.children {
+            let h = child.fill_hashes(out, scratch);
+            scratch.push(h);
+        }
+        let hash = self.hash_over(&scratch[base..]);
+        scratch.truncate(base);
+        out.hash[at] = hash;
+        out.count[at] = u32::try_from(out.hash.len() - at).unwrap_or(u32::MAX);
+        hash
     }
 
     /// The hash of this node's own fields and its children's hashes (a Merkle tree: a child's
@@ -311,5 +359,7 @@ mod tests {
         let (whole, children) = parent.content_hashes();
         assert_eq!(whole, parent.content_hash());
         assert_eq!(children, vec![parent.children[0].content_hash()]);
+        let hashes = parent.subtree_hashes();
+        assert_eq!((hashes.hash.clone(), hashes.count.clone()), (vec![whole, children[0]], vec![2, 1]));
     }
 }

@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use phoneworld_layout::{Layouter, PlacedTree};
+use phoneworld_layout::{Layouter, PlacedTree, SubtreeHashes};
 use phoneworld_render::{DrawCmd, Frame, FrameBands};
 use phoneworld_script::{ScriptError, ScriptHost, ScriptLimits};
 use phoneworld_ui::catalog::{Baseline, Catalog};
@@ -73,11 +73,13 @@ type KeptLayout = (u64, u64, PlacedTree);
 /// a session goes back and forth between a few screens, and many phones share a machine.
 const RECENT_LAYOUTS: usize = 4;
 
-/// The content hashes of a composed tree: whole, and with the status bar left out.
-#[derive(Debug, Clone, Copy)]
+/// The content hashes of a composed tree: whole, and with the status bar left out, and those
+/// of every subtree (what the layout keeps by).
+#[derive(Debug, Clone)]
 struct TreeHashes {
     whole: u64,
     below_status_bar: u64,
+    subtrees: SubtreeHashes,
 }
 
 /// A mock phone.
@@ -255,8 +257,16 @@ impl Device {
         if self.view.is_none() {
             let (w, h) = (self.config.width as f32, self.config.height as f32);
             let (composed, hashes) = self.composed.take().unwrap_or_else(|| self.compose_now());
-            let placed = self.kept_layout(&composed, hashes).unwrap_or_else(|| self.layouter.layout(&composed.root, 0.0, 0.0, w, h));
-            self.view = Some(View { composed, placed, hash: hashes.whole, below_status_bar: hashes.below_status_bar });
+            let (whole, below_status_bar) = (hashes.whole, hashes.below_status_bar);
+            let placed = match self.kept_layout(&composed, &hashes) {
+                Some(placed) => placed,
+                None => {
+                    // The layouter copies what did not change from its last layout, if kept.
+                    let previous = self.recent_layouts.iter().rev().map(|(_, _, placed)| placed).find(|p| p.generation != 0);
+                    self.layouter.layout_after(&composed.root, &hashes.subtrees, previous, [0.0, 0.0, w, h])
+                }
+            };
+            self.view = Some(View { composed, placed, hash: whole, below_status_bar });
         }
         self.view.as_ref().expect("just built")
     }
@@ -281,7 +291,9 @@ impl Device {
         let (vm, vm_problem) = self.screen_vm();
         let mut composed = compose(&self.store, &self.catalog, &vm, w, h, self.config.px_per_dp());
         composed.problems.extend(vm_problem);
-        let (whole, mut children) = composed.root.content_hashes();
+        let subtrees = composed.root.subtree_hashes();
+        let whole = subtrees.hash[0];
+        let mut children: Vec<u64> = subtrees.children(0).map(|i| subtrees.hash[i]).collect();
         // The status bar is the root's first child (`compose`); FNV-1a over the others' hashes.
         let screen = children.iter().skip(1).fold(0xcbf2_9ce4_8422_2325_u64, |h, c| {
             c.to_le_bytes().iter().fold(h, |h, b| (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3))
@@ -291,12 +303,12 @@ impl Device {
             *bar = 0;
         }
         let below_status_bar = composed.root.hash_over(&children);
-        (composed, TreeHashes { whole, below_status_bar })
+        (composed, TreeHashes { whole, below_status_bar, subtrees })
     }
 
     /// The layout of a kept screen for this tree: the same tree's, or the same screen's with
     /// another status bar (the clock moved on), its bar laid out again.
-    fn kept_layout(&mut self, composed: &Composed, hashes: TreeHashes) -> Option<PlacedTree> {
+    fn kept_layout(&mut self, composed: &Composed, hashes: &TreeHashes) -> Option<PlacedTree> {
         if let Some(i) = self.recent_layouts.iter().position(|(whole, _, _)| *whole == hashes.whole) {
             return self.recent_layouts.remove(i).map(|(_, _, placed)| placed);
         }
@@ -330,10 +342,14 @@ impl Device {
         }
     }
 
-    /// Drops the cached view, layout and frame (benchmarks measure cold paths with this).
+    /// Drops the cached view, the kept layouts and layout trees, and the frame: the next
+    /// observation composes, lays out and draws from scratch (benchmarks measure cold paths
+    /// with this; tests compare what was kept with it).
     pub fn clear_caches(&mut self) {
         self.view = None;
         self.recent_layouts.clear();
+        self.layouter = Layouter::new();
+        self.bar_layouter = Layouter::new();
         self.composed = None;
         self.screen_hash = None;
         self.clear_frame_cache();
@@ -350,8 +366,6 @@ impl Device {
         self.scripts = None;
         self.clear_caches();
         self.recent_layouts = Default::default();
-        self.layouter = Layouter::new();
-        self.bar_layouter = Layouter::new();
         self.display_list = Vec::new();
         self.scaled_list = Vec::new();
         self.view_memos = Default::default();

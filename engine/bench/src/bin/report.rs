@@ -68,6 +68,48 @@ fn best(rounds: usize, mut f: impl FnMut() -> f64) -> f64 {
     (0..rounds).map(|_| f()).fold(f64::INFINITY, f64::min)
 }
 
+/// A step timed in parts, best median of `rounds` rounds each: step() (hit test, Lua, store),
+/// screen_hash() (compose the view tree and hash it), prepare_view() (lay it out) and
+/// ui_elements() (read the laid-out tree).
+fn split_step(d: &mut Device, actions: &[phoneworld_data::Action], rounds: usize, iters: usize) -> [f64; 4] {
+    let mut best_parts = [f64::INFINITY; 4];
+    let mut k = 0usize;
+    for _ in 0..rounds {
+        let mut parts: [Vec<u128>; 4] = Default::default();
+        for _ in 0..iters {
+            let t0 = Instant::now();
+            d.step(&actions[k % actions.len()]);
+            let t1 = Instant::now();
+            black_box(d.screen_hash());
+            let t2 = Instant::now();
+            d.prepare_view();
+            let t3 = Instant::now();
+            black_box(d.ui_elements());
+            let t4 = Instant::now();
+            for (p, (a, b)) in parts.iter_mut().zip([(t0, t1), (t1, t2), (t2, t3), (t3, t4)]) {
+                p.push((b - a).as_nanos());
+            }
+            k += 1;
+        }
+        for (b, p) in best_parts.iter_mut().zip(&mut parts) {
+            *b = b.min(phoneworld_bench::median(p));
+        }
+    }
+    best_parts
+}
+
+fn push_split(rows: &mut Vec<Row>, parts: [f64; 4]) {
+    let names = [
+        ("  of which step() (hit test, Lua, store)", "view before the step cached"),
+        ("  of which screen_hash() (compose)", "view tree built from the store and hashed"),
+        ("  of which prepare_view() (layout)", "the composed tree laid out"),
+        ("  of which ui_elements()", "view warm"),
+    ];
+    for ((name, note), ns) in names.into_iter().zip(parts) {
+        rows.push(Row { name, ns, target: Target::None, note: note.into() });
+    }
+}
+
 fn main() {
     if std::env::args().any(|a| a == "--memory-child") {
         let r = measure_memory(arg("--devices", 100), std::env::args().any(|a| a == "--trim"));
@@ -130,43 +172,11 @@ fn main() {
         note: "alternate tab taps; Lua on_change; view rebuilt; text-layout memo warm; no frame".into(),
     });
 
-    // The same step, split: step() / prepare_view() (compose + layout) / ui_elements().
-    let mut parts = [Vec::new(), Vec::new(), Vec::new()];
-    let mut best_parts = [f64::INFINITY; 3];
-    for _ in 0..rounds {
-        for p in &mut parts {
-            p.clear();
-        }
-        for _ in 0..iters * 4 {
-            let t0 = Instant::now();
-            d.step(&tabs[i % 2]);
-            let t1 = Instant::now();
-            d.prepare_view();
-            let t2 = Instant::now();
-            black_box(d.ui_elements());
-            let t3 = Instant::now();
-            parts[0].push((t1 - t0).as_nanos());
-            parts[1].push((t2 - t1).as_nanos());
-            parts[2].push((t3 - t2).as_nanos());
-            i += 1;
-        }
-        for (b, p) in best_parts.iter_mut().zip(&mut parts) {
-            *b = b.min(phoneworld_bench::median(p));
-        }
-    }
-    rows.push(Row {
-        name: "  of which step() (hit test, Lua, store)",
-        ns: best_parts[0],
-        target: Target::None,
-        note: "view before the step cached".into(),
-    });
-    rows.push(Row {
-        name: "  of which prepare_view() (compose+layout)",
-        ns: best_parts[1],
-        target: Target::None,
-        note: "view cold".into(),
-    });
-    rows.push(Row { name: "  of which ui_elements()", ns: best_parts[2], target: Target::None, note: "view warm".into() });
+    // The same step, split: step() / screen_hash() (compose) / prepare_view() (layout) /
+    // ui_elements().
+    let parts = split_step(&mut d, &tabs, rounds, iters * 4);
+    push_split(&mut rows, parts);
+    i += rounds * iters * 4;
 
     // The same step on a thread that has never laid out text: the engine's per-thread memo of
     // laid-out text (phoneworld-layout `text_cache`) is cold, as on a screen never seen before.
@@ -210,6 +220,12 @@ fn main() {
         target: Target::Ns(40e3),
         note: "taps the 10 switches in turn; Lua on_change; no frame".into(),
     });
+    push_split(&mut rows, split_step(&mut d2, &switches, rounds, iters * 4));
+    // `--steps`: the steps without a frame only (a quick check of the layout path).
+    if std::env::args().any(|a| a == "--steps") {
+        print_rows(&rows, memcpy);
+        return;
+    }
 
     // ------------------------------------------------------------------ rendering
     // A tab switch with its view laid out (untimed), then `observe` of the changed screen timed.
@@ -470,17 +486,7 @@ fn main() {
         stats.ui_elements, stats.glyphs, stats.chars
     );
     println!();
-    println!("{:<44} {:>11} {:>9} {:>15} {:>5}  warm caches / notes", "measurement", "median", "×memcpy", "target", "ok");
-    println!("{}", "-".repeat(130));
-    for r in &rows {
-        let ratio = r.ns / memcpy;
-        let (target, ok) = match r.target {
-            Target::Ns(t) => (format!("≤ {}", fmt_ns(t)), if r.ns <= t { "yes" } else { "NO" }),
-            Target::Memcpy(m) => (format!("≤ {m}× memcpy"), if ratio <= m { "yes" } else { "NO" }),
-            Target::None => (String::new(), ""),
-        };
-        println!("{:<44} {:>11} {:>9.3} {:>15} {:>5}  {}", r.name, fmt_ns(r.ns), ratio, target, ok, r.note);
-    }
+    print_rows(&rows, memcpy);
     let snap_ok = if snapshot_len <= 64 * 1024 { "yes" } else { "NO" };
     println!(
         "{:<44} {:>11} {:>9} {:>15} {:>5}  busy device",
@@ -498,6 +504,20 @@ fn main() {
         "each trimmed after opening the apps: Lua host, layouts, caches dropped",
     );
     println!("(frames are apart from these: a device that renders keeps its 1080x2400 frame, 9.9 MiB, and its last reduced one, 2.5 MiB at 540x1200; trim drops both)");
+}
+
+fn print_rows(rows: &[Row], memcpy: f64) {
+    println!("{:<44} {:>11} {:>9} {:>15} {:>5}  warm caches / notes", "measurement", "median", "×memcpy", "target", "ok");
+    println!("{}", "-".repeat(130));
+    for r in rows {
+        let ratio = r.ns / memcpy;
+        let (target, ok) = match r.target {
+            Target::Ns(t) => (format!("≤ {}", fmt_ns(t)), if r.ns <= t { "yes" } else { "NO" }),
+            Target::Memcpy(m) => (format!("≤ {m}× memcpy"), if ratio <= m { "yes" } else { "NO" }),
+            Target::None => (String::new(), ""),
+        };
+        println!("{:<44} {:>11} {:>9.3} {:>15} {:>5}  {}", r.name, fmt_ns(r.ns), ratio, target, ok, r.note);
+    }
 }
 
 /// One memory row from a child's (devices, RSS before, RSS after, snapshot bytes).

@@ -182,10 +182,6 @@ impl SubtreeHashes {
     }
 }
 
-fn hash_f32<H: Hasher>(value: f32, state: &mut H) {
-    value.to_bits().hash(state);
-}
-
 impl ViewNode {
     /// How many nodes the tree holds, this one included.
     pub fn node_count(&self) -> usize {
@@ -242,36 +238,97 @@ impl ViewNode {
         hasher.0
     }
 
+    /// Feeds the node's own fields to the hash packed into a few words (views are hashed whole
+    /// every time a screen is composed: a mixing round per field was most of it).
     fn hash_own_into<H: Hasher>(&self, h: &mut H) {
         let s = &self.style;
-        (s.direction, s.justify, s.align_items, s.align_self, s.shrink, s.scroll).hash(h);
-        for v in [s.width, s.height, s.min_width, s.min_height] {
-            v.map(f32::to_bits).hash(h);
-        }
-        hash_f32(s.grow, h);
-        for v in s.padding.iter().chain(s.margin.iter()) {
-            hash_f32(*v, h);
-        }
-        hash_f32(s.gap, h);
-        s.absolute.map(|a| a.map(|v| v.map(f32::to_bits))).hash(h);
         let p = &self.paint;
-        (p.background, p.border.map(|(c, w)| (c, w.to_bits())), p.radius.to_bits(), p.circle, p.clip).hash(h);
-        p.arc.map(|(f, c)| (f.to_bits(), c)).hash(h);
+        let align = |a: Option<Align>| a.map_or(0, |a| a as u64 + 1);
+        let (content, absolute) = (self.content_tag(), s.absolute.is_some());
+        let flags = [
+            (s.direction as u64, 1),
+            (s.justify as u64, 3),
+            (align(s.align_items), 3),
+            (align(s.align_self), 3),
+            (u64::from(s.shrink), 1),
+            (u64::from(s.scroll), 1),
+            (u64::from(s.viewport), 1),
+            (u64::from(p.circle), 1),
+            (u64::from(p.clip), 1),
+            (u64::from(p.background.is_some()), 1),
+            (u64::from(p.border.is_some()), 1),
+            (u64::from(p.arc.is_some()), 1),
+            (u64::from(absolute), 1),
+            (content, 2),
+            (u64::from(self.hit.is_some()), 1),
+            (u64::from(self.a11y.is_some()), 1),
+        ]
+        .iter()
+        .fold((0u64, 0u32), |(word, shift), &(value, bits)| (word | value << shift, shift + bits))
+        .0;
+        h.write_u64(flags);
+        h.write_u64(pair(optional(s.width), optional(s.height)));
+        h.write_u64(pair(optional(s.min_width), optional(s.min_height)));
+        h.write_u64(pair(s.grow.to_bits(), s.gap.to_bits()));
+        for pairs in [s.padding, s.margin] {
+            h.write_u64(pair(pairs[0].to_bits(), pairs[1].to_bits()));
+            h.write_u64(pair(pairs[2].to_bits(), pairs[3].to_bits()));
+        }
+        if let Some([l, t, r, b]) = s.absolute {
+            h.write_u64(pair(optional(l), optional(t)));
+            h.write_u64(pair(optional(r), optional(b)));
+        }
+        let (border, border_width) = p.border.map_or((0, 0), |(c, w)| (rgba(c), w.to_bits()));
+        h.write_u64(pair(p.background.map_or(0, rgba), border));
+        h.write_u64(pair(border_width, p.radius.to_bits()));
+        if let Some((fraction, color)) = p.arc {
+            h.write_u64(pair(fraction.to_bits(), rgba(color)));
+        }
         match &self.content {
-            Content::None => 0u8.hash(h),
+            Content::None => {}
             Content::Text(t) => {
-                (1u8, &t.text, t.size_px.to_bits(), t.weight, t.color, t.max_lines, t.align).hash(h);
+                h.write(t.text.as_bytes());
+                let lines = t.max_lines.map_or(u32::MAX, |n| u32::try_from(n).unwrap_or(u32::MAX - 1));
+                h.write_u64(pair(t.size_px.to_bits(), rgba(t.color)));
+                h.write_u64(pair(lines, t.weight as u32 | u32::from(t.align) << 8));
             }
-            Content::Icon { name, size_px, color } => (2u8, name, size_px.to_bits(), color).hash(h),
-            Content::Image(i) => (3u8, i.image.key(), i.fit, i.radius.to_bits(), i.circle).hash(h),
+            Content::Icon { name, size_px, color } => {
+                h.write(name.as_bytes());
+                h.write_u64(pair(size_px.to_bits(), rgba(*color)));
+            }
+            Content::Image(i) => {
+                h.write(i.image.key());
+                h.write_u64(pair(i.radius.to_bits(), i.fit as u32 | u32::from(i.circle) << 8));
+            }
         }
-        hash_f32(self.scroll_y, h);
-        match &self.a11y {
-            None => 0u8.hash(h),
-            Some(a) => a.hash_into(h),
+        h.write_u64(pair(self.scroll_y.to_bits(), self.hit.unwrap_or(0)));
+        if let Some(a) = &self.a11y {
+            a.hash_into(h);
         }
-        self.hit.hash(h);
     }
+
+    fn content_tag(&self) -> u64 {
+        match self.content {
+            Content::None => 0,
+            Content::Text(_) => 1,
+            Content::Icon { .. } => 2,
+            Content::Image(_) => 3,
+        }
+    }
+}
+
+/// Two 32-bit values as one word.
+fn pair(high: u32, low: u32) -> u64 {
+    u64::from(high) << 32 | u64::from(low)
+}
+
+/// A length that may be unset: its bits, or a NaN no layout produces for unset.
+fn optional(v: Option<f32>) -> u32 {
+    v.map_or(0x7fc0_dead, f32::to_bits)
+}
+
+fn rgba(c: phoneworld_render::Color) -> u32 {
+    u32::from_le_bytes([c.r, c.g, c.b, c.a])
 }
 
 impl A11y {

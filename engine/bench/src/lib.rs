@@ -141,6 +141,37 @@ pub fn switch_actions(device: &mut Device) -> Vec<Action> {
     taps
 }
 
+/// A device on the Contacts list and swipes that scroll it down by 60 px ten times, up by
+/// 57 px ten times, down by 57 px and up by 60 px ten times each (back where it began): every
+/// step shows the list at an offset not shown in the last few steps (so no kept layout serves
+/// it), most of the screen moving.
+pub fn scroll_device(catalog: &Arc<Catalog>) -> (Device, Vec<Action>) {
+    let mut device = new_device(catalog);
+    must_step(&mut device, &Action::OpenApp { app: "Contacts".to_owned() });
+    let swipe = |dy: f64| Action::Swipe { x1: 540.0, y1: 1400.0, x2: 540.0, y2: 1400.0 - dy, ms: 300 };
+    let actions = [60.0, -57.0, 57.0, -60.0].into_iter().flat_map(|dy| std::iter::repeat_n(swipe(dy), 10)).collect();
+    device.prepare_view();
+    (device, actions)
+}
+
+/// A device with a new note's title field focused in Notes, and characters typed into it: 19
+/// times an "a", then the field cleared, so every step shows a title not shown in the last
+/// few steps.
+pub fn typing_device(catalog: &Arc<Catalog>) -> (Device, Vec<Action>) {
+    let mut device = new_device(catalog);
+    must_step(&mut device, &Action::OpenApp { app: "Notes".to_owned() });
+    let new_note = tap_on(&mut device, "New note");
+    must_step(&mut device, &new_note);
+    let title = device.ui_elements().into_iter().find(|e| e.hint_text.as_deref() == Some("Title")).expect("a new note has a title field");
+    let (x, y) = center(&title);
+    must_step(&mut device, &Action::Tap { x, y });
+    let typed = Action::TypeText { text: "a".to_owned(), clear: false };
+    let cleared = Action::TypeText { text: String::new(), clear: true };
+    let actions = std::iter::repeat_n(typed, 19).chain(std::iter::once(cleared)).collect();
+    device.prepare_view();
+    (device, actions)
+}
+
 /// What is on the current screen: UI elements and the glyphs of their text (non-blank chars of
 /// texts and of the descriptions of text-less elements, i.e. what is drawn as letters).
 #[derive(Debug, Clone, Copy)]

@@ -395,27 +395,57 @@ struct Frame {
 }
 
 /// Copies the nodes of a kept subtree that begins at `i` in the previous placed tree, when it
-/// is laid out in the same unrounded box and placed at the same spot under the same clip:
-/// every node inside comes out as before. False when it cannot be copied.
+/// is laid out in the same unrounded box: every node inside comes out as before, moved with its
+/// root (a list scrolled) when all of them are on whole pixels and it moved by whole pixels, so
+/// the sums come out as a fresh layout's exactly, and clipped again when it moved or its clip
+/// changed. False when it cannot be copied.
 fn copy_kept(shadow: &Shadow, laid: [f32; 4], (x, y): (f32, f32), frame: &Frame, i: usize, at: &mut Collect<'_>) -> bool {
     let Some(previous) = at.previous else { return false };
     let count = shadow.count as usize;
     let Some(old) = previous.nodes.get(i..i + count) else { return false };
     let root = &old[0];
-    let same_box = shadow.laid.iter().zip(laid).all(|(a, b)| a.to_bits() == b.to_bits());
-    if !same_box || root.x.to_bits() != x.to_bits() || root.y.to_bits() != y.to_bits() || root.clip != frame.clip {
+    if !shadow.laid.iter().zip(laid).all(|(a, b)| a.to_bits() == b.to_bits()) {
         return false;
     }
+    let moved = root.x.to_bits() != x.to_bits() || root.y.to_bits() != y.to_bits();
+    let (dx, dy) = (x - root.x, y - root.y);
+    if moved && !(whole(dx) && whole(dy) && old.iter().all(|n| whole(n.x) && whole(n.y))) {
+        return false;
+    }
+    let clip_again = moved || root.clip != frame.clip;
     let out = &mut at.out;
     let start = out.nodes.len();
     let depth = frame.parent.map_or(0, |p| out.nodes[p].depth + 1);
-    out.nodes.extend(old.iter().enumerate().map(|(k, node)| {
+    for (k, node) in old.iter().enumerate() {
         let mut node = node.clone();
         node.parent = if k == 0 { frame.parent } else { node.parent.map(|p| p - i + start) };
         node.depth = node.depth - root.depth + depth;
-        node
-    }));
+        if moved {
+            node.x += dx;
+            node.y += dy;
+        }
+        if clip_again {
+            node.clip = match node.parent {
+                Some(p) if k > 0 => {
+                    let parent = &out.nodes[p];
+                    let [px, py, pw, ph] = [parent.x, parent.y, parent.w, parent.h];
+                    if parent.paint.clip || parent.scrollable {
+                        Some(intersect(parent.clip, [px, py, px + pw, py + ph]))
+                    } else {
+                        parent.clip
+                    }
+                }
+                _ => frame.clip,
+            };
+        }
+        out.nodes.push(node);
+    }
     true
+}
+
+/// A whole number of pixels, small enough that sums of such stay exact in `f32`.
+fn whole(v: f32) -> bool {
+    v == v.round() && v.abs() < 16_777_216.0
 }
 
 fn intersect(a: Option<[f32; 4]>, b: [f32; 4]) -> [f32; 4] {
@@ -503,9 +533,10 @@ mod tests {
         ViewNode { children: (0..rows).map(|i| padded_text(&format!("Row {i} of a long list"), 8.0)).collect(), ..ViewNode::default() }
     }
 
-    /// Laid out after a tree that differs in one row (its text) and in its scroll, the tree
+    /// Laid out after a tree that differs in one row (its text) or in its scroll, the tree
     /// comes out as a fresh layouter lays it out: the rows that kept their place are copied
-    /// from the layout before, the changed one and the scrolled ones are placed anew.
+    /// from the layout before, so are rows scrolled by whole pixels (moved and clipped again),
+    /// the changed row and rows scrolled by a fraction are placed anew.
     #[test]
     fn a_layout_after_a_changed_row_and_a_scroll_is_a_fresh_layout() {
         let mut screen = ViewNode::default();
@@ -515,11 +546,14 @@ mod tests {
         screen.children.push(scroller);
         let mut layouter = Layouter::new();
         let mut before = layouter.layout(&screen, 0.0, 0.0, 1080.0, 600.0);
-        for change in 0..3 {
+        for change in 0..5 {
             let mut after = screen.clone();
             match change {
                 0 => after.children[0].children[1] = padded_text("A longer row that wraps onto a second line, or even a third one", 8.0),
-                1 => after.children[1].scroll_y = 37.5,
+                // Scrolled by whole pixels (rows copied and moved), then by a fraction.
+                1 => after.children[1].scroll_y = 40.0,
+                2 => after.children[1].scroll_y = 100.0,
+                3 => after.children[1].scroll_y = 37.5,
                 _ => after.children[1].children[4].paint.background = Some(phoneworld_render::Color::BLACK),
             }
             let placed = layouter.layout_after(&after, &after.subtree_hashes(), Some(&before), [0.0, 0.0, 1080.0, 600.0]);

@@ -28,8 +28,8 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use phoneworld_bench::{
-    bundled_catalog, busy_device, maps_pan_device, measure_memory, median_ns, median_timed, screen_stats, switch_actions, tab_actions,
-    thumbnails_device, typical_catalog, typical_device, FRAME_BYTES, MIB,
+    bundled_catalog, busy_device, maps_pan_device, measure_memory, median_ns, median_timed, screen_stats, scroll_device, switch_actions,
+    tab_actions, thumbnails_device, typical_catalog, typical_device, typing_device, FRAME_BYTES, MIB,
 };
 use phoneworld_phone::{Device, Program, ScriptHost, ScriptLimits, APPS_KEPT};
 
@@ -116,13 +116,21 @@ fn main() {
         println!("{} {} {} {}", r.devices, r.rss_before, r.rss_after, r.snapshot_bytes);
         return;
     }
-    // `--loop step|toggle|render N`: only that loop (tab switches, row toggles, tab switches
+    // `--loop step|toggle|scroll|type|render N`: only that loop (tab switches, row toggles,
+    // scrolls, typed characters, tab switches
     // rendered), N times, untimed; for `perf record`.
     if let Some(kind) = std::env::args().skip_while(|a| a != "--loop").nth(1) {
         let n = arg(&kind, 0).max(arg("--n", 2000));
         let catalog = typical_catalog();
-        let mut d = typical_device(&catalog);
-        let actions = if kind == "toggle" { switch_actions(&mut d) } else { tab_actions(&mut d).to_vec() };
+        let (mut d, actions) = match kind.as_str() {
+            "scroll" => scroll_device(&catalog),
+            "type" => typing_device(&catalog),
+            _ => {
+                let mut d = typical_device(&catalog);
+                let actions = if kind == "toggle" { switch_actions(&mut d) } else { tab_actions(&mut d).to_vec() };
+                (d, actions)
+            }
+        };
         for i in 0..n {
             d.step(&actions[i % actions.len()]);
             black_box(d.ui_elements());
@@ -221,6 +229,25 @@ fn main() {
         note: "taps the 10 switches in turn; Lua on_change; no frame".into(),
     });
     push_split(&mut rows, split_step(&mut d2, &switches, rounds, iters * 4));
+    for (name, note, (mut device, actions)) in [
+        (
+            "step (scroll the Contacts list) → UI elements",
+            "swipes of 60 px down ×10, 57 up ×10, 57 down ×10, 60 up ×10; no frame",
+            scroll_device(&catalog),
+        ),
+        ("step (type a character) → UI elements", "\"a\" typed into a note's title ×19, then cleared; no frame", typing_device(&catalog)),
+    ] {
+        let mut k = 0usize;
+        let ns = best(rounds, || {
+            median_ns(iters * 4, 20, || {
+                device.step(&actions[k % actions.len()]);
+                black_box(device.ui_elements());
+                k += 1;
+            })
+        });
+        rows.push(Row { name, ns, target: Target::None, note: note.into() });
+        push_split(&mut rows, split_step(&mut device, &actions, rounds, iters * 4));
+    }
     // `--steps`: the steps without a frame only (a quick check of the layout path).
     if std::env::args().any(|a| a == "--steps") {
         print_rows(&rows, memcpy);

@@ -102,7 +102,7 @@ bench-app-steps: ## Step cost of every bundled app against the apps at BEFORE=<r
 	$(CARGO) build --release -p phoneworld-cli
 	$(PYTHON) tools/app_step_bench.py $(OUT)/apps-before .
 
-damage-sweep: ## Band-by-band redraws equal whole redraws over 5,000 monkey steps on every app (make test walks 500)
+damage-sweep: ## Incremental layouts and band redraws equal fresh ones over 5,000 monkey steps on every app (make test walks 500)
 	PHONEWORLD_DAMAGE_STEPS=5000 $(CARGO) test --release -p phoneworld-tests --test damage_regions
 
 verify: ## Prove every task template with 20 seeds

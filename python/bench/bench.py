@@ -2,8 +2,10 @@
 
     .venv/bin/python python/bench/bench.py            # or: make bench-python
 
-Every benchmark uses the same action mix, in which every step changes the screen: scrolling the
-Settings list, switching Clock tabs, opening and closing a detail page.
+Every benchmark uses the same action mix (frozen, so runs compare): swiping the Settings list,
+switching Clock tabs, opening and closing a detail page. Every step changes the screen but the
+two swipes, which are no-ops: the Settings list fits on the screen (`make bench-report` times
+scrolling a long list on its own).
 """
 
 from __future__ import annotations

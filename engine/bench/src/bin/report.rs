@@ -28,8 +28,8 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use phoneworld_bench::{
-    bundled_catalog, busy_device, maps_pan_device, measure_memory, median_ns, median_timed, screen_stats, scroll_device, switch_actions,
-    tab_actions, thumbnails_device, typical_catalog, typical_device, typing_device, FRAME_BYTES, MIB,
+    bundled_catalog, busy_device, maps_pan_device, measure_memory, median_ns, median_timed, python_mix_device, screen_stats, scroll_device,
+    switch_actions, tab_actions, thumbnails_device, typical_catalog, typical_device, typing_device, FRAME_BYTES, MIB,
 };
 use phoneworld_phone::{Device, Program, ScriptHost, ScriptLimits, APPS_KEPT};
 
@@ -72,6 +72,18 @@ fn best(rounds: usize, mut f: impl FnMut() -> f64) -> f64 {
 /// screen_hash() (compose the view tree and hash it), prepare_view() (lay it out) and
 /// ui_elements() (read the laid-out tree).
 fn split_step(d: &mut Device, actions: &[phoneworld_data::Action], rounds: usize, iters: usize) -> [f64; 4] {
+    split_step_by(d, actions, rounds, iters, phoneworld_bench::median)
+}
+
+/// As `split_step`, with `summary` (a median, or a mean for a mix of unlike steps) over each
+/// round's times.
+fn split_step_by(
+    d: &mut Device,
+    actions: &[phoneworld_data::Action],
+    rounds: usize,
+    iters: usize,
+    summary: fn(&mut [u128]) -> f64,
+) -> [f64; 4] {
     let mut best_parts = [f64::INFINITY; 4];
     let mut k = 0usize;
     for _ in 0..rounds {
@@ -92,10 +104,16 @@ fn split_step(d: &mut Device, actions: &[phoneworld_data::Action], rounds: usize
             k += 1;
         }
         for (b, p) in best_parts.iter_mut().zip(&mut parts) {
-            *b = b.min(phoneworld_bench::median(p));
+            *b = b.min(summary(p));
         }
     }
     best_parts
+}
+
+/// The mean of a round's times: a mix of unlike steps costs its mean per step, as Python's
+/// figures (steps over seconds) count it.
+fn mean(times: &mut [u128]) -> f64 {
+    times.iter().sum::<u128>() as f64 / times.len().max(1) as f64
 }
 
 fn push_split(rows: &mut Vec<Row>, parts: [f64; 4]) {
@@ -116,8 +134,8 @@ fn main() {
         println!("{} {} {} {}", r.devices, r.rss_before, r.rss_after, r.snapshot_bytes);
         return;
     }
-    // `--loop step|toggle|scroll|type|render N`: only that loop (tab switches, row toggles,
-    // scrolls, typed characters, tab switches
+    // `--loop step|toggle|scroll|type|mix|render N`: only that loop (tab switches, row toggles,
+    // scrolls, typed characters, the Python bench's mix, tab switches
     // rendered), N times, untimed; for `perf record`.
     if let Some(kind) = std::env::args().skip_while(|a| a != "--loop").nth(1) {
         let n = arg(&kind, 0).max(arg("--n", 2000));
@@ -125,6 +143,7 @@ fn main() {
         let (mut d, actions) = match kind.as_str() {
             "scroll" => scroll_device(&catalog),
             "type" => typing_device(&catalog),
+            "mix" => python_mix_device(&catalog),
             _ => {
                 let mut d = typical_device(&catalog);
                 let actions = if kind == "toggle" { switch_actions(&mut d) } else { tab_actions(&mut d).to_vec() };
@@ -248,6 +267,16 @@ fn main() {
         rows.push(Row { name, ns, target: Target::None, note: note.into() });
         push_split(&mut rows, split_step(&mut device, &actions, rounds, iters * 4));
     }
+    // The Python bench's mix of unlike steps: means, as its steps per second count them.
+    let (mut device, actions) = python_mix_device(&catalog);
+    let parts = split_step_by(&mut device, &actions, rounds, iters * 3, mean);
+    rows.push(Row {
+        name: "step (the Python bench mix) → UI elements",
+        ns: parts.iter().sum(),
+        target: Target::None,
+        note: "make bench-python's 9 actions in turn, in Rust; means, not medians; no frame".into(),
+    });
+    push_split(&mut rows, parts);
     // `--steps`: the steps without a frame only (a quick check of the layout path).
     if std::env::args().any(|a| a == "--steps") {
         print_rows(&rows, memcpy);

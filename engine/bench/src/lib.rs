@@ -154,6 +154,30 @@ pub fn scroll_device(catalog: &Arc<Catalog>) -> (Device, Vec<Action>) {
     (device, actions)
 }
 
+/// A device and the action mix `make bench-python` steps through (`python/bench/bench.py`):
+/// Settings (two swipes, which do not scroll: its list fits), a detail page and back, Clock's
+/// tabs, home. Each Python figure is this mix, so the Rust split of it says where they go.
+pub fn python_mix_device(catalog: &Arc<Catalog>) -> (Device, Vec<Action>) {
+    let mut device = new_device(catalog);
+    let swipe = |y1: f64, y2: f64| Action::Swipe { x1: 540.0, y1, x2: 540.0, y2, ms: 300 };
+    let actions = vec![
+        Action::OpenApp { app: "Settings".to_owned() },
+        swipe(1900.0, 900.0),
+        swipe(900.0, 1900.0),
+        Action::Tap { x: 540.0, y: 700.0 },
+        Action::Key { key: Key::Back },
+        Action::OpenApp { app: "Clock".to_owned() },
+        Action::Tap { x: 405.0, y: 2180.0 },
+        Action::Tap { x: 135.0, y: 2180.0 },
+        Action::Key { key: Key::Home },
+    ];
+    for action in &actions {
+        device.step(action);
+    }
+    device.prepare_view();
+    (device, actions)
+}
+
 /// A device with a new note's title field focused in Notes, and characters typed into it: 19
 /// times an "a", then the field cleared, so every step shows a title not shown in the last
 /// few steps.

@@ -36,8 +36,9 @@ struct Shadow {
     /// Its unrounded box when last laid out: the position summed from the root as taffy's
     /// rounding sums it, and the size. The same subtree in the same box is laid out the same.
     laid: [f32; 4],
-    /// Set by `sync` when the subtree was kept whole: where it began in the last placed tree.
-    kept_at: Option<u32>,
+    /// Set by `sync` when the subtree was kept whole: the pass that kept it and where it began
+    /// in the last placed tree (read only in that pass: older ones are stale).
+    kept_at: Option<(u64, u32)>,
     children: Vec<Shadow>,
 }
 
@@ -61,7 +62,25 @@ pub struct Layouter {
     peak_nodes: usize,
     /// The generation of the placed tree `shadow` describes (0: none).
     generation: u64,
+    /// Counts `sync` passes (see [`Shadow::kept_at`]).
+    pass: u64,
+    spare: Spare,
 }
+
+/// Subtrees of earlier layouts that the current tree no longer holds, by content hash, with
+/// their taffy nodes (and so taffy's caches) intact: a screen shown again takes back the
+/// subtrees it had, laid out as they were, instead of laying them out anew. The oldest go
+/// once they hold more than [`SPARE_NODES`] nodes.
+#[derive(Default)]
+struct Spare {
+    by_hash: std::collections::BTreeMap<u64, Vec<Shadow>>,
+    /// Hashes in the order their subtrees were put aside (some since taken back).
+    order: std::collections::VecDeque<u64>,
+    nodes: usize,
+}
+
+/// The most nodes kept aside (taffy's nodes are about 1 KiB each).
+const SPARE_NODES: usize = 192;
 
 /// A tree that once held more than this many nodes (a long list: about 1 KiB each) and now
 /// needs less than half of them is built afresh, so a phone that showed one long screen does
@@ -71,7 +90,7 @@ const COMPACT_ABOVE: usize = 256;
 
 impl Default for Layouter {
     fn default() -> Self {
-        Layouter { tree: TaffyTree::new(), shadow: None, peak_nodes: 0, generation: 0 }
+        Layouter { tree: TaffyTree::new(), shadow: None, peak_nodes: 0, generation: 0, pass: 0, spare: Spare::default() }
     }
 }
 
@@ -162,16 +181,24 @@ impl Layouter {
 
     /// Makes the taffy subtree match `node` (the node at `at` of `hashes`), reusing `old`
     /// where it still fits; `old_at` is where `old` began in the last placed tree. A subtree
-    /// whose hash is unchanged is kept whole without a look inside.
+    /// whose hash is unchanged is kept whole without a look inside; one put aside by an
+    /// earlier layout is taken back whole.
     fn sync(&mut self, node: &ViewNode, hashes: &SubtreeHashes, at: usize, old: Option<Shadow>, old_at: Option<u32>) -> Shadow {
         let (hash, count) = (hashes.hash[at], hashes.count[at]);
         let old = match old {
             Some(mut kept) if kept.hash == hash => {
-                kept.kept_at = old_at;
+                kept.kept_at = old_at.map(|i| (self.pass, i));
                 return kept;
             }
             old => old,
         };
+        if let Some(mut spare) = self.take_spare(hash) {
+            if let Some(old) = old {
+                self.put_aside(old);
+            }
+            spare.kept_at = None;
+            return spare;
+        }
         let style = taffy_style(node);
         let mut shadow = match old {
             Some(old) => {
@@ -194,28 +221,41 @@ impl Layouter {
                 Shadow { id, hash: 0, count: 0, laid: [f32::NAN; 4], kept_at: None, children: Vec::new() }
             }
         };
-        let mut old_children = std::mem::take(&mut shadow.children).into_iter();
-        let mut children = Vec::with_capacity(node.children.len());
-        let mut changed = false;
-        let mut child_at = at + 1;
-        // Where the next old child began in the last placed tree: after its elder siblings.
+        // The old children, each with where it began in the last placed tree (after its elders).
+        let mut old_children: Vec<Option<(Shadow, Option<u32>)>> = Vec::with_capacity(shadow.children.len());
         let mut next_old_at = old_at.map(|i| i + 1);
-        for child in &node.children {
-            let previous = old_children.next();
-            let previous_id = previous.as_ref().map(|p| p.id);
-            let previous_at = previous.as_ref().and(next_old_at);
-            next_old_at = next_old_at.zip(previous.as_ref()).map(|(i, p)| i + p.count);
+        for old_child in std::mem::take(&mut shadow.children) {
+            let at = next_old_at;
+            next_old_at = next_old_at.map(|i| i + old_child.count);
+            old_children.push(Some((old_child, at)));
+        }
+        let mut children = Vec::with_capacity(node.children.len());
+        let mut child_at = at + 1;
+        for (k, child) in node.children.iter().enumerate() {
+            let child_hash = hashes.hash[child_at];
+            // The same subtree where it was, or elsewhere among the old children (rows moved);
+            // else the old child in its place when it is a changed version of this one (a
+            // leaf, or most of its children kept), to be changed in place. Another old child
+            // (another screen's) is put aside whole instead, for when it is shown again.
+            let same = |c: &Option<(Shadow, Option<u32>)>| c.as_ref().is_some_and(|(c, _)| c.hash == child_hash);
+            let found = if old_children.get(k).is_some_and(same) { Some(k) } else { old_children.iter().position(same) };
+            let previous = match found {
+                Some(j) => old_children[j].take(),
+                None => {
+                    let tree = &self.tree;
+                    old_children.get_mut(k).and_then(|c| c.take_if(|(c, _)| changed_version(tree, c, child, hashes, child_at)))
+                }
+            };
+            let (previous, previous_at) = previous.map_or((None, None), |(p, at)| (Some(p), at));
             let synced = self.sync(child, hashes, child_at, previous, previous_at);
             child_at += hashes.count[child_at] as usize;
-            changed |= previous_id != Some(synced.id);
             children.push(synced);
         }
-        for leftover in old_children {
-            changed = true;
-            self.remove(leftover);
+        for leftover in old_children.into_iter().flatten() {
+            self.put_aside(leftover.0);
         }
-        if changed {
-            let ids: Vec<NodeId> = children.iter().map(|c| c.id).collect();
+        let ids: Vec<NodeId> = children.iter().map(|c| c.id).collect();
+        if self.tree.children(shadow.id).ok().as_deref() != Some(&ids[..]) {
             let _ = self.tree.set_children(shadow.id, &ids);
         }
         shadow.children = children;
@@ -223,6 +263,40 @@ impl Layouter {
         shadow.count = count;
         shadow.kept_at = None;
         shadow
+    }
+
+    /// A subtree with this hash put aside by an earlier layout, if one is kept.
+    fn take_spare(&mut self, hash: u64) -> Option<Shadow> {
+        let kept = self.spare.by_hash.get_mut(&hash)?;
+        let shadow = kept.pop()?;
+        if kept.is_empty() {
+            self.spare.by_hash.remove(&hash);
+        }
+        self.spare.nodes -= shadow.count as usize;
+        Some(shadow)
+    }
+
+    /// Keeps a subtree the tree no longer holds for a later layout; the oldest kept go for
+    /// good once there are too many.
+    fn put_aside(&mut self, shadow: Shadow) {
+        let count = shadow.count as usize;
+        if count == 0 || count > SPARE_NODES {
+            return self.remove(shadow);
+        }
+        self.spare.order.push_back(shadow.hash);
+        self.spare.by_hash.entry(shadow.hash).or_default().push(shadow);
+        self.spare.nodes += count;
+        while self.spare.nodes > SPARE_NODES {
+            let Some(oldest) = self.spare.order.pop_front() else { break };
+            // Taken back since, when none is kept under its hash (or fewer than were put aside).
+            let Some(kept) = self.spare.by_hash.get_mut(&oldest) else { continue };
+            let gone = kept.remove(0);
+            if kept.is_empty() {
+                self.spare.by_hash.remove(&oldest);
+            }
+            self.spare.nodes -= gone.count as usize;
+            self.remove(gone);
+        }
     }
 
     fn remove(&mut self, shadow: Shadow) {
@@ -245,9 +319,11 @@ impl Layouter {
     pub fn layout_after(&mut self, root: &ViewNode, hashes: &SubtreeHashes, previous: Option<&PlacedTree>, frame: [f32; 4]) -> PlacedTree {
         let [x, y, width, height] = frame;
         let nodes = hashes.hash.len();
-        if self.peak_nodes > COMPACT_ABOVE && nodes * 2 < self.peak_nodes {
+        // Counted with the most nodes kept aside, which a tree of any size may have beside it.
+        if self.peak_nodes > COMPACT_ABOVE && (nodes + SPARE_NODES) * 2 < self.peak_nodes {
             *self = Layouter::default();
         }
+        self.pass += 1;
         let old = self.shadow.take();
         let old_at = old.as_ref().map(|_| 0);
         let mut shadow = self.sync(root, hashes, 0, old, old_at);
@@ -278,6 +354,7 @@ impl Layouter {
         sized.style.width = Some(w);
         sized.style.height = Some(h);
         let hashes = sized.subtree_hashes();
+        self.pass += 1;
         let old_shadow = self.shadow.take();
         let mut shadow = self.sync(&sized, &hashes, 0, old_shadow, None);
         let available = Size { width: AvailableSpace::Definite(w), height: AvailableSpace::Definite(h) };
@@ -315,7 +392,7 @@ impl Layouter {
         let laid = [cumulative.0, cumulative.1, unrounded.size.width, unrounded.size.height];
         let x = frame.x + layout.location.x;
         let y = frame.y + layout.location.y;
-        let old_at = old_at.or(shadow.kept_at);
+        let old_at = old_at.or(shadow.kept_at.filter(|(pass, _)| *pass == self.pass).map(|(_, i)| i));
         if let Some(i) = old_at {
             if copy_kept(shadow, laid, (x, y), &frame, i as usize, at) {
                 return;
@@ -382,6 +459,22 @@ impl Layouter {
             child_old_at = child_old_at.map(|i| i + count);
         }
     }
+}
+
+/// Whether `old` is a changed version of `node` (the node at `at` of `hashes`) rather than
+/// another one: a leaf, a wrapper of one child styled as before, or a node at least half of
+/// whose children the new node still has.
+fn changed_version(tree: &TaffyTree<Measure>, old: &Shadow, node: &ViewNode, hashes: &SubtreeHashes, at: usize) -> bool {
+    if old.children.is_empty() {
+        return true;
+    }
+    if old.children.len() == 1 && node.children.len() == 1 {
+        return tree.style(old.id).is_ok_and(|style| *style == taffy_style(node));
+    }
+    let mut now: Vec<u64> = hashes.children(at).map(|i| hashes.hash[i]).collect();
+    now.sort_unstable();
+    let kept = old.children.iter().filter(|c| now.binary_search(&c.hash).is_ok()).count();
+    kept * 2 >= old.children.len()
 }
 
 /// Where a node is placed: its parent's position (its scroll taken off), the unrounded
@@ -563,6 +656,33 @@ mod tests {
             assert_eq!(parents(&placed), parents(&fresh), "change {change}");
             (screen, before) = (after, placed);
         }
+    }
+
+    /// A screen of rows, each a row's title and detail.
+    fn screen_of(titles: &str, rows: usize) -> ViewNode {
+        let row = |i: usize| ViewNode {
+            children: vec![padded_text(&format!("{titles} {i}"), 8.0), padded_text(&format!("The detail of {titles} {i}"), 4.0)],
+            ..ViewNode::default()
+        };
+        ViewNode { children: (0..rows).map(row).collect(), ..ViewNode::default() }
+    }
+
+    /// A screen shown again after another takes back the rows it had, with their taffy nodes
+    /// (kept aside while the other screen was shown), and lays out as a fresh layouter does;
+    /// nothing kept aside is lost or leaked.
+    #[test]
+    fn a_screen_shown_again_takes_back_its_rows_and_lays_out_as_a_fresh_one() {
+        let (first, other) = (screen_of("Network", 6), screen_of("Alarm", 6));
+        let mut layouter = Layouter::new();
+        layouter.layout(&first, 0.0, 0.0, 1080.0, 2400.0);
+        let ids = |l: &Layouter| l.shadow.as_ref().map(|s| s.children.iter().map(|c| c.id).collect::<Vec<_>>()).unwrap_or_default();
+        let first_rows = ids(&layouter);
+        layouter.layout(&other, 0.0, 0.0, 1080.0, 2400.0);
+        assert_eq!(layouter.spare.nodes, 6 * 3, "the first screen's rows are kept aside");
+        let again = layouter.layout(&first, 0.0, 0.0, 1080.0, 2400.0);
+        assert_eq!(ids(&layouter), first_rows, "its rows came back, taffy nodes and all");
+        assert_eq!(boxes(&again), boxes(&Layouter::new().layout(&first, 0.0, 0.0, 1080.0, 2400.0)));
+        assert_eq!(layouter.tree.total_node_count(), first.node_count() + layouter.spare.nodes);
     }
 
     /// After a long screen, a short one rebuilds the taffy tree small, and lays out as a fresh

@@ -60,6 +60,8 @@ def test_a_request_without_the_token_or_from_another_origin_or_host_is_refused(s
 def open_page(browser: Any, studio: dict[str, Any]) -> None:
     browser.open(studio["url"])
     browser.wait(lambda: ADD in browser.text("#elements"))
+    # The element list can arrive before the screen's image has loaded (it has no height yet).
+    browser.wait(lambda: browser.js("const s = document.getElementById('screen'); return s.complete && s.naturalHeight > 0"))
 
 
 def element(browser: Any, text: str) -> dict[str, Any]:

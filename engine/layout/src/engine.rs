@@ -80,7 +80,7 @@ struct Spare {
 }
 
 /// The most nodes kept aside (taffy's nodes are about 1 KiB each).
-const SPARE_NODES: usize = 192;
+const SPARE_NODES: usize = 128;
 
 /// A tree that once held more than this many nodes (a long list: about 1 KiB each) and now
 /// needs less than half of them is built afresh, so a phone that showed one long screen does

@@ -1,8 +1,9 @@
 //! What a phone keeps from step to step gives what it would build from scratch: a monkey walks
-//! every bundled app (500 steps each here; `make damage-sweep` walks 5,000) and after every step
-//! the frame drawn band by band into the last frame's buffer, full size and 540x1200, from the
-//! layout made incrementally (unchanged subtrees kept from the last layout), and the UI elements
-//! read from it, are compared with the same composed, laid out and drawn afresh.
+//! every bundled app (500 steps each here; `make damage-sweep` walks 5,000) on two phones. One
+//! keeps everything across the walk: frames drawn band by band into the last frame's buffers,
+//! full size and 540x1200, from layouts made incrementally (unchanged subtrees kept from the
+//! last layout, those of screens it left kept aside and taken back). The other composes, lays
+//! out and draws every step from scratch. Their frames and UI elements must be the same.
 
 use phoneworld_agents::Monkey;
 use phoneworld_phone::{Device, DeviceConfig};
@@ -12,26 +13,30 @@ fn steps_per_app() -> usize {
     std::env::var("PHONEWORLD_DAMAGE_STEPS").ok().and_then(|v| v.parse().ok()).unwrap_or(500)
 }
 
-/// Whether the frames the device draws (only the changed bands, into the buffers it kept, of
-/// a layout that kept what did not change), full size and 540x1200, and its UI elements are
-/// those of the screen laid out and drawn whole from scratch.
-fn kept_equal_whole(device: &mut Device) -> bool {
-    let kept = (device.frame(), device.frame_scaled(540, 1200), device.ui_elements());
-    device.clear_caches();
-    device.redraw_whole_frame();
+/// Whether the frames `kept` draws (only the changed bands, into the buffers it kept, of a
+/// layout that kept what did not change), full size and 540x1200, and its UI elements are
+/// those of `fresh`, which has just been stepped the same way with every cache dropped.
+fn kept_equal_fresh(kept: &mut Device, fresh: &mut Device) -> bool {
+    fresh.clear_caches();
+    fresh.redraw_whole_frame();
     // Pixels compared directly: hashing four frames a step would cost more than drawing them.
-    *kept.0 == *device.frame() && *kept.1 == *device.frame_scaled(540, 1200) && kept.2 == device.ui_elements()
+    *kept.frame() == *fresh.frame()
+        && *kept.frame_scaled(540, 1200) == *fresh.frame_scaled(540, 1200)
+        && kept.ui_elements() == fresh.ui_elements()
 }
 
 /// Walks `package` with the monkey; the first step whose frames differ, if any.
 fn first_difference(package: &str, seed: u64, steps: usize) -> Option<String> {
-    let mut device = Device::new(catalog(), DeviceConfig { seed, ..DeviceConfig::default() }).unwrap();
+    let config = DeviceConfig { seed, ..DeviceConfig::default() };
+    let (mut device, mut fresh) = (Device::new(catalog(), config).unwrap(), Device::new(catalog(), config).unwrap());
     let mut monkey = Monkey::new(seed, Some(package.to_owned()));
     let mut screens = std::collections::BTreeSet::new();
     for i in 0..steps {
         let action = monkey.next_action(&mut device);
         device.step(&action);
-        if !kept_equal_whole(&mut device) {
+        fresh.clear_caches();
+        fresh.step(&action);
+        if !kept_equal_fresh(&mut device, &mut fresh) {
             return Some(format!("{package} step {i} after {action:?}: the kept layout or a band redraw differs from a fresh one"));
         }
         screens.insert(device.screen_hash());

@@ -74,7 +74,7 @@ pub struct Layouter {
 #[derive(Default)]
 struct Spare {
     by_hash: std::collections::BTreeMap<u64, Vec<Shadow>>,
-    /// Hashes in the order their subtrees were put aside (some since taken back).
+    /// The hashes of the kept subtrees, in the order they were put aside.
     order: std::collections::VecDeque<u64>,
     nodes: usize,
 }
@@ -272,6 +272,11 @@ impl Layouter {
         if kept.is_empty() {
             self.spare.by_hash.remove(&hash);
         }
+        // Its place in the order goes too (the newest of its hash, as `pop` took the newest),
+        // so the order holds exactly what is kept however often subtrees come and go.
+        if let Some(i) = self.spare.order.iter().rposition(|&h| h == hash) {
+            self.spare.order.remove(i);
+        }
         self.spare.nodes -= shadow.count as usize;
         Some(shadow)
     }
@@ -288,7 +293,6 @@ impl Layouter {
         self.spare.nodes += count;
         while self.spare.nodes > SPARE_NODES {
             let Some(oldest) = self.spare.order.pop_front() else { break };
-            // Taken back since, when none is kept under its hash (or fewer than were put aside).
             let Some(kept) = self.spare.by_hash.get_mut(&oldest) else { continue };
             let gone = kept.remove(0);
             if kept.is_empty() {
@@ -304,6 +308,12 @@ impl Layouter {
             self.remove(child);
         }
         let _ = self.tree.remove(shadow.id);
+    }
+
+    /// The generation of the placed tree this layouter produced last (0: none it vouches
+    /// for): the one `layout_after` copies from.
+    pub fn generation(&self) -> u64 {
+        self.generation
     }
 
     /// Lays the tree out in a `width` x `height` box whose top-left is at (`x`, `y`).
@@ -377,8 +387,10 @@ impl Layouter {
             node.parent = node.parent.map(|p| if p >= end { (p as isize + grown) as usize } else { p });
         }
         tree.nodes.splice(start..end, fresh.nodes);
-        // No longer what its layouter produced: nothing is copied from it.
+        // No longer what its layouter produced, and the shadow no longer describes that
+        // layouter's last tree: nothing is copied from either.
         tree.generation = 0;
+        self.generation = 0;
         true
     }
 
@@ -502,7 +514,9 @@ fn copy_kept(shadow: &Shadow, laid: [f32; 4], (x, y): (f32, f32), frame: &Frame,
     }
     let moved = root.x.to_bits() != x.to_bits() || root.y.to_bits() != y.to_bits();
     let (dx, dy) = (x - root.x, y - root.y);
-    if moved && !(whole(dx) && whole(dy) && old.iter().all(|n| whole(n.x) && whole(n.y))) {
+    // Every sum inside exact: whole positions and whole scroll offsets (a fraction of a
+    // scroll that rounding swallowed at one height would show at another).
+    if moved && !(whole(dx) && whole(dy) && old.iter().all(|n| whole(n.x) && whole(n.y) && whole(n.scroll_y))) {
         return false;
     }
     let clip_again = moved || root.clip != frame.clip;
@@ -683,6 +697,13 @@ mod tests {
         assert_eq!(ids(&layouter), first_rows, "its rows came back, taffy nodes and all");
         assert_eq!(boxes(&again), boxes(&Layouter::new().layout(&first, 0.0, 0.0, 1080.0, 2400.0)));
         assert_eq!(layouter.tree.total_node_count(), first.node_count() + layouter.spare.nodes);
+        // Going back and forth keeps as many subtrees aside as there are, however long it goes.
+        for _ in 0..50 {
+            layouter.layout(&other, 0.0, 0.0, 1080.0, 2400.0);
+            layouter.layout(&first, 0.0, 0.0, 1080.0, 2400.0);
+        }
+        let kept: usize = layouter.spare.by_hash.values().map(Vec::len).sum();
+        assert_eq!(layouter.spare.order.len(), kept);
     }
 
     /// After a long screen, a short one rebuilds the taffy tree small, and lays out as a fresh

@@ -287,13 +287,13 @@ impl ViewNode {
         match &self.content {
             Content::None => {}
             Content::Text(t) => {
-                h.write(t.text.as_bytes());
+                write_text(h, &t.text);
                 let lines = t.max_lines.map_or(u32::MAX, |n| u32::try_from(n).unwrap_or(u32::MAX - 1));
                 h.write_u64(pair(t.size_px.to_bits(), rgba(t.color)));
                 h.write_u64(pair(lines, t.weight as u32 | u32::from(t.align) << 8));
             }
             Content::Icon { name, size_px, color } => {
-                h.write(name.as_bytes());
+                write_text(h, name);
                 h.write_u64(pair(size_px.to_bits(), rgba(*color)));
             }
             Content::Image(i) => {
@@ -315,6 +315,12 @@ impl ViewNode {
             Content::Image(_) => 3,
         }
     }
+}
+
+/// A string, its length first, so consecutive strings cannot run into each other.
+fn write_text<H: Hasher>(h: &mut H, text: &str) {
+    h.write_u64(text.len() as u64);
+    h.write(text.as_bytes());
 }
 
 /// Two 32-bit values as one word.
@@ -350,7 +356,13 @@ impl A11y {
         ];
         let packed = flags.iter().enumerate().fold(1u32 << 16, |word, (i, &on)| word | (u32::from(on) << i));
         h.write_u32(packed);
-        for text in [self.class_name, &self.package, &self.text, &self.content_desc, &self.hint, &self.resource_id] {
+        let texts = [self.class_name, &self.package, &self.text, &self.content_desc, &self.hint, &self.resource_id];
+        // Their lengths first, packed (a round each would cost more than the flags saved), so
+        // consecutive strings cannot run into each other.
+        let length = |t: &str| t.len().min(0xffff) as u64;
+        h.write_u64(texts[..4].iter().fold(0, |word, t| word << 16 | length(t)));
+        h.write_u64(texts[4..].iter().fold(0, |word, t| word << 16 | length(t)));
+        for text in texts {
             h.write(text.as_bytes());
         }
     }

@@ -262,7 +262,8 @@ impl Device {
                 Some(placed) => placed,
                 None => {
                     // The layouter copies what did not change from its last layout, if kept.
-                    let previous = self.recent_layouts.iter().rev().map(|(_, _, placed)| placed).find(|p| p.generation != 0);
+                    let last = self.layouter.generation();
+                    let previous = self.recent_layouts.iter().map(|(_, _, placed)| placed).find(|p| last != 0 && p.generation == last);
                     self.layouter.layout_after(&composed.root, &hashes.subtrees, previous, [0.0, 0.0, w, h])
                 }
             };

@@ -68,6 +68,18 @@ fn best(rounds: usize, mut f: impl FnMut() -> f64) -> f64 {
     (0..rounds).map(|_| f()).fold(f64::INFINITY, f64::min)
 }
 
+/// A step up to its UI elements, the actions taken in turn: the best median of `rounds`.
+fn step_to_elements(d: &mut Device, actions: &[phoneworld_data::Action], rounds: usize, iters: usize) -> f64 {
+    let mut k = 0usize;
+    best(rounds, || {
+        median_ns(iters, 20, || {
+            d.step(&actions[k % actions.len()]);
+            black_box(d.ui_elements());
+            k += 1;
+        })
+    })
+}
+
 /// A step timed in parts, best median of `rounds` rounds each: step() (hit test, Lua, store),
 /// screen_hash() (compose the view tree and hash it), prepare_view() (lay it out) and
 /// ui_elements() (read the laid-out tree).
@@ -233,14 +245,7 @@ fn main() {
 
     let mut d2 = typical_device(&catalog);
     let switches = switch_actions(&mut d2);
-    let mut k = 0usize;
-    let step_switch = best(rounds, || {
-        median_ns(iters * 4, 20, || {
-            d2.step(&switches[k % switches.len()]);
-            black_box(d2.ui_elements());
-            k += 1;
-        })
-    });
+    let step_switch = step_to_elements(&mut d2, &switches, rounds, iters * 4);
     rows.push(Row {
         name: "step (toggle a row switch) → UI elements",
         ns: step_switch,
@@ -256,14 +261,7 @@ fn main() {
         ),
         ("step (type a character) → UI elements", "\"a\" typed into a note's title ×19, then cleared; no frame", typing_device(&catalog)),
     ] {
-        let mut k = 0usize;
-        let ns = best(rounds, || {
-            median_ns(iters * 4, 20, || {
-                device.step(&actions[k % actions.len()]);
-                black_box(device.ui_elements());
-                k += 1;
-            })
-        });
+        let ns = step_to_elements(&mut device, &actions, rounds, iters * 4);
         rows.push(Row { name, ns, target: Target::None, note: note.into() });
         push_split(&mut rows, split_step(&mut device, &actions, rounds, iters * 4));
     }

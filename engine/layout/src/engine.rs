@@ -42,6 +42,9 @@ struct Shadow {
     children: Vec<Shadow>,
 }
 
+/// An old child not yet matched, and where it began in the last placed tree.
+type OldChild = (Shadow, Option<u32>);
+
 /// Numbers the placed trees layouters produce, so a tree is recognised as a layouter's last
 /// one (never 0: that is a tree no layouter vouches for).
 static GENERATIONS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
@@ -221,29 +224,30 @@ impl Layouter {
                 Shadow { id, hash: 0, count: 0, laid: [f32::NAN; 4], kept_at: None, children: Vec::new() }
             }
         };
-        // The old children, each with where it began in the last placed tree (after its elders).
-        let mut old_children: Vec<Option<(Shadow, Option<u32>)>> = Vec::with_capacity(shadow.children.len());
+        // The old children: each one's taffy node (which stays when it is taken), and itself
+        // with where it began in the last placed tree (after its elders).
+        let mut old_children: Vec<(NodeId, Option<OldChild>)> = Vec::with_capacity(shadow.children.len());
         let mut next_old_at = old_at.map(|i| i + 1);
         for old_child in std::mem::take(&mut shadow.children) {
             let at = next_old_at;
             next_old_at = next_old_at.map(|i| i + old_child.count);
-            old_children.push(Some((old_child, at)));
+            old_children.push((old_child.id, Some((old_child, at))));
         }
         let mut children = Vec::with_capacity(node.children.len());
         let mut child_at = at + 1;
         for (k, child) in node.children.iter().enumerate() {
             let child_hash = hashes.hash[child_at];
             // The same subtree where it was, or elsewhere among the old children (rows moved);
-            // else the old child in its place when it is a changed version of this one (a
-            // leaf, or most of its children kept), to be changed in place. Another old child
-            // (another screen's) is put aside whole instead, for when it is shown again.
-            let same = |c: &Option<(Shadow, Option<u32>)>| c.as_ref().is_some_and(|(c, _)| c.hash == child_hash);
+            // else the old child in its place when it is a changed version of this one
+            // (`changed_version`), to be changed in place. Another old child (another
+            // screen's) is put aside whole instead, for when it is shown again.
+            let same = |(_, c): &(NodeId, Option<OldChild>)| c.as_ref().is_some_and(|(c, _)| c.hash == child_hash);
             let found = if old_children.get(k).is_some_and(same) { Some(k) } else { old_children.iter().position(same) };
             let previous = match found {
-                Some(j) => old_children[j].take(),
+                Some(j) => old_children[j].1.take(),
                 None => {
                     let tree = &self.tree;
-                    old_children.get_mut(k).and_then(|c| c.take_if(|(c, _)| changed_version(tree, c, child, hashes, child_at)))
+                    old_children.get_mut(k).and_then(|(_, c)| c.take_if(|(c, _)| changed_version(tree, c, child, hashes, child_at)))
                 }
             };
             let (previous, previous_at) = previous.map_or((None, None), |(p, at)| (Some(p), at));
@@ -251,11 +255,14 @@ impl Layouter {
             child_at += hashes.count[child_at] as usize;
             children.push(synced);
         }
-        for leftover in old_children.into_iter().flatten() {
-            self.put_aside(leftover.0);
+        let same_children = children.iter().map(|c| c.id).eq(old_children.iter().map(|(id, _)| *id));
+        for (_, leftover) in old_children {
+            if let Some((leftover, _)) = leftover {
+                self.put_aside(leftover);
+            }
         }
-        let ids: Vec<NodeId> = children.iter().map(|c| c.id).collect();
-        if self.tree.children(shadow.id).ok().as_deref() != Some(&ids[..]) {
+        if !same_children {
+            let ids: Vec<NodeId> = children.iter().map(|c| c.id).collect();
             let _ = self.tree.set_children(shadow.id, &ids);
         }
         shadow.children = children;

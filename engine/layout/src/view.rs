@@ -191,13 +191,7 @@ impl ViewNode {
     /// A hash of everything a node is: what affects layout and pixels, and what it tells
     /// accessibility and where a touch goes, for caching by content.
     pub fn content_hash(&self) -> u64 {
-        self.content_hashes().0
-    }
-
-    /// The node's `content_hash` and each child's, in one walk of the tree.
-    pub fn content_hashes(&self) -> (u64, Vec<u64>) {
-        let hashes = self.subtree_hashes();
-        (hashes.hash[0], hashes.children(0).map(|i| hashes.hash[i]).collect())
+        self.subtree_hashes().hash[0]
     }
 
     /// The `content_hash` of every node's subtree, in pre-order (one walk of the tree): what
@@ -425,10 +419,10 @@ mod tests {
         assert_ne!(parent.content_hash(), relabelled.content_hash());
         assert_ne!(parent.content_hash(), tappable.content_hash());
         assert_eq!(parent.content_hash(), parent.clone().content_hash());
-        let (whole, children) = parent.content_hashes();
+        let hashes = parent.subtree_hashes();
+        let (whole, children): (u64, Vec<u64>) = (hashes.hash[0], hashes.children(0).map(|i| hashes.hash[i]).collect());
         assert_eq!(whole, parent.content_hash());
         assert_eq!(children, vec![parent.children[0].content_hash()]);
-        let hashes = parent.subtree_hashes();
         assert_eq!((hashes.hash.clone(), hashes.count.clone()), (vec![whole, children[0]], vec![2, 1]));
     }
 }

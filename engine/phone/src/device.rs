@@ -263,7 +263,7 @@ impl Device {
                 None => {
                     // The layouter copies what did not change from its last layout, if kept.
                     let last = self.layouter.generation();
-                    let previous = self.recent_layouts.iter().map(|(_, _, placed)| placed).find(|p| last != 0 && p.generation == last);
+                    let previous = self.recent_layouts.iter().map(|(_, _, placed)| placed).find(|p| p.generation == last);
                     self.layouter.layout_after(&composed.root, &hashes.subtrees, previous, [0.0, 0.0, w, h])
                 }
             };

@@ -4,7 +4,8 @@
 //! This is the table the README quotes; the divan benches (`cargo bench -p phoneworld-bench`)
 //! are for developers.
 //!
-//! `cargo run --release -p phoneworld-bench --bin report [-- --rounds R --iters N]`
+//! `cargo run --release -p phoneworld-bench --bin report [-- --rounds R --iters N]` (`--steps`:
+//! the steps without a frame only; `--loop KIND --n N`: one case's loop untimed, for `perf`)
 //! (pin it to one core with `taskset -c 1` for steadier numbers; the engine is single-threaded).
 //!
 //! Which caches are warm in each measurement is said in its row's note:
@@ -196,14 +197,7 @@ fn main() {
     let mut d = typical_device(&catalog);
     let stats = screen_stats(&mut d);
     let tabs = tab_actions(&mut d);
-    let mut i = 0usize;
-    let step_tabs = best(rounds, || {
-        median_ns(iters * 4, 20, || {
-            d.step(&tabs[i % 2]);
-            black_box(d.ui_elements());
-            i += 1;
-        })
-    });
+    let step_tabs = step_to_elements(&mut d, &tabs, rounds, iters * 4);
     rows.push(Row {
         name: "step (tab switch) → UI elements",
         ns: step_tabs,
@@ -215,7 +209,8 @@ fn main() {
     // ui_elements().
     let parts = split_step(&mut d, &tabs, rounds, iters * 4);
     push_split(&mut rows, parts);
-    i += rounds * iters * 4;
+    // The tab shown next, alternating from here (both loops above took an even number of steps).
+    let mut i = 0usize;
 
     // The same step on a thread that has never laid out text: the engine's per-thread memo of
     // laid-out text (phoneworld-layout `text_cache`) is cold, as on a screen never seen before.

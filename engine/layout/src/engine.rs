@@ -39,7 +39,18 @@ struct Shadow {
     /// Set by `sync` when the subtree was kept whole: the pass that kept it and where it began
     /// in the last placed tree (read only in that pass: older ones are stale).
     kept_at: Option<(u64, u32)>,
+    /// For a layout boundary (see [`is_boundary`]): the taffy root of a tree of its own that
+    /// its children hang from; `id` is then a childless stand-in in its parent's tree, styled
+    /// only as the parent sees it, so a change inside re-runs no ancestor's flexbox.
+    inner: Option<NodeId>,
     children: Vec<Shadow>,
+}
+
+impl Shadow {
+    /// The taffy node the children hang from.
+    fn parent_id(&self) -> NodeId {
+        self.inner.unwrap_or(self.id)
+    }
 }
 
 /// An old child not yet matched, and where it began in the last placed tree.
@@ -68,6 +79,9 @@ pub struct Layouter {
     /// Counts `sync` passes (see [`Shadow::kept_at`]).
     pass: u64,
     spare: Spare,
+    /// Whether fixed-size boxes are laid out as boundaries (off only for the reference
+    /// layouter tests compare with).
+    boundaries: bool,
 }
 
 /// Subtrees of earlier layouts that the current tree no longer holds, by content hash, with
@@ -93,7 +107,10 @@ const COMPACT_ABOVE: usize = 256;
 
 impl Default for Layouter {
     fn default() -> Self {
-        Layouter { tree: TaffyTree::new(), shadow: None, peak_nodes: 0, generation: 0, pass: 0, spare: Spare::default() }
+        // Rounded in `collect` as taffy rounds, but only the nodes not copied from the last layout.
+        let mut tree = TaffyTree::new();
+        tree.disable_rounding();
+        Layouter { tree, shadow: None, peak_nodes: 0, generation: 0, pass: 0, spare: Spare::default(), boundaries: true }
     }
 }
 
@@ -110,6 +127,28 @@ fn align(a: Align) -> AlignItems {
         Align::End => AlignItems::FlexEnd,
         Align::Stretch => AlignItems::Stretch,
     }
+}
+
+/// Whether `node`'s box comes out the same whatever its children hold, so they can be laid
+/// out in a taffy tree of their own: a fixed width and height that flex neither grows nor
+/// shrinks (nothing aligns by baseline, and a minimum clamps the same either way), room for
+/// its padding, and no scrolling. A switch's track is one: its thumb moves inside it.
+fn is_boundary(node: &ViewNode) -> bool {
+    let s = &node.style;
+    let (Some(w), Some(h)) = (s.width, s.height) else { return false };
+    !node.children.is_empty()
+        && matches!(node.content, Content::None)
+        && s.grow == 0.0
+        && !s.shrink
+        && !s.scroll
+        && s.padding[0] + s.padding[2] <= w
+        && s.padding[1] + s.padding[3] <= h
+}
+
+/// What of a boundary's style its parent's layout reads (its box, margins and flex), for its
+/// stand-in: how it arranges its children is left out, so changing that marks no ancestor.
+fn outer_style(style: &Style) -> Style {
+    Style { flex_direction: FlexDirection::default(), justify_content: None, align_items: None, gap: Size::zero(), ..style.clone() }
 }
 
 fn lp(v: f32) -> LengthPercentage {
@@ -174,6 +213,18 @@ impl Layouter {
         Layouter::default()
     }
 
+    /// A layouter that lays the whole tree out in one taffy tree, without layout boundaries:
+    /// slower when a fixed-size box changes inside, and the reference the boundaries are
+    /// tested against (the same boxes to the bit).
+    pub fn without_boundaries() -> Layouter {
+        Layouter { boundaries: false, ..Layouter::default() }
+    }
+
+    /// A new layouter of the same kind, with nothing kept.
+    pub fn fresh(&self) -> Layouter {
+        Layouter { boundaries: self.boundaries, ..Layouter::default() }
+    }
+
     fn measure_of(node: &ViewNode) -> Measure {
         match &node.content {
             Content::None | Content::Image(_) => Measure::None,
@@ -195,7 +246,11 @@ impl Layouter {
             }
             old => old,
         };
-        if let Some(mut spare) = self.take_spare(hash) {
+        let boundary = self.boundaries && at != 0 && is_boundary(node);
+        // A boundary changed inside is changed in place, even when an older version of it is
+        // kept aside: its stand-in stays, so no ancestor is laid out again.
+        let in_place = boundary && old.as_ref().is_some_and(|old| old.inner.is_some());
+        if let Some(mut spare) = self.take_spare(hash).filter(|_| !in_place) {
             if let Some(old) = old {
                 self.put_aside(old);
             }
@@ -204,10 +259,11 @@ impl Layouter {
         }
         let style = taffy_style(node);
         let mut shadow = match old {
-            Some(old) => {
-                if self.tree.style(old.id).ok() != Some(&style) {
-                    let _ = self.tree.set_style(old.id, style);
+            Some(mut old) => {
+                if old.inner.is_some() && !boundary {
+                    self.make_plain(&mut old);
                 }
+                self.restyle(&old, style);
                 let same_content = match (self.tree.get_node_context(old.id), &node.content) {
                     (Some(Measure::None), Content::None | Content::Image(_)) => true,
                     (Some(Measure::Text { spec, .. }), Content::Text(new)) => spec == new,
@@ -219,9 +275,14 @@ impl Layouter {
                 }
                 old
             }
+            None if boundary => {
+                let id = self.tree.new_leaf_with_context(outer_style(&style), Measure::None).expect("taffy leaf");
+                let inner = self.tree.new_leaf_with_context(style, Measure::None).expect("taffy leaf");
+                Shadow { id, hash: 0, count: 0, laid: [f32::NAN; 4], kept_at: None, inner: Some(inner), children: Vec::new() }
+            }
             None => {
                 let id = self.tree.new_leaf_with_context(style, Layouter::measure_of(node)).expect("taffy leaf");
-                Shadow { id, hash: 0, count: 0, laid: [f32::NAN; 4], kept_at: None, children: Vec::new() }
+                Shadow { id, hash: 0, count: 0, laid: [f32::NAN; 4], kept_at: None, inner: None, children: Vec::new() }
             }
         };
         // The old children: each one's taffy node (which stays when it is taken), and itself
@@ -263,9 +324,21 @@ impl Layouter {
         }
         if !same_children {
             let ids: Vec<NodeId> = children.iter().map(|c| c.id).collect();
-            let _ = self.tree.set_children(shadow.id, &ids);
+            let _ = self.tree.set_children(shadow.parent_id(), &ids);
         }
         shadow.children = children;
+        if let Some(inner) = shadow.inner {
+            // Laid out here, on its own: nothing outside can change how its children lie.
+            let size = |v: Option<f32>| AvailableSpace::Definite(v.unwrap_or(0.0));
+            let available = Size { width: size(node.style.width), height: size(node.style.height) };
+            let _ = self.tree.compute_layout_with_measure(inner, available, |known, avail, _id, ctx, _style| measure(known, avail, ctx));
+            // Children reaching out of it would count in its ancestors' content sizes, which
+            // the stand-in cannot show: such a box is laid out with its parent's tree.
+            let laid = self.tree.unrounded_layout(inner);
+            if laid.content_size.width > laid.size.width || laid.content_size.height > laid.size.height {
+                self.make_plain(&mut shadow);
+            }
+        }
         shadow.hash = hash;
         shadow.count = count;
         shadow.kept_at = None;
@@ -314,7 +387,38 @@ impl Layouter {
         for child in shadow.children {
             self.remove(child);
         }
+        if let Some(inner) = shadow.inner {
+            let _ = self.tree.remove(inner);
+        }
         let _ = self.tree.remove(shadow.id);
+    }
+
+    /// Gives a node its taffy style (a boundary: the whole to its own root, the outer part to
+    /// its stand-in), touching only what changed: a set style marks every ancestor for layout.
+    fn restyle(&mut self, shadow: &Shadow, style: Style) {
+        if let Some(inner) = shadow.inner {
+            let outer = outer_style(&style);
+            if self.tree.style(shadow.id).ok() != Some(&outer) {
+                let _ = self.tree.set_style(shadow.id, outer);
+            }
+            if self.tree.style(inner).ok() != Some(&style) {
+                let _ = self.tree.set_style(inner, style);
+            }
+        } else if self.tree.style(shadow.id).ok() != Some(&style) {
+            let _ = self.tree.set_style(shadow.id, style);
+        }
+    }
+
+    /// Makes a boundary an ordinary node: its children hang from it again, in its parent's tree.
+    fn make_plain(&mut self, shadow: &mut Shadow) {
+        let Some(inner) = shadow.inner.take() else { return };
+        let ids: Vec<NodeId> = shadow.children.iter().map(|c| c.id).collect();
+        let _ = self.tree.set_children(inner, &[]);
+        if let Ok(style) = self.tree.style(inner).cloned() {
+            let _ = self.tree.set_style(shadow.id, style);
+        }
+        let _ = self.tree.set_children(shadow.id, &ids);
+        let _ = self.tree.remove(inner);
     }
 
     /// The generation of the placed tree this layouter produced last (0: none it vouches
@@ -338,7 +442,7 @@ impl Layouter {
         let nodes = hashes.hash.len();
         // Counted with the most nodes kept aside, which a tree of any size may have beside it.
         if self.peak_nodes > COMPACT_ABOVE && (nodes + SPARE_NODES) * 2 < self.peak_nodes {
-            *self = Layouter::default();
+            *self = self.fresh();
         }
         self.pass += 1;
         let old = self.shadow.take();
@@ -404,13 +508,12 @@ impl Layouter {
     /// Places `node` (its taffy node `shadow`) and its subtree in `frame`; `old_at` is where
     /// the same subtree began in the previous placed tree, when its parent's was the same.
     fn collect(&self, node: &ViewNode, shadow: &mut Shadow, frame: Frame, old_at: Option<u32>, at: &mut Collect<'_>) {
-        let Ok(layout) = self.tree.layout(shadow.id) else { return };
-        let unrounded = self.tree.unrounded_layout(shadow.id);
+        let Ok(unrounded) = self.tree.layout(shadow.id) else { return };
         // Summed as taffy's rounding sums it: the rounded sizes inside depend on it.
         let cumulative = (frame.cumulative.0 + unrounded.location.x, frame.cumulative.1 + unrounded.location.y);
         let laid = [cumulative.0, cumulative.1, unrounded.size.width, unrounded.size.height];
-        let x = frame.x + layout.location.x;
-        let y = frame.y + layout.location.y;
+        let x = frame.x + unrounded.location.x.round();
+        let y = frame.y + unrounded.location.y.round();
         let old_at = old_at.or(shadow.kept_at.filter(|(pass, _)| *pass == self.pass).map(|(_, i)| i));
         if let Some(i) = old_at {
             if copy_kept(shadow, laid, (x, y), &frame, i as usize, at) {
@@ -418,8 +521,13 @@ impl Layouter {
             }
         }
         shadow.laid = laid;
-        let (w, h) = (layout.size.width, layout.size.height);
-        let content_height = layout.content_size.height.max(h);
+        let (w, h) = (rounded_span(cumulative.0, unrounded.size.width), rounded_span(cumulative.1, unrounded.size.height));
+        // A boundary's content is measured in its own tree (its stand-in holds none).
+        let content = match shadow.inner {
+            Some(inner) => self.tree.unrounded_layout(inner).content_size,
+            None => unrounded.content_size,
+        };
+        let content_height = rounded_span(cumulative.1, content.height).max(h);
         let text = match &node.content {
             Content::Text(spec) => {
                 let inner_w = (w - node.style.padding[0] - node.style.padding[2]).max(1.0);
@@ -488,7 +596,9 @@ fn changed_version(tree: &TaffyTree<Measure>, old: &Shadow, node: &ViewNode, has
         return true;
     }
     if old.children.len() == 1 && node.children.len() == 1 {
-        return tree.style(old.id).is_ok_and(|style| *style == taffy_style(node));
+        // A boundary as its parent sees it: how it lays out its child may change.
+        let style = if old.inner.is_some() { outer_style(&taffy_style(node)) } else { taffy_style(node) };
+        return tree.style(old.id).is_ok_and(|old_style| *old_style == style);
     }
     let mut now: Vec<u64> = hashes.children(at).map(|i| hashes.hash[i]).collect();
     now.sort_unstable();
@@ -558,6 +668,12 @@ fn copy_kept(shadow: &Shadow, laid: [f32; 4], (x, y): (f32, f32), frame: &Frame,
 }
 
 /// A whole number of pixels, small enough that sums of such stay exact in `f32`.
+/// A length starting at `start` rounded as taffy rounds it: the distance between the rounded
+/// ends, so adjacent boxes meet without gaps.
+fn rounded_span(start: f32, length: f32) -> f32 {
+    (start + length).round() - start.round()
+}
+
 fn whole(v: f32) -> bool {
     v == v.round() && v.abs() < 16_777_216.0
 }

@@ -2,8 +2,10 @@
 //! every bundled app (500 steps each here; `make damage-sweep` walks 5,000) on two phones. One
 //! keeps everything across the walk: frames drawn band by band into the last frame's buffers,
 //! full size and 540x1200, from layouts made incrementally (unchanged subtrees kept from the
-//! last layout, those of screens it left kept aside and taken back). The other composes, lays
-//! out and draws every step from scratch. Their frames and UI elements must be the same.
+//! last layout, those of screens it left kept aside and taken back, fixed-size boxes laid out
+//! in taffy trees of their own). The other composes, lays out (in one taffy tree, without
+//! those boundaries) and draws every step from scratch. Their frames and UI elements must be
+//! the same.
 
 use phoneworld_agents::Monkey;
 use phoneworld_phone::{Device, DeviceConfig};
@@ -29,6 +31,7 @@ fn kept_equal_fresh(kept: &mut Device, fresh: &mut Device) -> bool {
 fn first_difference(package: &str, seed: u64, steps: usize) -> Option<String> {
     let config = DeviceConfig { seed, ..DeviceConfig::default() };
     let (mut device, mut fresh) = (Device::new(catalog(), config).unwrap(), Device::new(catalog(), config).unwrap());
+    fresh.use_reference_layout();
     let mut monkey = Monkey::new(seed, Some(package.to_owned()));
     let mut screens = std::collections::BTreeSet::new();
     for i in 0..steps {

@@ -188,6 +188,7 @@ impl<'a> Scope<'a> {
 
     /// Looks a path up; `None` when any step is missing.
     pub fn get(&self, path: &Path) -> Option<Cow<'a, Value>> {
+        note_read(path.root);
         let root: &'a Value = match path.root {
             PathRoot::State => self.state,
             PathRoot::Local => self.local,
@@ -208,6 +209,38 @@ impl<'a> Scope<'a> {
         };
         valuepath::get(root, &path.segments).map(Cow::Borrowed)
     }
+}
+
+thread_local! {
+    /// The roots looked up on this thread (a bit per [`PathRoot`]) while [`roots_read_during`]
+    /// watches: a builder keeps a list row it built by what the row read.
+    static ROOTS_READ: std::cell::Cell<u16> = const { std::cell::Cell::new(0) };
+}
+
+/// The roots of the paths a piece of work looked up (see [`roots_read_during`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct RootsRead(u16);
+
+impl RootsRead {
+    /// Whether nothing but a list row's item and index was read.
+    pub fn only_item(self) -> bool {
+        self.0 & !((1 << PathRoot::Item as u16) | (1 << PathRoot::Index as u16)) == 0
+    }
+}
+
+/// Records a read of `root` that did not go through [`Scope::get`] (a widget reading the
+/// state or the clock directly), so a view built from it is not kept by its item alone.
+pub fn note_read(root: PathRoot) {
+    ROOTS_READ.with(|read| read.set(read.get() | 1 << root as u16));
+}
+
+/// Runs `work` and returns what it returned with the roots it read on this thread; an
+/// enclosing call sees them too.
+pub fn roots_read_during<T>(work: impl FnOnce() -> T) -> (T, RootsRead) {
+    let outer = ROOTS_READ.with(|read| read.replace(0));
+    let out = work();
+    let inner = ROOTS_READ.with(|read| read.replace(outer | read.get()));
+    (out, RootsRead(inner))
 }
 
 /// Lua-like truthiness extended to empty collections: null, false, 0, "", [] and {} are false.
@@ -568,6 +601,7 @@ fn apply_filter(filter: Filter, value: &Value, scope: &Scope<'_>) -> Value {
         }),
         Filter::Time => {
             let minutes = as_f64(value).unwrap_or(0.0) as i64;
+            note_read(PathRoot::System);
             Value::String(crate::format_minutes(minutes, crate::clock_24h(scope.system)))
         }
         Filter::Duration => {

@@ -11,4 +11,4 @@ mod view;
 pub use engine::Layouter;
 pub use paint::paint;
 pub use placed::{Placed, PlacedTree};
-pub use view::{A11y, Align, BoxStyle, Content, Direction, ImagePaint, Justify, Paint, SubtreeHashes, TextSpec, ViewNode};
+pub use view::{A11y, Align, BoxStyle, Content, Direction, ImagePaint, Justify, KnownHashes, Paint, SubtreeHashes, TextSpec, ViewNode};

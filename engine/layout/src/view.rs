@@ -145,6 +145,26 @@ pub struct ViewNode {
     pub a11y: Option<Box<A11y>>,
     /// What a touch on this node does: an index into the phone's interaction table.
     pub hit: Option<u32>,
+    /// This subtree's hashes, when its builder kept it unchanged from an earlier build.
+    pub known_hashes: KnownHashes,
+}
+
+/// The [`SubtreeHashes`] of a subtree kept unchanged, so hashing the tree does not walk it
+/// again. Not part of what a node is: never hashed, and equal to any other. Whoever changes
+/// a node inside such a subtree clears it ([`ViewNode::forget_hashes`]).
+#[derive(Clone, Default)]
+pub struct KnownHashes(pub Option<std::sync::Arc<SubtreeHashes>>);
+
+impl PartialEq for KnownHashes {
+    fn eq(&self, _: &KnownHashes) -> bool {
+        true
+    }
+}
+
+impl std::fmt::Debug for KnownHashes {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(if self.0.is_some() { "KnownHashes(..)" } else { "KnownHashes(None)" })
+    }
 }
 
 impl Default for ViewNode {
@@ -157,6 +177,7 @@ impl Default for ViewNode {
             scroll_y: 0.0,
             a11y: None,
             hit: None,
+            known_hashes: KnownHashes::default(),
         }
     }
 }
@@ -194,6 +215,14 @@ impl ViewNode {
         self.subtree_hashes().hash[0]
     }
 
+    /// Drops the known hashes of this subtree, before a change inside it.
+    pub fn forget_hashes(&mut self) {
+        self.known_hashes = KnownHashes::default();
+        for child in &mut self.children {
+            child.forget_hashes();
+        }
+    }
+
     /// The `content_hash` of every node's subtree, in pre-order (one walk of the tree): what
     /// tells an incremental layout which subtrees it can keep.
     pub fn subtree_hashes(&self) -> SubtreeHashes {
@@ -206,6 +235,11 @@ impl ViewNode {
     /// Pushes this subtree's hashes; `scratch` is a stack of children's hashes shared by the
     /// whole walk, so no node allocates its own.
     fn fill_hashes(&self, out: &mut SubtreeHashes, scratch: &mut Vec<u64>) -> u64 {
+        if let Some(known) = &self.known_hashes.0 {
+            out.hash.extend_from_slice(&known.hash);
+            out.count.extend_from_slice(&known.count);
+            return known.hash[0];
+        }
         let at = out.hash.len();
         out.hash.push(0);
         out.count.push(0);

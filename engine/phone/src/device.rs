@@ -9,6 +9,7 @@ use phoneworld_ui::catalog::{Baseline, Catalog};
 use phoneworld_ui::compose::{compose, Composed};
 use phoneworld_ui::shell::LAUNCHER;
 use phoneworld_ui::store::{Foreground, Store};
+use phoneworld_ui::RowMemo;
 use serde::Serialize;
 
 use crate::PhoneError;
@@ -97,6 +98,8 @@ pub struct Device {
     bar_layouter: Layouter,
     /// The composed tree and its hashes, not laid out yet (`screen_hash` needs no layout).
     composed: Option<(Composed, TreeHashes)>,
+    /// List rows kept from the last compose, rebuilt only when what they read changed.
+    rows: RowMemo,
     /// `screen_hash` of the current store, until it changes.
     screen_hash: Option<u64>,
     layouter: Layouter,
@@ -202,6 +205,7 @@ impl Device {
             layouts_kept: RECENT_LAYOUTS,
             bar_layouter: Layouter::new(),
             composed: None,
+            rows: RowMemo::default(),
             screen_hash: None,
             layouter: Layouter::new(),
             frame: None,
@@ -290,7 +294,7 @@ impl Device {
     fn compose_now(&mut self) -> (Composed, TreeHashes) {
         let (w, h) = (self.config.width as f32, self.config.height as f32);
         let (vm, vm_problem) = self.screen_vm();
-        let mut composed = compose(&self.store, &self.catalog, &vm, w, h, self.config.px_per_dp());
+        let mut composed = compose(&self.store, &self.catalog, &vm, w, h, self.config.px_per_dp(), &mut self.rows);
         composed.problems.extend(vm_problem);
         let subtrees = composed.root.subtree_hashes();
         let whole = subtrees.hash[0];
@@ -348,13 +352,22 @@ impl Device {
     /// with this; tests compare what was kept with it).
     pub fn clear_caches(&mut self) {
         self.view = None;
+        self.rows = RowMemo::default();
         self.recent_layouts.clear();
-        self.layouter = Layouter::new();
-        self.bar_layouter = Layouter::new();
+        self.layouter = self.layouter.fresh();
+        self.bar_layouter = self.bar_layouter.fresh();
         self.composed = None;
         self.screen_hash = None;
         self.clear_frame_cache();
         self.view_memos.clear();
+    }
+
+    /// Lays out from now on in one taffy tree, without layout boundaries (fixed-size boxes laid
+    /// out on their own): the reference tests compare the boundaries' layouts with.
+    pub fn use_reference_layout(&mut self) {
+        self.layouter = Layouter::without_boundaries();
+        self.bar_layouter = Layouter::without_boundaries();
+        self.clear_caches();
     }
 
     /// Drops what an idle device can rebuild: its Lua host (the apps' scripts), the laid-out

@@ -35,6 +35,12 @@ pub(crate) struct Builder<'a> {
     pub(crate) budget: Budget,
     /// The stable keys given so far (see [`Builder::stable_key`]).
     pub(crate) keys: std::collections::BTreeSet<String>,
+    /// The same keys in the order given (a kept row replays those it gave).
+    pub(crate) new_keys: Vec<String>,
+    /// Problems met so far, repeats included (a row that met one is not kept).
+    pub(crate) problems_noted: usize,
+    /// List rows kept from the last compose, when the caller keeps them.
+    pub(crate) memo: Option<&'a mut crate::row_memo::RowMemo>,
 }
 
 /// Most distinct problems one build keeps.
@@ -46,13 +52,15 @@ const MAX_PROBLEMS: usize = 64;
 #[derive(Debug, Default)]
 pub(crate) struct Budget {
     /// Widgets visited so far, visible or not.
-    nodes: usize,
+    pub(crate) nodes: usize,
     /// Current nesting of widgets.
-    depth: usize,
+    pub(crate) depth: usize,
+    /// The deepest nesting reached.
+    pub(crate) deepest: usize,
     /// The modules being expanded, outermost first.
-    modules: Vec<String>,
+    pub(crate) modules: Vec<String>,
     /// The widget limit was reached: nothing more is built.
-    spent: bool,
+    pub(crate) spent: bool,
 }
 
 /// Where in the tree a node is being built.
@@ -87,6 +95,7 @@ impl<'s> At<'s> {
 impl<'a> Builder<'a> {
     /// Records a problem once; a hostile layout cannot make the list grow without end.
     pub(crate) fn problem(&mut self, message: String) {
+        self.problems_noted += 1;
         if self.problems.len() < MAX_PROBLEMS && !self.problems.contains(&message) {
             self.problems.push(message);
         }
@@ -193,7 +202,14 @@ impl<'a> Builder<'a> {
     pub(crate) fn handler(&self, name: Option<&String>, at: &At<'_>) -> Option<String> {
         let name = name?;
         match name.strip_prefix('$') {
-            Some(arg) => at.scope.args.and_then(|a| a.get(arg)).and_then(|v| v.as_str()).filter(|s| !s.is_empty()).map(str::to_owned),
+            Some(arg) => at
+                .scope
+                .args
+                .inspect(|_| phoneworld_data::note_read(PathRoot::Arg))
+                .and_then(|a| a.get(arg))
+                .and_then(|v| v.as_str())
+                .filter(|s| !s.is_empty())
+                .map(str::to_owned),
             None => Some(name.clone()),
         }
     }
@@ -219,6 +235,7 @@ impl<'a> Builder<'a> {
         }
         self.budget.nodes += 1;
         self.budget.depth += 1;
+        self.budget.deepest = self.budget.deepest.max(self.budget.depth);
         ControlFlow::Continue(())
     }
 
@@ -239,7 +256,16 @@ impl<'a> Builder<'a> {
             Some(row) => format!("{row}/#{id}"),
             None => format!("#{id}"),
         };
-        self.keys.insert(key.clone()).then_some(key)
+        self.give_key(key)
+    }
+
+    /// `key`, when no node has it yet.
+    fn give_key(&mut self, key: String) -> Option<String> {
+        if !self.keys.insert(key.clone()) {
+            return None;
+        }
+        self.new_keys.push(key.clone());
+        Some(key)
     }
 
     /// The key of a list row: the item's `id` when it has one, else its position.
@@ -249,10 +275,8 @@ impl<'a> Builder<'a> {
             Some(Value::Number(n)) => Some(n.to_string()),
             _ => None,
         };
-        if let Some(key) = id.map(|id| format!("{list_key}.r#{id}")) {
-            if self.keys.insert(key.clone()) {
-                return key;
-            }
+        if let Some(key) = id.map(|id| format!("{list_key}.r#{id}")).and_then(|key| self.give_key(key)) {
+            return key;
         }
         format!("{list_key}.r{i}")
     }

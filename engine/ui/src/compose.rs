@@ -1,6 +1,8 @@
 //! Composing the whole screen: status bar, the foreground (launcher, recents or the app's top
 //! screen), the keyboard, the navigation bar, and the overlays on top.
 
+use std::sync::Arc;
+
 use phoneworld_data::{CivilTime, Scope};
 use phoneworld_layout::{Direction, ViewNode};
 use phoneworld_render::Color;
@@ -11,6 +13,7 @@ use crate::builder::{container, At, Builder};
 use crate::catalog::Catalog;
 use crate::interaction::{Hit, Interaction, SystemAction};
 use crate::kit;
+use crate::row_memo::{RowMemo, Screen};
 use crate::shell::{self, Shell};
 use crate::store::{Foreground, Store};
 use crate::theme::{Metrics, Theme};
@@ -46,7 +49,9 @@ pub fn metrics(store: &Store, px_per_dp: f32) -> Metrics {
     Metrics { px_per_dp, font_scale }
 }
 
-pub fn compose(store: &Store, catalog: &Catalog, vm: &Value, width: f32, height: f32, px_per_dp: f32) -> Composed {
+/// Composes the screen; `rows` keeps list rows from one compose to the next (see
+/// [`RowMemo`](crate::RowMemo)): the result is the same with a fresh one.
+pub fn compose(store: &Store, catalog: &Arc<Catalog>, vm: &Value, width: f32, height: f32, px_per_dp: f32, rows: &mut RowMemo) -> Composed {
     let dark = store.system.get("dark_theme").and_then(Value::as_bool).unwrap_or(false);
     let theme = match crate::accent::system_accent(&store.system) {
         Some(seed) => crate::accent::accented(Theme::get(dark), seed),
@@ -69,7 +74,7 @@ pub fn compose(store: &Store, catalog: &Catalog, vm: &Value, width: f32, height:
         Foreground::Home => shell::launcher(&mut sh),
         Foreground::Recents => shell::recents(&mut sh),
         Foreground::App(package) => {
-            let (view, mut found) = app_screen(store, catalog, package, vm, theme, m, width, sh.hits);
+            let (view, mut found) = app_screen(store, catalog, package, vm, theme, m, width, sh.hits, rows);
             problems.append(&mut found);
             view
         }
@@ -141,13 +146,14 @@ fn system_bars(store: &Store, catalog: &Catalog) -> (Option<Color>, Option<Color
 #[allow(clippy::too_many_arguments, reason = "what a screen is built from")]
 fn app_screen(
     store: &Store,
-    catalog: &Catalog,
+    catalog: &Arc<Catalog>,
     package: &str,
     vm: &Value,
     theme: Theme,
     m: Metrics,
     screen_w: f32,
     hits: &mut Vec<Hit>,
+    rows: &mut RowMemo,
 ) -> (ViewNode, Vec<String>) {
     let mut frame = container(Direction::Column);
     frame.style.grow = 1.0;
@@ -176,6 +182,8 @@ fn app_screen(
         index: None,
         args: None,
     };
+    let focus = store.session.focus.as_ref();
+    rows.begin(catalog, Screen { app: package.to_owned(), screen: entry.screen.clone(), focus: focus.cloned(), theme, m, screen_w });
     let mut builder = Builder {
         theme,
         m,
@@ -186,11 +194,14 @@ fn app_screen(
         maps: &catalog.maps,
         screen_w,
         entry,
-        focus: store.session.focus.as_ref(),
+        focus,
         hits,
         problems: Vec::new(),
         budget: Default::default(),
         keys: Default::default(),
+        new_keys: Vec::new(),
+        problems_noted: 0,
+        memo: Some(rows),
     };
     let at = At { scope, key: "0".into(), row: None, item_path: None, in_scroll: false };
     if app.bundle.manifest.mini_app_of.is_some() {
@@ -202,6 +213,9 @@ fn app_screen(
         frame.children.push(view);
     }
     let problems = builder.problems;
+    if let Some(rows) = builder.memo {
+        rows.end();
+    }
     let mut a = kit::a11y("android.widget.FrameLayout", package);
     a.resource_id = "android:id/content".into();
     frame.a11y = Some(a);

@@ -44,6 +44,7 @@ pub(crate) fn centered(mut v: ViewNode) -> ViewNode {
 /// Removes the accessibility facts of a subtree: its parent speaks for it.
 pub(crate) fn silence(v: &mut ViewNode) {
     v.a11y = None;
+    v.known_hashes = Default::default();
     for c in &mut v.children {
         silence(c);
     }

@@ -3,7 +3,7 @@
 use phoneworld_render::Color;
 
 /// The color roles layouts may name.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) struct Theme {
     pub(crate) dark: bool,
     pub(crate) background: Color,
@@ -124,7 +124,7 @@ impl Theme {
 pub const MIN_TOUCH_DP: f32 = 48.0;
 
 /// Pixel metrics of the device.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Metrics {
     /// Pixels per dp (density / 160).
     pub px_per_dp: f32,

@@ -46,7 +46,7 @@ fn rows(b: &mut Builder<'_>, node: &Node, at: &At<'_>) -> Vec<ViewNode> {
             item_path: base.as_ref().map(|b| format!("{b}.{}", valuepath::position_segment(i))),
             in_scroll: at.in_scroll,
         };
-        if let Some(v) = b.node(row, &row_at) {
+        if let Some(v) = b.row(row, item, i, &row_at) {
             out.push(v);
         }
     }

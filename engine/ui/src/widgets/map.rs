@@ -60,6 +60,8 @@ pub(super) fn map(b: &mut Builder<'_>, node: &Node, at: &At<'_>) -> ViewNode {
         v.paint.background = Some(b.theme.surface_variant);
         return v;
     };
+    phoneworld_data::note_read(phoneworld_data::PathRoot::State);
+    phoneworld_data::note_read(phoneworld_data::PathRoot::Content);
     let city = b.maps.city(b.app, &spec, at.scope.state, at.scope.content);
     let margin = p.margin.map_or(0.0, |m| b.m.dp(m.left) + b.m.dp(m.right));
     let width = (b.screen_w - margin).max(1.0);

@@ -164,6 +164,7 @@ pub(super) fn date_picker(b: &mut Builder<'_>, node: &Node, at: &At<'_>) -> View
     let t = b.theme;
     let value = node.props.value.as_ref().and_then(|p| at.scope.get(p)).and_then(|v| v.as_str().map(str::to_owned));
     let selected = value.as_deref().and_then(parse_date);
+    phoneworld_data::note_read(phoneworld_data::PathRoot::System);
     let today = at.scope.system.get("date").and_then(Value::as_str).and_then(parse_date).unwrap_or((2026, 1, 1));
     let shown = b
         .entry

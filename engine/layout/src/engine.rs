@@ -829,6 +829,69 @@ mod tests {
         assert_eq!(layouter.spare.order.len(), kept);
     }
 
+    /// A row of a label and a switch-like track of fixed size whose thumb sits at its start
+    /// or end; `thumb` is the thumb's height (taller than the track: it overflows).
+    fn switch_row(i: usize, on: bool, thumb: f32) -> ViewNode {
+        let mut track = ViewNode::default();
+        track.style.width = Some(136.0);
+        track.style.height = Some(84.0);
+        track.style.shrink = false;
+        track.style.padding = [10.5, 0.0, 10.5, 0.0];
+        track.style.align_items = Some(Align::Center);
+        track.style.justify = if on { Justify::End } else { Justify::Start };
+        let mut knob = ViewNode::default();
+        knob.style.width = Some(if on { 63.0 } else { 42.0 });
+        knob.style.height = Some(thumb);
+        knob.style.shrink = false;
+        track.children.push(knob);
+        let mut row = ViewNode::default();
+        row.style.direction = Direction::Row;
+        row.style.align_items = Some(Align::Center);
+        let mut label = padded_text(&format!("Setting number {i}"), 7.5);
+        label.style.grow = 1.0;
+        row.children = vec![label, track];
+        row
+    }
+
+    /// Switches toggled one by one lay out as a layouter without boundaries lays them out
+    /// from scratch (boxes, parents, clips and content heights), and a toggle marks nothing
+    /// outside its track for layout; a track whose thumb overflows it is laid out with its
+    /// parent's tree, so the scrolling list around it sees the overflow.
+    #[test]
+    fn switches_toggled_inside_fixed_tracks_lay_out_as_without_boundaries() {
+        for thumb in [63.0, 120.0] {
+            let screen_of = |on: &[bool]| {
+                let mut list = ViewNode::default();
+                list.style.scroll = true;
+                list.children = on.iter().enumerate().map(|(i, on)| switch_row(i, *on, thumb)).collect();
+                ViewNode { children: vec![list], ..ViewNode::default() }
+            };
+            let mut on = [false; 8];
+            let (mut layouter, mut synced) = (Layouter::new(), Layouter::new());
+            let mut before = layouter.layout(&screen_of(&on), 0.0, 0.0, 1080.0, 700.0);
+            synced.layout(&screen_of(&on), 0.0, 0.0, 1080.0, 700.0);
+            for i in [3, 0, 7, 3, 5] {
+                on[i] = !on[i];
+                let screen = screen_of(&on);
+                let hashes = screen.subtree_hashes();
+                // Synced alone, on a twin: the toggle marks the track's own tree only.
+                let old = synced.shadow.take();
+                synced.pass += 1;
+                let shadow = synced.sync(&screen, &hashes, 0, old, None);
+                let marked = synced.tree.dirty(shadow.id).unwrap();
+                assert_eq!(marked, thumb > 84.0, "thumb {thumb}, toggle {i}: the screen marked for layout");
+                synced.shadow = Some(shadow);
+                synced.layout_after(&screen, &hashes, None, [0.0, 0.0, 1080.0, 700.0]);
+                let placed = layouter.layout_after(&screen, &hashes, Some(&before), [0.0, 0.0, 1080.0, 700.0]);
+                let reference = Layouter::without_boundaries().layout(&screen, 0.0, 0.0, 1080.0, 700.0);
+                let facts = |t: &PlacedTree| t.nodes.iter().map(|n| (n.parent, n.clip, n.content_height)).collect::<Vec<_>>();
+                assert_eq!(boxes(&placed), boxes(&reference), "thumb {thumb}, toggle {i}");
+                assert_eq!(facts(&placed), facts(&reference), "thumb {thumb}, toggle {i}");
+                before = placed;
+            }
+        }
+    }
+
     /// After a long screen, a short one rebuilds the taffy tree small, and lays out as a fresh
     /// layouter does; so does the long screen when it comes back.
     #[test]

@@ -188,7 +188,16 @@ impl<'a> Scope<'a> {
 
     /// Looks a path up; `None` when any step is missing.
     pub fn get(&self, path: &Path) -> Option<Cow<'a, Value>> {
-        note_read(path.root);
+        let value = self.look_up(path);
+        READS.with(|reads| {
+            if let Some(reads) = reads.borrow_mut().as_mut() {
+                reads.note(path, value.as_deref());
+            }
+        });
+        value
+    }
+
+    fn look_up(&self, path: &Path) -> Option<Cow<'a, Value>> {
         let root: &'a Value = match path.root {
             PathRoot::State => self.state,
             PathRoot::Local => self.local,
@@ -212,35 +221,104 @@ impl<'a> Scope<'a> {
 }
 
 thread_local! {
-    /// The roots looked up on this thread (a bit per [`PathRoot`]) while [`roots_read_during`]
-    /// watches: a builder keeps a list row it built by what the row read.
-    static ROOTS_READ: std::cell::Cell<u16> = const { std::cell::Cell::new(0) };
+    /// What scopes looked up on this thread while [`reads_during`] watches (`None`: nobody
+    /// watches): a builder keeps a list row it built by what the row read.
+    static READS: std::cell::RefCell<Option<Reads>> = const { std::cell::RefCell::new(None) };
 }
 
-/// The roots of the paths a piece of work looked up (see [`roots_read_during`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct RootsRead(u16);
+/// The longest string a watched read keeps by value; longer ones, lists and objects make the
+/// read opaque (comparing them on every reuse would cost what they save).
+const MAX_KEPT_READ_BYTES: usize = 256;
 
-impl RootsRead {
-    /// Whether nothing but a list row's item and index was read.
-    pub fn only_item(self) -> bool {
-        self.0 & !((1 << PathRoot::Item as u16) | (1 << PathRoot::Index as u16)) == 0
+/// What a piece of work looked up through scopes (see [`reads_during`]).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Reads {
+    /// The roots read, a bit per [`PathRoot`].
+    roots: u16,
+    /// Roots read in a way not kept below (directly, or a value too big to keep).
+    opaque: u16,
+    /// The paths read outside a row's item, index and module arguments, with what they gave,
+    /// in the order first read.
+    values: Vec<(Path, Option<Value>)>,
+}
+
+impl Reads {
+    fn bit(root: PathRoot) -> u16 {
+        1 << root as u16
+    }
+
+    /// Whether `root` was read at all.
+    pub fn read(&self, root: PathRoot) -> bool {
+        self.roots & Reads::bit(root) != 0
+    }
+
+    /// Whether every read but those of `except` was kept with its value (so the work, done
+    /// again where those paths give the same values, reads the same).
+    pub fn all_kept_except(&self, except: &[PathRoot]) -> bool {
+        let allowed = except.iter().fold(0, |bits, root| bits | Reads::bit(*root));
+        self.opaque & !allowed == 0
+    }
+
+    /// The paths read with their values.
+    pub fn values(&self) -> &[(Path, Option<Value>)] {
+        &self.values
+    }
+
+    fn note(&mut self, path: &Path, value: Option<&Value>) {
+        let bit = Reads::bit(path.root);
+        self.roots |= bit;
+        if matches!(path.root, PathRoot::Item | PathRoot::Index | PathRoot::Arg) {
+            // Kept apart: the row's item and index are compared whole; module arguments are
+            // derived from the row's own reads (or the row is not kept).
+            self.opaque |= if path.root == PathRoot::Arg { bit } else { 0 };
+            return;
+        }
+        let small = match value {
+            None | Some(Value::Null | Value::Bool(_) | Value::Number(_)) => true,
+            Some(Value::String(s)) => s.len() <= MAX_KEPT_READ_BYTES,
+            Some(Value::Array(_) | Value::Object(_)) => false,
+        };
+        if !small {
+            self.opaque |= bit;
+        } else if !self.values.iter().any(|(p, _)| p == path) {
+            self.values.push((path.clone(), value.cloned()));
+        }
+    }
+
+    fn merge(&mut self, inner: &Reads) {
+        self.roots |= inner.roots;
+        self.opaque |= inner.opaque;
+        for (path, value) in &inner.values {
+            if !self.values.iter().any(|(p, _)| p == path) {
+                self.values.push((path.clone(), value.clone()));
+            }
+        }
     }
 }
 
 /// Records a read of `root` that did not go through [`Scope::get`] (a widget reading the
-/// state or the clock directly), so a view built from it is not kept by its item alone.
+/// state or the clock directly): a view built from it is not kept by what it read.
 pub fn note_read(root: PathRoot) {
-    ROOTS_READ.with(|read| read.set(read.get() | 1 << root as u16));
+    READS.with(|reads| {
+        if let Some(reads) = reads.borrow_mut().as_mut() {
+            reads.roots |= Reads::bit(root);
+            reads.opaque |= Reads::bit(root);
+        }
+    });
 }
 
-/// Runs `work` and returns what it returned with the roots it read on this thread; an
-/// enclosing call sees them too.
-pub fn roots_read_during<T>(work: impl FnOnce() -> T) -> (T, RootsRead) {
-    let outer = ROOTS_READ.with(|read| read.replace(0));
+/// Runs `work` and returns what it returned with what it looked up through scopes on this
+/// thread; an enclosing call sees those reads too.
+pub fn reads_during<T>(work: impl FnOnce() -> T) -> (T, Reads) {
+    let outer = READS.with(|reads| reads.replace(Some(Reads::default())));
     let out = work();
-    let inner = ROOTS_READ.with(|read| read.replace(outer | read.get()));
-    (out, RootsRead(inner))
+    let inner = READS.with(|reads| reads.replace(outer)).unwrap_or_default();
+    READS.with(|reads| {
+        if let Some(outer) = reads.borrow_mut().as_mut() {
+            outer.merge(&inner);
+        }
+    });
+    (out, inner)
 }
 
 /// Lua-like truthiness extended to empty collections: null, false, 0, "", [] and {} are false.

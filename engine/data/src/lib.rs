@@ -26,7 +26,7 @@ pub use bundle::{AppBundle, LayoutModule, LayoutModules, Screen, ScriptSource, S
 pub use error::{DataError, Problem};
 pub use expansion::{Expansion, Limit, ModuleAnalysis, MAX_MODULE_DEPTH, MAX_VIEW_DEPTH, MAX_VIEW_NODES};
 pub use expr::{
-    note_read, roots_read_during, truthy, Args, BoolExpr, Path, PathRoot, RootsRead, Scope, Template, MAX_COMPARED_PARTS, MAX_EXPR_BYTES,
+    note_read, reads_during, truthy, Args, BoolExpr, Path, PathRoot, Reads, Scope, Template, MAX_COMPARED_PARTS, MAX_EXPR_BYTES,
     MAX_EXPR_DEPTH, MAX_EXPR_PARTS, MAX_TEXT_BYTES,
 };
 pub use files::{read_bounded, read_text_bounded, MAX_BUNDLE_FILE_BYTES};

@@ -362,6 +362,11 @@ impl Device {
         self.view_memos.clear();
     }
 
+    /// How many list rows the last compose kept for the next (built or reused).
+    pub fn kept_rows(&self) -> usize {
+        self.rows.len()
+    }
+
     /// Lays out from now on in one taffy tree, without layout boundaries (fixed-size boxes laid
     /// out on their own): the reference tests compare the boundaries' layouts with.
     pub fn use_reference_layout(&mut self) {

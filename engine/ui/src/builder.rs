@@ -193,7 +193,7 @@ impl<'a> Builder<'a> {
         let item = match (at.scope.item, &at.item_path) {
             (None, _) => ItemSource::None,
             (Some(_), Some(path)) => ItemSource::Path(path.clone()),
-            (Some(item), None) => ItemSource::Value(item.clone()),
+            (Some(item), None) => ItemSource::Value(std::sync::Arc::new(item.clone())),
         };
         EventSource { item, index: at.scope.index, id: node.props.id.as_ref().map(|t| t.render(&at.scope)), value }
     }

@@ -1,14 +1,16 @@
-//! List rows kept from one compose to the next. A row whose build read nothing but its item
-//! and index (no state, local, system, view model or module argument: the builder watches the
-//! roots its paths look up) comes out the same when it is built again from the same template,
-//! item, index and keys, on the same screen with the same theme, metrics and focus, and the
-//! same scroll offsets and widget state under its key. Such a row is cloned instead of built,
-//! its hits put back into the hit table; a row that toggles a switch is the only one built.
+//! List rows kept from one compose to the next. The builder watches what a row's build looks
+//! up through its scope: besides its item and index, the paths of the state, local state,
+//! system or view model it read, with the small values they gave (a row that read a list
+//! whole, an outer module's argument, or the state directly, as a map does, is not kept). Such
+//! a row comes out the same when it is built again from the same template, item, index and
+//! keys where those paths give the same values, on the same screen with the same theme,
+//! metrics and focus, and the same scroll offsets and widget state under its key: it is cloned
+//! instead of built, its hits put back into the hit table. A toggle builds one row again.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use phoneworld_data::Node;
+use phoneworld_data::{Node, PathRoot};
 use phoneworld_layout::{KnownHashes, ViewNode};
 use serde_json::Value;
 
@@ -46,6 +48,8 @@ struct Kept {
     template: usize,
     item: Value,
     index: usize,
+    /// The paths it read outside its item, with what they gave.
+    reads: Vec<(phoneworld_data::Path, Option<Value>)>,
     item_path: Option<String>,
     in_scroll: bool,
     /// The layout modules being expanded around it.
@@ -140,11 +144,14 @@ impl Builder<'_> {
         let (hits, nodes, keys, problems) = (self.hits.len(), self.budget.nodes, self.new_keys.len(), self.problems_noted);
         let deepest = std::mem::replace(&mut self.budget.deepest, self.budget.depth);
         let start_depth = self.budget.depth;
-        let (view, read) = phoneworld_data::roots_read_during(|| self.node(template, at));
+        let (view, reads) = phoneworld_data::reads_during(|| self.node(template, at));
         let depth = self.budget.deepest - start_depth;
         self.budget.deepest = self.budget.deepest.max(deepest);
         // A row that met a problem (a limit, a bad color) is built again: the problem is reported anew.
-        if !read.only_item() || self.problems_noted != problems || self.budget.spent {
+        // Module arguments read inside are the row's own (derived from what it read) unless an
+        // enclosing module gave some.
+        let derived: &[PathRoot] = if at.scope.args.is_none() { &[PathRoot::Arg] } else { &[] };
+        if !reads.all_kept_except(derived) || self.problems_noted != problems || self.budget.spent {
             return view;
         }
         // Its children's hashes kept with it (the row's own node is changed by its list).
@@ -158,6 +165,7 @@ impl Builder<'_> {
             template: template as *const Node as usize,
             item: item.clone(),
             index,
+            reads: reads.values().to_vec(),
             item_path: at.item_path.clone(),
             in_scroll: at.in_scroll,
             modules: self.budget.modules.clone(),
@@ -189,7 +197,9 @@ impl Builder<'_> {
             && self.budget.nodes + kept.nodes < phoneworld_data::MAX_VIEW_NODES
             && self.budget.depth + kept.depth < phoneworld_data::MAX_VIEW_DEPTH
             && kept.keys.iter().all(|k| !self.keys.contains(k))
-            && kept.entry == EntryUnder::of(self.entry, &at.key);
+            && kept.entry == EntryUnder::of(self.entry, &at.key)
+            // Looked up again through the scope, so a row built around this one sees the reads.
+            && kept.reads.iter().all(|(path, value)| at.scope.get(path).as_deref() == value.as_ref());
         if !same {
             return None;
         }

@@ -188,7 +188,7 @@ fn pins(
         marker.a11y = Some(a);
         if let Some(h) = &handler {
             let event = EventSource {
-                item: ItemSource::Value(item.clone()),
+                item: ItemSource::Value(std::sync::Arc::new(item.clone())),
                 index: Some(i + 1),
                 id: node.props.id.as_ref().map(|t| t.render(&at.scope)),
                 value: None,

@@ -474,7 +474,7 @@ impl Device {
         let item = match &source.item {
             ItemSource::None => None,
             ItemSource::Path(path) => Some(Target::parse(path).map_or(Value::Null, |t| self.read_target(app, &t))),
-            ItemSource::Value(v) => Some(v.clone()),
+            ItemSource::Value(v) => Some(Value::clone(v)),
         };
         if let Some(item) = item {
             ev.insert("item".into(), item);

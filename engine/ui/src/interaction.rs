@@ -84,8 +84,9 @@ pub enum ItemSource {
     None,
     /// A path into the store (`state.alarms.3`, the third alarm): read when the event fires.
     Path(String),
-    /// An item computed by the layout (not in the store): kept as is.
-    Value(Value),
+    /// An item computed by the layout (not in the store): kept as is, shared (a kept list row
+    /// puts its hits back by the dozen every step).
+    Value(std::sync::Arc<Value>),
 }
 
 /// What a handler's event table is made of. It is turned into JSON only when the event

@@ -191,38 +191,43 @@ unsafe fn cells_unchanged(state: *mut ffi::lua_State) -> bool {
     }
 }
 
-/// `record[2]`: (table, copy, metatable or false) triples. The record is at index 1.
+/// `record[2]`: (table, copy, metatable or false, entry count) quadruples. The record is at
+/// index 1.
 unsafe fn tables_unchanged(state: *mut ffi::lua_State) -> bool {
     // SAFETY (for the whole body): see `world_unchanged`.
     unsafe {
         ffi::lua_rawgeti(state, 1, 2); // 2
         let n = ffi::lua_rawlen(state, 2) as ffi::lua_Integer;
         let mut i = 1;
-        while i + 2 <= n {
+        while i + 3 <= n {
             ffi::lua_rawgeti(state, 2, i); // 3: table
             ffi::lua_rawgeti(state, 2, i + 1); // 4: copy
             ffi::lua_rawgeti(state, 2, i + 2); // 5: metatable or false
             if ffi::lua_getmetatable(state, 3) == 0 {
                 ffi::lua_pushboolean(state, 0);
             } // 6: the metatable now
-            let same = ffi::lua_rawequal(state, 5, 6) != 0 && entries_unchanged(state);
+            ffi::lua_rawgeti(state, 2, i + 3); // 7: the copy's entry count
+            let count = ffi::lua_tointegerx(state, 7, std::ptr::null_mut());
+            ffi::lua_settop(state, 6);
+            let same = ffi::lua_rawequal(state, 5, 6) != 0 && entries_unchanged(state, count);
             ffi::lua_settop(state, 2);
             if !same {
                 return false;
             }
-            i += 3;
+            i += 4;
         }
         ffi::lua_settop(state, 1);
         true
     }
 }
 
-/// The table at 3 holds exactly what its copy at 4 holds.
-unsafe fn entries_unchanged(state: *mut ffi::lua_State) -> bool {
+/// The table at 3 holds exactly what its copy at 4, of `count` entries, holds: each of its
+/// entries is in the copy (values are never nil, so the key is too) and there are as many.
+unsafe fn entries_unchanged(state: *mut ffi::lua_State, count: i64) -> bool {
     // SAFETY (for the whole body): see `world_unchanged`.
     unsafe {
         let top = ffi::lua_gettop(state);
-        let mut count: i64 = 0;
+        let mut seen: i64 = 0;
         ffi::lua_pushnil(state);
         while ffi::lua_next(state, 3) != 0 {
             // key at -2, value at -1
@@ -234,14 +239,13 @@ unsafe fn entries_unchanged(state: *mut ffi::lua_State) -> bool {
                 ffi::lua_settop(state, top);
                 return false;
             }
-            count += 1;
-        }
-        ffi::lua_pushnil(state);
-        while ffi::lua_next(state, 4) != 0 {
-            ffi::lua_settop(state, top + 1);
-            count -= 1;
+            seen += 1;
+            if seen > count {
+                ffi::lua_settop(state, top);
+                return false;
+            }
         }
         ffi::lua_settop(state, top);
-        count == 0
+        seen == count
     }
 }

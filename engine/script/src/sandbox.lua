@@ -391,16 +391,18 @@ local function survey(env, kept)
         i = i + 1
       end
     else
-      local copy = {}
+      local copy, count = {}, 0
       for k, x in next, v do
         copy[k] = x
         visit(k)
         visit(x)
-        entries = entries + 1
+        count = count + 1
       end
+      entries = entries + count
       tables[#tables + 1] = v
       tables[#tables + 1] = copy
       tables[#tables + 1] = metatable_of(v) or false
+      tables[#tables + 1] = count
       visit(metatable_of(v))
     end
     entries = entries + 1
@@ -408,7 +410,7 @@ local function survey(env, kept)
   end
   -- Checked after every event by the host (`raw::world_unchanged`): cells are (function,
   -- upvalue index, value) triples, `cell_count` entries long; tables (table, copy, metatable
-  -- or false) triples.
+  -- or false, how many entries the copy holds) quadruples.
   return { cells, tables, cell_count }
 end
 

@@ -32,7 +32,7 @@ pub struct Placed {
     pub padding: [f32; 4],
     pub paint: Paint,
     /// Boxed: most nodes have none, and a phone keeps several laid-out screens.
-    pub a11y: Option<Box<A11y>>,
+    pub a11y: Option<Arc<A11y>>,
     pub hit: Option<u32>,
 }
 

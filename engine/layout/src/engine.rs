@@ -573,7 +573,7 @@ impl Layouter {
             },
             padding: node.style.padding,
             paint: node.paint,
-            a11y: node.a11y.as_deref().map(|a| std::sync::Arc::new(a.clone())),
+            a11y: node.a11y.clone(),
             hit: node.hit,
         });
         let child_clip = if node.paint.clip || node.style.scroll { Some(intersect(clip, [x, y, x + w, y + h])) } else { clip };

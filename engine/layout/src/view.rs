@@ -141,8 +141,9 @@ pub struct ViewNode {
     pub children: Vec<ViewNode>,
     /// Vertical scroll offset in pixels, for scroll containers.
     pub scroll_y: f32,
-    /// Boxed: most nodes have none, and nodes are moved as they are built.
-    pub a11y: Option<Box<A11y>>,
+    /// Shared: most nodes have none, nodes are moved as they are built, kept rows are cloned
+    /// and laid-out nodes point to the same facts.
+    pub a11y: Option<std::sync::Arc<A11y>>,
     /// What a touch on this node does: an index into the phone's interaction table.
     pub hit: Option<u32>,
     /// This subtree's hashes, when its builder kept it unchanged from an earlier build.
@@ -437,7 +438,7 @@ mod tests {
     use super::*;
 
     fn labelled(text: &str) -> ViewNode {
-        ViewNode { a11y: Some(Box::new(A11y { text: text.into(), ..A11y::default() })), ..ViewNode::default() }
+        ViewNode { a11y: Some(std::sync::Arc::new(A11y { text: text.into(), ..A11y::default() })), ..ViewNode::default() }
     }
 
     /// Layouts and element lists are kept by this hash: two trees that look the same but say

@@ -137,7 +137,7 @@ impl<'a> Builder<'a> {
         }
     }
 
-    pub(crate) fn a11y(&self, class_name: &'static str) -> Box<A11y> {
+    pub(crate) fn a11y(&self, class_name: &'static str) -> A11y {
         kit::a11y(class_name, self.app)
     }
 
@@ -287,7 +287,7 @@ impl<'a> Builder<'a> {
         let mut view = self.text(shown.to_owned(), 14.0, Weight::Regular, self.theme.error);
         let mut a11y = self.a11y("android.widget.TextView");
         a11y.text = shown.to_owned();
-        view.a11y = Some(a11y);
+        view.a11y = Some(std::sync::Arc::new(a11y));
         view
     }
 
@@ -385,8 +385,15 @@ impl<'a> Builder<'a> {
             return;
         }
         let a11y = view.a11y.get_or_insert_with(|| {
-            Box::new(A11y { class_name: "android.view.ViewGroup", package: self.app.to_owned(), enabled: true, ..A11y::default() })
+            std::sync::Arc::new(A11y {
+                class_name: "android.view.ViewGroup",
+                package: self.app.to_owned(),
+                enabled: true,
+                ..A11y::default()
+            })
         });
+        // Unshared while the node is being built: no copy.
+        let a11y = std::sync::Arc::make_mut(a11y);
         // A templated id that renders empty (a module given no id) names nothing.
         if let Some(id) = p.id.as_ref().map(|t| t.render(&at.scope)).filter(|id| !id.is_empty()) {
             a11y.resource_id = format!("{}:id/{id}", self.app);
@@ -403,7 +410,7 @@ impl<'a> Builder<'a> {
             let tap = self.handler_hit(self.handler(p.on_tap.as_ref(), at), node, at);
             let long = self.handler_hit(self.handler(p.on_long_press.as_ref(), at), node, at);
             if tap.is_some() || long.is_some() {
-                let a11y = view.a11y.as_mut().expect("set above");
+                let a11y = std::sync::Arc::make_mut(view.a11y.as_mut().expect("set above"));
                 a11y.clickable = tap.is_some();
                 a11y.long_clickable = long.is_some();
                 a11y.focusable = true;

@@ -21,8 +21,8 @@ pub(crate) fn icon(m: &Metrics, name: &str, size_dp: f32, color: Color) -> ViewN
     }
 }
 
-pub(crate) fn a11y(class_name: &'static str, package: &str) -> Box<A11y> {
-    Box::new(A11y { class_name, package: package.to_owned(), enabled: true, ..A11y::default() })
+pub(crate) fn a11y(class_name: &'static str, package: &str) -> A11y {
+    A11y { class_name, package: package.to_owned(), enabled: true, ..A11y::default() }
 }
 
 /// Limits a text node to one line with an ellipsis.

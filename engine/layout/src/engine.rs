@@ -136,13 +136,19 @@ fn align(a: Align) -> AlignItems {
 fn is_boundary(node: &ViewNode) -> bool {
     let s = &node.style;
     let (Some(w), Some(h)) = (s.width, s.height) else { return false };
+    let (w, h) = (w.max(s.min_width.unwrap_or(0.0)), s.min_height.map_or(h, |m| h.max(m)));
+    let (across, down) = (s.padding[0] + s.padding[2], s.padding[1] + s.padding[3]);
+    // A flex container's size comes out as its content box plus its padding: the stand-in's
+    // (the size itself) is the same only when that sum gives the size back to the bit.
     !node.children.is_empty()
         && matches!(node.content, Content::None)
         && s.grow == 0.0
         && !s.shrink
         && !s.scroll
-        && s.padding[0] + s.padding[2] <= w
-        && s.padding[1] + s.padding[3] <= h
+        && across <= w
+        && down <= h
+        && (w - across) + across == w
+        && (h - down) + down == h
 }
 
 /// What of a boundary's style its parent's layout reads (its box, margins and flex), for its
@@ -250,7 +256,7 @@ impl Layouter {
         // A boundary changed inside is changed in place, even when an older version of it is
         // kept aside: its stand-in stays, so no ancestor is laid out again.
         let in_place = boundary && old.as_ref().is_some_and(|old| old.inner.is_some());
-        if let Some(mut spare) = self.take_spare(hash).filter(|_| !in_place) {
+        if let Some(mut spare) = if in_place { None } else { self.take_spare(hash) } {
             if let Some(old) = old {
                 self.put_aside(old);
             }

@@ -120,6 +120,19 @@ impl RowMemo {
     }
 }
 
+/// Whether two values are the same to the bit: serde_json's equality takes -0.0 for 0.0,
+/// which a template shows differently ("-0.00").
+fn identical(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => {
+            (x.as_i64(), x.as_u64(), x.as_f64().map(f64::to_bits)) == (y.as_i64(), y.as_u64(), y.as_f64().map(f64::to_bits))
+        }
+        (Value::Array(x), Value::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(x, y)| identical(x, y)),
+        (Value::Object(x), Value::Object(y)) => x.len() == y.len() && x.iter().zip(y).all(|((kx, x), (ky, y))| kx == ky && identical(x, y)),
+        _ => a == b,
+    }
+}
+
 /// Adds `by` to every hit index in `view` (whose known hashes no longer hold).
 fn shift_hits(view: &mut ViewNode, by: i64) {
     view.known_hashes = Default::default();
@@ -193,13 +206,16 @@ impl Builder<'_> {
             && kept.in_scroll == at.in_scroll
             && kept.item_path == at.item_path
             && kept.modules == self.budget.modules
-            && kept.item == *item
+            && identical(&kept.item, item)
             && self.budget.nodes + kept.nodes < phoneworld_data::MAX_VIEW_NODES
             && self.budget.depth + kept.depth < phoneworld_data::MAX_VIEW_DEPTH
             && kept.keys.iter().all(|k| !self.keys.contains(k))
             && kept.entry == EntryUnder::of(self.entry, &at.key)
             // Looked up again through the scope, so a row built around this one sees the reads.
-            && kept.reads.iter().all(|(path, value)| at.scope.get(path).as_deref() == value.as_ref());
+            && kept.reads.iter().all(|(path, value)| match (at.scope.get(path), value) {
+                (Some(now), Some(then)) => identical(&now, then),
+                (now, then) => now.is_none() && then.is_none(),
+            });
         if !same {
             return None;
         }
@@ -219,5 +235,20 @@ impl Builder<'_> {
             }
         }
         Some(view)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::identical;
+    use serde_json::json;
+
+    /// A row kept for an item with 0.0 is not the row of -0.0 (shown "-0.00"), nor 0 of 0.0.
+    #[test]
+    fn values_are_identical_to_the_bit() {
+        assert!(identical(&json!({"a": [1, 0.5, "x"]}), &json!({"a": [1, 0.5, "x"]})));
+        assert!(!identical(&json!({"amount": 0.0}), &json!({"amount": -0.0})));
+        assert!(!identical(&json!(0), &json!(0.0)));
+        assert!(!identical(&json!({"a": 1}), &json!({"b": 1})));
     }
 }

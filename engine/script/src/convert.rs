@@ -181,52 +181,46 @@ fn empty_tables_as_lists(value: &mut Value, depth: usize) {
 /// JSON to a Lua value (null becomes nil), charging the work to the budget. Data read from the
 /// store or an app's content is at most as deep as its parsers allow; deeper is refused.
 pub(crate) fn to_lua(lua: &Lua, budget: &Budget, value: &Value) -> mlua::Result<LuaValue> {
-    to_lua_at(lua, budget, value, 0)
+    match crate::raw::json_to_lua(lua, budget, value, MAX_DATA_DEPTH)? {
+        Ok(value) => Ok(value),
+        Err(crate::raw::JsonStop::TooDeep) => Err(mlua::Error::runtime(format!("a value nests more than {MAX_DATA_DEPTH} deep"))),
+        Err(crate::raw::JsonStop::Budget) => Err(mlua::Error::runtime(budget.stopped_message("reading a value"))),
+    }
 }
 
 /// How deep data from outside the scripts (content files, task parameters) may nest.
 const MAX_DATA_DEPTH: usize = 128;
 
-fn to_lua_at(lua: &Lua, budget: &Budget, value: &Value, depth: usize) -> mlua::Result<LuaValue> {
-    if depth > MAX_DATA_DEPTH {
-        return Err(mlua::Error::runtime(format!("a value nests more than {MAX_DATA_DEPTH} deep")));
-    }
-    let bytes = match value {
-        Value::String(s) => s.len(),
-        _ => 0,
-    };
-    if !budget.charge(1 + bytes as u64 / STRING_BYTES_PER_UNIT) {
-        return Err(mlua::Error::runtime(budget.stopped_message("reading a value")));
-    }
-    Ok(match value {
-        Value::Null => LuaValue::Nil,
-        Value::Bool(b) => LuaValue::Boolean(*b),
-        Value::Number(n) => match n.as_i64() {
-            Some(i) => LuaValue::Integer(i),
-            None => LuaValue::Number(n.as_f64().unwrap_or(f64::NAN)),
-        },
-        Value::String(s) => LuaValue::String(lua.create_string(s)?),
-        Value::Array(items) => {
-            let table = lua.create_table_with_capacity(items.len(), 0)?;
-            for (i, item) in items.iter().enumerate() {
-                table.raw_set(i + 1, to_lua_at(lua, budget, item, depth + 1)?)?;
-            }
-            LuaValue::Table(table)
-        }
-        Value::Object(map) => {
-            let table = lua.create_table_with_capacity(0, map.len())?;
-            for (key, item) in map {
-                table.raw_set(key.as_str(), to_lua_at(lua, budget, item, depth + 1)?)?;
-            }
-            LuaValue::Table(table)
-        }
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use serde_json::json;
+
+    /// Data handed to a script comes back as it was; too deep a value or a spent budget stops
+    /// the conversion with an error saying which, charging the budget as it goes.
+    #[test]
+    fn values_cross_into_lua_and_back_within_their_limits() {
+        let lua = Lua::new();
+        let budget = Budget::new(1_000);
+        let value = json!({"name": "Ann", "tags": ["a", "b"], "n": -3, "x": 0.5, "on": true, "gone": null, "deep": {"k": [1, {"z": 2}]}});
+        let lua_value = to_lua(&lua, &budget, &value).unwrap();
+        assert_eq!(budget.used(), 14, "one unit per value met");
+        let (back, _) = from_lua(&budget, ValueLimits { max_bytes: 1 << 20 }, lua_value).unwrap();
+        let mut without_null = value.clone();
+        without_null.as_object_mut().unwrap().remove("gone");
+        assert_eq!(back, without_null, "a null is an absent key in Lua");
+
+        let mut deep = json!(1);
+        for _ in 0..=MAX_DATA_DEPTH {
+            deep = json!([deep]);
+        }
+        let err = to_lua(&lua, &Budget::new(1_000), &deep).unwrap_err().to_string();
+        assert!(err.contains(&format!("nests more than {MAX_DATA_DEPTH} deep")), "{err}");
+
+        let long = json!((0..100).collect::<Vec<_>>());
+        let err = to_lua(&lua, &Budget::new(50), &long).unwrap_err().to_string();
+        assert!(err.contains("reading a value"), "{err}");
+    }
 
     #[test]
     fn sizes_count_text_and_structure() {

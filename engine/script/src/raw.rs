@@ -1,5 +1,8 @@
-//! The unsafe corner of the workspace: what safe Rust cannot reach in a Lua state. Two things:
-//! metering the strings Lua builds, and restarting the instruction count of the budget hook.
+//! The unsafe corner of the workspace: what safe Rust cannot reach in a Lua state, or reaches
+//! too slowly for every event: metering the strings Lua builds, restarting the instruction
+//! count of the budget hook, checking that an app's world is as built, and building Lua tables
+//! from JSON on the stack (mlua's tables hold a registry reference each, which cost more than
+//! the conversion itself when a handler reads the whole state).
 //!
 //! Metering the strings Lua builds. One VM instruction can copy megabytes (`s .. s`,
 //! `s:upper()`, `table.concat`) and no hook runs inside it, so counting instructions alone
@@ -247,5 +250,105 @@ unsafe fn entries_unchanged(state: *mut ffi::lua_State, count: i64) -> bool {
         }
         ffi::lua_settop(state, top);
         seen == count
+    }
+}
+
+/// Why [`json_to_lua`] stopped.
+pub(crate) enum JsonStop {
+    /// Nested deeper than the limit given.
+    TooDeep,
+    /// The budget was spent.
+    Budget,
+}
+
+/// `value` as Lua data (tables, strings, numbers, booleans, nil), each value charged to
+/// `budget` before it is made (one unit plus its string bytes over `bytes_per_unit`), in the
+/// order a walk of `value` meets them; `Ok(Err(..))` when it nests deeper than `max_depth` or
+/// the budget runs out.
+pub(crate) fn json_to_lua(
+    lua: &Lua,
+    budget: &Budget,
+    value: &serde_json::Value,
+    max_depth: usize,
+) -> mlua::Result<Result<mlua::Value, JsonStop>> {
+    let mut stop = None;
+    // SAFETY: `exec_raw` runs this in protected mode, so a memory error raised by Lua while
+    // a table or string is made unwinds to it; `push_json` holds no value with a destructor,
+    // so nothing is skipped. The stack is checked before each level grows it (three slots:
+    // the table, a key, a value) and holds exactly the converted value at the end.
+    let value = unsafe {
+        lua.exec_raw::<mlua::Value>((), |state| {
+            ffi::lua_settop(state, 0);
+            push_json(state, budget, value, 0, max_depth, &mut stop);
+        })
+    }?;
+    Ok(match stop {
+        None => Ok(value),
+        Some(stop) => Err(stop),
+    })
+}
+
+/// Pushes `value` (see [`json_to_lua`]); once `stop` is set, pushes nil for whatever is left.
+unsafe fn push_json(
+    state: *mut ffi::lua_State,
+    budget: &Budget,
+    value: &serde_json::Value,
+    depth: usize,
+    max_depth: usize,
+    stop: &mut Option<JsonStop>,
+) {
+    use serde_json::Value;
+    // SAFETY (for the whole body): see `json_to_lua`.
+    unsafe {
+        if stop.is_some() {
+            ffi::lua_pushnil(state);
+            return;
+        }
+        if depth > max_depth || ffi::lua_checkstack(state, 3) == 0 {
+            *stop = Some(JsonStop::TooDeep);
+            ffi::lua_pushnil(state);
+            return;
+        }
+        let bytes = match value {
+            Value::String(s) => s.len(),
+            _ => 0,
+        };
+        if !budget.charge(1 + bytes as u64 / STRING_BYTES_PER_UNIT) {
+            *stop = Some(JsonStop::Budget);
+            ffi::lua_pushnil(state);
+            return;
+        }
+        match value {
+            Value::Null => ffi::lua_pushnil(state),
+            Value::Bool(b) => ffi::lua_pushboolean(state, i32::from(*b)),
+            Value::Number(n) => match n.as_i64() {
+                Some(i) => ffi::lua_pushinteger(state, i),
+                None => ffi::lua_pushnumber(state, n.as_f64().unwrap_or(f64::NAN)),
+            },
+            Value::String(s) => {
+                ffi::lua_pushlstring(state, s.as_ptr().cast(), s.len());
+            }
+            Value::Array(items) => {
+                ffi::lua_createtable(state, i32::try_from(items.len()).unwrap_or(i32::MAX), 0);
+                for (i, item) in items.iter().enumerate() {
+                    push_json(state, budget, item, depth + 1, max_depth, stop);
+                    ffi::lua_rawseti(state, -2, i as ffi::lua_Integer + 1);
+                    if stop.is_some() {
+                        return;
+                    }
+                }
+            }
+            Value::Object(map) => {
+                ffi::lua_createtable(state, 0, i32::try_from(map.len()).unwrap_or(i32::MAX));
+                for (key, item) in map {
+                    ffi::lua_pushlstring(state, key.as_ptr().cast(), key.len());
+                    push_json(state, budget, item, depth + 1, max_depth, stop);
+                    ffi::lua_rawset(state, -3);
+                    if stop.is_some() {
+                        return;
+                    }
+                }
+            }
+        }
     }
 }

@@ -231,11 +231,10 @@ thread_local! {
 const MAX_KEPT_READ_BYTES: usize = 256;
 
 /// What a piece of work looked up through scopes (see [`reads_during`]).
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Default)]
 pub struct Reads {
-    /// The roots read, a bit per [`PathRoot`].
-    roots: u16,
-    /// Roots read in a way not kept below (directly, or a value too big to keep).
+    /// Roots read in a way not kept below (directly, or a value too big to keep), a bit per
+    /// [`PathRoot`].
     opaque: u16,
     /// The paths read outside a row's item, index and module arguments, with what they gave,
     /// in the order first read.
@@ -247,11 +246,6 @@ impl Reads {
         1 << root as u16
     }
 
-    /// Whether `root` was read at all.
-    pub fn read(&self, root: PathRoot) -> bool {
-        self.roots & Reads::bit(root) != 0
-    }
-
     /// Whether every read but those of `except` was kept with its value (so the work, done
     /// again where those paths give the same values, reads the same).
     pub fn all_kept_except(&self, except: &[PathRoot]) -> bool {
@@ -260,13 +254,12 @@ impl Reads {
     }
 
     /// The paths read with their values.
-    pub fn values(&self) -> &[(Path, Option<Value>)] {
-        &self.values
+    pub fn into_values(self) -> Vec<(Path, Option<Value>)> {
+        self.values
     }
 
     fn note(&mut self, path: &Path, value: Option<&Value>) {
         let bit = Reads::bit(path.root);
-        self.roots |= bit;
         if matches!(path.root, PathRoot::Item | PathRoot::Index | PathRoot::Arg) {
             // Kept apart: the row's item and index are compared whole; module arguments are
             // derived from the row's own reads (or the row is not kept).
@@ -286,7 +279,6 @@ impl Reads {
     }
 
     fn merge(&mut self, inner: &Reads) {
-        self.roots |= inner.roots;
         self.opaque |= inner.opaque;
         for (path, value) in &inner.values {
             if !self.values.iter().any(|(p, _)| p == path) {
@@ -301,7 +293,6 @@ impl Reads {
 pub fn note_read(root: PathRoot) {
     READS.with(|reads| {
         if let Some(reads) = reads.borrow_mut().as_mut() {
-            reads.roots |= Reads::bit(root);
             reads.opaque |= Reads::bit(root);
         }
     });

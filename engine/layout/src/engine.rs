@@ -402,16 +402,18 @@ impl Layouter {
     /// Gives a node its taffy style (a boundary: the whole to its own root, the outer part to
     /// its stand-in), touching only what changed: a set style marks every ancestor for layout.
     fn restyle(&mut self, shadow: &Shadow, style: Style) {
-        if let Some(inner) = shadow.inner {
-            let outer = outer_style(&style);
-            if self.tree.style(shadow.id).ok() != Some(&outer) {
-                let _ = self.tree.set_style(shadow.id, outer);
+        match shadow.inner {
+            Some(inner) => {
+                self.set_style_if_changed(shadow.id, outer_style(&style));
+                self.set_style_if_changed(inner, style);
             }
-            if self.tree.style(inner).ok() != Some(&style) {
-                let _ = self.tree.set_style(inner, style);
-            }
-        } else if self.tree.style(shadow.id).ok() != Some(&style) {
-            let _ = self.tree.set_style(shadow.id, style);
+            None => self.set_style_if_changed(shadow.id, style),
+        }
+    }
+
+    fn set_style_if_changed(&mut self, id: NodeId, style: Style) {
+        if self.tree.style(id).ok() != Some(&style) {
+            let _ = self.tree.set_style(id, style);
         }
     }
 

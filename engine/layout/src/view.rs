@@ -216,6 +216,12 @@ impl ViewNode {
         self.subtree_hashes().hash[0]
     }
 
+    /// Gives the node its accessibility facts (shared from here on: laid-out copies and kept
+    /// rows point to them).
+    pub fn set_a11y(&mut self, a11y: A11y) {
+        self.a11y = Some(std::sync::Arc::new(a11y));
+    }
+
     /// Drops the known hashes of this subtree, before a change inside it.
     pub fn forget_hashes(&mut self) {
         self.known_hashes = KnownHashes::default();

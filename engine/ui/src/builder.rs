@@ -287,7 +287,7 @@ impl<'a> Builder<'a> {
         let mut view = self.text(shown.to_owned(), 14.0, Weight::Regular, self.theme.error);
         let mut a11y = self.a11y("android.widget.TextView");
         a11y.text = shown.to_owned();
-        view.a11y = Some(std::sync::Arc::new(a11y));
+        view.set_a11y(a11y);
         view
     }
 
@@ -384,14 +384,7 @@ impl<'a> Builder<'a> {
         if view.a11y.is_none() && !speaks {
             return;
         }
-        let a11y = view.a11y.get_or_insert_with(|| {
-            std::sync::Arc::new(A11y {
-                class_name: "android.view.ViewGroup",
-                package: self.app.to_owned(),
-                enabled: true,
-                ..A11y::default()
-            })
-        });
+        let a11y = view.a11y.get_or_insert_with(|| std::sync::Arc::new(self.a11y("android.view.ViewGroup")));
         // Unshared while the node is being built: no copy.
         let a11y = std::sync::Arc::make_mut(a11y);
         // A templated id that renders empty (a module given no id) names nothing.

@@ -129,7 +129,7 @@ pub fn compose(store: &Store, catalog: &Arc<Catalog>, vm: &Value, width: f32, he
     if let Some(n) = store.heads_up_notification() {
         root.children.push(shell::heads_up(&mut sh, n));
     }
-    root.a11y = Some(std::sync::Arc::new(kit::a11y("android.widget.FrameLayout", store.foreground_app().unwrap_or(shell::LAUNCHER))));
+    root.set_a11y(kit::a11y("android.widget.FrameLayout", store.foreground_app().unwrap_or(shell::LAUNCHER)));
     Composed { root, hits, problems }
 }
 
@@ -218,7 +218,7 @@ fn app_screen(
     }
     let mut a = kit::a11y("android.widget.FrameLayout", package);
     a.resource_id = "android:id/content".into();
-    frame.a11y = Some(std::sync::Arc::new(a));
+    frame.set_a11y(a);
     frame.paint.background = Some(theme.background);
     (frame, problems)
 }
@@ -236,7 +236,7 @@ fn mini_app_chrome(package: &str, title: &str, theme: Theme, m: Metrics, hits: &
     let mut a = kit::a11y("android.widget.TextView", package);
     a.text = title.to_owned();
     a.resource_id = "com.phoneworld.miniapp:id/title".into();
-    name.a11y = Some(std::sync::Arc::new(a));
+    name.set_a11y(a);
     bar.children.push(name);
     let mut capsule = container(Direction::Row);
     capsule.style.align_items = Some(Align::Center);
@@ -255,15 +255,15 @@ fn mini_app_chrome(package: &str, title: &str, theme: Theme, m: Metrics, hits: &
         let mut a = kit::a11y("android.widget.ImageButton", package);
         a.content_desc = desc.to_owned();
         a.clickable = true;
-        button.a11y = Some(std::sync::Arc::new(a));
+        button.set_a11y(a);
         hits.push(Hit { tap: Some(Interaction::System(action)), long_press: None, scroll: None });
         button.hit = Some((hits.len() - 1) as u32);
         capsule.children.push(button);
     }
     let mut a = kit::a11y("android.widget.LinearLayout", package);
     a.resource_id = "com.phoneworld.miniapp:id/capsule".into();
-    capsule.a11y = Some(std::sync::Arc::new(a));
+    capsule.set_a11y(a);
     bar.children.push(capsule);
-    bar.a11y = Some(std::sync::Arc::new(kit::a11y("android.view.ViewGroup", package)));
+    bar.set_a11y(kit::a11y("android.view.ViewGroup", package));
     bar
 }

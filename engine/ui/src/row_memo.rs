@@ -84,7 +84,8 @@ impl EntryUnder {
 }
 
 fn under<V: Clone>(map: &BTreeMap<String, V>, row_key: &str) -> Vec<(String, V)> {
-    map.range(row_key.to_owned()..)
+    use std::ops::Bound;
+    map.range::<str, _>((Bound::Included(row_key), Bound::Unbounded))
         .take_while(|(k, _)| k.starts_with(row_key))
         .filter(|(k, _)| matches!(k.as_bytes().get(row_key.len()), None | Some(b'.' | b'/')))
         .map(|(k, v)| (k.clone(), v.clone()))
@@ -160,9 +161,9 @@ impl Builder<'_> {
         let (view, reads) = phoneworld_data::reads_during(|| self.node(template, at));
         let depth = self.budget.deepest - start_depth;
         self.budget.deepest = self.budget.deepest.max(deepest);
-        // A row that met a problem (a limit, a bad color) is built again: the problem is reported anew.
         // Module arguments read inside are the row's own (derived from what it read) unless an
-        // enclosing module gave some.
+        // enclosing module gave some. A row that met a problem (a limit, a bad color) is built
+        // again, so the problem is reported anew.
         let derived: &[PathRoot] = if at.scope.args.is_none() { &[PathRoot::Arg] } else { &[] };
         if !reads.all_kept_except(derived) || self.problems_noted != problems || self.budget.spent {
             return view;
@@ -174,11 +175,12 @@ impl Builder<'_> {
                 child.known_hashes = KnownHashes(Some(Arc::new(child.subtree_hashes())));
             }
         }
+        let memo = self.memo.as_deref_mut().expect("checked");
         let kept = Kept {
             template: template as *const Node as usize,
             item: item.clone(),
             index,
-            reads: reads.values().to_vec(),
+            reads: reads.into_values(),
             item_path: at.item_path.clone(),
             in_scroll: at.in_scroll,
             modules: self.budget.modules.clone(),
@@ -189,10 +191,9 @@ impl Builder<'_> {
             nodes: self.budget.nodes - nodes,
             depth,
             keys: self.new_keys[keys..].to_vec(),
-            used: 0,
+            used: memo.pass,
         };
-        let memo = self.memo.as_deref_mut().expect("checked");
-        memo.rows.insert(at.key.clone(), Kept { used: memo.pass, ..kept });
+        memo.rows.insert(at.key.clone(), kept);
         view
     }
 

@@ -36,7 +36,7 @@ pub(crate) fn status_bar(s: &mut Shell<'_>, height: f32, paint: Option<Color>) -
     let mut a = kit::a11y("android.widget.TextView", SYSTEM_UI);
     a.text = clock_text;
     a.resource_id = "com.android.systemui:id/clock".into();
-    clock.a11y = Some(std::sync::Arc::new(a));
+    clock.set_a11y(a);
     bar.children.push(clock);
     // One icon per app with notifications, like Android.
     let mut seen: Vec<&str> = Vec::new();
@@ -49,7 +49,7 @@ pub(crate) fn status_bar(s: &mut Shell<'_>, height: f32, paint: Option<Color>) -
         let mut icon = kit::icon(&m, name, 16.0, ink_variant);
         let mut a = kit::a11y("android.widget.ImageView", SYSTEM_UI);
         a.content_desc = format!("{} notification: {}", s.catalog.get(&n.app).map_or(n.app.as_str(), |a| a.label()), n.title);
-        icon.a11y = Some(std::sync::Arc::new(a));
+        icon.set_a11y(a);
         bar.children.push(icon);
     }
     let mut spacer = ViewNode::default();
@@ -82,7 +82,7 @@ pub(crate) fn status_bar(s: &mut Shell<'_>, height: f32, paint: Option<Color>) -
         let mut icon = kit::icon(&m, name, 16.0, ink);
         let mut a = kit::a11y("android.widget.ImageView", SYSTEM_UI);
         a.content_desc = desc;
-        icon.a11y = Some(std::sync::Arc::new(a));
+        icon.set_a11y(a);
         bar.children.push(icon);
     }
     let mut pct = kit::text(&m, format!("{battery}%"), 14.0, Weight::Medium, ink);
@@ -90,7 +90,7 @@ pub(crate) fn status_bar(s: &mut Shell<'_>, height: f32, paint: Option<Color>) -
     bar.children.push(pct);
     let mut a = kit::a11y("android.widget.FrameLayout", SYSTEM_UI);
     a.resource_id = "com.android.systemui:id/status_bar".into();
-    bar.a11y = Some(std::sync::Arc::new(a));
+    bar.set_a11y(a);
     bar
 }
 
@@ -122,12 +122,12 @@ pub(crate) fn nav_bar(s: &mut Shell<'_>, height: f32, paint: Option<Color>) -> V
         a.resource_id = format!("com.android.systemui:id/{id}");
         a.clickable = true;
         a.long_clickable = false;
-        button.a11y = Some(std::sync::Arc::new(a));
+        button.set_a11y(a);
         button.hit = Some(s.tap(action));
         bar.children.push(button);
     }
     let mut a = kit::a11y("android.widget.FrameLayout", SYSTEM_UI);
     a.resource_id = "com.android.systemui:id/navigation_bar_frame".into();
-    bar.a11y = Some(std::sync::Arc::new(a));
+    bar.set_a11y(a);
     bar
 }

@@ -32,7 +32,7 @@ fn text_view(s: &Shell<'_>, package: &str, text: &str, size: f32, weight: Weight
     let mut a = kit::a11y("android.widget.TextView", package);
     a.text = text.to_owned();
     a.resource_id = id.to_owned();
-    v.a11y = Some(std::sync::Arc::new(a));
+    v.set_a11y(a);
     v
 }
 
@@ -71,7 +71,7 @@ fn button(s: &mut Shell<'_>, package: &str, b: &Button, index: usize, look: Look
     a.text = b.text.clone();
     a.resource_id = b.id.clone();
     a.clickable = true;
-    v.a11y = Some(std::sync::Arc::new(a));
+    v.set_a11y(a);
     v.hit = Some(s.tap(SystemAction::InterruptionButton(index)));
     v
 }
@@ -88,7 +88,7 @@ fn card(s: &mut Shell<'_>, package: &str, id: &str) -> ViewNode {
     card.hit = Some(s.hit(crate::interaction::Hit::default()));
     let mut a = kit::a11y("android.widget.LinearLayout", package);
     a.resource_id = id.to_owned();
-    card.a11y = Some(std::sync::Arc::new(a));
+    card.set_a11y(a);
     card
 }
 
@@ -182,7 +182,7 @@ pub(crate) fn interruption(s: &mut Shell<'_>, shown: &Shown, bottom_inset: f32) 
                 a.content_desc = format!("Rate {}", b.text);
                 a.resource_id = b.id.clone();
                 a.clickable = true;
-                star.a11y = Some(std::sync::Arc::new(a));
+                star.set_a11y(a);
                 star.hit = Some(s.tap(SystemAction::InterruptionButton(i)));
                 stars.children.push(star);
             }
@@ -226,7 +226,7 @@ pub(crate) fn interruption(s: &mut Shell<'_>, shown: &Shown, bottom_inset: f32) 
             sheet.hit = Some(s.hit(crate::interaction::Hit::default()));
             let mut a = kit::a11y("android.widget.FrameLayout", VENDING);
             a.resource_id = "com.google.android.material:id/design_bottom_sheet".into();
-            sheet.a11y = Some(std::sync::Arc::new(a));
+            sheet.set_a11y(a);
             root.children.push(sheet);
             VENDING
         }
@@ -247,7 +247,7 @@ pub(crate) fn interruption(s: &mut Shell<'_>, shown: &Shown, bottom_inset: f32) 
             SYSTEM_UI
         }
     };
-    root.a11y = Some(std::sync::Arc::new(kit::a11y("android.widget.FrameLayout", owner)));
+    root.set_a11y(kit::a11y("android.widget.FrameLayout", owner));
     root
 }
 
@@ -290,7 +290,7 @@ pub(crate) fn heads_up(s: &mut Shell<'_>, n: &Notification) -> ViewNode {
     a.resource_id = "com.android.systemui:id/heads_up".into();
     a.content_desc = format!("{app_label} notification: {}", n.title);
     a.clickable = true;
-    banner.a11y = Some(std::sync::Arc::new(a));
+    banner.set_a11y(a);
     banner.hit = Some(s.tap(SystemAction::HeadsUp(n.id)));
     banner
 }

@@ -53,7 +53,7 @@ fn key_view(s: &mut Shell<'_>, key: Key, shift: bool) -> ViewNode {
         }
     }
     super::silence(&mut v);
-    v.a11y = Some(std::sync::Arc::new(a));
+    v.set_a11y(a);
     v
 }
 
@@ -109,6 +109,6 @@ pub(crate) fn keyboard(s: &mut Shell<'_>, symbols: bool, shift: bool) -> ViewNod
     kb.children.push(bottom);
     let mut a = kit::a11y("android.widget.FrameLayout", KEYBOARD);
     a.resource_id = "com.phoneworld.keyboard:id/keyboard_view".into();
-    kb.a11y = Some(std::sync::Arc::new(a));
+    kb.set_a11y(a);
     kb
 }

@@ -42,7 +42,7 @@ fn app_cell(s: &mut Shell<'_>, index: usize) -> ViewNode {
     a.text = label.clone();
     a.content_desc = label;
     a.clickable = true;
-    cell.a11y = Some(std::sync::Arc::new(a));
+    cell.set_a11y(a);
     cell.hit = Some(s.tap(SystemAction::Launch(package)));
     cell
 }
@@ -78,7 +78,7 @@ pub(crate) fn launcher(s: &mut Shell<'_>) -> ViewNode {
     date.style.padding = [m.dp(12.0), 0.0, 0.0, m.dp(24.0)];
     let mut a = kit::a11y("android.widget.TextView", LAUNCHER);
     a.text = now.format("%A, %b %e").replace("  ", " ");
-    date.a11y = Some(std::sync::Arc::new(a));
+    date.set_a11y(a);
     home.children.push(date);
 
     let mut grid = container(Direction::Column);
@@ -102,7 +102,7 @@ pub(crate) fn launcher(s: &mut Shell<'_>) -> ViewNode {
     }
     let mut a = kit::a11y("android.view.ViewGroup", LAUNCHER);
     a.resource_id = "com.phoneworld.launcher:id/workspace".into();
-    grid.a11y = Some(std::sync::Arc::new(a));
+    grid.set_a11y(a);
     home.children.push(grid);
 
     if pages > 1 {
@@ -125,12 +125,12 @@ pub(crate) fn launcher(s: &mut Shell<'_>) -> ViewNode {
             a.content_desc = format!("Page {} of {pages}", p + 1);
             a.clickable = true;
             a.selected = p == page;
-            target.a11y = Some(std::sync::Arc::new(a));
+            target.set_a11y(a);
             target.hit = Some(s.tap(SystemAction::LauncherPage(p)));
             dots.children.push(target);
         }
         home.children.push(dots);
     }
-    home.a11y = Some(std::sync::Arc::new(kit::a11y("android.widget.FrameLayout", LAUNCHER)));
+    home.set_a11y(kit::a11y("android.widget.FrameLayout", LAUNCHER));
     home
 }

@@ -31,7 +31,7 @@ fn button(s: &mut Shell<'_>, package: &str, text: &str, action: SystemAction) ->
     let mut a = kit::a11y("android.widget.Button", package);
     a.text = text.into();
     a.clickable = true;
-    b.a11y = Some(std::sync::Arc::new(a));
+    b.set_a11y(a);
     b.hit = Some(s.tap(action));
     b
 }
@@ -42,7 +42,7 @@ fn titled_text(s: &Shell<'_>, package: &str, text: &str, size: f32, weight: Weig
     let mut a = kit::a11y("android.widget.TextView", package);
     a.text = text.into();
     a.resource_id = format!("android:id/{id}");
-    v.a11y = Some(std::sync::Arc::new(a));
+    v.set_a11y(a);
     v
 }
 
@@ -150,7 +150,7 @@ pub(crate) fn dialog_or_sheet(s: &mut Shell<'_>, overlay: &Overlay, bottom_inset
             card.children.push(row);
             // Taps on the card itself must not fall through to the scrim.
             card.hit = Some(s.hit(crate::interaction::Hit::default()));
-            card.a11y = Some(std::sync::Arc::new(kit::a11y("android.widget.FrameLayout", app)));
+            card.set_a11y(kit::a11y("android.widget.FrameLayout", app));
             root.children.push(card);
         }
         Overlay::Sheet { app, title, options } => {
@@ -187,21 +187,21 @@ pub(crate) fn dialog_or_sheet(s: &mut Shell<'_>, overlay: &Overlay, bottom_inset
                 let mut a = kit::a11y("android.widget.TextView", app);
                 a.text = option.text.clone();
                 a.clickable = true;
-                row.a11y = Some(std::sync::Arc::new(a));
+                row.set_a11y(a);
                 row.hit = Some(s.tap(SystemAction::Choice(i)));
                 row.style.shrink = false;
                 list.children.push(row);
             }
             let mut a = kit::a11y("androidx.recyclerview.widget.RecyclerView", app);
             a.scrollable = true;
-            list.a11y = Some(std::sync::Arc::new(a));
+            list.set_a11y(a);
             let scroll = crate::interaction::ScrollInfo { app: app.clone(), key: "sheet".into(), on_end: None, event: Default::default() };
             list.hit = Some(s.hit(crate::interaction::Hit { tap: None, long_press: None, scroll: Some(scroll) }));
             sheet.children.push(list);
             sheet.hit = Some(s.hit(crate::interaction::Hit::default()));
             let mut a = kit::a11y("android.widget.FrameLayout", app);
             a.resource_id = "com.google.android.material:id/design_bottom_sheet".into();
-            sheet.a11y = Some(std::sync::Arc::new(a));
+            sheet.set_a11y(a);
             root.children.push(sheet);
         }
         Overlay::TextMenu { app, x, y, .. } => {
@@ -220,12 +220,12 @@ pub(crate) fn dialog_or_sheet(s: &mut Shell<'_>, overlay: &Overlay, bottom_inset
             for (label, action) in [("Cut", SystemAction::Cut), ("Copy", SystemAction::Copy), ("Paste", SystemAction::Paste)] {
                 menu.children.push(button(s, app, label, action));
             }
-            menu.a11y = Some(std::sync::Arc::new(kit::a11y("android.widget.LinearLayout", app)));
+            menu.set_a11y(kit::a11y("android.widget.LinearLayout", app));
             root.children.push(menu);
         }
         _ => {}
     }
-    root.a11y = Some(std::sync::Arc::new(kit::a11y("android.widget.FrameLayout", SYSTEM_UI)));
+    root.set_a11y(kit::a11y("android.widget.FrameLayout", SYSTEM_UI));
     root
 }
 
@@ -240,7 +240,7 @@ pub(crate) fn transient(s: &mut Shell<'_>, item: &Transient, snackbar: bool, bot
     let mut text = kit::text(&m, item.text.clone(), 14.0, Weight::Regular, t.inverse_on_surface);
     let mut a = kit::a11y("android.widget.TextView", &item.app);
     a.text = item.text.clone();
-    text.a11y = Some(std::sync::Arc::new(a));
+    text.set_a11y(a);
     if snackbar {
         bar.style.absolute = Some([Some(m.dp(12.0)), None, Some(m.dp(12.0)), Some(bottom + m.dp(12.0))]);
         bar.style.min_height = Some(m.dp(48.0));
@@ -270,7 +270,7 @@ pub(crate) fn transient(s: &mut Shell<'_>, item: &Transient, snackbar: bool, bot
         bar.paint.background = None;
         bar.children.push(pill);
     }
-    bar.a11y = Some(std::sync::Arc::new(kit::a11y("android.widget.FrameLayout", SYSTEM_UI)));
+    bar.set_a11y(kit::a11y("android.widget.FrameLayout", SYSTEM_UI));
     bar
 }
 

@@ -59,7 +59,7 @@ pub(crate) fn recents(s: &mut Shell<'_>) -> ViewNode {
         name.style.grow = 1.0;
         let mut a = kit::a11y("android.widget.TextView", LAUNCHER);
         a.text = label.clone();
-        name.a11y = Some(std::sync::Arc::new(a));
+        name.set_a11y(a);
         header.children.push(name);
         let mut close = container(Direction::Column);
         close.style.width = Some(m.dp(48.0));
@@ -70,7 +70,7 @@ pub(crate) fn recents(s: &mut Shell<'_>) -> ViewNode {
         let mut a = kit::a11y("android.widget.ImageButton", LAUNCHER);
         a.content_desc = format!("Close {label}");
         a.clickable = true;
-        close.a11y = Some(std::sync::Arc::new(a));
+        close.set_a11y(a);
         close.hit = Some(s.tap(SystemAction::CloseTask(package.clone())));
         header.children.push(close);
         card.children.push(header);
@@ -83,13 +83,13 @@ pub(crate) fn recents(s: &mut Shell<'_>) -> ViewNode {
         let mut title_view = kit::text(&m, title.clone(), 20.0, Weight::Regular, t.on_surface_variant);
         let mut a = kit::a11y("android.widget.TextView", LAUNCHER);
         a.text = title;
-        title_view.a11y = Some(std::sync::Arc::new(a));
+        title_view.set_a11y(a);
         preview.children.push(title_view);
         card.children.push(preview);
         let mut a = kit::a11y("android.widget.FrameLayout", LAUNCHER);
         a.content_desc = label;
         a.clickable = true;
-        card.a11y = Some(std::sync::Arc::new(a));
+        card.set_a11y(a);
         card.hit = Some(s.tap(SystemAction::SwitchTo(package.clone())));
         list.children.push(card);
     }
@@ -98,12 +98,12 @@ pub(crate) fn recents(s: &mut Shell<'_>) -> ViewNode {
         empty.style.margin = [0.0, m.dp(240.0), 0.0, 0.0];
         let mut a = kit::a11y("android.widget.TextView", LAUNCHER);
         a.text = "No recent items".into();
-        empty.a11y = Some(std::sync::Arc::new(a));
+        empty.set_a11y(a);
         list.children.push(empty);
     }
     let mut a = kit::a11y("androidx.recyclerview.widget.RecyclerView", LAUNCHER);
     a.scrollable = true;
-    list.a11y = Some(std::sync::Arc::new(a));
+    list.set_a11y(a);
     let scroll = ScrollInfo { app: LAUNCHER.into(), key: "recents".into(), on_end: None, event: Default::default() };
     list.hit = Some(s.hit(Hit { tap: None, long_press: None, scroll: Some(scroll) }));
     screen.children.push(list);
@@ -121,10 +121,10 @@ pub(crate) fn recents(s: &mut Shell<'_>) -> ViewNode {
         let mut a = kit::a11y("android.widget.Button", LAUNCHER);
         a.text = "Clear all".into();
         a.clickable = true;
-        clear.a11y = Some(std::sync::Arc::new(a));
+        clear.set_a11y(a);
         clear.hit = Some(s.tap(SystemAction::ClearRecents));
         screen.children.push(clear);
     }
-    screen.a11y = Some(std::sync::Arc::new(kit::a11y("android.widget.FrameLayout", LAUNCHER)));
+    screen.set_a11y(kit::a11y("android.widget.FrameLayout", LAUNCHER));
     screen
 }

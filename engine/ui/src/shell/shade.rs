@@ -31,12 +31,12 @@ pub(crate) fn shade(s: &mut Shell<'_>, bottom_inset: f32) -> ViewNode {
     let mut time = kit::text(&m, super::short_clock(&now, h24), 36.0, Weight::Regular, t.on_surface);
     let mut a = kit::a11y("android.widget.TextView", SYSTEM_UI);
     a.text = super::short_clock(&now, h24);
-    time.a11y = Some(std::sync::Arc::new(a));
+    time.set_a11y(a);
     panel.children.push(time);
     let mut date = kit::text(&m, now.format("%a, %b %e").replace("  ", " "), 14.0, Weight::Regular, t.on_surface_variant);
     let mut a = kit::a11y("android.widget.TextView", SYSTEM_UI);
     a.text = now.format("%a, %b %e").replace("  ", " ");
-    date.a11y = Some(std::sync::Arc::new(a));
+    date.set_a11y(a);
     panel.children.push(date);
 
     let mut tiles = container(Direction::Column);
@@ -69,7 +69,7 @@ pub(crate) fn shade(s: &mut Shell<'_>, bottom_inset: f32) -> ViewNode {
             a.checkable = true;
             a.checked = on;
             a.clickable = true;
-            tile.a11y = Some(std::sync::Arc::new(a));
+            tile.set_a11y(a);
             tile.hit = Some(s.tap(SystemAction::QuickToggle(key)));
             row.children.push(tile);
         }
@@ -101,18 +101,18 @@ pub(crate) fn shade(s: &mut Shell<'_>, bottom_inset: f32) -> ViewNode {
             kit::text(&m, format!("{app_label} · {}", super::short_clock(&posted, h24)), 12.0, Weight::Regular, t.on_surface_variant);
         let mut a = kit::a11y("android.widget.TextView", SYSTEM_UI);
         a.text = format!("{app_label} · {}", super::short_clock(&posted, h24));
-        head.a11y = Some(std::sync::Arc::new(a));
+        head.set_a11y(a);
         texts.children.push(head);
         let mut title = kit::text(&m, n.title.clone(), 16.0, Weight::Medium, t.on_surface);
         let mut a = kit::a11y("android.widget.TextView", SYSTEM_UI);
         a.text = n.title.clone();
-        title.a11y = Some(std::sync::Arc::new(a));
+        title.set_a11y(a);
         texts.children.push(title);
         if !n.text.is_empty() {
             let mut body = kit::text(&m, n.text.clone(), 14.0, Weight::Regular, t.on_surface_variant);
             let mut a = kit::a11y("android.widget.TextView", SYSTEM_UI);
             a.text = n.text.clone();
-            body.a11y = Some(std::sync::Arc::new(a));
+            body.set_a11y(a);
             texts.children.push(body);
         }
         if !n.actions.is_empty() {
@@ -130,7 +130,7 @@ pub(crate) fn shade(s: &mut Shell<'_>, bottom_inset: f32) -> ViewNode {
                 let mut a = kit::a11y("android.widget.Button", SYSTEM_UI);
                 a.text = action.text.clone();
                 a.clickable = true;
-                b.a11y = Some(std::sync::Arc::new(a));
+                b.set_a11y(a);
                 b.hit = Some(s.tap(SystemAction::NotificationAction(n.id, i)));
                 buttons.children.push(b);
             }
@@ -140,7 +140,7 @@ pub(crate) fn shade(s: &mut Shell<'_>, bottom_inset: f32) -> ViewNode {
         let mut a = kit::a11y("android.widget.FrameLayout", SYSTEM_UI);
         a.clickable = true;
         a.resource_id = "com.android.systemui:id/notification".into();
-        card.a11y = Some(std::sync::Arc::new(a));
+        card.set_a11y(a);
         card.hit = Some(s.tap(SystemAction::OpenNotification(n.id)));
         list.children.push(card);
     }
@@ -149,12 +149,12 @@ pub(crate) fn shade(s: &mut Shell<'_>, bottom_inset: f32) -> ViewNode {
         empty.style.margin = [0.0, m.dp(32.0), 0.0, 0.0];
         let mut a = kit::a11y("android.widget.TextView", SYSTEM_UI);
         a.text = "No notifications".into();
-        empty.a11y = Some(std::sync::Arc::new(a));
+        empty.set_a11y(a);
         list.children.push(empty);
     }
     let mut a = kit::a11y("android.widget.ScrollView", SYSTEM_UI);
     a.scrollable = true;
-    list.a11y = Some(std::sync::Arc::new(a));
+    list.set_a11y(a);
     panel.children.push(list);
 
     let mut actions = container(Direction::Row);
@@ -175,13 +175,13 @@ pub(crate) fn shade(s: &mut Shell<'_>, bottom_inset: f32) -> ViewNode {
         let mut a = kit::a11y("android.widget.Button", SYSTEM_UI);
         a.text = label.into();
         a.clickable = true;
-        b.a11y = Some(std::sync::Arc::new(a));
+        b.set_a11y(a);
         b.hit = Some(s.tap(action));
         actions.children.push(b);
     }
     panel.children.push(actions);
     let mut a = kit::a11y("android.widget.FrameLayout", SYSTEM_UI);
     a.resource_id = "com.android.systemui:id/notification_panel".into();
-    panel.a11y = Some(std::sync::Arc::new(a));
+    panel.set_a11y(a);
     panel
 }

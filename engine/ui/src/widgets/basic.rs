@@ -28,7 +28,7 @@ fn container_kind(b: &mut Builder<'_>, node: &Node, at: &At<'_>) -> ViewNode {
         NodeKind::Row => {
             let mut v = container_of(b, node, at, Direction::Row);
             v.style.align_items = Some(Align::Center);
-            v.a11y = Some(std::sync::Arc::new(b.a11y("android.widget.LinearLayout")));
+            v.set_a11y(b.a11y("android.widget.LinearLayout"));
             v
         }
         NodeKind::Stack => {
@@ -39,7 +39,7 @@ fn container_kind(b: &mut Builder<'_>, node: &Node, at: &At<'_>) -> ViewNode {
                     child.style.absolute = Some([Some(0.0), Some(0.0), Some(0.0), Some(0.0)]);
                 }
             }
-            v.a11y = Some(std::sync::Arc::new(b.a11y("android.widget.FrameLayout")));
+            v.set_a11y(b.a11y("android.widget.FrameLayout"));
             v
         }
         NodeKind::Card => {
@@ -49,12 +49,12 @@ fn container_kind(b: &mut Builder<'_>, node: &Node, at: &At<'_>) -> ViewNode {
             v.paint.clip = true;
             v.style.padding = [b.m.dp(16.0); 4];
             v.style.gap = b.m.dp(8.0);
-            v.a11y = Some(std::sync::Arc::new(b.a11y("android.widget.FrameLayout")));
+            v.set_a11y(b.a11y("android.widget.FrameLayout"));
             v
         }
         _ => {
             let mut v = container_of(b, node, at, Direction::Column);
-            v.a11y = Some(std::sync::Arc::new(b.a11y("android.widget.LinearLayout")));
+            v.set_a11y(b.a11y("android.widget.LinearLayout"));
             v
         }
     }
@@ -104,7 +104,7 @@ pub(super) fn text(b: &mut Builder<'_>, node: &Node, at: &At<'_>) -> ViewNode {
     }
     let mut a = b.a11y("android.widget.TextView");
     a.text = text;
-    v.a11y = Some(std::sync::Arc::new(a));
+    v.set_a11y(a);
     v
 }
 
@@ -115,7 +115,7 @@ pub(super) fn icon(b: &mut Builder<'_>, node: &Node, at: &At<'_>) -> ViewNode {
     let mut v = b.icon(&name, p.size.unwrap_or(24.0), color);
     // Decorative unless described or tappable (apply_common adds both).
     if p.content_desc.is_some() || p.on_tap.is_some() {
-        v.a11y = Some(std::sync::Arc::new(b.a11y("android.widget.ImageView")));
+        v.set_a11y(b.a11y("android.widget.ImageView"));
     } else {
         v.a11y = None;
     }
@@ -141,7 +141,7 @@ pub(super) fn avatar(b: &mut Builder<'_>, node: &Node, at: &At<'_>) -> ViewNode 
     v.paint.circle = true;
     let mut a = b.a11y("android.widget.ImageView");
     a.content_desc = name.clone();
-    v.a11y = Some(std::sync::Arc::new(a));
+    v.set_a11y(a);
     // A photo when `src` names one that can be shown; the initials otherwise.
     let src = p.src.as_ref().map(|t| t.render(&at.scope)).unwrap_or_default();
     if let Some(image) = (!src.is_empty()).then(|| b.image(&src)).flatten() {
@@ -175,7 +175,9 @@ pub(super) fn image(b: &mut Builder<'_>, node: &Node, at: &At<'_>) -> ViewNode {
     let mut v = container(Direction::Column);
     v.style.height = Some(b.m.dp(p.height.unwrap_or(160.0)));
     // A decorative picture is only drawn: with no id, description or handler it is no element.
-    v.a11y = (!p.decorative).then(|| std::sync::Arc::new(b.a11y("android.widget.ImageView")));
+    if !p.decorative {
+        v.set_a11y(b.a11y("android.widget.ImageView"));
+    }
     let src = p.src.as_ref().map(|t| t.render(&at.scope)).unwrap_or_default();
     // An empty `src` (an item without a photo) is the placeholder without a problem.
     if let Some(image) = (!src.is_empty()).then(|| b.image(&src)).flatten() {

@@ -59,7 +59,7 @@ pub(super) fn button(b: &mut Builder<'_>, node: &Node, at: &At<'_>, enabled: boo
     let mut v = target_around(b, inner);
     let mut a = b.a11y("android.widget.Button");
     a.text = label;
-    v.a11y = Some(std::sync::Arc::new(a));
+    v.set_a11y(a);
     v
 }
 
@@ -71,7 +71,7 @@ pub(super) fn icon_button(b: &mut Builder<'_>, node: &Node, at: &At<'_>, enabled
     let mut v = centered_box(size, size);
     v.paint.radius = size / 2.0;
     v.children.push(b.icon(&name, p.size.unwrap_or(24.0), color));
-    v.a11y = Some(std::sync::Arc::new(b.a11y("android.widget.ImageButton")));
+    v.set_a11y(b.a11y("android.widget.ImageButton"));
     v
 }
 
@@ -97,7 +97,7 @@ pub(super) fn fab(b: &mut Builder<'_>, node: &Node, at: &At<'_>, _enabled: bool)
         a.class_name = "android.widget.Button";
         a.text = label;
     }
-    v.a11y = Some(std::sync::Arc::new(a));
+    v.set_a11y(a);
     v
 }
 
@@ -124,6 +124,6 @@ pub(super) fn chip(b: &mut Builder<'_>, node: &Node, at: &At<'_>, _enabled: bool
     a.checkable = true;
     a.checked = selected;
     a.selected = selected;
-    v.a11y = Some(std::sync::Arc::new(a));
+    v.set_a11y(a);
     v
 }

@@ -78,7 +78,7 @@ pub(super) fn list(b: &mut Builder<'_>, node: &Node, at: &At<'_>) -> ViewNode {
     }
     let mut a = b.a11y(if node.kind == NodeKind::List { "androidx.recyclerview.widget.RecyclerView" } else { "android.widget.ScrollView" });
     a.scrollable = !nested;
-    v.a11y = Some(std::sync::Arc::new(a));
+    v.set_a11y(a);
     if nested {
         return v;
     }
@@ -118,6 +118,6 @@ pub(super) fn grid(b: &mut Builder<'_>, node: &Node, at: &At<'_>) -> ViewNode {
         }
         v.children.push(line);
     }
-    v.a11y = Some(std::sync::Arc::new(b.a11y("android.widget.GridView")));
+    v.set_a11y(b.a11y("android.widget.GridView"));
     v
 }

@@ -91,7 +91,7 @@ pub(super) fn text_field(b: &mut Builder<'_>, node: &Node, at: &At<'_>, enabled:
     if let Some(id) = p.id.as_ref().map(|t| t.render(&at.scope)).filter(|id| !id.is_empty()) {
         a.resource_id = format!("{}:id/{id}", b.app);
     }
-    field.a11y = Some(std::sync::Arc::new(a));
+    field.set_a11y(a);
     if enabled {
         if let Some(target) = p.value.as_ref().and_then(|path| b.target(path, at)) {
             let tap = Interaction::Focus {
@@ -123,10 +123,10 @@ pub(super) fn text_field(b: &mut Builder<'_>, node: &Node, at: &At<'_>, enabled:
         e.style.padding = [b.m.dp(16.0), 0.0, 0.0, 0.0];
         let mut a = b.a11y("android.widget.TextView");
         a.text = error;
-        e.a11y = Some(std::sync::Arc::new(a));
+        e.set_a11y(a);
         outer.children.push(e);
     }
-    outer.a11y = Some(std::sync::Arc::new(b.a11y("android.widget.LinearLayout")));
+    outer.set_a11y(b.a11y("android.widget.LinearLayout"));
     outer
 }
 
@@ -254,7 +254,7 @@ fn checkable_row(
     a.checked = on;
     a.clickable = enabled;
     a.focusable = true;
-    row.a11y = Some(std::sync::Arc::new(a));
+    row.set_a11y(a);
     row
 }
 
@@ -317,7 +317,7 @@ pub(super) fn slider(b: &mut Builder<'_>, node: &Node, at: &At<'_>, enabled: boo
     a.text = phoneworld_data_display(value);
     a.focusable = true;
     a.clickable = enabled;
-    track.a11y = Some(std::sync::Arc::new(a));
+    track.set_a11y(a);
     if enabled {
         if let Some(target) = p.value.as_ref().and_then(|path| b.target(path, at)) {
             let event = b.event(node, at, None);
@@ -378,6 +378,6 @@ pub(super) fn progress(b: &mut Builder<'_>, node: &Node, at: &At<'_>) -> ViewNod
         line
     };
     silence(&mut v);
-    v.a11y = Some(std::sync::Arc::new(a));
+    v.set_a11y(a);
     v
 }

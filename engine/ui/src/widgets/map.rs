@@ -54,7 +54,7 @@ pub(super) fn map(b: &mut Builder<'_>, node: &Node, at: &At<'_>) -> ViewNode {
     v.paint.clip = true;
     let mut a = b.a11y("android.view.View");
     a.content_desc = "Map".into();
-    v.a11y = Some(std::sync::Arc::new(a));
+    v.set_a11y(a);
     let Some(spec) = b.bundle.manifest.map.clone() else {
         b.problem("a Map needs the app's manifest to say where its city comes from (`map`)".to_owned());
         v.paint.background = Some(b.theme.surface_variant);
@@ -185,7 +185,7 @@ fn pins(
         a.content_desc = pin.name.clone();
         a.clickable = handler.is_some();
         a.focusable = handler.is_some();
-        marker.a11y = Some(std::sync::Arc::new(a));
+        marker.set_a11y(a);
         if let Some(h) = &handler {
             let event = EventSource {
                 item: ItemSource::Value(std::sync::Arc::new(item.clone())),
@@ -259,7 +259,7 @@ fn buttons(
         a.clickable = enabled;
         a.focusable = true;
         a.enabled = enabled;
-        btn.a11y = Some(std::sync::Arc::new(a));
+        btn.set_a11y(a);
         if let Some(value) = value {
             let tap =
                 Interaction::Set { app: b.app.to_owned(), target: target.clone(), value, handler: handler.clone(), event: event.clone() };

@@ -78,7 +78,7 @@ pub(super) fn tabs(b: &mut Builder<'_>, node: &Node, at: &At<'_>, bottom: bool) 
         a.selected = is_selected;
         a.clickable = true;
         a.focusable = true;
-        item.a11y = Some(std::sync::Arc::new(a));
+        item.set_a11y(a);
         if let Some(target) = &target {
             let event = b.event(node, at, Some(Value::from(i)));
             let tap = Interaction::Set {
@@ -92,11 +92,11 @@ pub(super) fn tabs(b: &mut Builder<'_>, node: &Node, at: &At<'_>, bottom: bool) 
         }
         bar.children.push(item);
     }
-    bar.a11y = Some(std::sync::Arc::new(b.a11y(if node.kind == NodeKind::BottomNav {
+    bar.set_a11y(b.a11y(if node.kind == NodeKind::BottomNav {
         "android.widget.LinearLayout"
     } else {
         "android.widget.HorizontalScrollView"
-    })));
+    }));
     bar
 }
 
@@ -117,7 +117,7 @@ pub(super) fn top_bar(b: &mut Builder<'_>, node: &Node, at: &At<'_>) -> ViewNode
         a.content_desc = "Navigate up".into();
         a.clickable = true;
         a.focusable = true;
-        back.a11y = Some(std::sync::Arc::new(a));
+        back.set_a11y(a);
         back.hit = Some(b.hit(Hit { tap: Some(Interaction::System(SystemAction::Back)), long_press: None, scroll: None }));
         bar.children.push(back);
     }
@@ -130,10 +130,10 @@ pub(super) fn top_bar(b: &mut Builder<'_>, node: &Node, at: &At<'_>) -> ViewNode
     title_view.style.margin = [if p.back { b.m.dp(4.0) } else { 0.0 }, 0.0, 0.0, 0.0];
     let mut a = b.a11y("android.widget.TextView");
     a.text = title;
-    title_view.a11y = Some(std::sync::Arc::new(a));
+    title_view.set_a11y(a);
     bar.children.push(title_view);
     let actions = b.children(&p.children, at);
     bar.children.extend(actions);
-    bar.a11y = Some(std::sync::Arc::new(b.a11y("android.view.ViewGroup")));
+    bar.set_a11y(b.a11y("android.view.ViewGroup"));
     bar
 }

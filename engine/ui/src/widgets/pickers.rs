@@ -47,7 +47,7 @@ fn cell(b: &Builder<'_>, text: &str, selected: bool, size_sp: f32, desc: &str) -
     a.clickable = true;
     a.selected = selected;
     a.checked = selected;
-    c.a11y = Some(std::sync::Arc::new(a));
+    c.set_a11y(a);
     c
 }
 
@@ -58,7 +58,7 @@ fn arrow(b: &mut Builder<'_>, icon: &str, desc: &str, hit: u32) -> ViewNode {
     let mut a = b.a11y("android.widget.ImageButton");
     a.content_desc = desc.to_owned();
     a.clickable = true;
-    v.a11y = Some(std::sync::Arc::new(a));
+    v.set_a11y(a);
     v.hit = Some(hit);
     v
 }
@@ -125,7 +125,7 @@ pub(super) fn time_picker(b: &mut Builder<'_>, node: &Node, at: &At<'_>) -> View
         a.content_desc = label.to_owned();
         a.clickable = true;
         a.selected = active;
-        bx.a11y = Some(std::sync::Arc::new(a));
+        bx.set_a11y(a);
         bx.hit = Some(widget_hit(b, &at.key, serde_json::json!({ "field": name })));
         column.children.push(bx);
         if let Some(target) = &target {
@@ -156,7 +156,7 @@ pub(super) fn time_picker(b: &mut Builder<'_>, node: &Node, at: &At<'_>) -> View
         }
         picker.children.push(grid(b, cells, 6));
     }
-    picker.a11y = Some(std::sync::Arc::new(b.a11y("android.widget.TimePicker")));
+    picker.set_a11y(b.a11y("android.widget.TimePicker"));
     picker
 }
 
@@ -188,7 +188,7 @@ pub(super) fn date_picker(b: &mut Builder<'_>, node: &Node, at: &At<'_>) -> View
     title_view.style.padding = [b.m.dp(16.0), 0.0, 0.0, 0.0];
     let mut a = b.a11y("android.widget.TextView");
     a.text = title;
-    title_view.a11y = Some(std::sync::Arc::new(a));
+    title_view.set_a11y(a);
     header.children.push(title_view);
     let prev = if month == 1 { format!("{}-12", year - 1) } else { format!("{year}-{:02}", month - 1) };
     let next = if month == 12 { format!("{}-01", year + 1) } else { format!("{year}-{:02}", month + 1) };
@@ -230,6 +230,6 @@ pub(super) fn date_picker(b: &mut Builder<'_>, node: &Node, at: &At<'_>) -> View
     let mut days = grid(b, cells, 7);
     days.style.margin = bleed;
     picker.children.push(days);
-    picker.a11y = Some(std::sync::Arc::new(b.a11y("android.widget.DatePicker")));
+    picker.set_a11y(b.a11y("android.widget.DatePicker"));
     picker
 }
